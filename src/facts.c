@@ -1,0 +1,164 @@
+/* facts.c - the fact tree, gaps, evidence and conflicts */
+#include "config.h"
+#include "facts.h"
+#include "sysroot.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void facts_init(struct facts *f)
+{
+	f->root = cJSON_CreateObject();
+	f->gaps = cJSON_CreateArray();
+	f->evidence = cJSON_CreateObject();
+	f->conflicts = cJSON_CreateArray();
+	if (!f->root || !f->gaps || !f->evidence || !f->conflicts)
+		die("out of memory");
+}
+
+void facts_release(struct facts *f)
+{
+	cJSON_Delete(f->root);
+	cJSON_Delete(f->gaps);
+	cJSON_Delete(f->evidence);
+	cJSON_Delete(f->conflicts);
+	memset(f, 0, sizeof(*f));
+}
+
+cJSON *facts_obj(struct facts *f, const char *path)
+{
+	cJSON *cur = f->root;
+	char *copy = xstrdup(path), *save = NULL, *tok;
+	for (tok = strtok_r(copy, ".", &save); tok; tok = strtok_r(NULL, ".", &save)) {
+		cJSON *next = cJSON_GetObjectItemCaseSensitive(cur, tok);
+		if (!next || !cJSON_IsObject(next)) {
+			if (next)
+				cJSON_DeleteItemFromObjectCaseSensitive(cur, tok);
+			next = cJSON_AddObjectToObject(cur, tok);
+			if (!next)
+				die("out of memory");
+		}
+		cur = next;
+	}
+	free(copy);
+	return cur;
+}
+
+const cJSON *facts_get(const cJSON *root, const char *path)
+{
+	const cJSON *cur = root;
+	const char *p = path;
+	char key[256];
+	while (cur && *p) {
+		size_t n = strcspn(p, ".[");
+		if (n >= sizeof(key))
+			return NULL;
+		if (n) {
+			memcpy(key, p, n);
+			key[n] = '\0';
+			cur = cJSON_GetObjectItemCaseSensitive(cur, key);
+			p += n;
+		}
+		while (cur && *p == '[') {
+			char *end;
+			long i = strtol(p + 1, &end, 10);
+			if (*end != ']' || i < 0)
+				return NULL;
+			cur = cJSON_GetArrayItem(cur, (int)i);
+			p = end + 1;
+		}
+		if (*p == '.')
+			p++;
+	}
+	return cur;
+}
+
+void facts_gap(struct facts *f, const char *fact, const char *fmt, ...)
+{
+	va_list ap;
+	char *reason;
+	cJSON *g = cJSON_CreateObject(), *it;
+	va_start(ap, fmt);
+	if (vasprintf(&reason, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	/* The same fact and reason twice (e.g. one file for many CPUs) is one gap. */
+	cJSON_ArrayForEach(it, f->gaps) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "fact");
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(it, "reason");
+		if (cJSON_IsString(a) && cJSON_IsString(b) && !strcmp(a->valuestring, fact) &&
+		    !strcmp(b->valuestring, reason)) {
+			free(reason);
+			cJSON_Delete(g);
+			return;
+		}
+	}
+	cJSON_AddStringToObject(g, "fact", fact);
+	cJSON_AddStringToObject(g, "reason", reason);
+	cJSON_AddItemToArray(f->gaps, g);
+	free(reason);
+}
+
+void facts_gap_read(struct facts *f, const char *fact, const char *path, int err)
+{
+	facts_gap(f, fact, "%s: %s", path, sr_reason(err));
+}
+
+void facts_evidence(struct facts *f, const char *fact, const char *path)
+{
+	cJSON *list = cJSON_GetObjectItemCaseSensitive(f->evidence, fact), *it;
+	if (!list)
+		list = cJSON_AddArrayToObject(f->evidence, fact);
+	cJSON_ArrayForEach(it, list)
+		if (cJSON_IsString(it) && !strcmp(it->valuestring, path))
+			return;
+	cJSON_AddItemToArray(list, cJSON_CreateString(path));
+}
+
+void facts_conflict(struct facts *f, const char *fact, const char *chosen_source,
+		    const char *other_source, const char *fmt, ...)
+{
+	va_list ap;
+	char *note;
+	cJSON *c = cJSON_CreateObject();
+	va_start(ap, fmt);
+	if (vasprintf(&note, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	cJSON_AddStringToObject(c, "fact", fact);
+	cJSON_AddStringToObject(c, "chosen", chosen_source);
+	cJSON_AddStringToObject(c, "other", other_source);
+	cJSON_AddStringToObject(c, "note", note);
+	cJSON_AddItemToArray(f->conflicts, c);
+	free(note);
+}
+
+void fj_set(cJSON *obj, const char *key, cJSON *item)
+{
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item);
+	else
+		cJSON_AddItemToObject(obj, key, item);
+}
+
+void fj_num(cJSON *obj, const char *key, double v)
+{
+	fj_set(obj, key, cJSON_CreateNumber(v));
+}
+
+void fj_num_or_null(cJSON *obj, const char *key, int has, double v)
+{
+	fj_set(obj, key, has ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+}
+
+void fj_str_or_null(cJSON *obj, const char *key, const char *s)
+{
+	fj_set(obj, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
+}
+
+void fj_bool_or_null(cJSON *obj, const char *key, int v)
+{
+	fj_set(obj, key, v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v));
+}

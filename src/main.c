@@ -1,0 +1,294 @@
+/* main.c - nodeaudit frontend: global options, command table, exit status */
+#include "config.h"
+#include "cli.h"
+#include "output.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct global_opts G;
+
+/*** The command table ***/
+
+const struct command commands[] = {
+	{ "probe", cmd_probe, "inventory of this node (or of a snapshot): CPU, NUMA, memory, PCIe, kernel",
+	  "Usage: nodeaudit probe [--only LIST] [GLOBAL OPTIONS]\n"
+	  "\n"
+	  "Print what this node has: CPU packages, cores, threads, SMT, core kinds,\n"
+	  "ISA, caches, NUMA nodes, memory, and the settings that matter for AI-agent\n"
+	  "workloads.  Facts that cannot be read are listed with the reason.\n"
+	  "\n"
+	  "  --only LIST     probe only these subjects (comma list of: host, cpu, numa,\n"
+	  "                  memory, pci, kernel)\n"
+	  "  --format FMT    text (default) or json\n" },
+};
+const size_t ncommands = ARRAY_SIZE(commands);
+
+/* Until `check` exists, `nodeaudit` alone runs `probe`. */
+static const char *default_command = "probe";
+
+const struct command *find_command(const char *name)
+{
+	size_t i;
+	for (i = 0; i < ncommands; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static const char global_help[] =
+	"Global options:\n"
+	"  --sysroot PATH      read a snapshot (directory or .tar.gz) instead of this machine\n"
+	"  --smbios FILE       SMBIOS table from 'dmidecode --dump-bin FILE'\n"
+	"  --pci-dump FILE     PCI config space dump ('lspci -xxx' output)\n"
+	"  --cpuid-dump FILE   raw CPUID dump as libcpuid writes it\n"
+	"  --format FMT        output format (text, json, and per command more)\n"
+	"  -o, --output FILE   write to FILE atomically (temporary file + rename)\n"
+	"  --color WHEN        auto (default), always or never; NO_COLOR is honoured\n"
+	"  -q, --quiet         no warnings on stderr\n"
+	"  -v, --verbose       more detail on stderr\n"
+	"  -h, --help          this help; 'nodeaudit help COMMAND' for one command\n"
+	"  -V, --version       version\n";
+
+static void print_help(FILE *fp)
+{
+	size_t i;
+	fprintf(fp, "Usage: nodeaudit [GLOBAL OPTIONS] [COMMAND [ARGS]]\n\n"
+		    "Audit a Linux server before it takes AI-agent traffic.\n\n"
+		    "Commands:\n");
+	for (i = 0; i < ncommands; i++)
+		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(fp, "\nWith no command, nodeaudit runs '%s' on this machine.\n\n%s\n"
+		    "Exit status: 0 OK, 1 warning, 2 critical, 3 unknown (could not run).\n"
+		    "See nodeaudit(1).\n", default_command, global_help);
+}
+
+static void print_version(void)
+{
+	printf("nodeaudit %s\n", PACKAGE_VERSION);
+}
+
+/*** Option parsing shared by every command ***/
+
+enum {
+	OPT_SYSROOT = 1000, OPT_SMBIOS, OPT_PCI_DUMP, OPT_CPUID_DUMP, OPT_FORMAT, OPT_COLOR,
+};
+
+static const struct option global_long[] = {
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "smbios", required_argument, NULL, OPT_SMBIOS },
+	{ "pci-dump", required_argument, NULL, OPT_PCI_DUMP },
+	{ "cpuid-dump", required_argument, NULL, OPT_CPUID_DUMP },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "colour", required_argument, NULL, OPT_COLOR },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+#define GLOBAL_SHORT "o:qvhV"
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (cmd)
+		fprintf(stderr, "; try 'nodeaudit %s --help'\n", cmd);
+	else
+		fprintf(stderr, "; try 'nodeaudit --help'\n");
+	return -1;
+}
+
+/* 0: handled; 1: not a global option; -1: bad value. */
+static int global_option(int c, const char *arg, const char *cmd)
+{
+	switch (c) {
+	case OPT_SYSROOT: G.probe.sysroot = arg; return 0;
+	case OPT_SMBIOS: G.probe.smbios = arg; return 0;
+	case OPT_PCI_DUMP: G.probe.pci_dump = arg; return 0;
+	case OPT_CPUID_DUMP: G.probe.cpuid_dump = arg; return 0;
+	case OPT_FORMAT: G.format = arg; return 0;
+	case 'o': G.output = arg; return 0;
+	case OPT_COLOR:
+		if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never"))
+			return usage_error(cmd, "--color takes auto, always or never, not '%s'", arg);
+		G.color = arg;
+		return 0;
+	case 'q': verbosity = -1; return 0;
+	case 'v': verbosity = verbosity < 0 ? 1 : verbosity + 1; return 0;
+	default: return 1;
+	}
+}
+
+static const char *bad_option(char **argv, int optopt_, const char *short_opts,
+			      const struct option *longs)
+{
+	static char buf[128];
+	const char *arg = argv[optind - 1];
+	if (optopt_ && strchr(short_opts, optopt_))
+		snprintf(buf, sizeof(buf), "option '-%c' needs a value", optopt_);
+	else if (optopt_)
+		snprintf(buf, sizeof(buf), "unknown option '-%c'", optopt_);
+	else if (arg && !strncmp(arg, "--", 2)) {
+		/* getopt does not say whether the option is unknown or lacks its value. */
+		size_t n = strcspn(arg + 2, "=");
+		for (; longs && longs->name; longs++)
+			if (strlen(longs->name) == n && !strncmp(longs->name, arg + 2, n)) {
+				snprintf(buf, sizeof(buf), "option '--%s' needs a value", longs->name);
+				return buf;
+			}
+		snprintf(buf, sizeof(buf), "unknown option '%.40s'", arg);
+	} else
+		snprintf(buf, sizeof(buf), "bad option '%.40s'", arg ? arg : "?");
+	return buf;
+}
+
+int parse_cmd_options(int argc, char **argv, const struct option *cmd_opts, const char *cmd_short,
+		      int (*cb)(int val, const char *arg, void *data), void *data)
+{
+	struct option *all;
+	size_t nc = 0, ng = ARRAY_SIZE(global_long) - 1;
+	char *shorts;
+	int c, ret = 0;
+	const char *cmd = argv[0];
+
+	while (cmd_opts && cmd_opts[nc].name)
+		nc++;
+	all = xcalloc(nc + ng + 1, sizeof(*all));
+	memcpy(all, global_long, ng * sizeof(*all));
+	if (nc)
+		memcpy(all + ng, cmd_opts, nc * sizeof(*all));
+	/* No '+': options may follow operands ("bench m.gguf --ctx 4096"). */
+	shorts = xasprintf(":%s%s", GLOBAL_SHORT, cmd_short ? cmd_short : "");
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, all, NULL)) != -1) {
+		int r;
+		if (c == '?' || c == ':') {
+			ret = usage_error(cmd, "%s", bad_option(argv, optopt, shorts, all));
+			break;
+		}
+		if (c == 'h') {
+			const struct command *k = find_command(cmd);
+			if (k)
+				printf("%s\n%s", k->usage, global_help);
+			ret = -2;
+			break;
+		}
+		if (c == 'V') {
+			print_version();
+			ret = -2;
+			break;
+		}
+		r = global_option(c, optarg, cmd);
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
+		if (r == 1) {
+			if (!cb || cb(c, optarg, data) < 0) {
+				ret = -1;
+				break;
+			}
+		}
+	}
+	free(all);
+	free(shorts);
+	return ret < 0 ? ret : optind;
+}
+
+int check_format(const char *cmd, const char *allowed)
+{
+	const char *f = G.format ? G.format : "text";
+	size_t n = strlen(f);
+	const char *p = allowed;
+	while ((p = strstr(p, f))) {
+		if ((p == allowed || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
+			return 0;
+		p += n;
+	}
+	return usage_error(cmd, "'%s' does not have the format '%s' (it has: %s)", cmd, f, allowed);
+}
+
+static void setup_color(void)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (G.color && !strcmp(G.color, "always"))
+		color_on = 1;
+	else if (G.color && !strcmp(G.color, "never"))
+		color_on = 0;
+	else
+		color_on = isatty(STDOUT_FILENO) && !(nc && *nc) && !G.output;
+}
+
+/*** main ***/
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+	int c, ret;
+	char *default_argv[2];
+
+	/* Global options before the command. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:" GLOBAL_SHORT, global_long, NULL)) != -1) {
+		if (c == 'h') {
+			print_help(stdout);
+			return EXIT_OK;
+		}
+		if (c == 'V') {
+			print_version();
+			return EXIT_OK;
+		}
+		if (c == '?' || c == ':') {
+			usage_error(NULL, "%s", bad_option(argv, optopt, GLOBAL_SHORT, global_long));
+			return EXIT_UNKNOWN;
+		}
+		if (global_option(c, optarg, NULL) < 0)
+			return EXIT_UNKNOWN;
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (argc == 0) {
+		default_argv[0] = (char *)default_command;
+		default_argv[1] = NULL;
+		argv = default_argv;
+		argc = 1;
+	}
+	if (!strcmp(argv[0], "help")) {
+		if (argc < 2) {
+			print_help(stdout);
+			return EXIT_OK;
+		}
+		cmd = find_command(argv[1]);
+		if (!cmd) {
+			usage_error(NULL, "'%s' is not a nodeaudit command", argv[1]);
+			return EXIT_UNKNOWN;
+		}
+		printf("%s\n%s", cmd->usage, global_help);
+		return EXIT_OK;
+	}
+	cmd = find_command(argv[0]);
+	if (!cmd) {
+		usage_error(NULL, "'%s' is not a nodeaudit command", argv[0]);
+		return EXIT_UNKNOWN;
+	}
+	setup_color();
+	ret = cmd->fn(argc, argv);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		error("cannot write to standard output: %s", strerror(errno));
+		return EXIT_UNKNOWN;
+	}
+	return ret;
+}

@@ -1,0 +1,141 @@
+/* output.c - atomic output files, JSON printing, colour and text layout */
+#include "config.h"
+#include "output.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int color_on;
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+int output_open(struct output *o, const char *path, const char *refuse_under)
+{
+	char *dir, *realdir;
+	int fd;
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->fp = stdout;
+		return 0;
+	}
+	dir = dir_of(path);
+	realdir = realpath(dir, NULL);
+	if (!realdir) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	if (refuse_under) {
+		char *rs = realpath(refuse_under, NULL);
+		size_t n = rs ? strlen(rs) : 0;
+		if (rs && strcmp(rs, "/") && !strncmp(realdir, rs, n) &&
+		    (realdir[n] == '\0' || realdir[n] == '/')) {
+			error("refusing to write '%s' inside the sysroot '%s'", path, refuse_under);
+			free(rs);
+			free(realdir);
+			free(dir);
+			return -1;
+		}
+		free(rs);
+	}
+	free(realdir);
+	o->path = xstrdup(path);
+	o->tmp = xasprintf("%s/.%s.XXXXXX", dir, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	free(dir);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		free(o->tmp);
+		free(o->path);
+		o->tmp = o->path = NULL;
+		return -1;
+	}
+	fchmod(fd, 0644);
+	o->fp = fdopen(fd, "w");
+	if (!o->fp) {
+		close(fd);
+		unlink(o->tmp);
+		return error("cannot write '%s': %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+int output_close(struct output *o, int ok)
+{
+	int ret = 0;
+	if (!o->fp)
+		return 0;
+	if (!o->path) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			ret = error("cannot write to standard output: %s", strerror(errno));
+		o->fp = NULL;
+		return ret;
+	}
+	if (ok) {
+		if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0) {
+			ret = error("cannot write '%s': %s", o->path, strerror(errno));
+			ok = 0;
+		}
+	}
+	if (fclose(o->fp) != 0 && ok) {
+		ret = error("cannot write '%s': %s", o->path, strerror(errno));
+		ok = 0;
+	}
+	if (ok && rename(o->tmp, o->path) != 0) {
+		ret = error("cannot write '%s': %s", o->path, strerror(errno));
+		ok = 0;
+	}
+	if (!ok)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return ret;
+}
+
+void output_json(FILE *fp, const cJSON *j)
+{
+	char *s = cJSON_Print(j);
+	if (!s)
+		die("out of memory");
+	fputs(s, fp);
+	fputc('\n', fp);
+	free(s);
+}
+
+const char *c_bold(void) { return color_on ? "\033[1m" : ""; }
+const char *c_red(void) { return color_on ? "\033[31m" : ""; }
+const char *c_yellow(void) { return color_on ? "\033[33m" : ""; }
+const char *c_green(void) { return color_on ? "\033[32m" : ""; }
+const char *c_dim(void) { return color_on ? "\033[2m" : ""; }
+const char *c_reset(void) { return color_on ? "\033[0m" : ""; }
+
+void tx_section(FILE *fp, const char *title)
+{
+	fprintf(fp, "%s%s%s\n", c_bold(), title, c_reset());
+}
+
+void tx_kv(FILE *fp, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(fp, "  %-22s ", key);
+	va_start(ap, fmt);
+	vfprintf(fp, fmt, ap);
+	va_end(ap);
+	fputc('\n', fp);
+}

@@ -1,0 +1,58 @@
+/* probe.h - running the probes: one context, one fact tree, one hwloc load */
+#ifndef NODEAUDIT_PROBE_H
+#define NODEAUDIT_PROBE_H
+
+#include <stdio.h>
+#include <hwloc.h>
+#include "facts.h"
+#include "sysroot.h"
+
+/* Inputs besides the sysroot (DESIGN.md "Probe inputs besides the sysroot").
+ * NULL means: the live source, or the copy stored in the snapshot. */
+struct probe_opts {
+	const char *sysroot;
+	const char *smbios;      /* dmidecode --dump-bin file */
+	const char *pci_dump;    /* lspci -xxx output */
+	const char *cpuid_dump;  /* libcpuid raw dump */
+};
+
+struct probe_ctx {
+	struct sysroot sr;
+	struct facts facts;
+	const struct probe_opts *opts;
+	hwloc_topology_t topo;   /* loaded once by probe_topology(); NULL before */
+	int topo_failed;         /* 1: hwloc could not load it (message in gaps) */
+};
+
+/* One probe per subject.  fn fills ctx->facts and returns 0, or a negative
+ * errno when it could not run at all (an unreadable --smbios file named on
+ * the command line); unreadable facts are gaps, not errors.  text prints
+ * the subject's part of `probe`'s text inventory from the fact tree. */
+struct prober {
+	const char *name;
+	int (*fn)(struct probe_ctx *ctx);
+	void (*text)(FILE *out, const cJSON *root);
+};
+extern const struct prober probers[];
+extern const size_t nprobers;
+
+/* Open the sysroot, run every probe (or only those named in `only`, a comma
+ * list; NULL = all).  Returns 0, or -1 after printing one line. */
+int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
+void probe_release(struct probe_ctx *ctx);
+
+/* The hwloc topology of the probed machine (re-rooted with HWLOC_FSROOT when
+ * a sysroot is used, so nothing is bound); NULL with a gap if it failed. */
+hwloc_topology_t probe_topology(struct probe_ctx *ctx);
+
+/* The probe JSON document: schema, tool, host, facts at top level, gaps,
+ * conflicts, evidence.  Takes ownership of nothing; returns a new tree. */
+cJSON *probe_json(const struct probe_ctx *ctx);
+/* `probe`'s text inventory. */
+void probe_text(FILE *out, const struct probe_ctx *ctx);
+
+/* Each probe, in probe-*.c. */
+int probe_host(struct probe_ctx *ctx);
+void text_host(FILE *out, const cJSON *root);
+
+#endif

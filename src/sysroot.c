@@ -1,0 +1,560 @@
+/* sysroot.c - re-rooted, bounded, recorded reads of sysfs and procfs */
+#include "config.h"
+#include "sysroot.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_SYSCALL_H
+#include <sys/syscall.h>
+#endif
+#ifdef HAVE_LINUX_OPENAT2_H
+#include <linux/openat2.h>
+#endif
+
+extern char **environ;
+
+/*** Opening and closing ***/
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st; (void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path);
+	return unlink(path);
+}
+
+static int is_archive(const char *p)
+{
+	return str_endswith(p, ".tar") || str_endswith(p, ".tar.gz") || str_endswith(p, ".tgz") ||
+	       str_endswith(p, ".tar.xz") || str_endswith(p, ".txz") || str_endswith(p, ".tar.bz2");
+}
+
+static int unpack(const char *archive, const char *dir)
+{
+	char *argv[] = { "tar", "-xf", (char *)archive, "-C", (char *)dir, "--no-same-owner",
+			 "--no-same-permissions", "--delay-directory-restore", NULL };
+	pid_t pid;
+	int status;
+	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ) != 0)
+		return error("cannot unpack '%s': tar not found", archive);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return error("cannot unpack '%s': not a readable tar archive", archive);
+	return 0;
+}
+
+/* An archive holding one top-level directory (as hwloc's and util-linux's
+ * test dumps do) has its sysroot inside that directory. */
+static void descend_single_dir(struct sysroot *sr)
+{
+	DIR *d = opendir(sr->root);
+	struct dirent *de;
+	char *only = NULL;
+	int count = 0;
+	struct stat st;
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (++count == 1)
+			only = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (count == 1 && strcmp(only, "sys") && strcmp(only, "proc")) {
+		char *sub = xasprintf("%s/%s", sr->root, only);
+		if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(sr->root);
+			sr->root = sub;
+		} else
+			free(sub);
+	}
+	free(only);
+}
+
+int sysroot_open(struct sysroot *sr, const char *dir)
+{
+	struct stat st;
+	memset(sr, 0, sizeof(*sr));
+	sr->rootfd = -1;
+	if (!dir || !*dir || strcmp(dir, "/") == 0) {
+		sr->root = xstrdup("/");
+		sr->live = 1;
+		sr->rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		return 0;
+	}
+	if (stat(dir, &st) < 0)
+		return error("cannot use sysroot '%s': %s", dir, strerror(errno));
+	if (S_ISREG(st.st_mode)) {
+		const char *tmp = getenv("TMPDIR");
+		char *t;
+		if (!is_archive(dir))
+			return error("cannot use sysroot '%s': not a directory or a .tar[.gz|.xz|.bz2] archive", dir);
+		t = xasprintf("%s/nodeaudit-sysroot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(t)) {
+			error("cannot create a temporary directory '%s': %s", t, strerror(errno));
+			free(t);
+			return -1;
+		}
+		sr->tmpdir = t;
+		if (unpack(dir, t) < 0) {
+			sysroot_close(sr);
+			return -1;
+		}
+		sr->root = xstrdup(t);
+		/* An archive holding one top-level directory (as hwloc's and
+		 * util-linux's test dumps do) has its sysroot inside it. */
+		descend_single_dir(sr);
+	} else if (S_ISDIR(st.st_mode)) {
+		size_t n = strlen(dir);
+		sr->root = xstrdup(dir);
+		while (n > 1 && sr->root[n - 1] == '/')
+			sr->root[--n] = '\0';
+	} else
+		return error("cannot use sysroot '%s': not a directory or archive", dir);
+	sr->rootfd = open(sr->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (sr->rootfd < 0) {
+		error("cannot open sysroot '%s': %s", dir, strerror(errno));
+		sysroot_close(sr);
+		return -1;
+	}
+	return 0;
+}
+
+void sysroot_close(struct sysroot *sr)
+{
+	size_t i;
+	if (sr->rootfd >= 0)
+		close(sr->rootfd);
+	if (sr->tmpdir) {
+		nftw(sr->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		free(sr->tmpdir);
+	}
+	for (i = 0; i < sr->nread; i++)
+		free(sr->read[i]);
+	free(sr->read);
+	free(sr->root);
+	memset(sr, 0, sizeof(*sr));
+	sr->rootfd = -1;
+}
+
+char *sr_hostpath(const struct sysroot *sr, const char *path)
+{
+	if (sr->live)
+		return xstrdup(path);
+	while (*path == '/')
+		path++;
+	return xasprintf("%s/%s", sr->root, path);
+}
+
+/*** Low-level opening ***/
+
+static const char *rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+/* Open path inside the root; symlinks resolve inside it, never outside. */
+static int sr_openat(struct sysroot *sr, const char *path, int flags)
+{
+	int fd;
+	if (sr->live)
+		return open(path, flags | O_CLOEXEC);
+#if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
+	{
+		static int no_openat2;
+		if (!no_openat2) {
+			struct open_how how;
+			memset(&how, 0, sizeof(how));
+			how.flags = (uint64_t)(flags | O_CLOEXEC);
+			how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+			fd = (int)syscall(SYS_openat2, sr->rootfd, rel(path), &how, sizeof(how));
+			if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+				return fd;
+			no_openat2 = 1;   /* old kernel or seccomp filter: fall back */
+		}
+	}
+#endif
+	fd = openat(sr->rootfd, rel(path), flags | O_CLOEXEC);
+	return fd;
+}
+
+static void record(struct sysroot *sr, const char *path)
+{
+	if (sr->nread == sr->aread) {
+		sr->aread = sr->aread ? sr->aread * 2 : 256;
+		sr->read = xrealloc(sr->read, sr->aread * sizeof(*sr->read));
+	}
+	sr->read[sr->nread++] = xstrdup(path);
+}
+
+/*** Reading ***/
+
+int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
+{
+	struct stat st;
+	size_t len = 0, alloc = 4096;
+	char *b;
+	int fd = sr_openat(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) ? -EISDIR : -ENODEV;
+		close(fd);
+		return e;
+	}
+	b = xmalloc(alloc);
+	for (;;) {
+		ssize_t r;
+		if (len + 1 >= alloc) {
+			if (alloc > SR_MAX_FILE) {
+				free(b);
+				close(fd);
+				return -EFBIG;
+			}
+			alloc *= 2;
+			b = xrealloc(b, alloc);
+		}
+		r = read(fd, b + len, alloc - len - 1);
+		if (r < 0) {
+			int e = errno;
+			if (e == EINTR)
+				continue;
+			free(b);
+			close(fd);
+			/* sysfs answers EIO/ENODATA/EOPNOTSUPP for attributes a
+			 * driver does not implement: treat as unreadable value. */
+			return -e;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (len > SR_MAX_FILE) {
+		free(b);
+		return -EFBIG;
+	}
+	b[len] = '\0';
+	record(sr, path);
+	*buf = b;
+	if (lenp)
+		*lenp = len;
+	return 0;
+}
+
+int sr_read_str(struct sysroot *sr, const char *path, char **out)
+{
+	char *b, *nl;
+	int r = sr_read(sr, path, &b, NULL);
+	if (r < 0)
+		return r;
+	nl = strchr(b, '\n');
+	if (nl)
+		*nl = '\0';
+	/* A value with NUL bytes or other control characters is garbage. */
+	for (nl = b; *nl; nl++)
+		if ((unsigned char)*nl < 0x20 && *nl != '\t') {
+			free(b);
+			return -EINVAL;
+		}
+	strsquash(b);
+	*out = b;
+	return 0;
+}
+
+int sr_read_u64(struct sysroot *sr, const char *path, uint64_t *v)
+{
+	char *s;
+	int r = sr_read_str(sr, path, &s);
+	if (r < 0)
+		return r;
+	r = parse_u64(s, v);
+	free(s);
+	return r;
+}
+
+int sr_read_s64(struct sysroot *sr, const char *path, int64_t *v)
+{
+	char *s;
+	int r = sr_read_str(sr, path, &s);
+	if (r < 0)
+		return r;
+	r = parse_s64(s, v);
+	free(s);
+	return r;
+}
+
+int parse_cpulist(const char *s, hwloc_bitmap_t set)
+{
+	hwloc_bitmap_zero(set);
+	while (isspace((unsigned char)*s))
+		s++;
+	while (*s && *s != '\n') {
+		unsigned long a, b;
+		char *end;
+		if (!isdigit((unsigned char)*s))
+			return -EINVAL;
+		errno = 0;
+		a = strtoul(s, &end, 10);
+		if (errno || a >= SR_MAX_CPUS)
+			return -ERANGE;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			s++;
+			if (!isdigit((unsigned char)*s))
+				return -EINVAL;
+			b = strtoul(s, &end, 10);
+			if (errno || b >= SR_MAX_CPUS)
+				return -ERANGE;
+			if (b < a)
+				return -EINVAL;
+			s = end;
+		}
+		hwloc_bitmap_set_range(set, (unsigned)a, (int)b);
+		if (*s == ',')
+			s++;
+		else if (*s && !isspace((unsigned char)*s))
+			return -EINVAL;
+		while (*s == ' ' || *s == '\t')
+			s++;
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s ? -EINVAL : 0;
+}
+
+int parse_cpumask(const char *s, hwloc_bitmap_t set)
+{
+	/* Comma-separated 32-bit hex words, most significant first. */
+	const char *p;
+	size_t words = 0, w;
+	hwloc_bitmap_zero(set);
+	while (isspace((unsigned char)*s))
+		s++;
+	for (p = s; *p && !isspace((unsigned char)*p); p++)
+		if (*p == ',')
+			words++;
+		else if (!isxdigit((unsigned char)*p))
+			return -EINVAL;
+	if (p == s)
+		return -EINVAL;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p)
+		return -EINVAL;
+	words++;
+	if (words * 32 > SR_MAX_CPUS)
+		return -ERANGE;
+	for (w = 0; w < words; w++) {
+		char word[16];
+		size_t n = 0;
+		unsigned long v;
+		int bit;
+		while (*s && *s != ',' && !isspace((unsigned char)*s)) {
+			if (n >= 8)
+				return -EINVAL;
+			word[n++] = *s++;
+		}
+		if (*s == ',')
+			s++;
+		if (!n)
+			return -EINVAL;
+		word[n] = '\0';
+		v = strtoul(word, NULL, 16);
+		for (bit = 0; bit < 32; bit++)
+			if (v & (1UL << bit))
+				hwloc_bitmap_set(set, (unsigned)((words - 1 - w) * 32 + (size_t)bit));
+	}
+	return 0;
+}
+
+static int read_set(struct sysroot *sr, const char *path, hwloc_bitmap_t set,
+		    int (*parse)(const char *, hwloc_bitmap_t))
+{
+	char *s;
+	int r = sr_read(sr, path, &s, NULL);
+	if (r < 0)
+		return r;
+	r = parse(s, set);
+	free(s);
+	return r;
+}
+
+int sr_read_cpulist(struct sysroot *sr, const char *path, hwloc_bitmap_t set)
+{
+	return read_set(sr, path, set, parse_cpulist);
+}
+
+int sr_read_cpumask(struct sysroot *sr, const char *path, hwloc_bitmap_t set)
+{
+	return read_set(sr, path, set, parse_cpumask);
+}
+
+const char *cpulist_str(hwloc_const_bitmap_t set, char *buf, size_t n)
+{
+	if (!set || hwloc_bitmap_iszero(set)) {
+		if (n)
+			buf[0] = '\0';
+		return buf;
+	}
+	hwloc_bitmap_list_snprintf(buf, n, set);
+	return buf;
+}
+
+int sr_exists(struct sysroot *sr, const char *path)
+{
+	int fd = sr_openat(sr, path, O_PATH);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+int sr_is_dir(struct sysroot *sr, const char *path)
+{
+	int fd = sr_openat(sr, path, O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/* Natural order: digit runs compare as numbers, so cpu2 < cpu10. */
+static int natcmp(const void *pa, const void *pb)
+{
+	const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea = a, *eb = b;
+			size_t la, lb;
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			la = (size_t)(ea - a);
+			lb = (size_t)(eb - b);
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			{
+				int c = strncmp(a, b, la);
+				if (c)
+					return c;
+			}
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
+{
+	DIR *d;
+	struct dirent *de;
+	size_t cnt = 0, alloc = 0;
+	char **v = NULL;
+	int fd = sr_openat(sr, dir, O_RDONLY | O_DIRECTORY);
+	*names = NULL;
+	*n = 0;
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (cnt >= (1u << 20))
+			break;
+		if (cnt == alloc) {
+			alloc = alloc ? alloc * 2 : 32;
+			v = xrealloc(v, alloc * sizeof(*v));
+		}
+		v[cnt++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), natcmp);
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
+void sr_free_list(char **names, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int sr_readlink(struct sysroot *sr, const char *path, char **out)
+{
+	char buf[4096];
+	ssize_t r;
+	if (sr->live)
+		r = readlink(path, buf, sizeof(buf) - 1);
+	else
+		r = readlinkat(sr->rootfd, rel(path), buf, sizeof(buf) - 1);
+	if (r < 0)
+		return -errno;
+	buf[r] = '\0';
+	*out = xstrdup(buf);
+	return 0;
+}
+
+const char *sr_reason(int err)
+{
+	switch (-err) {
+	case ENOENT:
+	case ENOTDIR:
+		return "missing";
+	case EACCES:
+	case EPERM:
+		return "permission denied (run as root)";
+	case EINVAL:
+		return "unparsable";
+	case ERANGE:
+		return "value out of range";
+	case EFBIG:
+		return "file too large";
+	case EISDIR:
+	case ENODEV:
+		return "not a regular file";
+	case ELOOP:
+		return "symbolic link loop";
+	case EXDEV:
+		return "link leads outside the sysroot";
+	case EIO:
+	case ENODATA:
+	case EOPNOTSUPP:
+		return "not provided by the driver";
+	default:
+		return strerror(-err);
+	}
+}

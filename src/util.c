@@ -1,0 +1,279 @@
+/* util.c - allocation, messages and small string helpers */
+#include "config.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+int verbosity;
+const char *progname = "nodeaudit";
+
+static void oom(void)
+{
+	fputs("nodeaudit: out of memory\n", stderr);
+	exit(EXIT_UNKNOWN);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		oom();
+	va_end(ap);
+	return p;
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", progname, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	if (verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void debug(const char *fmt, ...)
+{
+	va_list ap;
+	if (verbosity < 1)
+		return;
+	va_start(ap, fmt);
+	vreport("debug: ", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	exit(EXIT_UNKNOWN);
+}
+
+char *strtrim(char *s)
+{
+	size_t n;
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+char *strsquash(char *s)
+{
+	char *r = s, *w = s;
+	int space = 0;
+	while (isspace((unsigned char)*r))
+		r++;
+	for (; *r; r++) {
+		if (isspace((unsigned char)*r)) {
+			space = 1;
+			continue;
+		}
+		if (space)
+			*w++ = ' ';
+		space = 0;
+		*w++ = *r;
+	}
+	*w = '\0';
+	return s;
+}
+
+int str_startswith(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int str_endswith(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static const char *skip_space(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+static int only_space(const char *s)
+{
+	return *skip_space(s) == '\0';
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	s = skip_space(s);
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || !only_space(end))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_s64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+	s = skip_space(s);
+	if (!isdigit((unsigned char)*s) && *s != '-' && *s != '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || !only_space(end))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+	s = skip_space(s);
+	if (!*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || !only_space(end) || v != v)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+void strbuf_add(struct strbuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n + 1 > sb->alloc) {
+		sb->alloc = (sb->len + n + 1) * 2;
+		sb->buf = xrealloc(sb->buf, sb->alloc);
+	}
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+	va_start(ap, fmt);
+	n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom();
+	strbuf_add(sb, p, (size_t)n);
+	free(p);
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return p;
+}
+
+const char *human_bytes(double bytes, char *buf, size_t n)
+{
+	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < ARRAY_SIZE(units)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%.0f B", bytes);
+	else
+		snprintf(buf, n, "%.1f %s", bytes, units[u]);
+	return buf;
+}

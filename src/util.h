@@ -1,0 +1,61 @@
+/* util.h - allocation, messages and small string helpers shared by every module */
+#ifndef NODEAUDIT_UTIL_H
+#define NODEAUDIT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit statuses (DESIGN.md): only main.c and the command functions use them. */
+enum { EXIT_OK = 0, EXIT_WARN = 1, EXIT_CRIT = 2, EXIT_UNKNOWN = 3 };
+
+extern int verbosity;       /* -q: -1, default 0, -v: 1 or more */
+extern const char *progname;
+
+/* Allocation that cannot fail: on out-of-memory the program stops with exit 3. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "nodeaudit: MSG" on stderr.  error() returns -1 so callers may write
+ * "return error(...)"; warning() is silenced by -q; debug() needs -v. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Strip leading and trailing white space in place; returns s. */
+char *strtrim(char *s);
+/* Collapse runs of white space to one blank, trim the ends; in place. */
+char *strsquash(char *s);
+int str_startswith(const char *s, const char *prefix);
+int str_endswith(const char *s, const char *suffix);
+
+/* Strict number parsing: the whole string (after trimming) must be the
+ * number.  Returns 0, -EINVAL (not a number) or -ERANGE (overflow). */
+int parse_u64(const char *s, uint64_t *out);
+int parse_s64(const char *s, int64_t *out);
+int parse_double(const char *s, double *out);
+
+/* A growable string buffer. */
+struct strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_add(struct strbuf *sb, const char *s, size_t n);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_release(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb);
+
+/* Human-readable size ("31.3 GiB"), into buf. */
+const char *human_bytes(double bytes, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,154 @@
+/* test-sysroot.c - the read layer: parsing, re-rooting, refusals, gaps */
+#include "config.h"
+#include "sysroot.h"
+#include "facts.h"
+#include "util.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[256];
+
+static void put(const char *rel, const char *content)
+{
+	char path[512], *slash;
+	FILE *f;
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	fputs(content, f);
+	fclose(f);
+}
+
+static void test_parsers(void)
+{
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	char buf[128];
+	is_int(parse_cpulist("0-3,8,10-11\n", s), 0, "cpulist parses");
+	is_str(cpulist_str(s, buf, sizeof(buf)), "0-3,8,10-11", "cpulist round trip");
+	is_int(hwloc_bitmap_weight(s), 7, "cpulist weight");
+	is_int(parse_cpulist("", s), 0, "empty cpulist is an empty set");
+	is_int(hwloc_bitmap_weight(s), 0, "empty set has no CPU");
+	is_int(parse_cpulist("3-1", s), -EINVAL, "reversed range refused");
+	is_int(parse_cpulist("0-4294967295", s), -ERANGE, "absurd range refused");
+	is_int(parse_cpulist("0,,x", s), -EINVAL, "garbage refused");
+	is_int(parse_cpulist("-1", s), -EINVAL, "negative refused");
+	is_int(parse_cpumask("00000000,0000000f\n", s), 0, "cpumask parses");
+	is_str(cpulist_str(s, buf, sizeof(buf)), "0-3", "cpumask low word");
+	is_int(parse_cpumask("1,00000000", s), 0, "cpumask two words");
+	is_str(cpulist_str(s, buf, sizeof(buf)), "32", "cpumask high word is CPU 32");
+	is_int(parse_cpumask("zz", s), -EINVAL, "bad cpumask refused");
+	hwloc_bitmap_free(s);
+}
+
+static void test_numbers(void)
+{
+	uint64_t u;
+	int64_t i;
+	is_int(parse_u64(" 42\n", &u), 0, "u64 with white space");
+	is_int(u, 42, "u64 value");
+	is_int(parse_u64("-1", &u), -EINVAL, "negative is not a u64");
+	is_int(parse_u64("99999999999999999999999", &u), -ERANGE, "u64 overflow");
+	is_int(parse_u64("12abc", &u), -EINVAL, "trailing garbage");
+	is_int(parse_s64("-5", &i), 0, "s64 negative");
+	is_int(i, -5, "s64 value");
+}
+
+static void test_reads(void)
+{
+	struct sysroot sr;
+	char *s, **names;
+	size_t n;
+	uint64_t u;
+	char path[512];
+
+	snprintf(root, sizeof(root), "/tmp/nodeaudit-test-XXXXXX");
+	if (!mkdtemp(root)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	put("/sys/a/value", "  1024\t65535 \n");
+	put("/sys/a/num", "17\n");
+	put("/sys/a/bad", "seventeen\n");
+	put("/sys/a/binary", "ab\001cd\n");
+	put("/sys/dir/cpu10", "");
+	put("/sys/dir/cpu2", "");
+	put("/sys/dir/cpu1", "");
+	put("/etc/secret", "host file\n");
+	snprintf(path, sizeof(path), "%s/sys/a/fifo", root);
+	mkfifo(path, 0644);
+	snprintf(path, sizeof(path), "%s/sys/a/escape", root);
+	if (symlink("/etc/hostname", path) < 0)
+		ok(0, "symlink");
+	snprintf(path, sizeof(path), "%s/sys/a/loop", root);
+	if (symlink("loop", path) < 0)
+		ok(0, "symlink");
+
+	ok(sysroot_open(&sr, root) == 0, "open sysroot");
+	ok(!sr.live, "a directory is not live");
+	is_int(sr_read_str(&sr, "/sys/a/value", &s), 0, "read str");
+	is_str(s, "1024 65535", "white space squashed");
+	free(s);
+	is_int(sr_read_u64(&sr, "/sys/a/num", &u), 0, "read u64");
+	is_int(u, 17, "u64 value");
+	is_int(sr_read_u64(&sr, "/sys/a/bad", &u), -EINVAL, "unparsable u64 is -EINVAL");
+	is_int(sr_read_str(&sr, "/sys/a/binary", &s), -EINVAL, "control characters refused");
+	is_int(sr_read_str(&sr, "/sys/a/missing", &s), -ENOENT, "missing is -ENOENT");
+	is_str(sr_reason(-ENOENT), "missing", "reason for missing");
+	is_str(sr_reason(-EACCES), "permission denied (run as root)", "reason for EACCES");
+	is_int(sr_read_str(&sr, "/sys/a/fifo", &s), -ENODEV, "a FIFO is refused, not read (would hang)");
+	is_int(sr_read_str(&sr, "/sys/a", &s), -EISDIR, "a directory is refused");
+	ok(sr_read_str(&sr, "/sys/a/escape", &s) < 0, "an absolute symlink cannot leave the sysroot");
+	is_int(sr_read_str(&sr, "/sys/a/loop", &s), -ELOOP, "a symlink loop is ELOOP");
+	is_int(sr_list(&sr, "/sys/dir", &names, &n), 0, "list");
+	is_int(n, 3, "three entries");
+	if (n == 3) {
+		is_str(names[0], "cpu1", "natural order 1");
+		is_str(names[1], "cpu2", "natural order 2");
+		is_str(names[2], "cpu10", "natural order 3");
+	}
+	sr_free_list(names, n);
+	ok(sr.nread >= 2, "reads are recorded for snapshot");
+	sysroot_close(&sr);
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd) != 0)
+			ok(0, "cleanup");
+	}
+}
+
+static void test_facts(void)
+{
+	struct facts f;
+	cJSON *cpu;
+	facts_init(&f);
+	cpu = facts_obj(&f, "cpu.smt");
+	cJSON_AddBoolToObject(cpu, "active", 1);
+	ok(cJSON_IsTrue(facts_get(f.root, "cpu.smt.active")), "dotted get");
+	facts_gap_read(&f, "cpu.kinds", "/sys/x", -ENOENT);
+	facts_gap_read(&f, "cpu.kinds", "/sys/x", -ENOENT);
+	is_int(cJSON_GetArraySize(f.gaps), 1, "duplicate gaps folded");
+	facts_evidence(&f, "cpu.smt.active", "/sys/devices/system/cpu/smt/active");
+	facts_evidence(&f, "cpu.smt.active", "/sys/devices/system/cpu/smt/active");
+	is_int(cJSON_GetArraySize(cJSON_GetObjectItem(f.evidence, "cpu.smt.active")), 1, "evidence deduplicated");
+	facts_release(&f);
+}
+
+int main(void)
+{
+	test_parsers();
+	test_numbers();
+	test_reads();
+	test_facts();
+	return done_testing();
+}
