@@ -25,6 +25,23 @@ const struct command commands[] = {
 	  "  --only LIST     probe only these subjects (comma list of: host, cpu, numa,\n"
 	  "                  memory, pci, kernel)\n"
 	  "  --format FMT    text (default) or json\n" },
+	{ "plan", cmd_plan, "the fixes: numactl/taskset per NUMA node, sysctl.d, kernel command line, systemd, BIOS",
+	  "Usage: nodeaudit plan [--command CMD] [--reserve N] [--unit NAME] [--report FILE]\n"
+	  "                      [--profile NAME] [--format text|json|sh|sysctl|systemd]\n"
+	  "\n"
+	  "Print the fixes for this node; never change anything.  One inference worker\n"
+	  "per NUMA node with CPUs, one hardware thread per physical core (P-cores only\n"
+	  "on hybrid CPUs), N cores per node reserved for the OS (default 1; the E-cores\n"
+	  "on hybrids), one feeder per accelerator on its local node, and the settings\n"
+	  "that the check found wrong.\n"
+	  "\n"
+	  "  --command CMD   the worker command (default: a marked placeholder)\n"
+	  "  --reserve N     cores per node kept for the OS and the orchestrator\n"
+	  "  --unit NAME     systemd template unit for the drop-ins (default inference-worker)\n"
+	  "  --report FILE   plan from a saved 'check --format json' report\n"
+	  "  --profile NAME  the profile whose findings are fixed (default agent-cpu-inference)\n"
+	  "  --format FMT    text (default), json, sh (runtime script), sysctl\n"
+	  "                  (/etc/sysctl.d file), systemd (drop-ins)\n" },
 };
 const size_t ncommands = ARRAY_SIZE(commands);
 

@@ -1,0 +1,442 @@
+/* plan.c - worker placement per NUMA node, P/E split, accelerator feeders,
+ * and the settings steps derived from findings.  Pure: facts in, plan out. */
+#include "config.h"
+#include "plan.h"
+#include "facts.h"
+#include "sysroot.h"
+#include "util.h"
+
+#include <hwloc.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int jnum(const cJSON *o, const char *key, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (!cJSON_IsNumber(v))
+		return 0;
+	*out = v->valuedouble;
+	return 1;
+}
+
+/* A cpulist fact into a bitmap; 0 when absent or unparsable. */
+static int fact_set(const cJSON *o, const char *key, hwloc_bitmap_t set)
+{
+	const char *s = jstr(o, key);
+	return s && parse_cpulist(s, set) == 0;
+}
+
+static char *setstr(hwloc_const_bitmap_t set)
+{
+	char buf[8192];
+	return xstrdup(cpulist_str(set, buf, sizeof(buf)));
+}
+
+static void note(cJSON *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(cJSON *plan, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(plan, "notes"), cJSON_CreateString(s));
+	free(s);
+}
+
+/*** Cores ***/
+
+/* Physical cores: each an hwloc bitmap of its hardware threads, in the order
+ * of their first thread.  From cpu.core_cpus (["0,16", "1,17", ...]). */
+struct cores {
+	hwloc_bitmap_t *set;
+	size_t n;
+};
+
+static int load_cores(const cJSON *facts, struct cores *c)
+{
+	const cJSON *list = facts_get(facts, "cpu.core_cpus"), *it;
+	memset(c, 0, sizeof(*c));
+	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
+		return -1;
+	c->set = xcalloc((size_t)cJSON_GetArraySize(list), sizeof(*c->set));
+	cJSON_ArrayForEach(it, list) {
+		hwloc_bitmap_t s = hwloc_bitmap_alloc();
+		if (!cJSON_IsString(it) || parse_cpulist(it->valuestring, s) < 0 || hwloc_bitmap_iszero(s)) {
+			hwloc_bitmap_free(s);
+			continue;
+		}
+		c->set[c->n++] = s;
+	}
+	return c->n ? 0 : -1;
+}
+
+static void free_cores(struct cores *c)
+{
+	size_t i;
+	for (i = 0; i < c->n; i++)
+		hwloc_bitmap_free(c->set[i]);
+	free(c->set);
+}
+
+/* The union of the CPUs of the kinds named (or not named) name. */
+static int kind_set(const cJSON *facts, const char *name, int invert, hwloc_bitmap_t out)
+{
+	const cJSON *kinds = facts_get(facts, "cpu.kinds"), *k;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	int found = 0;
+	hwloc_bitmap_zero(out);
+	cJSON_ArrayForEach(k, kinds) {
+		const char *n = jstr(k, "name");
+		if (!n || (!strcmp(n, name)) == invert)
+			continue;
+		if (fact_set(k, "cpus", s)) {
+			hwloc_bitmap_or(out, out, s);
+			found = 1;
+		}
+	}
+	hwloc_bitmap_free(s);
+	return found;
+}
+
+static const char *worker_command(const struct plan_opts *o)
+{
+	return o->command && *o->command ? o->command : PLAN_PLACEHOLDER;
+}
+
+/*** Workers ***/
+
+static void add_worker(cJSON *workers, const cJSON *node_id, hwloc_const_bitmap_t cpus,
+		       hwloc_const_bitmap_t reserved, const char *kind, const struct plan_opts *o)
+{
+	cJSON *w = cJSON_CreateObject();
+	char *list = setstr(cpus);
+	int threads = hwloc_bitmap_weight(cpus);
+	const char *cmd = worker_command(o);
+	if (node_id && cJSON_IsNumber(node_id)) {
+		int id = (int)node_id->valuedouble;
+		cJSON_AddNumberToObject(w, "node", id);
+		cJSON_AddStringToObject(w, "cpus", list);
+		cJSON_AddNumberToObject(w, "threads", threads);
+		cJSON_AddStringToObject(w, "kind", kind);
+		{
+			char *r = setstr(reserved);
+			cJSON_AddStringToObject(w, "reserved_cpus", r);
+			free(r);
+		}
+		{
+			char *s = xasprintf("numactl --physcpubind=%s --membind=%d -- %s -t %d", list, id, cmd, threads);
+			cJSON_AddStringToObject(w, "numactl", s);
+			free(s);
+			s = xasprintf("taskset -c %s %s -t %d", list, cmd, threads);
+			cJSON_AddStringToObject(w, "taskset", s);
+			free(s);
+		}
+	} else {
+		char *s;
+		cJSON_AddNullToObject(w, "node");
+		cJSON_AddStringToObject(w, "cpus", list);
+		cJSON_AddNumberToObject(w, "threads", threads);
+		cJSON_AddStringToObject(w, "kind", kind);
+		cJSON_AddStringToObject(w, "reserved_cpus", "");
+		s = xasprintf("numactl --physcpubind=%s -- %s -t %d", list, cmd, threads);
+		cJSON_AddStringToObject(w, "numactl", s);
+		free(s);
+		s = xasprintf("taskset -c %s %s -t %d", list, cmd, threads);
+		cJSON_AddStringToObject(w, "taskset", s);
+		free(s);
+	}
+	cJSON_AddItemToArray(workers, w);
+	free(list);
+}
+
+static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts *o)
+{
+	cJSON *workers = cJSON_AddArrayToObject(plan, "workers");
+	const cJSON *nodes = facts_get(facts, "numa.nodes"), *node;
+	const cJSON *hyb = facts_get(facts, "cpu.hybrid");
+	int hybrid = cJSON_IsTrue(hyb);
+	struct cores cores;
+	hwloc_bitmap_t pset = hwloc_bitmap_alloc(), eset = hwloc_bitmap_alloc();
+	hwloc_bitmap_t house = hwloc_bitmap_alloc(), online = hwloc_bitmap_alloc();
+	int reserve = o->reserve;
+	size_t i;
+
+	if (load_cores(facts, &cores) < 0) {
+		note(plan, "no worker plan: the physical cores (cpu.core_cpus) are unknown, so SMT "
+			   "siblings cannot be told apart; see the gaps of 'nodeaudit probe'");
+		goto out;
+	}
+	if (hybrid) {
+		if (!kind_set(facts, "performance", 0, pset) || !kind_set(facts, "performance", 1, eset)) {
+			note(plan, "the CPU is hybrid but its core kinds are unknown: workers use every core");
+			hybrid = 0;
+		}
+	} else if (!cJSON_IsBool(hyb))
+		note(plan, "whether the CPU is hybrid is unknown: all cores treated alike");
+	if (reserve < 0)
+		reserve = hybrid ? 0 : 1;
+	if (!fact_set(facts_get(facts, "cpu"), "online", online))
+		for (i = 0; i < cores.n; i++)
+			hwloc_bitmap_or(online, online, cores.set[i]);
+
+	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) == 0) {
+		note(plan, "the NUMA nodes are unknown: one worker over all cores, without --membind");
+	}
+	{
+		/* One pass per node; with the nodes unknown, one pseudo node. */
+		int nnodes = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
+		int k;
+		for (k = 0; k < (nnodes ? nnodes : 1); k++) {
+			hwloc_bitmap_t ncpus = hwloc_bitmap_alloc(), work = hwloc_bitmap_alloc();
+			hwloc_bitmap_t resv = hwloc_bitmap_alloc();
+			const cJSON *id = NULL;
+			size_t ncores = 0, kept = 0, skip;
+			node = nnodes ? cJSON_GetArrayItem(nodes, k) : NULL;
+			if (node) {
+				id = cJSON_GetObjectItemCaseSensitive(node, "id");
+				if (!fact_set(node, "cpus", ncpus) || hwloc_bitmap_iszero(ncpus)) {
+					double d;
+					if (jnum(node, "id", &d))
+						note(plan, "node %d has no CPUs (memory only): no worker", (int)d);
+					goto next;
+				}
+			} else
+				hwloc_bitmap_copy(ncpus, online);
+			hwloc_bitmap_and(ncpus, ncpus, online);
+			/* Cores of this node eligible for inference, in order. */
+			for (i = 0; i < cores.n; i++)
+				if (hwloc_bitmap_isincluded(cores.set[i], ncpus) &&
+				    (!hybrid || hwloc_bitmap_isincluded(cores.set[i], pset)))
+					ncores++;
+			skip = (size_t)reserve;
+			if (ncores <= skip) {
+				if (node && ncores)
+					note(plan, "node %d has only %zu core(s): nothing reserved there",
+					     (int)(id ? id->valuedouble : -1), ncores);
+				skip = 0;
+			}
+			for (i = 0; i < cores.n; i++) {
+				if (!hwloc_bitmap_isincluded(cores.set[i], ncpus))
+					continue;
+				if (hybrid && !hwloc_bitmap_isincluded(cores.set[i], pset)) {
+					hwloc_bitmap_or(house, house, cores.set[i]);
+					continue;
+				}
+				if (kept++ < skip) {
+					hwloc_bitmap_or(resv, resv, cores.set[i]);
+					hwloc_bitmap_or(house, house, cores.set[i]);
+					continue;
+				}
+				/* One hardware thread per core: the first. */
+				hwloc_bitmap_set(work, (unsigned)hwloc_bitmap_first(cores.set[i]));
+			}
+			if (hwloc_bitmap_iszero(work)) {
+				note(plan, "node %d: no core left for a worker", (int)(id ? id->valuedouble : -1));
+				goto next;
+			}
+			add_worker(workers, id, work, resv, hybrid ? "performance" : "all", o);
+next:
+			hwloc_bitmap_free(ncpus);
+			hwloc_bitmap_free(work);
+			hwloc_bitmap_free(resv);
+		}
+	}
+	{
+		cJSON *h = cJSON_AddObjectToObject(plan, "housekeeping");
+		char *list = setstr(house);
+		cJSON_AddStringToObject(h, "cpus", list);
+		cJSON_AddStringToObject(h, "kind", hybrid ? "efficiency" : "reserved");
+		cJSON_AddStringToObject(h, "purpose", hybrid ?
+			"the agent's logs, monitoring and heartbeats (E-cores); the main loop and inference on P-cores" :
+			"the OS, the orchestrator, logs and monitoring");
+		if (*list) {
+			char *s = xasprintf("taskset -c %s <housekeeping-command>", list);
+			cJSON_AddStringToObject(h, "taskset", s);
+			free(s);
+			s = xasprintf("taskset -cp %s PID", list);
+			cJSON_AddStringToObject(h, "move_running", s);
+			free(s);
+		}
+		cJSON_AddStringToObject(h, "verify", "taskset -p PID   (the affinity list must match the plan)");
+		free(list);
+	}
+	free_cores(&cores);
+out:
+	hwloc_bitmap_free(pset);
+	hwloc_bitmap_free(eset);
+	hwloc_bitmap_free(house);
+	hwloc_bitmap_free(online);
+}
+
+/*** Accelerator feeders ***/
+
+static void plan_feeders(cJSON *plan, const cJSON *facts, const struct plan_opts *o)
+{
+	const cJSON *accs = facts_get(facts, "pci.accelerators"), *a;
+	cJSON *feeders = cJSON_AddArrayToObject(plan, "feeders");
+	cJSON_ArrayForEach(a, accs) {
+		cJSON *f = cJSON_CreateObject();
+		const char *bdf = jstr(a, "bdf");
+		const char *dev = jstr(a, "device");
+		const char *vendor = jstr(a, "vendor");
+		double node;
+		char *name = xasprintf("%s%s%s", vendor ? vendor : "", vendor && dev ? " " : "",
+				       dev ? dev : (vendor ? "" : "unknown device"));
+		cJSON_AddStringToObject(f, "bdf", bdf ? bdf : "?");
+		cJSON_AddStringToObject(f, "device", name);
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "integrated"))) {
+			cJSON_Delete(f);
+			free(name);
+			continue;
+		}
+		if (jnum(a, "numa_node", &node)) {
+			char *s = xasprintf("numactl --cpunodebind=%d --membind=%d -- %s", (int)node, (int)node,
+					    worker_command(o));
+			cJSON_AddNumberToObject(f, "node", (int)node);
+			cJSON_AddStringToObject(f, "numactl", s);
+			free(s);
+			if (jstr(a, "local_cpus"))
+				cJSON_AddStringToObject(f, "local_cpus", jstr(a, "local_cpus"));
+		} else {
+			cJSON_AddNullToObject(f, "node");
+			cJSON_AddStringToObject(f, "note",
+				"its NUMA node is unknown (the firmware does not report it): not guessing; "
+				"find the socket from the board manual or 'lspci -vt' and pin the feeder there");
+		}
+		cJSON_AddItemToArray(feeders, f);
+		free(name);
+	}
+}
+
+/*** Settings steps from findings ***/
+
+/* The value to set for a finding: its fix says, else its expected value (the
+ * bound itself for min/max, the first of a list). */
+static char *target_value(const cJSON *finding, const cJSON *fix)
+{
+	const cJSON *v = fix ? cJSON_GetObjectItemCaseSensitive(fix, "value") : NULL;
+	if (!v)
+		v = cJSON_GetObjectItemCaseSensitive(finding, "expected");
+	if (cJSON_IsArray(v))
+		v = cJSON_GetArrayItem(v, 0);
+	if (cJSON_IsString(v)) {
+		const char *s = v->valuestring;
+		while (*s == '>' || *s == '<' || *s == '=' || *s == ' ')
+			s++;
+		return *s ? xstrdup(s) : NULL;
+	}
+	if (cJSON_IsNumber(v)) {
+		if (v->valuedouble == (double)(long long)v->valuedouble)
+			return xasprintf("%lld", (long long)v->valuedouble);
+		return xasprintf("%g", v->valuedouble);
+	}
+	if (cJSON_IsObject(v)) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(v, "min");
+		if (!m)
+			m = cJSON_GetObjectItemCaseSensitive(v, "max");
+		if (cJSON_IsNumber(m))
+			return xasprintf("%lld", (long long)m->valuedouble);
+	}
+	return NULL;
+}
+
+static void add_step(cJSON *steps, const char *id, const char *kind, const char *key, const char *value,
+		     const char *command, const char *text, const char *reason)
+{
+	cJSON *s = cJSON_CreateObject();
+	cJSON_AddStringToObject(s, "finding", id);
+	cJSON_AddStringToObject(s, "kind", kind);
+	if (key)
+		cJSON_AddStringToObject(s, "key", key);
+	if (value)
+		cJSON_AddStringToObject(s, "value", value);
+	if (command)
+		cJSON_AddStringToObject(s, "command", command);
+	if (text)
+		cJSON_AddStringToObject(s, "text", text);
+	if (reason)
+		cJSON_AddStringToObject(s, "reason", reason);
+	cJSON_AddItemToArray(steps, s);
+}
+
+static void plan_steps(cJSON *plan, const cJSON *findings)
+{
+	cJSON *steps = cJSON_AddArrayToObject(plan, "steps");
+	const cJSON *f;
+	cJSON_ArrayForEach(f, findings) {
+		const char *id = jstr(f, "id"), *status = jstr(f, "status");
+		const char *reason = jstr(f, "reason") ? jstr(f, "reason") : jstr(f, "title");
+		const cJSON *fixes = cJSON_GetObjectItemCaseSensitive(f, "fix"), *x;
+		if (!id || !status || (strcmp(status, "warn") && strcmp(status, "fail")))
+			continue;
+		/* Settings the shell plan can change idempotently are typed steps. */
+		if (str_startswith(id, "kernel.sysctl.") || !strcmp(id, "numa.balancing")) {
+			const char *key = !strcmp(id, "numa.balancing") ? "kernel.numa_balancing" : id + 14;
+			const cJSON *fx = NULL;
+			char *v;
+			cJSON_ArrayForEach(x, fixes)
+				if (jstr(x, "kind") && !strcmp(jstr(x, "kind"), "sysctl"))
+					fx = x;
+			if (fx && jstr(fx, "key"))
+				key = jstr(fx, "key");
+			v = !strcmp(id, "numa.balancing") && !fx ? xstrdup("0") : target_value(f, fx);
+			if (v) {
+				add_step(steps, id, "sysctl", key, v, NULL, NULL, reason);
+				free(v);
+				continue;
+			}
+		}
+		if (!strcmp(id, "cpu.governor") || !strcmp(id, "kernel.thp") || !strcmp(id, "cpu.smt")) {
+			char *v = !strcmp(id, "cpu.smt") ? xstrdup("off") : target_value(f, NULL);
+			if (v) {
+				add_step(steps, id, !strcmp(id, "cpu.governor") ? "governor" :
+					 !strcmp(id, "kernel.thp") ? "thp" : "smt", NULL, v, NULL, NULL, reason);
+				free(v);
+			}
+		}
+		/* Everything else the check suggested, as it said it. */
+		cJSON_ArrayForEach(x, fixes) {
+			const char *kind = jstr(x, "kind");
+			if (!kind || !strcmp(kind, "sysctl"))
+				continue;
+			if (!strcmp(kind, "runtime") && (!strcmp(id, "cpu.smt") || !strcmp(id, "cpu.governor") ||
+							 !strcmp(id, "kernel.thp") || !strcmp(id, "numa.balancing") ||
+							 str_startswith(id, "kernel.sysctl.")))
+				continue;   /* typed above */
+			add_step(steps, id, kind, jstr(x, "key"), jstr(x, "value"), jstr(x, "command"),
+				 jstr(x, "text"), reason);
+		}
+	}
+}
+
+cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile,
+		  const struct plan_opts *o)
+{
+	cJSON *plan = cJSON_CreateObject();
+	const cJSON *host = facts_get(facts, "host");
+	cJSON_AddStringToObject(plan, "schema", "nodeaudit.plan/1");
+	if (host)
+		cJSON_AddItemToObject(plan, "host", cJSON_Duplicate(host, 1));
+	if (profile)
+		cJSON_AddStringToObject(plan, "profile", profile);
+	else
+		cJSON_AddNullToObject(plan, "profile");
+	cJSON_AddStringToObject(plan, "command", worker_command(o));
+	cJSON_AddStringToObject(plan, "unit", o->unit && *o->unit ? o->unit : "inference-worker");
+	cJSON_AddArrayToObject(plan, "notes");
+	plan_workers(plan, facts, o);
+	plan_feeders(plan, facts, o);
+	plan_steps(plan, findings);
+	if (!o->command || !*o->command)
+		note(plan, "the worker command is a placeholder: give it with --command \"llama-server -m MODEL.gguf\"");
+	return plan;
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# plan.sh - plan formats from a hand-written report of a 2-socket SMT server
+# (4 cores x 2 threads per socket, L4 GPU on node 1): sysctl and systemd
+# output compared with files written from that design; the shell plan must
+# pass sh -n and shellcheck; json carries every step.
+set -u
+: "${NODEAUDIT:?}" "${top_srcdir:?}"
+rep=$top_srcdir/tests/fixtures/plan/report-2s.json
+exp=$top_srcdir/tests/expected
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=$((fail + 1)); fi; }
+
+"$NODEAUDIT" plan --report "$rep" --format sysctl >"$tmp/sysctl"; ok $? "sysctl format runs"
+diff -u "$exp/plan-2s.sysctl" "$tmp/sysctl"; ok $? "sysctl.d file as designed"
+"$NODEAUDIT" plan --report "$rep" --format systemd --unit llama >"$tmp/systemd"; ok $? "systemd format runs"
+diff -u "$exp/plan-2s.systemd" "$tmp/systemd"; ok $? "systemd drop-ins as designed"
+"$NODEAUDIT" plan --report "$rep" --format sh >"$tmp/plan.sh"; ok $? "sh format runs"
+sh -n "$tmp/plan.sh"; ok $? "sh -n accepts the script"
+grep -q "^set_sysctl 'vm.swappiness' '10'$" "$tmp/plan.sh"; ok $? "script sets swappiness idempotently"
+grep -q "^set_choice /sys/kernel/mm/transparent_hugepage/enabled 'madvise'$" "$tmp/plan.sh"; ok $? "script sets THP"
+grep -q "set_plain \"\$g\" 'performance'" "$tmp/plan.sh"; ok $? "script sets the governor"
+grep -q "^#   Debian/Ubuntu: add it to GRUB_CMDLINE_LINUX" "$tmp/plan.sh"; ok $? "cmdline printed, not run"
+grep -q "reboot" "$tmp/plan.sh" && ! grep -Eq '^[^#]*\breboot\b' "$tmp/plan.sh"; ok $? "never reboots"
+if command -v shellcheck >/dev/null 2>&1; then
+	shellcheck -s sh "$tmp/plan.sh"; ok $? "shellcheck accepts the script"
+else
+	echo "ok $((n + 1)) - shellcheck # SKIP not installed"; n=$((n + 1))
+fi
+"$NODEAUDIT" plan --report "$rep" >"$tmp/text"; ok $? "text format runs"
+grep -q "numactl --physcpubind=1-3 --membind=0 -- <your-inference-command> -t 3" "$tmp/text"; ok $? "node 0 worker line"
+grep -q "numactl --physcpubind=5-7 --membind=1 -- <your-inference-command> -t 3" "$tmp/text"; ok $? "node 1 worker line"
+grep -q "node 1: numactl --cpunodebind=1 --membind=1" "$tmp/text"; ok $? "GPU feeder on its node"
+grep -q "populate channels C, D, G and H" "$tmp/text"; ok $? "hardware hint shown"
+"$NODEAUDIT" plan --report "$rep" --format json -o "$tmp/plan.json"; ok $? "json format runs"
+printf '{"schema":"nodeaudit.plan/1","workers":[{"node":0,"cpus":"1-3","threads":3,"reserved_cpus":"0,8"},{"node":1,"cpus":"5-7","threads":3}],"feeders":[{"bdf":"0000:81:00.0","node":1}]}' >"$tmp/want.json"
+"$JSUBSET" "$tmp/want.json" "$tmp/plan.json"; ok $? "json plan as designed"
+"$NODEAUDIT" plan --report /nonexistent.json >/dev/null 2>"$tmp/err"; [ $? -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; ok $? "missing report: exit 3, one line"
+"$NODEAUDIT" plan --reserve lots >/dev/null 2>&1; [ $? -eq 3 ]; ok $? "bad --reserve: exit 3"
+echo "1..$n"
+[ $fail -eq 0 ]
