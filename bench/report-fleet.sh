@@ -65,8 +65,12 @@ if [ -x /usr/bin/time ]; then
 	/usr/bin/time -v "$bin" report "$dir" --format json -o "$dir.out.json" 2>"$dir.time" || rc=$?
 	secs=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir.time")
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir.time")
+	user=$(sed -n 's/.*User time (seconds): //p' "$dir.time")
+	sys=$(sed -n 's/.*System time (seconds): //p' "$dir.time")
 	echo "nodeaudit report exit: $rc"
 	echo "wall clock (m:ss): $secs"
+	# On a shared machine the CPU time is the steadier figure.
+	echo "cpu seconds: user $user, system $sys"
 	echo "peak RSS: $rss KiB"
 	rm -f "$dir.time"
 else
