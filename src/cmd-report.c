@@ -48,7 +48,7 @@ static int report_opt(int val, const char *arg, void *data)
 
 static void skip_file(struct report_state *st, const char *path, const char *why)
 {
-	st->fleet.skipped++;
+	fleet_skip(&st->fleet, path, why);
 	error("skipping '%s': %s", path, why);
 }
 

@@ -45,9 +45,25 @@ void fleet_init(struct fleet *f)
 	}
 }
 
+void fleet_skip(struct fleet *f, const char *file, const char *why)
+{
+	if (f->skipped == f->abad) {
+		f->abad = f->abad ? 2 * f->abad : 16;
+		f->bad = xrealloc(f->bad, f->abad * sizeof(*f->bad));
+	}
+	f->bad[f->skipped].file = xstrdup(file);
+	f->bad[f->skipped].why = xstrdup(why);
+	f->skipped++;
+}
+
 void fleet_release(struct fleet *f)
 {
 	size_t i;
+	for (i = 0; i < f->skipped; i++) {
+		free(f->bad[i].file);
+		free(f->bad[i].why);
+	}
+	free(f->bad);
 	for (i = 0; i < f->nrows; i++) {
 		free(f->rows[i].hostname);
 		free(f->rows[i].file);
@@ -599,6 +615,13 @@ cJSON *fleet_json(const struct fleet *f, size_t top)
 	cJSON_AddNumberToObject(o, "files", (double)f->files);
 	cJSON_AddNumberToObject(o, "usable", (double)f->nrows);
 	cJSON_AddNumberToObject(o, "skipped", (double)f->skipped);
+	a = cJSON_AddArrayToObject(o, "skipped_files");
+	for (i = 0; i < f->skipped; i++) {
+		c = cJSON_CreateObject();
+		cJSON_AddStringToObject(c, "file", f->bad[i].file);
+		cJSON_AddStringToObject(c, "reason", f->bad[i].why);
+		cJSON_AddItemToArray(a, c);
+	}
 
 	nodes_by_exit(f, by);
 	o = cJSON_AddObjectToObject(root, "nodes");

@@ -64,10 +64,16 @@ struct fleet {
 	struct spread sp[SP_N];
 	size_t files;               /* inputs seen */
 	size_t skipped;
+	struct skipped_file {
+		char *file, *why;
+	} *bad;                     /* the skipped files, in input order */
+	size_t abad;
 	int sorted;
 };
 
 void fleet_init(struct fleet *f);
+/* Record an input that is not a usable report (named in the JSON output). */
+void fleet_skip(struct fleet *f, const char *file, const char *why);
 void fleet_release(struct fleet *f);
 /*
  * Schema-check one parsed report and add it (only its row, check counts and
