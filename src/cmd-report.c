@@ -187,6 +187,31 @@ static void read_dir(struct report_state *st, const char *dir, int depth)
 	free(names);
 }
 
+static int cmp_row_host(const void *a, const void *b)
+{
+	const struct node_row *x = *(struct node_row *const *)a, *y = *(struct node_row *const *)b;
+	int r = strcmp(x->hostname, y->hostname);
+	return r ? r : (x > y) - (x < y);
+}
+
+/* A host with two reports (a rerun saved elsewhere) is counted twice: say so. */
+static void warn_duplicates(const struct fleet *f)
+{
+	const struct node_row **v = xcalloc(f->nrows + 1, sizeof(*v));
+	size_t i, j;
+	for (i = 0; i < f->nrows; i++)
+		v[i] = &f->rows[i];
+	qsort(v, f->nrows, sizeof(*v), cmp_row_host);
+	for (i = 0; i < f->nrows; i = j) {
+		for (j = i + 1; j < f->nrows && !strcmp(v[i]->hostname, v[j]->hostname); j++)
+			;
+		if (j - i > 1)
+			warning("host '%s' has %zu reports ('%s', '%s'%s); each is counted",
+				v[i]->hostname, j - i, v[i]->file, v[i + 1]->file, j - i > 2 ? ", ..." : "");
+	}
+	free(v);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_state st;
@@ -225,6 +250,7 @@ int cmd_report(int argc, char **argv)
 		return EXIT_UNKNOWN;
 	}
 	fleet_finish(&st.fleet);
+	warn_duplicates(&st.fleet);
 	if (output_open(&out, G.output, NULL) < 0) {
 		fleet_release(&st.fleet);
 		return EXIT_UNKNOWN;

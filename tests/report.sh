@@ -140,6 +140,12 @@ subset "$tmp/want.json"
 run 2 report "$tmp/many"
 has "c1, c2, c3, c4, c5 (+2 more)"
 
+## The same host twice is counted twice, with a warning.
+run 1 report report/a/node-b.json report/a/node-b.json
+err_lines 1
+has_err "warning: host 'node-b' has 2 reports ('report/a/node-b.json', 'report/a/node-b.json'); each is counted"
+has "Fleet: 2 nodes from 2 files"
+
 ## -o writes the file atomically.
 run 2 report report -o "$tmp/fleet.json" --format json
 if [ -s "$tmp/fleet.json" ] && [ ! -s "$tmp/out" ]; then ok "-o wrote the file"; else nok "-o"; fi
