@@ -169,6 +169,15 @@ static int want_figure(const cJSON *base, const char *prefix, const char *path, 
 	return 0;
 }
 
+/* Names printed to a terminal must not carry escape sequences. */
+static int has_ctrl(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 static int status_index(const char *s)
 {
 	int i;
@@ -267,8 +276,8 @@ int fleet_add(struct fleet *f, const char *file, const cJSON *root, char **why)
 	j = cJSON_GetObjectItemCaseSensitive(host, "hostname");
 	if (want_type(j, cJSON_IsString, "host.hostname", "a string", why) < 0)
 		return -1;
-	if (!*j->valuestring) {
-		*why = xstrdup("'host.hostname' is empty");
+	if (!*j->valuestring || has_ctrl(j->valuestring)) {
+		*why = xasprintf("'host.hostname' is %s", *j->valuestring ? "not printable" : "empty");
 		return -1;
 	}
 	row.hostname = j->valuestring;
@@ -302,8 +311,8 @@ int fleet_add(struct fleet *f, const char *file, const cJSON *root, char **why)
 		snprintf(key, sizeof(key), "findings[%zu].id", k);
 		if (want_type(id, cJSON_IsString, key, "a string", why) < 0)
 			return -1;
-		if (!*id->valuestring) {
-			*why = xasprintf("'%s' is empty", key);
+		if (!*id->valuestring || has_ctrl(id->valuestring)) {
+			*why = xasprintf("'%s' is %s", key, *id->valuestring ? "not printable" : "empty");
 			return -1;
 		}
 		snprintf(key, sizeof(key), "findings[%zu].status", k);

@@ -108,6 +108,7 @@ sed 's/"memory": {"total_bytes"/"memory": 7, "x": {"total_bytes"/' "$fix/report/
 sed 's/"exit": 0/"exit": 4/' "$fix/report/a/node-a.json" >"$tmp/q/t4.json"
 sed 's/"current": 16/"current": -16/' "$fix/report/a/node-b.json" >"$tmp/q/t5.json"
 echo '[1, 2]' >"$tmp/q/t6.json"
+sed 's/"hostname": "node-a"/"hostname": "node\\u001b[2J"/' "$fix/report/a/node-a.json" >"$tmp/q/t8.json"
 : >"$tmp/q/t7.json"
 rm -f "$tmp/q/odd.json" "$tmp/q/unknown.json"
 run 3 report "$tmp/q"
@@ -118,7 +119,8 @@ has_err "t4.json': 'summary.exit' is 4, not an integer from 0 to 3"
 has_err "t5.json': 'facts.pci.accelerators[0].link.width.current' is -16, not a number >= 0"
 has_err "t6.json': the report is an array, not an object"
 has_err "t7.json': empty file"
-err_lines 8
+has_err "t8.json': 'host.hostname' is not printable"
+err_lines 9
 
 ## Failing nodes: the first five by file order, then a count; checks with equal
 ## counts are in ID order.
