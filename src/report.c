@@ -564,7 +564,7 @@ void fleet_text(FILE *fp, const struct fleet *f, size_t top)
 			worst[i]->count[ST_FAIL], worst[i]->count[ST_WARN], worst[i]->count[ST_UNKNOWN],
 			worst[i]->exit, worst[i]->file);
 	if (!nw)
-		fprintf(fp, "  (none: every node passed)\n");
+		fprintf(fp, "  %s\n", worst[0] ? "(not listed: --top 0)" : "(none: every node passed)");
 	free(worst);
 
 	fputc('\n', fp);

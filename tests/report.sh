@@ -77,6 +77,7 @@ if grep -qF '"odd,""name""",' "$tmp/out"; then ok "csv quotes a field with , and
 
 ## Exit status is the worst node's.
 run 0 report report/a/node-a.json
+has "(none: every node passed)"
 run 1 report report/a/node-a.json report/a/node-b.json
 run 2 report report/a report/b
 sed 's/"exit": 0/"exit": 3/' "$fix/report/a/node-a.json" >"$tmp/q/unknown.json"
@@ -147,6 +148,9 @@ run 1 report report/a/node-b.json report/a/node-b.json
 err_lines 1
 has_err "warning: host 'node-b' has 2 reports ('report/a/node-b.json', 'report/a/node-b.json'); each is counted"
 has "Fleet: 2 nodes from 2 files"
+
+run 2 report report --top 0
+has "(not listed: --top 0)"
 
 ## -o writes the file atomically.
 run 2 report report -o "$tmp/fleet.json" --format json
