@@ -44,5 +44,6 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
 int cmd_probe(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -1,0 +1,270 @@
+/* cmd-report.c - `nodeaudit report`: fleet summary of many check reports */
+#include "config.h"
+#include "cli.h"
+#include "output.h"
+#include "report.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { OPT_TOP = 2100 };
+
+/* A report bigger than this is not one nodeaudit wrote. */
+#define REPORT_MAX_BYTES (64u << 20)
+/* Directories nested deeper than this are not followed (loops, mistakes). */
+#define REPORT_MAX_DEPTH 32
+
+static const struct option report_long[] = {
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct report_state {
+	struct fleet fleet;
+	size_t top;
+	char *buf;      /* one file at a time, reused */
+	size_t abuf;
+};
+
+static int report_opt(int val, const char *arg, void *data)
+{
+	struct report_state *st = data;
+	uint64_t n;
+	if (val != OPT_TOP)
+		return -1;
+	if (parse_u64(arg, &n) < 0 || n > 1000000) {
+		usage_error("report", "--top takes a number from 0 to 1000000, not '%s'", arg);
+		return -1;
+	}
+	st->top = (size_t)n;
+	return 0;
+}
+
+static void skip_file(struct report_state *st, const char *path, const char *why)
+{
+	fleet_skip(&st->fleet, path, why);
+	error("skipping '%s': %s", path, why);
+}
+
+/* Line and column (1-based) of offset off in buf. */
+static void line_col(const char *buf, size_t off, size_t *line, size_t *col)
+{
+	size_t i;
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off; i++) {
+		if (buf[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else
+			(*col)++;
+	}
+}
+
+static void read_report(struct report_state *st, const char *path)
+{
+	struct stat sb;
+	size_t len = 0, line, col;
+	cJSON *root;
+	char *why;
+	int fd;
+
+	st->fleet.files++;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		skip_file(st, path, strerror(errno));
+		return;
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		skip_file(st, path, "not a regular file");
+		close(fd);
+		return;
+	}
+	if ((uint64_t)sb.st_size > REPORT_MAX_BYTES) {
+		skip_file(st, path, "too large for a report (over 64 MiB)");
+		close(fd);
+		return;
+	}
+	for (;;) {
+		ssize_t r;
+		if (len + 1 >= st->abuf) {
+			st->abuf = st->abuf ? 2 * st->abuf : (size_t)sb.st_size + 4096;
+			if (st->abuf > REPORT_MAX_BYTES + 2)
+				st->abuf = REPORT_MAX_BYTES + 2;
+			st->buf = xrealloc(st->buf, st->abuf);
+		}
+		if (len + 1 >= st->abuf) {
+			skip_file(st, path, "too large for a report (over 64 MiB)");
+			close(fd);
+			return;
+		}
+		r = read(fd, st->buf + len, st->abuf - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			skip_file(st, path, strerror(errno));
+			close(fd);
+			return;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	st->buf[len] = '\0';
+	if (!len) {
+		skip_file(st, path, "empty file");
+		return;
+	}
+	root = cJSON_ParseWithLength(st->buf, len);
+	if (!root) {
+		const char *e = cJSON_GetErrorPtr();
+		size_t off = e && e >= st->buf && e <= st->buf + len ? (size_t)(e - st->buf) : len;
+		line_col(st->buf, off, &line, &col);
+		why = xasprintf("not JSON (syntax error at line %zu, column %zu)", line, col);
+		skip_file(st, path, why);
+		free(why);
+		return;
+	}
+	if (fleet_add(&st->fleet, path, root, &why) < 0) {
+		skip_file(st, path, why);
+		free(why);
+	}
+	cJSON_Delete(root);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.json under dir (not dot-files: temporary files of -o live there),
+ * in byte order so that the output does not depend on the file system. */
+static void read_dir(struct report_state *st, const char *dir, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, a = 0, i;
+
+	if (depth > REPORT_MAX_DEPTH) {
+		error("not descending into '%s': nested more than %d deep", dir, REPORT_MAX_DEPTH);
+		return;
+	}
+	d = opendir(dir);
+	if (!d) {
+		error("cannot read directory '%s': %s", dir, strerror(errno));
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == a) {
+			a = a ? 2 * a : 64;
+			names = xrealloc(names, a * sizeof(*names));
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++) {
+		char *p = xasprintf("%s%s%s", dir, str_endswith(dir, "/") ? "" : "/", names[i]);
+		struct stat sb;
+		/* lstat: a symbolic link to a directory is not followed (loops). */
+		if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+			read_dir(st, p, depth + 1);
+		else if (str_endswith(names[i], ".json"))
+			read_report(st, p);
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static int cmp_row_host(const void *a, const void *b)
+{
+	const struct node_row *x = *(struct node_row *const *)a, *y = *(struct node_row *const *)b;
+	int r = strcmp(x->hostname, y->hostname);
+	return r ? r : (x > y) - (x < y);
+}
+
+/* A host with two reports (a rerun saved elsewhere) is counted twice: say so. */
+static void warn_duplicates(const struct fleet *f)
+{
+	const struct node_row **v = xcalloc(f->nrows + 1, sizeof(*v));
+	size_t i, j;
+	for (i = 0; i < f->nrows; i++)
+		v[i] = &f->rows[i];
+	qsort(v, f->nrows, sizeof(*v), cmp_row_host);
+	for (i = 0; i < f->nrows; i = j) {
+		for (j = i + 1; j < f->nrows && !strcmp(v[i]->hostname, v[j]->hostname); j++)
+			;
+		if (j - i > 1)
+			warning("host '%s' has %zu reports ('%s', '%s'%s); each is counted",
+				v[i]->hostname, j - i, v[i]->file, v[i + 1]->file, j - i > 2 ? ", ..." : "");
+	}
+	free(v);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_state st;
+	struct output out;
+	const char *fmt;
+	int i, ok, ret;
+
+	memset(&st, 0, sizeof(st));
+	st.top = 10;
+	i = parse_cmd_options(argc, argv, report_long, "", report_opt, &st);
+	if (i == -2)
+		return EXIT_OK;
+	if (i < 0)
+		return EXIT_UNKNOWN;
+	if (i >= argc) {
+		usage_error("report", "no report files or directories given");
+		return EXIT_UNKNOWN;
+	}
+	if (check_format("report", "text,json,csv") < 0)
+		return EXIT_UNKNOWN;
+	fmt = G.format ? G.format : "text";
+
+	fleet_init(&st.fleet);
+	for (; i < argc; i++) {
+		struct stat sb;
+		if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+			read_dir(&st, argv[i], 0);
+		else
+			read_report(&st, argv[i]);
+	}
+	free(st.buf);
+	if (!st.fleet.nrows) {
+		error("no usable report among %zu file%s", st.fleet.files,
+		      st.fleet.files == 1 ? "" : "s");
+		fleet_release(&st.fleet);
+		return EXIT_UNKNOWN;
+	}
+	fleet_finish(&st.fleet);
+	warn_duplicates(&st.fleet);
+	if (output_open(&out, G.output, NULL) < 0) {
+		fleet_release(&st.fleet);
+		return EXIT_UNKNOWN;
+	}
+	if (!strcmp(fmt, "json")) {
+		cJSON *j = fleet_json(&st.fleet, st.top);
+		output_json(out.fp, j);
+		cJSON_Delete(j);
+	} else if (!strcmp(fmt, "csv"))
+		fleet_csv(out.fp, &st.fleet);
+	else
+		fleet_text(out.fp, &st.fleet, st.top);
+	ok = output_close(&out, 1) == 0;
+	ret = ok ? fleet_exit(&st.fleet) : EXIT_UNKNOWN;
+	fleet_release(&st.fleet);
+	return ret;
+}

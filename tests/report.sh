@@ -1,0 +1,160 @@
+#!/bin/sh
+# report.sh - `nodeaudit report` on hand-made check reports (tests/fixtures/report).
+# Every expected figure below was worked out by hand from the five node files
+# (see tests/expected/report-fleet.json), not pasted from the tool's output.
+set -u
+: "${NODEAUDIT:?}" "${JSUBSET:?}" "${top_srcdir:?}"
+fix=$(cd "$top_srcdir/tests/fixtures" && pwd)
+exp=$(cd "$top_srcdir/tests/expected" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=$((fail + 1)); }
+# run WANT_EXIT ARGS...: nodeaudit from the fixtures directory, output in $tmp/out, $tmp/err
+run() {
+	want=$1; shift
+	(cd "$fix" && "$NODEAUDIT" "$@") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "report $* exits $want"
+	else nok "report $* exits $rc, want $want"; sed 's/^/# /' "$tmp/err"; fi
+}
+has() { if grep -qF -- "$1" "$tmp/out"; then ok "output has '$1'"; else nok "output lacks '$1'"; fi; }
+has_err() { if grep -qF -- "$1" "$tmp/err"; then ok "stderr has '$1'"; else nok "stderr lacks '$1'"; sed 's/^/# /' "$tmp/err"; fi; }
+err_lines() {
+	l=$(wc -l <"$tmp/err")
+	if [ "$l" -eq "$1" ]; then ok "stderr has $1 lines"; else nok "stderr has $l lines, want $1"; fi
+}
+subset() { # subset EXPECTED_FILE
+	if "$JSUBSET" "$1" "$tmp/out" >"$tmp/js" 2>&1; then ok "json matches $(basename "$1")"
+	else nok "json does not match $(basename "$1")"; sed 's/^/# /' "$tmp/js"; fi
+}
+
+## The fleet in JSON: 5 usable nodes, 3 bad files named and skipped.
+run 2 report report --format json
+subset "$exp/report-fleet.json"
+err_lines 3
+has_err "skipping 'report/bad/garbled.json': not JSON (syntax error at line 11, column 14)"
+has_err "skipping 'report/bad/wrong-schema.json': schema is 'nodeaudit.probe/1', not 'nodeaudit.report/1'"
+has_err "skipping 'report/bad/bad-status.json': 'findings[1].status' is 'passed', not pass, warn, fail, unknown or skip"
+
+## Text.
+run 2 report report
+has "Fleet: 5 nodes from 8 files (3 skipped)"
+has "exit                   2 (critical)"
+has "ok 1, warning 2, critical 2, unknown 0"
+has "memory.ecc                             2     0     2     1     0  node-c, node-d"
+has "cpu.smt                                3     2     0     0     0"
+has "node-c                   fail 2, warn 1, unknown 0, exit 2  report/b/node-c.json"
+has "min 120.0 GB/s, median 180.0 GB/s, max 250.0 GB/s (3 values, 2 unknown)"
+has "min 4, median 7, max 8 (4 values, 1 unknown)"
+has "4: 1, 6: 1, 8: 2"
+has "min 153.6 GB/s, median 268.8 GB/s, max 307.2 GB/s (4 values, 1 unknown)"
+has "153.6 GB/s: 1, 230.4 GB/s: 1, 307.2 GB/s: 2"
+has "min 16, median 32, max 64 (5 values, 0 unknown)"
+has "16: 1, 32: 2, 64: 2"
+if grep -q ' $' "$tmp/out"; then nok "text has trailing blanks"; else ok "text has no trailing blanks"; fi
+
+## CSV: one row per node in file order, CRLF line ends (RFC 4180).
+run 2 report report --format csv
+cat >"$tmp/want.csv" <<'CSV'
+hostname,file,exit,pass,warn,fail,unknown,skip,cpu_cores,memory_channels_populated,memory_channels_total,memory_theoretical_bytes_per_s,bench_bytes_per_s,accelerators,accelerator_link_width_min,accelerators_narrow_link
+node-a,report/a/node-a.json,0,4,0,0,0,0,32,8,8,307200000000,250000000000,0,,0
+node-b,report/a/node-b.json,1,3,1,0,0,0,32,8,8,307200000000,,1,16,0
+node-c,report/b/node-c.json,2,1,1,2,0,0,64,6,8,230400000000,180000000000,2,8,1
+node-d,report/b/node-d.json,2,2,0,1,1,0,64,,,,,1,,0
+node-e,report/node-e.json,1,1,1,0,1,1,16,4,8,153600000000,120000000000,,,
+CSV
+tr -d '\r' <"$tmp/out" >"$tmp/got.csv"
+if cmp -s "$tmp/want.csv" "$tmp/got.csv"; then ok "csv rows"; else nok "csv rows"; diff "$tmp/want.csv" "$tmp/got.csv" | sed 's/^/# /'; fi
+if [ "$(tr -cd '\r' <"$tmp/out" | wc -c)" -eq 6 ]; then ok "csv lines end in CRLF"; else nok "csv lines do not end in CRLF"; fi
+
+## CSV quoting: a comma and quotes in a host name.
+mkdir -p "$tmp/q"
+sed 's/"hostname": "node-a"/"hostname": "odd,\\"name\\""/' "$fix/report/a/node-a.json" >"$tmp/q/odd.json"
+run 0 report "$tmp/q/odd.json" --format csv
+if grep -qF '"odd,""name""",' "$tmp/out"; then ok "csv quotes a field with , and \""; else nok "csv quoting"; sed 's/^/# /' "$tmp/out"; fi
+
+## Exit status is the worst node's.
+run 0 report report/a/node-a.json
+has "(none: every node passed)"
+run 1 report report/a/node-a.json report/a/node-b.json
+run 2 report report/a report/b
+sed 's/"exit": 0/"exit": 3/' "$fix/report/a/node-a.json" >"$tmp/q/unknown.json"
+run 2 report "$tmp/q/unknown.json"
+has "nodes by exit          ok 0, warning 0, critical 0, unknown 1"
+
+## Nothing usable: exit 3, each file named, then one summary line.
+run 3 report report/bad
+err_lines 4
+has_err "no usable report among 3 files"
+run 3 report report/bad/README
+has_err "skipping 'report/bad/README': not JSON"
+run 3 report
+err_lines 1
+has_err "no report files or directories given"
+run 3 report report --format yaml
+err_lines 1
+run 3 report report --top x
+err_lines 1
+
+## A missing file is named and skipped; the rest still count.
+run 0 report report/a/node-a.json report/no-such.json
+has_err "skipping 'report/no-such.json': No such file or directory"
+
+## Schema types.
+sed 's/"cores": 32/"cores": "32"/' "$fix/report/a/node-a.json" >"$tmp/q/t1.json"
+sed 's/"summary"/"summery"/' "$fix/report/a/node-a.json" >"$tmp/q/t2.json"
+sed 's/"memory": {"total_bytes"/"memory": 7, "x": {"total_bytes"/' "$fix/report/a/node-a.json" >"$tmp/q/t3.json"
+sed 's/"exit": 0/"exit": 4/' "$fix/report/a/node-a.json" >"$tmp/q/t4.json"
+sed 's/"current": 16/"current": -16/' "$fix/report/a/node-b.json" >"$tmp/q/t5.json"
+echo '[1, 2]' >"$tmp/q/t6.json"
+sed 's/"hostname": "node-a"/"hostname": "node\\u001b[2J"/' "$fix/report/a/node-a.json" >"$tmp/q/t8.json"
+: >"$tmp/q/t7.json"
+rm -f "$tmp/q/odd.json" "$tmp/q/unknown.json"
+run 3 report "$tmp/q"
+has_err "t1.json': 'facts.cpu.cores' is a string, not a number"
+has_err "t2.json': no 'summary' key"
+has_err "t3.json': 'facts.memory' is a number, not an object"
+has_err "t4.json': 'summary.exit' is 4, not an integer from 0 to 3"
+has_err "t5.json': 'facts.pci.accelerators[0].link.width.current' is -16, not a number >= 0"
+has_err "t6.json': the report is an array, not an object"
+has_err "t7.json': empty file"
+has_err "t8.json': 'host.hostname' is not printable"
+err_lines 9
+
+## Failing nodes: the first five by file order, then a count; checks with equal
+## counts are in ID order.
+mkdir -p "$tmp/many"
+for i in 1 2 3 4 5 6 7; do
+	sed "s/\"node-c\"/\"c$i\"/" "$fix/report/b/node-c.json" >"$tmp/many/c$i.json"
+done
+run 2 report "$tmp/many" --top 1 --format json
+cat >"$tmp/want.json" <<'JSON'
+{"nodes": {"count": 7}, "checks": [
+  {"id": "memory.channels.populated_ratio", "fail": 7, "failing_more": 2},
+  {"id": "memory.ecc", "fail": 7, "failing_nodes": ["c1", "c2", "c3", "c4", "c5"], "failing_more": 2},
+  {"id": "cpu.smt", "warn": 7, "failing_nodes": []},
+  {"id": "cpu.governor", "pass": 7}],
+ "worst_nodes": [{"hostname": "c1"}],
+ "spreads": {"pci.accelerators[].link.width.current": {"count": 14, "min": 8, "median": 12, "max": 16}}}
+JSON
+subset "$tmp/want.json"
+run 2 report "$tmp/many"
+has "c1, c2, c3, c4, c5 (+2 more)"
+
+## The same host twice is counted twice, with a warning.
+run 1 report report/a/node-b.json report/a/node-b.json
+err_lines 1
+has_err "warning: host 'node-b' has 2 reports ('report/a/node-b.json', 'report/a/node-b.json'); each is counted"
+has "Fleet: 2 nodes from 2 files"
+
+run 2 report report --top 0
+has "(not listed: --top 0)"
+
+## -o writes the file atomically.
+run 2 report report -o "$tmp/fleet.json" --format json
+if [ -s "$tmp/fleet.json" ] && [ ! -s "$tmp/out" ]; then ok "-o wrote the file"; else nok "-o"; fi
+
+echo "1..$n"
+[ $fail -eq 0 ]
