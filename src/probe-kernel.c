@@ -50,13 +50,43 @@ static int is_text(const char *s, size_t len)
 	return 1;
 }
 
+/* The first line of a file, white space squashed, refusing any byte that is
+ * not text anywhere in the file (a NUL would hide the rest).  malloc'd. */
+static int read_line(struct probe_ctx *ctx, const char *path, char **out)
+{
+	char *b;
+	size_t len;
+	int r = sr_read(&ctx->sr, path, &b, &len);
+	if (r < 0)
+		return r;
+	if (!is_text(b, len)) {
+		free(b);
+		return -EINVAL;
+	}
+	b[strcspn(b, "\n")] = '\0';
+	strsquash(b);
+	*out = b;
+	return 0;
+}
+
+static int read_u64(struct probe_ctx *ctx, const char *path, uint64_t *v)
+{
+	char *s;
+	int r = read_line(ctx, path, &s);
+	if (r < 0)
+		return r;
+	r = parse_u64(s, v);
+	free(s);
+	return r;
+}
+
 /* One string fact from one file (first line, white space squashed): set it
  * or null with a gap.  Returns 0 or the error. */
 static int str_fact(struct probe_ctx *ctx, cJSON *obj, const char *key, const char *fact,
 		    const char *path, char **keep)
 {
 	char *s = NULL;
-	int r = sr_read_str(&ctx->sr, path, &s);
+	int r = read_line(ctx, path, &s);
 	if (r == 0 && !*s)
 		r = -EINVAL;
 	if (r == 0) {
@@ -77,7 +107,7 @@ static int u64_fact(struct probe_ctx *ctx, cJSON *obj, const char *key, const ch
 		    const char *path, double scale, uint64_t *keep)
 {
 	uint64_t v = 0;
-	int r = sr_read_u64(&ctx->sr, path, &v);
+	int r = read_u64(ctx, path, &v);
 	fj_num_or_null(obj, key, r == 0, (double)v * scale);
 	if (r == 0)
 		facts_evidence(&ctx->facts, fact, path);
@@ -258,7 +288,7 @@ static void probe_thp(struct probe_ctx *ctx)
 		char *path = xasprintf("/sys/kernel/mm/transparent_hugepage/%s", keys[i]);
 		char *fact = xasprintf("kernel.thp.%s", keys[i]);
 		char *s = NULL, *sel = NULL;
-		int r = sr_read_str(&ctx->sr, path, &s);
+		int r = read_line(ctx, path, &s);
 		if (r == 0 && thp_selected(s, &sel) < 0)
 			r = -EINVAL;
 		fj_str_or_null(t, keys[i], r == 0 ? sel : NULL);
@@ -468,7 +498,7 @@ static void probe_zswap(struct probe_ctx *ctx)
 			  ctx->sr.live ? "kernel without zswap" : "kernel without zswap, or not captured");
 		return;
 	}
-	r = sr_read_str(&ctx->sr, "/sys/module/zswap/parameters/enabled", &s);
+	r = read_line(ctx, "/sys/module/zswap/parameters/enabled", &s);
 	if (r == 0 && strcmp(s, "Y") && strcmp(s, "N") && strcmp(s, "1") && strcmp(s, "0"))
 		r = -EINVAL;
 	fj_bool_or_null(z, "enabled", r == 0 ? (!strcmp(s, "Y") || !strcmp(s, "1")) : -1);
@@ -531,7 +561,7 @@ static void probe_boost(struct probe_ctx *ctx, cJSON *cf, const cJSON *pols)
 	int r = -ENOENT, agree = -1;
 	const cJSON *p;
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
-		r = sr_read_u64(&ctx->sr, paths[i], &v);
+		r = read_u64(ctx, paths[i], &v);
 		if (r == -ENOENT)
 			continue;
 		if (r == 0 && v > 1)
@@ -625,7 +655,7 @@ static void probe_cpufreq(struct probe_ctx *ctx)
 		str_fact(ctx, p, "governor", "kernel.cpufreq.policies", path, NULL);
 		free(path);
 		path = xasprintf("%s/energy_performance_preference", dir);
-		r = sr_read_str(&ctx->sr, path, &s);
+		r = read_line(ctx, path, &s);
 		if (r == 0 && *s) {
 			fj_str_or_null(p, "epp", s);
 			facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
@@ -649,7 +679,7 @@ static void probe_cpufreq(struct probe_ctx *ctx)
 		path = xasprintf("%s/boost", dir);
 		{
 			uint64_t b;
-			r = sr_read_u64(&ctx->sr, path, &b);
+			r = read_u64(ctx, path, &b);
 			if (r == 0 && b <= 1) {
 				fj_bool_or_null(p, "boost", (int)b);
 				facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
@@ -697,7 +727,7 @@ static void probe_cpufreq(struct probe_ctx *ctx)
 			"/sys/devices/system/cpu/amd_pstate/status",
 		};
 		for (i = 0; i < ARRAY_SIZE(st); i++) {
-			if (sr_read_str(&ctx->sr, st[i], &s) == 0 && *s) {
+			if (read_line(ctx, st[i], &s) == 0 && *s) {
 				fj_str_or_null(cf, "pstate_status", s);
 				facts_evidence(&ctx->facts, "kernel.cpufreq.pstate_status", st[i]);
 				free(s);
@@ -736,19 +766,19 @@ static void probe_cpuidle(struct probe_ctx *ctx)
 		if (!str_startswith(names[i], "state") || parse_u64(names[i] + 5, &idx) < 0)
 			continue;
 		p = xasprintf("%s/%s/name", dir, names[i]);
-		rn = sr_read_str(&ctx->sr, p, &name);
+		rn = read_line(ctx, p, &name);
 		if (rn == 0 && !*name)
 			rn = -EINVAL;
 		if (rn)
 			facts_gap_read(&ctx->facts, "kernel.cpuidle.states", p, rn);
 		free(p);
 		p = xasprintf("%s/%s/disable", dir, names[i]);
-		rd = sr_read_u64(&ctx->sr, p, &dis);
+		rd = read_u64(ctx, p, &dis);
 		if (rd)
 			facts_gap_read(&ctx->facts, "kernel.cpuidle.states", p, rd);
 		free(p);
 		p = xasprintf("%s/%s/latency", dir, names[i]);
-		rl = sr_read_u64(&ctx->sr, p, &lat);
+		rl = read_u64(ctx, p, &lat);
 		if (rl)
 			facts_gap_read(&ctx->facts, "kernel.cpuidle.states", p, rl);
 		free(p);
@@ -783,12 +813,10 @@ static void probe_cmdline(struct probe_ctx *ctx)
 	size_t len;
 	struct cmdline cl;
 	int r = sr_read(&ctx->sr, "/proc/cmdline", &buf, &len);
-	if (r == 0) {
+	if (r == 0 && (!is_text(buf, len) || len > 65536))
+		r = -EINVAL;
+	if (r == 0)
 		buf[strcspn(buf, "\n")] = '\0';
-		len = strlen(buf);
-		if (!is_text(buf, len) || len > 65536)
-			r = -EINVAL;
-	}
 	if (r < 0) {
 		fj_str_or_null(c, "raw", NULL);
 		fj_set(c, "params", cJSON_CreateNull());
@@ -890,7 +918,7 @@ static void probe_irqbalance(struct probe_ctx *ctx)
 		if (parse_u64(names[i], &pid) < 0)
 			continue;
 		p = xasprintf("/proc/%s/comm", names[i]);
-		if (sr_read_str(&ctx->sr, p, &comm) == 0 && !strcmp(comm, "irqbalance"))
+		if (read_line(ctx, p, &comm) == 0 && !strcmp(comm, "irqbalance"))
 			found = 1;
 		free(comm);
 		free(p);
