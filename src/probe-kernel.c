@@ -990,6 +990,50 @@ static const char *tf(const cJSON *v, const char *t, const char *f)
 	return cJSON_IsTrue(v) ? t : cJSON_IsFalse(v) ? f : "unknown";
 }
 
+/* Policies alike (driver, governor, EPP, max) on one line with their CPUs:
+ * a 256-CPU intel_pstate host has 256 policies. */
+static void text_policies(FILE *out, const cJSON *pols)
+{
+	size_t n = (size_t)cJSON_GetArraySize(pols), ng = 0, i;
+	char **keys = xcalloc(n, sizeof(*keys));
+	hwloc_bitmap_t *sets = xcalloc(n, sizeof(*sets));
+	const cJSON *it;
+	cJSON_ArrayForEach(it, pols) {
+		const cJSON *mx = cJSON_GetObjectItemCaseSensitive(it, "max_mhz");
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
+		char *key;
+		if (cJSON_IsNumber(mx))
+			key = xasprintf("%s, %s, max %.0f MHz", s_or(it, "driver", "unknown"),
+					s_or(it, "governor", "unknown"), mx->valuedouble);
+		else
+			key = xasprintf("%s, %s", s_or(it, "driver", "unknown"), s_or(it, "governor", "unknown"));
+		if (!jstr(it, "cpus") || parse_cpulist(jstr(it, "cpus"), set) < 0) {
+			hwloc_bitmap_free(set);
+			set = NULL;
+		}
+		for (i = 0; i < ng; i++)
+			if (set && sets[i] && !strcmp(keys[i], key))
+				break;
+		if (i < ng) {
+			hwloc_bitmap_or(sets[i], sets[i], set);
+			hwloc_bitmap_free(set);
+			free(key);
+		} else {
+			keys[ng] = key;
+			sets[ng++] = set;
+		}
+	}
+	for (i = 0; i < ng; i++) {
+		char buf[1024];
+		tx_kv(out, "policies", "cpus %s: %s", sets[i] ? cpulist_str(sets[i], buf, sizeof(buf)) : "?", keys[i]);
+		free(keys[i]);
+		if (sets[i])
+			hwloc_bitmap_free(sets[i]);
+	}
+	free(keys);
+	free(sets);
+}
+
 void text_kernel(FILE *out, const cJSON *root)
 {
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(root, "kernel"), *o, *it, *v;
@@ -1015,17 +1059,7 @@ void text_kernel(FILE *out, const cJSON *root)
 	if (jstr(o, "epp"))
 		tx_kv(out, "energy preference", "%s", jstr(o, "epp"));
 	tx_kv(out, "boost", "%s", tf(cJSON_GetObjectItemCaseSensitive(o, "boost"), "on", "off"));
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "policies")) {
-		char key[32];
-		const cJSON *mx = cJSON_GetObjectItemCaseSensitive(it, "max_mhz");
-		snprintf(key, sizeof(key), "policy%d", cJSON_GetObjectItemCaseSensitive(it, "id")->valueint);
-		if (cJSON_IsNumber(mx))
-			tx_kv(out, key, "cpus %s, %s, %s, max %.0f MHz", s_or(it, "cpus", "?"),
-			      s_or(it, "driver", "?"), s_or(it, "governor", "?"), mx->valuedouble);
-		else
-			tx_kv(out, key, "cpus %s, %s, %s", s_or(it, "cpus", "?"),
-			      s_or(it, "driver", "?"), s_or(it, "governor", "?"));
-	}
+	text_policies(out, cJSON_GetObjectItemCaseSensitive(o, "policies"));
 	o = cJSON_GetObjectItemCaseSensitive(k, "cpuidle");
 	v = cJSON_GetObjectItemCaseSensitive(o, "deepest_state");
 	if (cJSON_IsObject(v))
