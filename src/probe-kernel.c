@@ -382,8 +382,10 @@ static void probe_hugepages(struct probe_ctx *ctx, const char *meminfo)
 
 	sizes = hp_sizes(ctx, "/sys/kernel/mm/hugepages", "kernel.hugepages.sizes", &total);
 	fj_set(h, "sizes", sizes ? sizes : cJSON_CreateNull());
+	if (!sizes)
+		facts_gap(&ctx->facts, "kernel.hugepages.total_bytes", "no huge page sizes");
 	fj_num_or_null(h, "total_bytes", total >= 0, total);
-	if (total < 0)
+	if (total < 0 && sizes)
 		facts_gap(&ctx->facts, "kernel.hugepages.total_bytes", "a huge page count is unknown");
 
 	/* Per NUMA node. */

@@ -124,10 +124,32 @@ static void test_unreadable(void)
 	free(p);
 }
 
+/* A virtual machine (host.virtualized, set by the cpu probe) without
+ * cpufreq: the gap names the hypervisor. */
+static void test_vm(const char *srcdir)
+{
+	struct probe_opts opts;
+	struct probe_ctx ctx;
+	char *root = xasprintf("%s/tests/fixtures/kernel-vm-nocpufreq", srcdir);
+	const char *g;
+	memset(&opts, 0, sizeof(opts));
+	opts.sysroot = root;
+	ok(probe_run(&ctx, &opts, "host") == 0, "probe the VM's host facts");
+	fj_bool_or_null(facts_obj(&ctx.facts, "host"), "virtualized", 1);
+	is_int(probe_kernel(&ctx), 0, "probe_kernel runs");
+	g = gap_for(&ctx, "kernel.governor");
+	is_str(g, "no cpufreq policies in /sys/devices/system/cpu/cpufreq: the hypervisor controls the CPU frequency",
+	       "governor gap names the hypervisor");
+	ok(cJSON_IsNull(facts_get(ctx.facts.root, "kernel.governor")), "kernel.governor is null");
+	probe_release(&ctx);
+	free(root);
+}
+
 int main(void)
 {
 	const char *srcdir = getenv("top_srcdir");
 	test_fixture(srcdir && *srcdir ? srcdir : ".");
+	test_vm(srcdir && *srcdir ? srcdir : ".");
 	test_unreadable();
 	return done_testing();
 }
