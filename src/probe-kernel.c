@@ -620,6 +620,71 @@ static void no_cpufreq(struct probe_ctx *ctx, cJSON *cf)
 	facts_gap(&ctx->facts, "kernel.governor", "%s", why);
 }
 
+/* One cpufreq policy directory into a new object. */
+static cJSON *read_policy(struct probe_ctx *ctx, const char *dir, uint64_t id, int *no_epp)
+{
+	cJSON *p = cJSON_CreateObject();
+	char *path, *s = NULL;
+	int r;
+	fj_num(p, "id", (double)id);
+	path = xasprintf("%s/affected_cpus", dir);
+	cpus_fact(ctx, p, "cpus", path);
+	free(path);
+	path = xasprintf("%s/related_cpus", dir);
+	cpus_fact(ctx, p, "related_cpus", path);
+	free(path);
+	path = xasprintf("%s/scaling_driver", dir);
+	str_fact(ctx, p, "driver", "kernel.cpufreq.policies", path, NULL);
+	free(path);
+	path = xasprintf("%s/scaling_governor", dir);
+	str_fact(ctx, p, "governor", "kernel.cpufreq.policies", path, NULL);
+	free(path);
+	path = xasprintf("%s/energy_performance_preference", dir);
+	r = read_line(ctx, path, &s);
+	if (r == 0 && *s) {
+		fj_str_or_null(p, "epp", s);
+		facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
+	} else {
+		fj_str_or_null(p, "epp", NULL);
+		if (r == -ENOENT)
+			(*no_epp)++;
+		else
+			facts_gap_read(&ctx->facts, "kernel.cpufreq.policies", path, r ? r : -EINVAL);
+	}
+	free(s);
+	s = NULL;
+	free(path);
+	path = xasprintf("%s/scaling_max_freq", dir);
+	u64_fact(ctx, p, "max_mhz", "kernel.cpufreq.policies", path, 1e-3, NULL);
+	free(path);
+	path = xasprintf("%s/cpuinfo_max_freq", dir);
+	u64_fact(ctx, p, "cpuinfo_max_mhz", "kernel.cpufreq.policies", path, 1e-3, NULL);
+	free(path);
+	/* Per-policy boost (amd-pstate, newer kernels): only when present. */
+	path = xasprintf("%s/boost", dir);
+	{
+		uint64_t b;
+		r = read_u64(ctx, path, &b);
+		if (r == 0 && b <= 1) {
+			fj_bool_or_null(p, "boost", (int)b);
+			facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
+		} else if (r != -ENOENT)
+			facts_gap_read(&ctx->facts, "kernel.cpufreq.policies", path, r ? r : -EINVAL);
+	}
+	free(path);
+	return p;
+}
+
+/* CPUs a policy covers: affected_cpus (related_cpus can be a wider
+ * hardware domain whose CPUs have policies of their own). */
+static void policy_cover(const cJSON *p, hwloc_bitmap_t set)
+{
+	hwloc_bitmap_t t = hwloc_bitmap_alloc();
+	if (jstr(p, "cpus") && parse_cpulist(jstr(p, "cpus"), t) == 0)
+		hwloc_bitmap_or(set, set, t);
+	hwloc_bitmap_free(t);
+}
+
 static void probe_cpufreq(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
@@ -635,62 +700,38 @@ static void probe_cpufreq(struct probe_ctx *ctx)
 		n = 0;
 	for (i = 0; i < n; i++) {
 		uint64_t id;
-		cJSON *p;
-		char *dir, *path;
-		int r;
+		char *dir;
 		if (!str_startswith(names[i], "policy") || parse_u64(names[i] + 6, &id) < 0)
 			continue;
 		npol++;
 		dir = xasprintf(CPUFREQ "/%s", names[i]);
-		p = cJSON_CreateObject();
-		fj_num(p, "id", (double)id);
-		path = xasprintf("%s/affected_cpus", dir);
-		cpus_fact(ctx, p, "cpus", path);
-		free(path);
-		path = xasprintf("%s/related_cpus", dir);
-		cpus_fact(ctx, p, "related_cpus", path);
-		free(path);
-		path = xasprintf("%s/scaling_driver", dir);
-		str_fact(ctx, p, "driver", "kernel.cpufreq.policies", path, NULL);
-		free(path);
-		path = xasprintf("%s/scaling_governor", dir);
-		str_fact(ctx, p, "governor", "kernel.cpufreq.policies", path, NULL);
-		free(path);
-		path = xasprintf("%s/energy_performance_preference", dir);
-		r = read_line(ctx, path, &s);
-		if (r == 0 && *s) {
-			fj_str_or_null(p, "epp", s);
-			facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
-		} else {
-			fj_str_or_null(p, "epp", NULL);
-			if (r == -ENOENT)
-				no_epp++;
-			else
-				facts_gap_read(&ctx->facts, "kernel.cpufreq.policies", path, r ? r : -EINVAL);
-		}
-		free(s);
-		s = NULL;
-		free(path);
-		path = xasprintf("%s/scaling_max_freq", dir);
-		u64_fact(ctx, p, "max_mhz", "kernel.cpufreq.policies", path, 1e-3, NULL);
-		free(path);
-		path = xasprintf("%s/cpuinfo_max_freq", dir);
-		u64_fact(ctx, p, "cpuinfo_max_mhz", "kernel.cpufreq.policies", path, 1e-3, NULL);
-		free(path);
-		/* Per-policy boost (amd-pstate, newer kernels): only when present. */
-		path = xasprintf("%s/boost", dir);
-		{
-			uint64_t b;
-			r = read_u64(ctx, path, &b);
-			if (r == 0 && b <= 1) {
-				fj_bool_or_null(p, "boost", (int)b);
-				facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
-			} else if (r != -ENOENT)
-				facts_gap_read(&ctx->facts, "kernel.cpufreq.policies", path, r ? r : -EINVAL);
-		}
-		free(path);
+		cJSON_AddItemToArray(pols, read_policy(ctx, dir, id, &no_epp));
 		free(dir);
-		cJSON_AddItemToArray(pols, p);
+	}
+	sr_free_list(names, n);
+	names = NULL;
+	n = 0;
+	/* Kernels before 4.3 (and captures of them) have no policyN: each
+	 * CPU's cpufreq directory is its policy's, shared CPUs listed once. */
+	if (npol == 0 && sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &n) == 0) {
+		hwloc_bitmap_t covered = hwloc_bitmap_alloc();
+		for (i = 0; i < n; i++) {
+			uint64_t id;
+			char *dir;
+			cJSON *p;
+			if (!str_startswith(names[i], "cpu") || parse_u64(names[i] + 3, &id) < 0 ||
+			    id >= SR_MAX_CPUS || hwloc_bitmap_isset(covered, (unsigned)id))
+				continue;
+			dir = xasprintf("/sys/devices/system/cpu/%s/cpufreq", names[i]);
+			if (sr_is_dir(&ctx->sr, dir)) {
+				npol++;
+				p = read_policy(ctx, dir, id, &no_epp);
+				policy_cover(p, covered);
+				cJSON_AddItemToArray(pols, p);
+			}
+			free(dir);
+		}
+		hwloc_bitmap_free(covered);
 	}
 	sr_free_list(names, n);
 	fj_set(cf, "policies", pols);
@@ -747,7 +788,7 @@ static void probe_cpuidle(struct probe_ctx *ctx)
 	const char *dir = "/sys/devices/system/cpu/cpu0/cpuidle";
 	char **names;
 	size_t n, i;
-	int r;
+	int r, no_disable = 0;
 
 	str_fact(ctx, ci, "driver", "kernel.cpuidle.driver",
 		 "/sys/devices/system/cpu/cpuidle/current_driver", NULL);
@@ -776,7 +817,9 @@ static void probe_cpuidle(struct probe_ctx *ctx)
 		free(p);
 		p = xasprintf("%s/%s/disable", dir, names[i]);
 		rd = read_u64(ctx, p, &dis);
-		if (rd)
+		if (rd == -ENOENT)
+			no_disable++;
+		else if (rd)
 			facts_gap_read(&ctx->facts, "kernel.cpuidle.states", p, rd);
 		free(p);
 		p = xasprintf("%s/%s/latency", dir, names[i]);
@@ -797,9 +840,14 @@ static void probe_cpuidle(struct probe_ctx *ctx)
 	}
 	sr_free_list(names, n);
 	fj_set(ci, "states", states);
-	if (deepest)
+	if (deepest && !no_disable)
 		fj_set(ci, "deepest_state", cJSON_Duplicate(deepest, 1));
-	else {
+	else if (no_disable) {
+		/* Kernels before 3.9 have no per-state 'disable'. */
+		fj_set(ci, "deepest_state", cJSON_CreateNull());
+		facts_gap(&ctx->facts, "kernel.cpuidle.deepest_state",
+			  "%s/state*/disable: missing (old kernel or not captured), so which states are enabled is unknown", dir);
+	} else {
 		fj_set(ci, "deepest_state", cJSON_CreateNull());
 		facts_gap(&ctx->facts, "kernel.cpuidle.deepest_state", "%s: no enabled state read", dir);
 	}
