@@ -54,5 +54,14 @@ void probe_text(FILE *out, const struct probe_ctx *ctx);
 /* Each probe, in probe-*.c. */
 int probe_host(struct probe_ctx *ctx);
 void text_host(FILE *out, const cJSON *root);
+int probe_kernel(struct probe_ctx *ctx);
+void text_kernel(FILE *out, const cJSON *root);
+
+/* The sysctls the kernel probe always reads (NULL-ended), and one more into
+ * kernel.sysctl (e.g. every key a profile mentions): "vm.swappiness" is read
+ * from /proc/sys/vm/swappiness, '/' in a name stands for a '.' in a
+ * component as for sysctl(8).  A key read already is not read again. */
+extern const char *const kernel_sysctls[];
+void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name);
 
 #endif

@@ -79,6 +79,17 @@ static void descend_single_dir(struct sysroot *sr)
 			free(sub);
 	}
 	free(only);
+	/* hwloc's test tarballs keep the tree in <dir>/fsroot beside a cpuid/ dump. */
+	{
+		char *sys = xasprintf("%s/sys", sr->root), *fs = xasprintf("%s/fsroot", sr->root);
+		if (lstat(sys, &st) < 0 && lstat(fs, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(sr->root);
+			sr->root = fs;
+			fs = NULL;
+		}
+		free(sys);
+		free(fs);
+	}
 }
 
 int sysroot_open(struct sysroot *sr, const char *dir)

@@ -24,6 +24,10 @@ sysroot=$(val sysroot | head -n 1)
 args=$(val args | head -n 1)
 want_exit=$(val exit | head -n 1); want_exit=${want_exit:-0}
 
+for req in $(val requires-shared); do
+	shared=${NODEAUDIT_SHARED:-$tests/../../shared}
+	[ -e "$shared/$req" ] || { echo "SKIP: $shared/$req absent"; exit 77; }
+done
 set --
 if [ -n "$sysroot" ]; then
 	case $sysroot in
@@ -33,10 +37,6 @@ if [ -n "$sysroot" ]; then
 	[ -e "$sysroot" ] || { echo "fixture $sysroot missing"; exit 99; }
 	set -- --sysroot "$sysroot"
 fi
-for req in $(val requires-shared); do
-	shared=${NODEAUDIT_SHARED:-$tests/../../shared}
-	[ -e "$shared/$req" ] || { echo "SKIP: $shared/$req absent"; exit 77; }
-done
 # shellcheck disable=SC2086
 (cd "$tests" && timeout 60 "$NODEAUDIT" "$@" $args) >"$tmp/out" 2>"$tmp/err"
 rc=$?
