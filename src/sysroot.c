@@ -268,9 +268,14 @@ int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
 int sr_read_str(struct sysroot *sr, const char *path, char **out)
 {
 	char *b, *nl;
-	int r = sr_read(sr, path, &b, NULL);
+	size_t len;
+	int r = sr_read(sr, path, &b, &len);
 	if (r < 0)
 		return r;
+	if (memchr(b, '\0', len)) {   /* binary, not a sysfs value */
+		free(b);
+		return -EINVAL;
+	}
 	nl = strchr(b, '\n');
 	if (nl)
 		*nl = '\0';
@@ -396,10 +401,11 @@ static int read_set(struct sysroot *sr, const char *path, hwloc_bitmap_t set,
 		    int (*parse)(const char *, hwloc_bitmap_t))
 {
 	char *s;
-	int r = sr_read(sr, path, &s, NULL);
+	size_t len;
+	int r = sr_read(sr, path, &s, &len);
 	if (r < 0)
 		return r;
-	r = parse(s, set);
+	r = memchr(s, '\0', len) ? -EINVAL : parse(s, set);
 	free(s);
 	return r;
 }

@@ -81,6 +81,14 @@ static void test_reads(void)
 	put("/sys/a/bad", "seventeen\n");
 	put("/sys/a/binary", "ab\001cd\n");
 	put("/sys/dir/cpu10", "");
+	{
+		char p[512];
+		FILE *f;
+		snprintf(p, sizeof(p), "%s/sys/a/nul", root);
+		f = fopen(p, "w");
+		fwrite("perf\0\001", 1, 6, f);
+		fclose(f);
+	}
 	put("/sys/dir/cpu2", "");
 	put("/sys/dir/cpu1", "");
 	put("/etc/secret", "host file\n");
@@ -102,6 +110,7 @@ static void test_reads(void)
 	is_int(u, 17, "u64 value");
 	is_int(sr_read_u64(&sr, "/sys/a/bad", &u), -EINVAL, "unparsable u64 is -EINVAL");
 	is_int(sr_read_str(&sr, "/sys/a/binary", &s), -EINVAL, "control characters refused");
+	is_int(sr_read_str(&sr, "/sys/a/nul", &s), -EINVAL, "an embedded NUL is refused");
 	is_int(sr_read_str(&sr, "/sys/a/missing", &s), -ENOENT, "missing is -ENOENT");
 	is_str(sr_reason(-ENOENT), "missing", "reason for missing");
 	is_str(sr_reason(-EACCES), "permission denied (run as root)", "reason for EACCES");
