@@ -41,18 +41,21 @@ const struct command commands[] = {
 	  "  --report FILE   plan from a saved 'check --format json' report\n"
 	  "  --profile NAME  the profile whose findings are fixed (default agent-cpu-inference)\n"
 	  "  --format FMT    text (default), json, sh (runtime script), sysctl\n"
-	  "                  (/etc/sysctl.d file), systemd (drop-ins)\n" }, \
+	  "                  (/etc/sysctl.d file), systemd (drop-ins)\n" },
 	{ "report", cmd_report, "fleet summary of many 'check --format json' reports",
 	  "Usage: nodeaudit report [--top N] [--format text|json|csv] FILE|DIR...\n"
+	  "\n"
 	  "Read the reports that 'nodeaudit check --format json' wrote on many nodes\n"
 	  "(directories are searched for *.json) and print the fleet view: per check\n"
 	  "the count of pass/warn/fail/unknown/skip and the failing nodes, the worst\n"
 	  "nodes, and the spread of key figures (memory channels and bandwidth, core\n"
 	  "counts, accelerator link widths).  A file that is not such a report is\n"
 	  "named on standard error and skipped.\n"
+	  "\n"
 	  "  --top N         list at most N worst nodes (default 10)\n"
 	  "  --format FMT    text (default), json (schema nodeaudit.fleet/1) or csv\n"
 	  "                  (one row per node)\n"
+	  "\n"
 	  "Exit status: the worst node's (0, 1 or 2; a node that exited 3 counts as 2),\n"
 	  "3 when no file is a usable report.\n" },
 };
