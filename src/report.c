@@ -163,8 +163,9 @@ void report_text(FILE *fp, const cJSON *r)
 				fprintf(fp, "        applies when workers are %s per NUMA node\n", jstr(f, "when"));
 			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(f, "fix")) {
 				const char *cmd = jstr(x, "command"), *txt = jstr(x, "text");
-				fprintf(fp, "        fix (%s): %s%s%s\n", jstr(x, "kind"), cmd ? cmd : "",
-					cmd && txt ? "  # " : "", txt ? txt : "");
+				fprintf(fp, "        fix (%s): %s\n", jstr(x, "kind"), cmd ? cmd : txt);
+				if (cmd && txt)
+					fprintf(fp, "          %s\n", txt);
 			}
 		}
 	}
