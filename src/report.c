@@ -162,8 +162,9 @@ void report_text(FILE *fp, const cJSON *r)
 			if (jstr(f, "when"))
 				fprintf(fp, "        applies when workers are %s per NUMA node\n", jstr(f, "when"));
 			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(f, "fix")) {
-				const char *cmd = jstr(x, "command"), *txt = jstr(x, "text");
-				fprintf(fp, "        fix (%s): %s\n", jstr(x, "kind"), cmd ? cmd : txt);
+				const char *cmd = jstr(x, "command"), *txt = jstr(x, "text"), *kind = jstr(x, "kind");
+				const char *what = cmd ? cmd : txt;
+				fprintf(fp, "        fix (%s): %s\n", kind ? kind : "?", what ? what : "");
 				if (cmd && txt)
 					fprintf(fp, "          %s\n", txt);
 			}
