@@ -106,6 +106,37 @@ static int status_of(const cJSON *f)
 
 /*** Text ***/
 
+#define TEXT_WIDTH 100
+
+/* Print text from column col, breaking at spaces before TEXT_WIDTH, with
+ * continuation lines indented by indent; ends the line. */
+static void wrap(FILE *fp, size_t col, size_t indent, const char *text)
+{
+	const char *s = text;
+	while (*s) {
+		size_t w = strcspn(s, " ");
+		if (col > indent && col + w > TEXT_WIDTH) {
+			fprintf(fp, "\n%*s", (int)indent, "");
+			col = indent;
+		}
+		fwrite(s, 1, w, fp);
+		col += w;
+		s += w;
+		if (*s == ' ') {
+			if (s[1] && col + 1 + strcspn(s + 1, " ") <= TEXT_WIDTH) {
+				fputc(' ', fp);
+				col++;
+			} else if (s[1]) {
+				fprintf(fp, "\n%*s", (int)indent, "");
+				col = indent;
+			}
+			while (*s == ' ')
+				s++;
+		}
+	}
+	fputc('\n', fp);
+}
+
 static const char *status_color(int st)
 {
 	switch (st) {
@@ -123,8 +154,8 @@ void report_text(FILE *fp, const cJSON *r)
 	const cJSON *prof = cJSON_GetObjectItemCaseSensitive(r, "profile");
 	const cJSON *sum = cJSON_GetObjectItemCaseSensitive(r, "summary");
 	const char *host = jstr(cJSON_GetObjectItemCaseSensitive(r, "host"), "hostname");
-	size_t k;
-	char buf[600];
+	size_t k, col;
+	char buf[600], line[1400];
 
 	fprintf(fp, "%snodeaudit check%s: profile %s", c_bold(), c_reset(), jstr(prof, "name"));
 	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(prof, "chain"))
@@ -145,37 +176,50 @@ void report_text(FILE *fp, const cJSON *r)
 			else
 				snprintf(idbuf, sizeof(idbuf), "%s", id);
 			fprintf(fp, "%s%-7s%s %-34s ", status_color(st), status_name(st), c_reset(), idbuf);
+			col = 8 + (strlen(idbuf) > 34 ? strlen(idbuf) : 34) + 1;
 			if (st == ST_UNKNOWN || st == ST_SKIP) {
-				fprintf(fp, "%s\n", jstr(f, "title"));
-				fprintf(fp, "        %s%s%s\n", c_dim(), jstr(f, "reason") ? jstr(f, "reason") : "",
-					c_reset());
+				wrap(fp, col, 10, jstr(f, "title"));
+				snprintf(line, sizeof(line), "%s", jstr(f, "reason") ? jstr(f, "reason") : "");
+				fprintf(fp, "        %s", c_dim());
+				wrap(fp, 8, 10, line);
+				fputs(c_reset(), fp);
 				continue;
 			}
-			fprintf(fp, "%s: %s", key ? "value" : jstr(f, "title"), observed_text(f, buf, sizeof(buf)));
-			if (st != ST_PASS)
-				fprintf(fp, ", expected %s", jstr(f, "expected"));
-			fputc('\n', fp);
+			snprintf(line, sizeof(line), "%s: %s%s%s", key ? "value" : jstr(f, "title"),
+				 observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
+				 st != ST_PASS ? jstr(f, "expected") : "");
+			wrap(fp, col, 10, line);
 			if (st == ST_PASS)
 				continue;
-			if (jstr(f, "detail"))
-				fprintf(fp, "        %s\n", jstr(f, "detail"));
+			if (jstr(f, "detail")) {
+				fputs("        ", fp);
+				wrap(fp, 8, 10, jstr(f, "detail"));
+			}
 			if (jstr(f, "when"))
 				fprintf(fp, "        applies when workers are %s per NUMA node\n", jstr(f, "when"));
 			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(f, "fix")) {
 				const char *cmd = jstr(x, "command"), *txt = jstr(x, "text"), *kind = jstr(x, "kind");
 				const char *what = cmd ? cmd : txt;
-				fprintf(fp, "        fix (%s): %s\n", kind ? kind : "?", what ? what : "");
-				if (cmd && txt)
-					fprintf(fp, "          %s\n", txt);
+				snprintf(line, sizeof(line), "fix (%s): %s", kind ? kind : "?", what ? what : "");
+				fputs("        ", fp);
+				wrap(fp, 8, 10, line);
+				if (cmd && txt) {
+					fputs("          ", fp);
+					wrap(fp, 10, 10, txt);
+				}
 			}
 		}
 	}
-	fprintf(fp, "\n%d fail, %d warn, %d info, %d pass, %d unknown, %d skip; exit %d",
-		jint(sum, "fail"), jint(sum, "warn"), jint(sum, "info"), jint(sum, "pass"),
-		jint(sum, "unknown"), jint(sum, "skip"), jint(sum, "exit"));
-	if (jint(sum, "unknown"))
-		fprintf(fp, " (%d check(s) could not be decided: see the reasons)", jint(sum, "unknown"));
+	snprintf(line, sizeof(line), "%d fail, %d warn, %d info, %d pass, %d unknown, %d skip; exit %d",
+		 jint(sum, "fail"), jint(sum, "warn"), jint(sum, "info"), jint(sum, "pass"),
+		 jint(sum, "unknown"), jint(sum, "skip"), jint(sum, "exit"));
 	fputc('\n', fp);
+	wrap(fp, 0, 0, line);
+	if (jint(sum, "unknown")) {
+		snprintf(line, sizeof(line), "%d check(s) could not be decided: see the reasons above",
+			 jint(sum, "unknown"));
+		wrap(fp, 0, 0, line);
+	}
 }
 
 /*** JUnit XML ***/

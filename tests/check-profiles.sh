@@ -59,5 +59,17 @@ t "check --facts missing" 3 "$NODEAUDIT" check --facts /nonexistent.json; one_li
 echo '{"cpu": ' >"$out.bad"
 t "check --facts garbled" 3 "$NODEAUDIT" check --facts "$out.bad"; has_err "line 2, column 1: invalid JSON"; one_line_err
 rm -f "$out.bad"
+# nodeaudit alone runs check with the default profile.
+t "no command runs check" "$(NO_COLOR=1 "$NODEAUDIT" >/dev/null 2>&1; echo $?)" "$NODEAUDIT"
+has "^nodeaudit check: profile agent-cpu-inference \(base > agent-cpu-inference\)"
+t "--color always colours the status" 1 "$NODEAUDIT" --color always check --facts "$top_srcdir/tests/fixtures/check-facts/warn.json"
+grep -q "$(printf '\033')\[" "$out" || { echo "not ok - no colour with --color always"; fail=$((fail + 1)); }
+t "NO_COLOR: no escape codes" 1 env NO_COLOR=1 "$NODEAUDIT" check --facts "$top_srcdir/tests/fixtures/check-facts/warn.json"
+! grep -q "$(printf '\033')" "$out" || { echo "not ok - colour despite NO_COLOR"; fail=$((fail + 1)); }
+awk 'length($0) > 100 { print "long: " $0; bad = 1 } END { exit bad }' "$out" || fail=$((fail + 1))
+for p in agent-accelerator-host agent-cpu-inference agent-orchestrator; do
+	t "text of bad/$p fits 100 columns" 2 "$NODEAUDIT" check --profile $p --facts "$top_srcdir/tests/fixtures/check-facts/bad.json"
+	awk 'length($0) > 100 { print "not ok - long line: " $0; bad = 1 } END { exit bad }' "$out" || fail=$((fail + 1))
+done
 echo "1..$n"
 [ $fail -eq 0 ]
