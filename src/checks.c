@@ -474,6 +474,31 @@ static void obs_acc_uplink(const cJSON *root, const char *key, struct obs *o)
 	value_bool(o, 0);
 }
 
+/* What the port above each accelerator can carry over what the card can use. */
+static void obs_acc_uplink_ratio(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *l, *d;
+	double worst = -1;
+	(void)key;
+	if (!(l = pci_list(root, "pci.accelerators", "accelerators", o)))
+		return;
+	cJSON_ArrayForEach(d, l) {
+		const cJSON *uw = facts_get(d, "upstream.width_max"), *us = facts_get(d, "upstream.speed_gts_max");
+		const cJSON *w = facts_get(d, "link.width.max"), *sp = facts_get(d, "link.speed_gts.max");
+		double r;
+		if (!cJSON_IsNumber(uw) || !cJSON_IsNumber(us) || !cJSON_IsNumber(w) || !cJSON_IsNumber(sp) ||
+		    w->valuedouble * sp->valuedouble <= 0)
+			return unknown(o, "%s: upstream port or link capability not known", bdf(d));
+		r = uw->valuedouble * us->valuedouble / (w->valuedouble * sp->valuedouble);
+		if (worst < 0 || r < worst) {
+			worst = r;
+			detail(o, "%s: upstream x%g at %g GT/s for a x%g %g GT/s device", bdf(d), uw->valuedouble,
+			       us->valuedouble, w->valuedouble, sp->valuedouble);
+		}
+	}
+	value_num(o, worst);
+}
+
 static void obs_sysctl(const cJSON *root, const char *key, struct obs *o)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(facts_get(root, "kernel.sysctl"), key);
@@ -716,6 +741,15 @@ const struct check check_catalog[] = {
 	  "check what else shares each accelerator's switch or root port.",
 	  NULL,
 	  { { "hardware", NULL, "Spread the cards over root ports, or use a switch with a wider uplink" } } },
+
+	{ "pci.accelerator.uplink_ratio", V_NUM, 0, NUM, NULL, "pci.accelerators[].upstream.width_max, pci.accelerators[].upstream.speed_gts_max, pci.accelerators[].link.width.max, pci.accelerators[].link.speed_gts.max", NULL, "ratio",
+	  "Accelerator upstream port capacity", obs_acc_uplink_ratio,
+	  "Lowest ratio over the accelerators of what the port above the card can carry (width x "
+	  "speed) to what the card can use (1.0 or more = the port does not limit it).",
+	  "A board may not have lanes for every card at full width: four modules on lanes for two "
+	  "run at half speed (DOMAIN.md), whatever each card negotiates with its own switch port.",
+	  NULL,
+	  { { "hardware", NULL, "Move the card behind a port (or switch uplink) as wide and fast as the card" } } },
 
 	{ "pci.nic.link", V_NUM, 0, NUM, NULL, "pci.nics[].link.width.current, pci.nics[].link.width.max", NULL, "ratio",
 	  "NIC PCIe link width", obs_nic_link,

@@ -30,6 +30,7 @@ static const char all_profile[] =
 	"\"pci.accelerator.numa_known\": {\"expect\": true},"
 	"\"pci.accelerator.numa_local\": {\"expect\": true},"
 	"\"pci.accelerator.uplink\": {\"expect\": false},"
+	"\"pci.accelerator.uplink_ratio\": {\"min\": 1},"
 	"\"pci.nic.link\": {\"min\": 1},"
 	"\"kernel.sysctl\": {\"vm.swappiness\": {\"max\": 10},"
 	"  \"net.ipv4.tcp_tw_reuse\": {\"expect\": 1},"
@@ -55,6 +56,7 @@ static const char good[] =
 	"   \"speed\": {\"rated_mts\": 3200, \"configured_mts\": 3200}},"
 	" \"pci\": {\"accelerators\": [{\"bdf\": \"0000:41:00.0\", \"numa_node\": 1, \"local_cpus\": \"16-31\","
 	"   \"link\": {\"width\": {\"current\": 16, \"max\": 16}, \"speed_gts\": {\"current\": 16, \"max\": 16}},"
+	"   \"upstream\": {\"bdf\": \"0000:40:01.0\", \"width_max\": 16, \"speed_gts_max\": 32},"
 	"   \"shared_uplink\": null}],"
 	"   \"nics\": []},"
 	" \"kernel\": {\"governor\": \"performance\", \"numa_balancing\": \"off\","
@@ -80,6 +82,7 @@ static const char bad[] =
 	"   \"speed\": {\"rated_mts\": 3200, \"configured_mts\": 2933}},"
 	" \"pci\": {\"accelerators\": [{\"bdf\": \"0000:41:00.0\", \"numa_node\": -1, \"local_cpus\": \"\","
 	"   \"link\": {\"width\": {\"current\": 8, \"max\": 16}, \"speed_gts\": {\"current\": 2.5, \"max\": 16}},"
+	"   \"upstream\": {\"bdf\": \"0000:40:01.0\", \"width_max\": 8, \"speed_gts_max\": 16},"
 	"   \"shared_uplink\": {\"bdf\": \"0000:40:01.0\", \"devices\": [\"0000:41:00.0\", \"0000:42:00.0\"],"
 	"     \"oversubscribed\": true}}],"
 	"   \"nics\": [{\"bdf\": \"0000:01:00.0\", \"link\": {\"width\": {\"current\": 4, \"max\": 8},"
@@ -190,6 +193,9 @@ int main(void)
 	STATUS(fs, "pci.accelerator.numa_known", NULL, "warn");
 	STATUS(fs, "pci.accelerator.numa_local", NULL, "warn");
 	STATUS(fs, "pci.accelerator.uplink", NULL, "warn");
+	STATUS(fs, "pci.accelerator.uplink_ratio", NULL, "warn");
+	is_str(field(fs, "pci.accelerator.uplink_ratio", NULL, "detail"),
+	       "0000:41:00.0: upstream x8 at 16 GT/s for a x16 16 GT/s device", "uplink ratio detail");
 	STATUS(fs, "pci.nic.link", NULL, "warn");
 	STATUS(fs, "kernel.sysctl", "vm.swappiness", "warn");
 	STATUS(fs, "kernel.sysctl", "net.ipv4.tcp_tw_reuse", "warn");
