@@ -129,9 +129,7 @@ int profile_fetch_default(void *data, const char *name, const char *from,
 	if (is_path(name)) {
 		char *path;
 		/* "extends": "../x.json" is relative to the file that says it. */
-		if (name[0] != '/' && from && from[0] == '/' && strrchr(from, '/'))
-			path = xasprintf("%.*s/%s", (int)(strrchr(from, '/') - from), from, name);
-		else if (name[0] != '/' && from && strchr(from, '/') && !str_startswith(from, "built-in"))
+		if (name[0] != '/' && from && !str_startswith(from, "built-in:") && strrchr(from, '/'))
 			path = xasprintf("%.*s/%s", (int)(strrchr(from, '/') - from), from, name);
 		else
 			path = xstrdup(name);
