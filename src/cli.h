@@ -45,5 +45,8 @@ int cmd_probe(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_profiles(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 #endif

@@ -2,7 +2,7 @@
 #include "config.h"
 #include "cli.h"
 #include "output.h"
-#include "report.h"
+#include "fleet.h"
 #include "util.h"
 
 #include <dirent.h>

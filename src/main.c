@@ -58,11 +58,40 @@ const struct command commands[] = {
 	  "\n"
 	  "Exit status: the worst node's (0, 1 or 2; a node that exited 3 counts as 2),\n"
 	  "3 when no file is a usable report.\n" },
+	{ "check", cmd_check, "compare the node against a profile; findings and exit status",
+	  "Usage: nodeaudit check [--profile NAME|FILE] [--fail-on warn|fail|never]\n"
+	  "                       [--facts FILE.json] [GLOBAL OPTIONS]\n"
+	  "\n"
+	  "Probe the node (or a snapshot with --sysroot) and compare it with a profile\n"
+	  "(default agent-cpu-inference).  Each check passes, warns, fails, is unknown\n"
+	  "(with the reason) or is skipped when it does not apply.\n"
+	  "\n"
+	  "  --profile NAME  a profile name ('nodeaudit profiles list') or a FILE.json\n"
+	  "  --fail-on LVL   warn (default): exit 1 on warnings, 2 on failures;\n"
+	  "                  fail: exit 2 on failures only; never: always exit 0\n"
+	  "  --facts FILE    check a saved 'probe --format json' instead of probing\n"
+	  "  --format FMT    text (default), json, junit or prometheus\n"
+	  "\n"
+	  "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n" },
+	{ "profiles", cmd_profiles, "list | show NAME | validate FILE...: the check profiles",
+	  "Usage: nodeaudit profiles list\n"
+	  "       nodeaudit profiles show NAME|FILE [--format json]\n"
+	  "       nodeaudit profiles validate FILE...\n"
+	  "\n"
+	  "List the profiles found ($NODEAUDIT_PROFILE_PATH, /etc/nodeaudit/profiles,\n"
+	  "the installed ones, the built-in ones), show one with its inheritance\n"
+	  "resolved, or validate profile files (exit 3 with the file, key and problem).\n" },
+	{ "explain", cmd_explain, "CHECK-ID: what a check measures, why, how to fix it",
+	  "Usage: nodeaudit explain [CHECK-ID]\n"
+	  "\n"
+	  "What the check measures, why it matters (with the field figures), where\n"
+	  "sources disagree, how to fix it, and what each built-in profile expects.\n"
+	  "Without an ID, list every check.\n" },
 };
 const size_t ncommands = ARRAY_SIZE(commands);
 
-/* Until `check` exists, `nodeaudit` alone runs `probe`. */
-static const char *default_command = "probe";
+/* `nodeaudit` alone runs `check` with the default profile (DESIGN.md). */
+static const char *default_command = "check";
 
 const struct command *find_command(const char *name)
 {

@@ -1,0 +1,1195 @@
+/* checks.c - the check catalog and the engine: facts + profile -> findings */
+#include "config.h"
+#include "checks.h"
+#include "profile.h"
+#include "facts.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*** Observing facts (no I/O: everything comes from the fact tree) ***/
+
+static const cJSON *fact(struct obs *o, const cJSON *root, const char *path)
+{
+	if (o->npaths < ARRAY_SIZE(o->paths))
+		o->paths[o->npaths++] = path;
+	return facts_get(root, path);
+}
+
+static void unknown(struct obs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void unknown(struct obs *o, const char *fmt, ...)
+{
+	va_list ap;
+	o->state = OBS_UNKNOWN;
+	if (!fmt)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	va_end(ap);
+}
+
+static void skip(struct obs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void skip(struct obs *o, const char *fmt, ...)
+{
+	va_list ap;
+	o->state = OBS_SKIP;
+	va_start(ap, fmt);
+	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	va_end(ap);
+}
+
+static void detail(struct obs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void detail(struct obs *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(o->detail, sizeof(o->detail), fmt, ap);
+	va_end(ap);
+}
+
+static void value_str(struct obs *o, const char *s)
+{
+	o->state = OBS_VALUE;
+	o->value = cJSON_CreateString(s);
+}
+
+static void value_num(struct obs *o, double v)
+{
+	o->state = OBS_VALUE;
+	o->value = cJSON_CreateNumber(v);
+}
+
+static void value_bool(struct obs *o, int b)
+{
+	o->state = OBS_VALUE;
+	o->value = cJSON_CreateBool(b);
+}
+
+/* Unknown (reason filled in from the gaps later) unless item is a number. */
+static int num_or_unknown(struct obs *o, const cJSON *item, double *v)
+{
+	if (!cJSON_IsNumber(item)) {
+		unknown(o, NULL);
+		return 0;
+	}
+	*v = item->valuedouble;
+	return 1;
+}
+
+static int node_count(const cJSON *root)
+{
+	const cJSON *n = facts_get(root, "numa.node_count");
+	if (cJSON_IsNumber(n))
+		return n->valueint;
+	n = facts_get(root, "numa.nodes");
+	return cJSON_IsArray(n) ? cJSON_GetArraySize(n) : -1;
+}
+
+static void obs_cpu_smt(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *a = fact(o, root, "cpu.smt.active");
+	const cJSON *t = facts_get(root, "cpu.smt.threads_per_core");
+	const cJSON *c = facts_get(root, "cpu.smt.control");
+	(void)key;
+	if (!cJSON_IsBool(a))
+		return unknown(o, NULL);
+	value_str(o, cJSON_IsTrue(a) ? "on" : "off");
+	if (cJSON_IsNumber(t) || cJSON_IsString(c))
+		detail(o, "%d thread(s) per core, control %s", cJSON_IsNumber(t) ? t->valueint : 0,
+		       cJSON_IsString(c) ? c->valuestring : "unknown");
+}
+
+static void obs_cpu_governor(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *g = fact(o, root, "kernel.governor");
+	(void)key;
+	if (!cJSON_IsString(g))
+		g = fact(o, root, "kernel.cpufreq.governor");
+	if (!cJSON_IsString(g)) {
+		const cJSON *drv = facts_get(root, "kernel.cpufreq.driver");
+		if (cJSON_IsNull(drv) && cJSON_IsObject(facts_get(root, "kernel.cpufreq")))
+			return unknown(o, "no cpufreq driver: the frequency is set by firmware or a hypervisor");
+		return unknown(o, NULL);
+	}
+	value_str(o, g->valuestring);
+}
+
+static void obs_cpu_isa(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *isa = fact(o, root, "cpu.isa");
+	(void)key;
+	if (!cJSON_IsArray(isa))
+		return unknown(o, NULL);
+	o->state = OBS_VALUE;
+	o->value = cJSON_Duplicate(isa, 1);
+}
+
+static void obs_cpu_pcores(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *h = fact(o, root, "cpu.hybrid"), *kinds, *k;
+	(void)key;
+	if (cJSON_IsFalse(h))
+		return skip(o, "not a hybrid CPU: every core is of one kind");
+	if (!cJSON_IsTrue(h))
+		return unknown(o, NULL);
+	kinds = fact(o, root, "cpu.kinds");
+	if (!cJSON_IsArray(kinds))
+		return unknown(o, NULL);
+	cJSON_ArrayForEach(k, kinds) {
+		const cJSON *nm = cJSON_GetObjectItemCaseSensitive(k, "name");
+		const cJSON *cores = cJSON_GetObjectItemCaseSensitive(k, "cores");
+		const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(k, "cpus");
+		if (cJSON_IsString(nm) && !strcmp(nm->valuestring, "performance")) {
+			if (!cJSON_IsNumber(cores))
+				return unknown(o, "cpu.kinds: the performance kind has no core count");
+			value_num(o, cores->valuedouble);
+			if (cJSON_IsString(cpus))
+				detail(o, "P-cores on CPUs %s", cpus->valuestring);
+			return;
+		}
+	}
+	value_num(o, 0);
+	detail(o, "hybrid CPU with no online performance cores");
+}
+
+static void obs_num(const cJSON *root, const char *path, struct obs *o)
+{
+	double v;
+	if (num_or_unknown(o, fact(o, root, path), &v))
+		value_num(o, v);
+}
+
+static void obs_cpu_max_mhz(const cJSON *root, const char *key, struct obs *o)
+{
+	(void)key;
+	obs_num(root, "cpu.max_mhz", o);
+}
+
+static void obs_host_virt(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *v = fact(o, root, "host.virtualized");
+	const cJSON *h = facts_get(root, "host.hypervisor");
+	(void)key;
+	if (!cJSON_IsBool(v))
+		return unknown(o, NULL);
+	value_bool(o, cJSON_IsTrue(v));
+	if (cJSON_IsTrue(v) && cJSON_IsString(h))
+		detail(o, "hypervisor %s", h->valuestring);
+}
+
+static void obs_numa_balancing(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *b = fact(o, root, "kernel.numa_balancing");
+	const cJSON *sys = facts_get(root, "kernel.sysctl");
+	(void)key;
+	if (node_count(root) == 1)
+		return skip(o, "one NUMA node: balancing has nothing to move");
+	if (cJSON_IsString(b))
+		return value_str(o, !strcmp(b->valuestring, "off") || !strcmp(b->valuestring, "0") ?
+				 "off" : "on");
+	b = cJSON_GetObjectItemCaseSensitive(sys, "kernel.numa_balancing");
+	if (cJSON_IsString(b)) {
+		o->paths[o->npaths++] = "kernel.sysctl.\"kernel.numa_balancing\"";
+		value_str(o, !strcmp(b->valuestring, "0") ? "off" : "on");
+		detail(o, "kernel.numa_balancing = %s", b->valuestring);
+		return;
+	}
+	unknown(o, NULL);
+}
+
+static void obs_numa_mem_balanced(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *nodes = fact(o, root, "numa.nodes"), *n;
+	double lo = 0, hi = 0;
+	int count = 0;
+	char buf[32];
+	struct strbuf sb = STRBUF_INIT;
+	(void)key;
+	if (!cJSON_IsArray(nodes))
+		return unknown(o, NULL);
+	cJSON_ArrayForEach(n, nodes) {
+		const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(n, "cpus");
+		const cJSON *cc = cJSON_GetObjectItemCaseSensitive(n, "cpu_count");
+		const cJSON *mem = cJSON_GetObjectItemCaseSensitive(n, "memory_bytes");
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(n, "id");
+		/* CPU-less nodes (CXL, HBM, PMEM) are tiers, not peers: leave them out. */
+		if ((cJSON_IsNumber(cc) && cc->valuedouble == 0) ||
+		    (cJSON_IsString(cpus) && !*cpus->valuestring))
+			continue;
+		if (!cJSON_IsNumber(mem)) {
+			strbuf_release(&sb);
+			return unknown(o, NULL);
+		}
+		if (!count || mem->valuedouble < lo)
+			lo = mem->valuedouble;
+		if (!count || mem->valuedouble > hi)
+			hi = mem->valuedouble;
+		strbuf_addf(&sb, "%snode %d: %s", count ? ", " : "", cJSON_IsNumber(id) ? id->valueint : -1,
+			    human_bytes(mem->valuedouble, buf, sizeof(buf)));
+		count++;
+	}
+	if (count < 2) {
+		strbuf_release(&sb);
+		return skip(o, "fewer than two NUMA nodes with CPUs");
+	}
+	value_num(o, hi > 0 ? lo / hi : 0);
+	detail(o, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void obs_memory_ecc(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *m = fact(o, root, "memory.ecc.mode");
+	const cJSON *src = facts_get(root, "memory.ecc.source");
+	const char *v;
+	(void)key;
+	if (!cJSON_IsString(m))
+		return unknown(o, NULL);
+	v = m->valuestring;
+	if (!strcmp(v, "none") || !strcmp(v, "parity"))
+		value_str(o, "off");
+	else if (!strcmp(v, "single-bit") || !strcmp(v, "multi-bit") || !strcmp(v, "crc") ||
+		 !strcmp(v, "ecc"))
+		value_str(o, "on");
+	else
+		return unknown(o, "memory.ecc.mode is '%s'", v);
+	detail(o, "%s%s%s", v, cJSON_IsString(src) ? ", from " : "",
+	       cJSON_IsString(src) ? src->valuestring : "");
+}
+
+static void obs_memory_ecc_errors(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *u = fact(o, root, "memory.ecc.uncorrected_errors");
+	const cJSON *c = facts_get(root, "memory.ecc.corrected_errors");
+	(void)key;
+	if (!cJSON_IsNumber(u))
+		return unknown(o, NULL);
+	value_num(o, u->valuedouble);
+	if (cJSON_IsNumber(c))
+		detail(o, "%.0f uncorrected, %.0f corrected since boot", u->valuedouble, c->valuedouble);
+}
+
+static void obs_ratio(const cJSON *root, const char *num, const char *den, struct obs *o)
+{
+	double a, b;
+	const cJSON *x = fact(o, root, num), *y = fact(o, root, den);
+	if (!num_or_unknown(o, x, &a) || !num_or_unknown(o, y, &b))
+		return;
+	if (b <= 0)
+		return unknown(o, "%s is %g", den, b);
+	value_num(o, a / b);
+	detail(o, "%g of %g", a, b);
+}
+
+static void obs_mem_channels_ratio(const cJSON *root, const char *key, struct obs *o)
+{
+	(void)key;
+	obs_ratio(root, "memory.channels.populated", "memory.channels.total", o);
+	if (o->state == OBS_VALUE)
+		strncat(o->detail, " channels populated", sizeof(o->detail) - strlen(o->detail) - 1);
+}
+
+static void obs_mem_channels_balanced(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *b = fact(o, root, "memory.channels.balanced");
+	(void)key;
+	if (!cJSON_IsBool(b))
+		return unknown(o, NULL);
+	value_bool(o, cJSON_IsTrue(b));
+}
+
+static void obs_mem_speed_ratio(const cJSON *root, const char *key, struct obs *o)
+{
+	(void)key;
+	obs_ratio(root, "memory.speed.configured_mts", "memory.speed.rated_mts", o);
+	if (o->state == OBS_VALUE)
+		strncat(o->detail, " MT/s (configured of rated)", sizeof(o->detail) - strlen(o->detail) - 1);
+}
+
+static void obs_mem_per_core(const cJSON *root, const char *key, struct obs *o)
+{
+	double a, b;
+	char buf[32];
+	(void)key;
+	if (!num_or_unknown(o, fact(o, root, "memory.total_bytes"), &a) ||
+	    !num_or_unknown(o, fact(o, root, "cpu.cores"), &b))
+		return;
+	if (b <= 0)
+		return unknown(o, "cpu.cores is %g", b);
+	value_num(o, floor(a / b));
+	detail(o, "%s per core (%g cores)", human_bytes(a / b, buf, sizeof(buf)), b);
+}
+
+/* The devices of a PCI list, or a skip/unknown. */
+static const cJSON *pci_list(const cJSON *root, const char *path, const char *what, struct obs *o)
+{
+	const cJSON *l = fact(o, root, path);
+	if (!cJSON_IsArray(l)) {
+		unknown(o, NULL);
+		return NULL;
+	}
+	if (cJSON_GetArraySize(l) == 0) {
+		skip(o, "no %s found", what);
+		return NULL;
+	}
+	return l;
+}
+
+static const char *bdf(const cJSON *d)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(d, "bdf");
+	return cJSON_IsString(b) ? b->valuestring : "?";
+}
+
+/* Lowest current/max over the devices of sub ("width" or "speed_gts"). */
+static void obs_link(const cJSON *root, const char *path, const char *what, const char *sub,
+		     struct obs *o)
+{
+	const cJSON *l = pci_list(root, path, what, o), *d;
+	double worst = 2;
+	int n = 0;
+	if (!l)
+		return;
+	cJSON_ArrayForEach(d, l) {
+		const cJSON *cur = facts_get(d, sub[0] == 'w' ? "link.width.current" : "link.speed_gts.current");
+		const cJSON *max = facts_get(d, sub[0] == 'w' ? "link.width.max" : "link.speed_gts.max");
+		double r;
+		if (!cJSON_IsNumber(cur) || !cJSON_IsNumber(max) || max->valuedouble <= 0)
+			return unknown(o, "%s: link %s not known", bdf(d), sub[0] == 'w' ? "width" : "speed");
+		r = cur->valuedouble / max->valuedouble;
+		if (r < worst) {
+			worst = r;
+			if (sub[0] == 'w')
+				detail(o, "%s: x%g of x%g", bdf(d), cur->valuedouble, max->valuedouble);
+			else
+				detail(o, "%s: %g of %g GT/s (links slow down at idle: re-check under load)",
+				       bdf(d), cur->valuedouble, max->valuedouble);
+		}
+		n++;
+	}
+	value_num(o, worst);
+	(void)n;
+}
+
+static void obs_acc_width(const cJSON *root, const char *key, struct obs *o)
+{
+	(void)key;
+	obs_link(root, "pci.accelerators", "accelerators", "width", o);
+}
+
+static void obs_acc_speed(const cJSON *root, const char *key, struct obs *o)
+{
+	(void)key;
+	obs_link(root, "pci.accelerators", "accelerators", "speed", o);
+}
+
+static void obs_nic_link(const cJSON *root, const char *key, struct obs *o)
+{
+	(void)key;
+	obs_link(root, "pci.nics", "network controllers", "width", o);
+}
+
+static void obs_acc_numa_known(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *l, *d;
+	(void)key;
+	if (node_count(root) == 1)
+		return skip(o, "one NUMA node: every device is local");
+	if (!(l = pci_list(root, "pci.accelerators", "accelerators", o)))
+		return;
+	cJSON_ArrayForEach(d, l) {
+		const cJSON *nn = cJSON_GetObjectItemCaseSensitive(d, "numa_node");
+		if (!nn)
+			return unknown(o, "%s: numa_node not reported", bdf(d));
+		if (!cJSON_IsNumber(nn) || nn->valuedouble < 0) {
+			value_bool(o, 0);
+			detail(o, "%s: the firmware does not say which NUMA node it sits on", bdf(d));
+			return;
+		}
+	}
+	value_bool(o, 1);
+}
+
+static void obs_acc_numa_local(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *l, *d;
+	(void)key;
+	if (!(l = pci_list(root, "pci.accelerators", "accelerators", o)))
+		return;
+	fact(o, root, "numa.nodes");
+	cJSON_ArrayForEach(d, l) {
+		const cJSON *lc = cJSON_GetObjectItemCaseSensitive(d, "local_cpus");
+		const cJSON *nn = cJSON_GetObjectItemCaseSensitive(d, "numa_node");
+		if (!cJSON_IsString(lc))
+			return unknown(o, "%s: local_cpus not known", bdf(d));
+		if (!*lc->valuestring) {
+			value_bool(o, 0);
+			detail(o, "%s: no CPU is local to it", bdf(d));
+			return;
+		}
+		if (cJSON_IsNumber(nn) && nn->valuedouble >= 0) {
+			const cJSON *nodes = facts_get(root, "numa.nodes"), *n;
+			cJSON_ArrayForEach(n, nodes) {
+				const cJSON *id = cJSON_GetObjectItemCaseSensitive(n, "id");
+				const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(n, "cpus");
+				if (cJSON_IsNumber(id) && id->valueint == nn->valueint && cJSON_IsString(cpus) &&
+				    !*cpus->valuestring) {
+					value_bool(o, 0);
+					detail(o, "%s: on NUMA node %d, which has no CPUs", bdf(d), nn->valueint);
+					return;
+				}
+			}
+		}
+	}
+	value_bool(o, 1);
+}
+
+static void obs_acc_uplink(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *l, *d;
+	(void)key;
+	if (!(l = pci_list(root, "pci.accelerators", "accelerators", o)))
+		return;
+	cJSON_ArrayForEach(d, l) {
+		const cJSON *su = cJSON_GetObjectItemCaseSensitive(d, "shared_uplink");
+		const cJSON *ov = cJSON_GetObjectItemCaseSensitive(su, "oversubscribed");
+		if (!su)
+			return unknown(o, "%s: shared_uplink not reported", bdf(d));
+		if (cJSON_IsNull(su))
+			continue;   /* alone behind its port */
+		if (!cJSON_IsBool(ov))
+			return unknown(o, "%s: shared_uplink.oversubscribed not known", bdf(d));
+		if (cJSON_IsTrue(ov)) {
+			const cJSON *up = cJSON_GetObjectItemCaseSensitive(su, "bdf");
+			const cJSON *devs = cJSON_GetObjectItemCaseSensitive(su, "devices");
+			value_bool(o, 1);
+			detail(o, "%s shares uplink %s with %d device(s) that together need more than it carries",
+			       bdf(d), cJSON_IsString(up) ? up->valuestring : "?",
+			       cJSON_IsArray(devs) ? cJSON_GetArraySize(devs) - 1 : 0);
+			return;
+		}
+	}
+	value_bool(o, 0);
+}
+
+/* What the port above each accelerator can carry over what the card can use. */
+static void obs_acc_uplink_ratio(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *l, *d;
+	double worst = -1;
+	(void)key;
+	if (!(l = pci_list(root, "pci.accelerators", "accelerators", o)))
+		return;
+	cJSON_ArrayForEach(d, l) {
+		const cJSON *uw = facts_get(d, "upstream.width_max"), *us = facts_get(d, "upstream.speed_gts_max");
+		const cJSON *w = facts_get(d, "link.width.max"), *sp = facts_get(d, "link.speed_gts.max");
+		double r;
+		if (!cJSON_IsNumber(uw) || !cJSON_IsNumber(us) || !cJSON_IsNumber(w) || !cJSON_IsNumber(sp) ||
+		    w->valuedouble * sp->valuedouble <= 0)
+			return unknown(o, "%s: upstream port or link capability not known", bdf(d));
+		r = uw->valuedouble * us->valuedouble / (w->valuedouble * sp->valuedouble);
+		if (worst < 0 || r < worst) {
+			worst = r;
+			detail(o, "%s: upstream x%g at %g GT/s for a x%g %g GT/s device", bdf(d), uw->valuedouble,
+			       us->valuedouble, w->valuedouble, sp->valuedouble);
+		}
+	}
+	value_num(o, worst);
+}
+
+static void obs_sysctl(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(facts_get(root, "kernel.sysctl"), key);
+	snprintf(o->keypath, sizeof(o->keypath), "kernel.sysctl.\"%s\"", key);
+	o->paths[o->npaths++] = o->keypath;
+	if (cJSON_IsString(s))
+		return value_str(o, s->valuestring);
+	if (cJSON_IsNumber(s)) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%.15g", s->valuedouble);
+		return value_str(o, buf);
+	}
+	unknown(o, NULL);
+}
+
+static void obs_cmdline(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *params = fact(o, root, "kernel.cmdline.params"), *v;
+	if (!cJSON_IsObject(params))
+		return unknown(o, NULL);
+	v = cJSON_GetObjectItemCaseSensitive(params, key);
+	if (!v)
+		return value_str(o, "(unset)");
+	if (cJSON_IsString(v))
+		return value_str(o, v->valuestring);
+	if (cJSON_IsNumber(v)) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%.15g", v->valuedouble);
+		return value_str(o, buf);
+	}
+	value_str(o, "");   /* a flag without a value ("nosmt") */
+}
+
+static void obs_thp(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *e = fact(o, root, "kernel.thp.enabled");
+	const cJSON *d = facts_get(root, "kernel.thp.defrag");
+	(void)key;
+	if (!cJSON_IsString(e))
+		return unknown(o, NULL);
+	value_str(o, e->valuestring);
+	if (cJSON_IsString(d))
+		detail(o, "defrag %s", d->valuestring);
+}
+
+static void obs_swap(const cJSON *root, const char *key, struct obs *o)
+{
+	char buf[32];
+	(void)key;
+	obs_num(root, "kernel.swap.total_bytes", o);
+	if (o->state == OBS_VALUE)
+		detail(o, "%s of swap", human_bytes(o->value->valuedouble, buf, sizeof(buf)));
+}
+
+/*** The catalog ***/
+
+static const char *const onoff[] = { "on", "off", NULL };
+static const char *const governors[] = { "performance", "powersave", "schedutil", "ondemand",
+	"conservative", "userspace", NULL };
+static const char *const thp_modes[] = { "always", "madvise", "never", NULL };
+
+#define NUM (CMP_EXPECT | CMP_MIN | CMP_MAX)
+#define MINMAX (CMP_MIN | CMP_MAX)
+
+const struct check check_catalog[] = {
+	{ "host.virtualized", V_BOOL, 0, CMP_EXPECT, NULL, "host.virtualized, host.hypervisor", NULL, NULL,
+	  "Running on bare metal", obs_host_virt,
+	  "Whether the node is a virtual machine (true) or bare metal (false).",
+	  "A guest sees virtual NUMA, virtual CPUs and no DIMMs: SMT, memory channels, ECC and PCIe "
+	  "link facts come from the hypervisor's model, not the hardware, and pinning per NUMA node "
+	  "(45%+ throughput on 2-socket servers, DOMAIN.md) only helps if the host pins the vCPUs too.",
+	  NULL,
+	  { { "hardware", NULL, "Run inference nodes on bare metal, or pin vCPUs and guest memory to host "
+	      "NUMA nodes and pass the host topology through" } } },
+
+	{ "cpu.smt", V_ONOFF, 0, CMP_EXPECT, onoff, "cpu.smt.active, cpu.smt.threads_per_core, cpu.smt.control",
+	  NULL, NULL, "SMT (Hyper-Threading)", obs_cpu_smt,
+	  "Whether simultaneous multithreading is active: two (or more) hardware threads per core.",
+	  "For mixed compute/memory inference the two threads of a core compete for execution units "
+	  "and L1; field reports measure 8-12% lower throughput with SMT on (DOMAIN.md). Inference "
+	  "nodes turn it off, or run one thread per physical core.",
+	  NULL,
+	  { { "bios", NULL, "Disable Hyper-Threading / SMT in the firmware setup" },
+	    { "runtime", "echo off > /sys/devices/system/cpu/smt/control", NULL },
+	    { "cmdline", NULL, "Add 'nosmt' to the kernel command line" } } },
+
+	{ "cpu.governor", V_STR, 0, CMP_EXPECT, governors, "kernel.governor, kernel.cpufreq.governor", NULL, NULL,
+	  "CPU frequency governor", obs_cpu_governor,
+	  "The cpufreq governor of every policy (\"mixed\" when they differ).",
+	  "The 4096-node deployment in DOMAIN.md sets the governor to performance: the orchestration "
+	  "loop is single-thread bound and latency suffers while a ramping governor raises the clock.",
+	  NULL,
+	  { { "runtime", "cpupower frequency-set -g {expected}", NULL },
+	    { "systemd", NULL, "Make it persistent: a tuned profile (throughput-performance) or a "
+	      "oneshot unit running 'cpupower frequency-set -g {expected}'" } } },
+
+	{ "cpu.isa", V_SET, 0, CMP_EXPECT, NULL, "cpu.isa", NULL, NULL,
+	  "Instruction sets for inference", obs_cpu_isa,
+	  "Whether the CPU has at least one of the listed instruction-set flags (avx2, avx512f, "
+	  "avx512_vnni, amx_int8, neon, sve, i8mm, dotprod...).",
+	  "Quantised GGUF decode (Q4_K_M/Q5_K_M, DOMAIN.md) runs SIMD dot products; without AVX2 or "
+	  "NEON the kernels fall back to scalar code and the node is compute bound instead of "
+	  "memory-bandwidth bound. VNNI, AMX, i8mm and dotprod speed up int8 further.",
+	  NULL,
+	  { { "hardware", NULL, "Use a CPU with {expected} (or run a build of the model runtime for this ISA)" } } },
+
+	{ "cpu.hybrid.pcores", V_NUM, 0, NUM, NULL, "cpu.hybrid, cpu.kinds[].name, cpu.kinds[].cores", NULL, NULL,
+	  "P-cores available", obs_cpu_pcores,
+	  "On hybrid CPUs, the number of online performance cores (skipped on non-hybrid CPUs).",
+	  "The agent's main loop and inference belong on P-cores, logs and heartbeats on E-cores; "
+	  "pinning so cut P99 latency from 800 ms to 350 ms in a field report (DOMAIN.md).",
+	  NULL,
+	  { { "runtime", "echo 1 > /sys/devices/system/cpu/cpuN/online", NULL },
+	    { "bios", NULL, "Enable the P-cores in the firmware setup" } } },
+
+	{ "cpu.max_mhz", V_NUM, 0, NUM, NULL, "cpu.max_mhz", NULL, "MHz",
+	  "Highest core frequency", obs_cpu_max_mhz,
+	  "The highest maximum frequency over the core kinds, in MHz.",
+	  "Orchestration (55-80% of an agent's CPU time: JSON, routing, context assembly) is "
+	  "single-thread bound; high base/turbo frequency beat many slow cores by 40%+ for the same "
+	  "core count (DOMAIN.md).",
+	  NULL,
+	  { { "bios", NULL, "Enable turbo / boost in the firmware setup" },
+	    { "hardware", NULL, "Use a CPU with a higher single-core frequency for orchestration nodes" } } },
+
+	{ "numa.balancing", V_ONOFF, 0, CMP_EXPECT, onoff, "kernel.numa_balancing, kernel.sysctl.\"kernel.numa_balancing\", numa.node_count",
+	  "kernel.numa_balancing", NULL, "Automatic NUMA balancing", obs_numa_balancing,
+	  "Whether the kernel migrates pages and tasks between NUMA nodes on its own (skipped with one node).",
+	  "Inference bound to one node's cores and memory (numactl --cpunodebind=N --membind=N) "
+	  "gains 45%+ on 2-socket servers (DOMAIN.md); with the placement done by hand the balancer "
+	  "only adds page-fault scans and migrations that fight it.",
+	  "Sources disagree. llama.cpp warns at start-up that NUMA balancing is on and hurts "
+	  "(its --numa modes assume fixed placement). Intel's PerfSpect recommends it on, for "
+	  "general unpinned workloads. tuned's hpc-compute profile turns it off. nodeaudit follows "
+	  "the placement: agent-cpu-inference pins one worker per node (see 'nodeaudit plan'), so "
+	  "it expects off; base and agent-orchestrator, whose processes are not pinned, do not check it.",
+	  { { "sysctl", "sysctl -w kernel.numa_balancing=0", "kernel.numa_balancing = 0 in /etc/sysctl.d/90-nodeaudit.conf" },
+	    { "cmdline", NULL, "Add 'numa_balancing=disable' to the kernel command line" } } },
+
+	{ "numa.nodes.memory_balanced", V_NUM, 0, NUM, NULL, "numa.nodes[].memory_bytes, numa.nodes[].cpus", NULL, "ratio",
+	  "Memory balanced across NUMA nodes", obs_numa_mem_balanced,
+	  "Smallest over largest memory of the NUMA nodes that have CPUs (1.0 = equal; skipped with one node).",
+	  "Each node runs its own pinned worker on its local memory; a node with less memory holds "
+	  "a smaller model or spills to the remote node, and remote memory costs the 45%+ that "
+	  "binding gains (DOMAIN.md).",
+	  NULL,
+	  { { "hardware", NULL, "Populate the same DIMMs on every socket" } } },
+
+	{ "memory.ecc", V_ONOFF, 0, CMP_EXPECT, onoff, "memory.ecc.mode, memory.ecc.source", NULL, NULL,
+	  "ECC memory", obs_memory_ecc,
+	  "Whether memory error correction is on (single-bit, multi-bit or CRC ECC).",
+	  "ECC memory is mandatory on long-running agent nodes: silent bit flips corrupt session "
+	  "state and crash processes in ways that are hard to trace (DOMAIN.md).",
+	  NULL,
+	  { { "bios", NULL, "Enable ECC in the firmware setup" },
+	    { "hardware", NULL, "Install ECC DIMMs (RDIMM) on a platform that supports them" } } },
+
+	{ "memory.ecc.errors", V_NUM, 0, NUM, NULL, "memory.ecc.uncorrected_errors, memory.ecc.corrected_errors", NULL, NULL,
+	  "Uncorrected memory errors", obs_memory_ecc_errors,
+	  "Uncorrected ECC errors counted since boot (EDAC).",
+	  "An uncorrected error means data was lost: the node cannot be trusted with session state "
+	  "(DOMAIN.md: ECC is mandatory for agent nodes).",
+	  NULL,
+	  { { "hardware", NULL, "Find the DIMM with 'edac-util -v' or the BMC event log and replace it" } } },
+
+	{ "memory.channels.populated_ratio", V_NUM, 0, NUM, NULL, "memory.channels.populated, memory.channels.total", NULL, "ratio",
+	  "Memory channels populated", obs_mem_channels_ratio,
+	  "Populated memory channels over the channels the platform has (1.0 = all).",
+	  "Decode is bound by memory bandwidth: every token streams every weight once. An 8-channel "
+	  "DDR4 host (~190 GB/s theoretical, 25-50% effective) gives 20-40 tokens/s on a 7B model at "
+	  "Q4; each empty channel cuts that in proportion (DOMAIN.md).",
+	  NULL,
+	  { { "hardware", NULL, "Put one DIMM in every memory channel (the A1, B1, C1... slots)" } } },
+
+	{ "memory.channels.balanced", V_BOOL, 0, CMP_EXPECT, NULL, "memory.channels.balanced", NULL, NULL,
+	  "Memory channels balanced", obs_mem_channels_balanced,
+	  "Whether every populated channel has the same capacity.",
+	  "Interleaving across channels needs equal capacity; an unbalanced channel leaves part of "
+	  "memory on fewer channels, at a fraction of the bandwidth decode depends on (DOMAIN.md).",
+	  NULL,
+	  { { "hardware", NULL, "Use identical DIMMs, the same number in every channel" } } },
+
+	{ "memory.speed.configured_ratio", V_NUM, 0, NUM, NULL, "memory.speed.configured_mts, memory.speed.rated_mts", NULL, "ratio",
+	  "Memory runs at its rated speed", obs_mem_speed_ratio,
+	  "Configured memory speed over the DIMMs' rated speed (1.0 = full speed).",
+	  "Bandwidth is channels x transfer rate; mixed DIMM speeds or a down-clocked configuration "
+	  "cut decode tokens/s directly (DOMAIN.md).",
+	  NULL,
+	  { { "bios", NULL, "Set the memory frequency to the DIMMs' rated speed (or to Auto/XMP/EXPO)" },
+	    { "hardware", NULL, "Use DIMMs of one speed; fewer DIMMs per channel allow higher speeds" } } },
+
+	{ "memory.per_core_bytes", V_NUM, 0, NUM, NULL, "memory.total_bytes, cpu.cores", NULL, "bytes",
+	  "Memory per core", obs_mem_per_core,
+	  "Total memory (MemTotal) divided by the online physical cores, in bytes.",
+	  "CPU inference nodes in the field pair 64-128 cores with 512 GB-1 TB of RAM, i.e. 4-8 "
+	  "GiB per core, for quantised 7B/13B models and 250-400 agent sessions each (DOMAIN.md).",
+	  NULL,
+	  { { "hardware", NULL, "Add memory (in every channel, to keep them balanced)" } } },
+
+	{ "pci.accelerator.link_width_ratio", V_NUM, 0, NUM, NULL, "pci.accelerators[].link.width.current, pci.accelerators[].link.width.max", NULL, "ratio",
+	  "Accelerator PCIe link width", obs_acc_width,
+	  "Lowest negotiated/maximum link width over the accelerators (1.0 = full width; skipped without accelerators).",
+	  "Boards may lack lanes for every card: four modules on lanes for two run at half width "
+	  "and higher latency (DOMAIN.md). Unlike speed, a lower width is real, not power saving.",
+	  NULL,
+	  { { "hardware", NULL, "Move the card to a slot wired for its full width, or check the "
+	      "slot bifurcation setting in the firmware" } } },
+
+	{ "pci.accelerator.link_speed", V_NUM, 0, NUM, NULL, "pci.accelerators[].link.speed_gts.current, pci.accelerators[].link.speed_gts.max", NULL, "ratio",
+	  "Accelerator PCIe link speed", obs_acc_speed,
+	  "Lowest current/maximum link speed over the accelerators (1.0 = full speed).",
+	  "GPUs lower their link speed at idle to save power (DOMAIN.md), so a low reading on an "
+	  "idle node is not a fault: re-check under load. A link that stays slow under load halves "
+	  "host-device bandwidth per generation lost.",
+	  NULL,
+	  { { "runtime", NULL, "Re-run 'nodeaudit check' while the accelerator is busy" },
+	    { "bios", NULL, "Set the slot's PCIe generation to Auto or its maximum in the firmware" } } },
+
+	{ "pci.accelerator.numa_known", V_BOOL, 0, CMP_EXPECT, NULL, "pci.accelerators[].numa_node, numa.node_count", NULL, NULL,
+	  "Accelerator NUMA node known", obs_acc_numa_known,
+	  "Whether the firmware tells the NUMA node of every accelerator (skipped with one node).",
+	  "The process feeding an accelerator must sit on its NUMA node: 30% was lost when it ran "
+	  "on the other socket (DOMAIN.md). Without the node (numa_node -1) nobody can place it.",
+	  NULL,
+	  { { "bios", NULL, "Enable ACPI SRAT/_PXM reporting (NUMA / 'sub-NUMA' settings) in the firmware" } } },
+
+	{ "pci.accelerator.numa_local", V_BOOL, 0, CMP_EXPECT, NULL, "pci.accelerators[].local_cpus, pci.accelerators[].numa_node, numa.nodes[].cpus", NULL, NULL,
+	  "CPUs local to every accelerator", obs_acc_numa_local,
+	  "Whether every accelerator has CPUs local to it (its NUMA node is not CPU-less).",
+	  "The feeding process must run on the accelerator's node; 30% throughput was lost across "
+	  "sockets (DOMAIN.md). A device on a CPU-less node or with no local CPUs always pays that.",
+	  NULL,
+	  { { "hardware", NULL, "Move the card to a slot attached to a socket with CPUs" } } },
+
+	{ "pci.accelerator.uplink", V_BOOL, 0, CMP_EXPECT, NULL, "pci.accelerators[].shared_uplink.oversubscribed", NULL, NULL,
+	  "Accelerator uplink oversubscribed", obs_acc_uplink,
+	  "Whether any accelerator shares a switch or root port whose link carries less than the "
+	  "devices behind it need (true = oversubscribed).",
+	  "Four modules on lanes for two means half-speed transfers and higher latency (DOMAIN.md); "
+	  "check what else shares each accelerator's switch or root port.",
+	  NULL,
+	  { { "hardware", NULL, "Spread the cards over root ports, or use a switch with a wider uplink" } } },
+
+	{ "pci.accelerator.uplink_ratio", V_NUM, 0, NUM, NULL, "pci.accelerators[].upstream.width_max, pci.accelerators[].upstream.speed_gts_max, pci.accelerators[].link.width.max, pci.accelerators[].link.speed_gts.max", NULL, "ratio",
+	  "Accelerator upstream port capacity", obs_acc_uplink_ratio,
+	  "Lowest ratio over the accelerators of what the port above the card can carry (width x "
+	  "speed) to what the card can use (1.0 or more = the port does not limit it).",
+	  "A board may not have lanes for every card at full width: four modules on lanes for two "
+	  "run at half speed (DOMAIN.md), whatever each card negotiates with its own switch port.",
+	  NULL,
+	  { { "hardware", NULL, "Move the card behind a port (or switch uplink) as wide and fast as the card" } } },
+
+	{ "pci.nic.link", V_NUM, 0, NUM, NULL, "pci.nics[].link.width.current, pci.nics[].link.width.max", NULL, "ratio",
+	  "NIC PCIe link width", obs_nic_link,
+	  "Lowest negotiated/maximum link width over the network controllers.",
+	  "Array nodes talk over 25/100 GbE or RoCEv2 (DOMAIN.md); a 100 GbE NIC on a narrowed link "
+	  "cannot reach line rate.",
+	  NULL,
+	  { { "hardware", NULL, "Move the NIC to a slot wired for its full width" } } },
+
+	{ "kernel.sysctl", V_SYSCTL, 1, NUM, NULL, "kernel.sysctl.\"KEY\"", NULL, NULL,
+	  "sysctl", obs_sysctl,
+	  "One finding per sysctl the profile names: the value as the kernel prints it, compared as "
+	  "a number (min, max, numeric expect) or as a string (white space normalised).",
+	  "From one 4096-node deployment (DOMAIN.md): vm.swappiness=10, net.core.rmem_max and "
+	  "wmem_max=67108864, net.ipv4.tcp_fin_timeout=30, net.ipv4.tcp_tw_reuse=1, "
+	  "net.ipv4.ip_local_port_range=1024 65535, fs.file-max=2097152, for many short connections "
+	  "and large buffers.",
+	  NULL,
+	  { { "sysctl", "sysctl -w {key}='{expected}'", "{key} = {expected} in /etc/sysctl.d/90-nodeaudit.conf" } } },
+
+	{ "kernel.thp", V_STR, 0, CMP_EXPECT, thp_modes, "kernel.thp.enabled, kernel.thp.defrag", NULL, NULL,
+	  "Transparent huge pages", obs_thp,
+	  "The selected mode of /sys/kernel/mm/transparent_hugepage/enabled.",
+	  "Decode streams every weight once per token (DOMAIN.md), gigabytes per second through the "
+	  "TLB; 'never' forbids huge pages even for runtimes that ask for them (madvise). DOMAIN.md "
+	  "gives no measured figure for THP, so the built-in profiles only warn.",
+	  NULL,
+	  { { "runtime", "echo {expected} > /sys/kernel/mm/transparent_hugepage/enabled", NULL },
+	    { "cmdline", NULL, "Add 'transparent_hugepage={expected}' to the kernel command line" } } },
+
+	{ "kernel.swap", V_NUM, 0, NUM, NULL, "kernel.swap.total_bytes", NULL, "bytes",
+	  "Swap space", obs_swap,
+	  "Total swap space, in bytes.",
+	  "DOMAIN.md asks for vm.swappiness=10 and a memory watermark per session rather than the "
+	  "OOM killer; weights or sessions paged to swap turn a memory-bandwidth-bound decode into a "
+	  "disk-bound one.",
+	  NULL,
+	  { { "runtime", "swapoff -a", "and remove the swap entries from /etc/fstab" } } },
+
+	{ "kernel.cmdline", V_SYSCTL, 1, CMP_EXPECT, NULL, "kernel.cmdline.params.KEY", NULL, NULL,
+	  "kernel command line", obs_cmdline,
+	  "One finding per kernel parameter the profile names: its value ('' for a flag, '(unset)' "
+	  "when absent).",
+	  "Some settings only exist at boot (nosmt, numa_balancing=disable, transparent_hugepage=, "
+	  "isolcpus=); DOMAIN.md lists the kernel command line among the fixes an audit must give.",
+	  NULL,
+	  { { "cmdline", NULL, "Set {key}={expected} in GRUB_CMDLINE_LINUX (/etc/default/grub), "
+	      "regenerate the boot configuration and reboot" } } },
+};
+const size_t ncheck_catalog = ARRAY_SIZE(check_catalog);
+
+/*** Lookup ***/
+
+const struct check *check_find(const char *id)
+{
+	size_t i;
+	for (i = 0; i < ncheck_catalog; i++)
+		if (!strcmp(check_catalog[i].id, id))
+			return &check_catalog[i];
+	return NULL;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, *row, r;
+	if (la > 200 || lb > 200)
+		return (size_t)-1;
+	row = xcalloc(lb + 1, sizeof(*row));
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t cur = row[j];
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	r = row[lb];
+	free(row);
+	return r;
+}
+
+static const char *closest(const char *w, const char *const *words, size_t n, size_t stride)
+{
+	const char *best = NULL;
+	size_t bd = (size_t)-1, i, lim;
+	for (i = 0; i < n; i++) {
+		const char *c = *(const char *const *)((const char *)words + i * stride);
+		size_t d = edit_distance(w, c);
+		if (d < bd) {
+			bd = d;
+			best = c;
+		}
+	}
+	lim = strlen(w) / 3;
+	if (lim < 2)
+		lim = 2;
+	return bd <= lim ? best : NULL;
+}
+
+const char *closest_word(const char *w, const char *const *words)
+{
+	size_t n = 0;
+	while (words[n])
+		n++;
+	return closest(w, words, n, sizeof(*words));
+}
+
+const char *check_suggest(const char *id)
+{
+	return closest(id, &check_catalog[0].id, ncheck_catalog, sizeof(check_catalog[0]));
+}
+
+const char *severity_name(enum severity s)
+{
+	static const char *const n[] = { "info", "warn", "fail" };
+	return n[s];
+}
+
+const char *status_name(enum status s)
+{
+	static const char *const n[] = { "pass", "info", "warn", "fail", "unknown", "skip" };
+	return s < ST__N ? n[s] : "?";
+}
+
+/*** Evaluation ***/
+
+void check_observe(const struct check *c, const cJSON *root, const char *key, struct obs *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->state = OBS_UNKNOWN;
+	c->observe(root, key, o);
+}
+
+void obs_release(struct obs *o)
+{
+	cJSON_Delete(o->value);
+	o->value = NULL;
+}
+
+static int num_eq(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * (fabs(a) > 1 ? fabs(a) : 1);
+}
+
+/* One observed value against one expected value. */
+static int match_one(const struct check *c, const cJSON *v, const cJSON *e)
+{
+	switch (c->type) {
+	case V_ONOFF:
+	case V_STR:
+		return cJSON_IsString(v) && cJSON_IsString(e) && !strcmp(v->valuestring, e->valuestring);
+	case V_BOOL:
+		return cJSON_IsBool(v) && cJSON_IsBool(e) && cJSON_IsTrue(v) == cJSON_IsTrue(e);
+	case V_NUM:
+		return cJSON_IsNumber(v) && cJSON_IsNumber(e) && num_eq(v->valuedouble, e->valuedouble);
+	case V_SET: {
+		const cJSON *x;
+		cJSON_ArrayForEach(x, v)
+			if (cJSON_IsString(x) && cJSON_IsString(e) && !strcmp(x->valuestring, e->valuestring))
+				return 1;
+		return 0;
+	}
+	case V_SYSCTL: {
+		double a;
+		if (!cJSON_IsString(v))
+			return 0;
+		if (cJSON_IsNumber(e))
+			return parse_double(v->valuestring, &a) == 0 && num_eq(a, e->valuedouble);
+		if (cJSON_IsString(e)) {
+			char *x = strsquash(xstrdup(v->valuestring)), *y = strsquash(xstrdup(e->valuestring));
+			int m = !strcmp(x, y);
+			free(x);
+			free(y);
+			return m;
+		}
+		return 0;
+	}
+	}
+	return 0;
+}
+
+/* 1 met, 0 not met, -1 cannot compare (o->reason set). */
+static int compare(const struct pspec *s, struct obs *o)
+{
+	const struct check *c = s->check;
+	double v = 0;
+	if (s->expect) {
+		int any = 0;
+		if (cJSON_IsArray(s->expect)) {
+			const cJSON *e;
+			cJSON_ArrayForEach(e, s->expect)
+				any |= match_one(c, o->value, e);
+		} else
+			any = match_one(c, o->value, s->expect);
+		if (!any)
+			return 0;
+	}
+	if (s->has_min || s->has_max) {
+		if (cJSON_IsNumber(o->value))
+			v = o->value->valuedouble;
+		else if (!cJSON_IsString(o->value) || parse_double(o->value->valuestring, &v) < 0) {
+			snprintf(o->reason, sizeof(o->reason), "'%s' is not a single number",
+				 cJSON_IsString(o->value) ? o->value->valuestring : "?");
+			return -1;
+		}
+		if (s->has_min && v < s->min && !num_eq(v, s->min))
+			return 0;
+		if (s->has_max && v > s->max && !num_eq(v, s->max))
+			return 0;
+	}
+	return 1;
+}
+
+/* The reason for an unknown: the gap of the fact (or of a parent or child). */
+static void gap_reason(const struct obs *o, const cJSON *root, const cJSON *gaps, char *buf, size_t n)
+{
+	size_t i, missing = 0;
+	const cJSON *g;
+	for (i = 0; i < o->npaths; i++) {
+		const char *p = o->paths[i];
+		size_t lp = strlen(p);
+		cJSON_ArrayForEach(g, gaps) {
+			const cJSON *f = cJSON_GetObjectItemCaseSensitive(g, "fact");
+			const cJSON *r = cJSON_GetObjectItemCaseSensitive(g, "reason");
+			size_t lf;
+			if (!cJSON_IsString(f) || !cJSON_IsString(r))
+				continue;
+			lf = strlen(f->valuestring);
+			if (!strcmp(f->valuestring, p) ||
+			    (lf < lp && !strncmp(p, f->valuestring, lf) && (p[lf] == '.' || p[lf] == '[')) ||
+			    (lp < lf && !strncmp(f->valuestring, p, lp) &&
+			     (f->valuestring[lp] == '.' || f->valuestring[lp] == '['))) {
+				snprintf(buf, n, "%s: %s", f->valuestring, r->valuestring);
+				return;
+			}
+		}
+	}
+	/* The first fact that is absent or null. */
+	for (i = 0; i < o->npaths; i++) {
+		const cJSON *v = facts_get(root, o->paths[i]);
+		if (!v || cJSON_IsNull(v)) {
+			missing = i;
+			break;
+		}
+	}
+	if (o->npaths) {
+		char subject[32];
+		const char *p = o->paths[missing];
+		size_t k = strcspn(p, ".");
+		snprintf(subject, sizeof(subject), "%.*s", (int)(k < 31 ? k : 31), p);
+		snprintf(buf, n, "%s not known (the %s probe did not report it)", p,
+			 !strcmp(subject, "host") ? "cpu" : subject);
+	} else
+		snprintf(buf, n, "not known");
+}
+
+static void add_evidence(cJSON *arr, const struct obs *o, const cJSON *evidence)
+{
+	size_t i;
+	const cJSON *e, *p;
+	for (i = 0; i < o->npaths; i++) {
+		const char *path = o->paths[i];
+		size_t lp = strlen(path);
+		cJSON_ArrayForEach(e, evidence) {
+			const char *k = e->string;
+			size_t lk = strlen(k);
+			if (strcmp(k, path) &&
+			    !(lk > lp && !strncmp(k, path, lp) && (k[lp] == '.' || k[lp] == '[')))
+				continue;
+			cJSON_ArrayForEach(p, e) {
+				const cJSON *x;
+				int dup = 0;
+				if (!cJSON_IsString(p))
+					continue;
+				cJSON_ArrayForEach(x, arr)
+					if (!strcmp(x->valuestring, p->valuestring))
+						dup = 1;
+				if (!dup)
+					cJSON_AddItemToArray(arr, cJSON_CreateString(p->valuestring));
+			}
+		}
+	}
+}
+
+/* "{expected}" and "{key}" in a fix template. */
+static char *fill(const char *tpl, const struct pspec *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char ex[256] = "";
+	const cJSON *e = s->expect;
+	if (cJSON_IsArray(e))
+		e = e->child;
+	if (cJSON_IsString(e))
+		snprintf(ex, sizeof(ex), "%s", e->valuestring);
+	else if (cJSON_IsNumber(e))
+		snprintf(ex, sizeof(ex), "%.15g", e->valuedouble);
+	else if (cJSON_IsBool(e))
+		snprintf(ex, sizeof(ex), "%s", cJSON_IsTrue(e) ? "true" : "false");
+	else if (s->has_min)
+		snprintf(ex, sizeof(ex), "%.15g", s->min);
+	else if (s->has_max)
+		snprintf(ex, sizeof(ex), "%.15g", s->max);
+	while (*tpl) {
+		if (!strncmp(tpl, "{expected}", 10)) {
+			strbuf_addstr(&sb, ex);
+			tpl += 10;
+		} else if (!strncmp(tpl, "{key}", 5)) {
+			strbuf_addstr(&sb, s->key ? s->key : "");
+			tpl += 5;
+		} else
+			strbuf_add(&sb, tpl++, 1);
+	}
+	return strbuf_detach(&sb);
+}
+
+static void first_sentence(const char *why, char *buf, size_t n)
+{
+	const char *e = strstr(why, ". ");
+	size_t k = e ? (size_t)(e - why) + 1 : strlen(why);
+	snprintf(buf, n, "%.*s", (int)k, why);
+}
+
+static cJSON *finding(const struct pspec *s, const cJSON *root, const cJSON *gaps,
+		      const cJSON *evidence, enum status *st)
+{
+	const struct check *c = s->check;
+	struct obs o;
+	cJSON *f = cJSON_CreateObject(), *ev;
+	char buf[600];
+	int m = -1;
+	size_t i;
+
+	check_observe(c, root, s->key, &o);
+	if (o.state == OBS_VALUE) {
+		m = compare(s, &o);
+		if (m < 0)
+			o.state = OBS_UNKNOWN;
+	}
+	if (o.state == OBS_SKIP)
+		*st = ST_SKIP;
+	else if (o.state == OBS_UNKNOWN)
+		*st = ST_UNKNOWN;
+	else if (m == 1)
+		*st = ST_PASS;
+	else
+		*st = s->severity == SEV_FAIL ? ST_FAIL : s->severity == SEV_WARN ? ST_WARN : ST_INFO;
+
+	cJSON_AddStringToObject(f, "id", c->id);
+	if (s->key)
+		cJSON_AddStringToObject(f, "key", s->key);
+	cJSON_AddStringToObject(f, "status", status_name(*st));
+	cJSON_AddStringToObject(f, "severity", severity_name(s->severity));
+	if (s->key)
+		snprintf(buf, sizeof(buf), "%s %s", c->title, s->key);
+	else
+		snprintf(buf, sizeof(buf), "%s", c->title);
+	cJSON_AddStringToObject(f, "title", buf);
+	if (o.state == OBS_VALUE) {
+		cJSON_AddItemToObject(f, "observed", o.value);
+		o.value = NULL;
+	} else
+		cJSON_AddNullToObject(f, "observed");
+	cJSON_AddStringToObject(f, "expected", pspec_expected(s, buf, sizeof(buf)));
+	if (strcmp(s->when, "always"))
+		cJSON_AddStringToObject(f, "when", s->when);
+	if (o.detail[0])
+		cJSON_AddStringToObject(f, "detail", o.detail);
+	if (*st == ST_UNKNOWN) {
+		if (o.reason[0])
+			cJSON_AddStringToObject(f, "reason", o.reason);
+		else {
+			gap_reason(&o, root, gaps, buf, sizeof(buf));
+			cJSON_AddStringToObject(f, "reason", buf);
+		}
+	} else if (*st == ST_SKIP)
+		cJSON_AddStringToObject(f, "reason", o.reason);
+	if (s->note)
+		cJSON_AddStringToObject(f, "rationale", s->note);
+	else {
+		first_sentence(c->why, buf, sizeof(buf));
+		cJSON_AddStringToObject(f, "rationale", buf);
+	}
+	ev = cJSON_AddArrayToObject(f, "evidence");
+	add_evidence(ev, &o, evidence);
+	{
+		cJSON *facts = cJSON_AddArrayToObject(f, "facts");
+		for (i = 0; i < o.npaths; i++)
+			cJSON_AddItemToArray(facts, cJSON_CreateString(o.paths[i]));
+	}
+	if (*st == ST_WARN || *st == ST_FAIL || *st == ST_INFO) {
+		cJSON *fix = cJSON_AddArrayToObject(f, "fix");
+		for (i = 0; i < ARRAY_SIZE(c->fixes) && c->fixes[i].kind; i++) {
+			cJSON *x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "kind", c->fixes[i].kind);
+			if (c->fixes[i].command) {
+				char *t = fill(c->fixes[i].command, s);
+				cJSON_AddStringToObject(x, "command", t);
+				free(t);
+			}
+			if (c->fixes[i].text) {
+				char *t = fill(c->fixes[i].text, s);
+				cJSON_AddStringToObject(x, "text", t);
+				free(t);
+			}
+			cJSON_AddItemToArray(fix, x);
+		}
+	}
+	obs_release(&o);
+	return f;
+}
+
+cJSON *checks_run(const struct profile *p, const cJSON *root, const cJSON *gaps,
+		  const cJSON *evidence, int counts[ST__N])
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+	memset(counts, 0, sizeof(int) * ST__N);
+	for (i = 0; i < p->nspecs; i++) {
+		enum status st;
+		cJSON_AddItemToArray(arr, finding(&p->specs[i], root, gaps, evidence, &st));
+		counts[st]++;
+	}
+	return arr;
+}
+
+int checks_exit(const int counts[ST__N], const char *fail_on)
+{
+	if (fail_on && !strcmp(fail_on, "never"))
+		return EXIT_OK;
+	if (counts[ST_FAIL])
+		return EXIT_CRIT;
+	if (counts[ST_WARN] && !(fail_on && !strcmp(fail_on, "fail")))
+		return EXIT_WARN;
+	return EXIT_OK;
+}

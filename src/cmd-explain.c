@@ -1,0 +1,147 @@
+/* cmd-explain.c - `nodeaudit explain [CHECK-ID]`: what a check measures, why, how to fix */
+#include "config.h"
+#include "cli.h"
+#include "output.h"
+#include "profile.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Print text wrapped at 78 columns with an indent. */
+static void wrap(FILE *fp, const char *indent, const char *s)
+{
+	size_t col = 0, ind = strlen(indent);
+	while (*s) {
+		size_t w = strcspn(s, " ");
+		if (col && col + 1 + w > 78) {
+			fputc('\n', fp);
+			col = 0;
+		}
+		if (!col) {
+			fputs(indent, fp);
+			col = ind;
+		} else {
+			fputc(' ', fp);
+			col++;
+		}
+		fwrite(s, 1, w, fp);
+		col += w;
+		s += w;
+		while (*s == ' ')
+			s++;
+	}
+	if (col)
+		fputc('\n', fp);
+}
+
+static const char *type_name(const struct check *c)
+{
+	switch (c->type) {
+	case V_ONOFF: return "on or off";
+	case V_BOOL: return "true or false";
+	case V_STR: return "a string";
+	case V_NUM: return "a number";
+	case V_SET: return "a set of flags";
+	case V_SYSCTL: return "a string as the kernel prints it";
+	}
+	return "?";
+}
+
+static void explain_list(FILE *fp)
+{
+	size_t i;
+	for (i = 0; i < ncheck_catalog; i++)
+		fprintf(fp, "%-34s %s\n", check_catalog[i].id, check_catalog[i].title);
+}
+
+static void explain_one(FILE *fp, const struct check *c)
+{
+	size_t i, k;
+	char buf[300];
+	fprintf(fp, "%s%s%s: %s\n\n", c_bold(), c->id, c_reset(), c->title);
+	fprintf(fp, "What it measures\n");
+	wrap(fp, "  ", c->what);
+	fprintf(fp, "  Facts read: %s\n  Value: %s%s%s; comparators: %s%s%s\n\n", c->facts, type_name(c),
+		c->unit ? ", in " : "", c->unit ? c->unit : "",
+		c->cmps & CMP_EXPECT ? "expect " : "", c->cmps & CMP_MIN ? "min " : "",
+		c->cmps & CMP_MAX ? "max" : "");
+	fprintf(fp, "Why it matters\n");
+	wrap(fp, "  ", c->why);
+	if (c->disagree) {
+		fprintf(fp, "\nWhere sources disagree\n");
+		wrap(fp, "  ", c->disagree);
+	}
+	fprintf(fp, "\nHow to fix\n");
+	for (i = 0; i < ARRAY_SIZE(c->fixes) && c->fixes[i].kind; i++) {
+		snprintf(buf, sizeof(buf), "%s%s%s", c->fixes[i].command ? c->fixes[i].command : "",
+			 c->fixes[i].command && c->fixes[i].text ? ": " : "",
+			 c->fixes[i].text ? c->fixes[i].text : "");
+		fprintf(fp, "  (%s) %s\n", c->fixes[i].kind, buf);
+	}
+	fprintf(fp, "\nBuilt-in profiles\n");
+	for (i = 0; i < nbuiltin_profiles; i++) {
+		struct profile p;
+		char *err = NULL;
+		int used = 0;
+		if (profile_load(&p, builtin_profiles[i].name, NULL, NULL, &err) < 0) {
+			free(err);
+			continue;
+		}
+		for (k = 0; k < p.nspecs; k++) {
+			const struct pspec *s = &p.specs[k];
+			if (s->check != c)
+				continue;
+			fprintf(fp, "  %-24s %s%s%s%s (%s)\n", p.name, s->key ? s->key : "", s->key ? " " : "",
+				pspec_expected(s, buf, sizeof(buf)),
+				strcmp(s->when, "always") ? ", when pinned" : "", severity_name(s->severity));
+			if (s->note)
+				wrap(fp, "      ", s->note);
+			used = 1;
+		}
+		if (!used)
+			fprintf(fp, "  %-24s not checked\n", p.name);
+		profile_release(&p);
+	}
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct output out;
+	const struct check *c;
+	int i = parse_cmd_options(argc, argv, NULL, "", NULL, NULL), ok;
+	if (i == -2)
+		return EXIT_OK;
+	if (i < 0)
+		return EXIT_UNKNOWN;
+	if (check_format("explain", "text") < 0)
+		return EXIT_UNKNOWN;
+	if (argc - i > 1) {
+		usage_error("explain", "unexpected argument '%s'", argv[i + 1]);
+		return EXIT_UNKNOWN;
+	}
+	c = i < argc ? check_find(argv[i]) : NULL;
+	if (i < argc && !c) {
+		/* "kernel.sysctl.vm.swappiness" explains kernel.sysctl. */
+		if (str_startswith(argv[i], "kernel.sysctl."))
+			c = check_find("kernel.sysctl");
+		else if (str_startswith(argv[i], "kernel.cmdline."))
+			c = check_find("kernel.cmdline");
+	}
+	if (i < argc && !c) {
+		const char *sug = check_suggest(argv[i]);
+		if (sug)
+			error("unknown check '%s' (did you mean '%s'?)", argv[i], sug);
+		else
+			error("unknown check '%s'; 'nodeaudit explain' lists them", argv[i]);
+		return EXIT_UNKNOWN;
+	}
+	if (output_open(&out, G.output, NULL) < 0)
+		return EXIT_UNKNOWN;
+	if (c)
+		explain_one(out.fp, c);
+	else
+		explain_list(out.fp);
+	ok = output_close(&out, 1) == 0;
+	return ok ? EXIT_OK : EXIT_UNKNOWN;
+}
