@@ -54,5 +54,11 @@ void probe_text(FILE *out, const struct probe_ctx *ctx);
 /* Each probe, in probe-*.c. */
 int probe_host(struct probe_ctx *ctx);
 void text_host(FILE *out, const cJSON *root);
+int probe_numa(struct probe_ctx *ctx);
+void text_numa(FILE *out, const cJSON *root);
+/* probe-numa.c parsers: "Node 0 MemTotal: N kB" (or /proc/meminfo's line)
+ * into bytes; a nodeN/distance row into a new array.  0 or -EINVAL/-ERANGE. */
+int numa_parse_memtotal(const char *text, uint64_t *bytes);
+int numa_parse_distances(const char *text, long **out, size_t *n);
 
 #endif
