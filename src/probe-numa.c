@@ -223,6 +223,29 @@ static int check_row(struct node *nd, size_t idx, size_t nnodes)
 	return 1;
 }
 
+/* The CPUs with a cpuN directory, less those whose cpuN/online is 0. */
+static int cpu_dirs(struct sysroot *sr, hwloc_bitmap_t set)
+{
+	char **names;
+	size_t n, i;
+	hwloc_bitmap_zero(set);
+	if (sr_list(sr, "/sys/devices/system/cpu", &names, &n) < 0)
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		uint64_t id, on;
+		char path[96];
+		if (strncmp(names[i], "cpu", 3) || !isdigit((unsigned char)names[i][3]) ||
+		    parse_u64(names[i] + 3, &id) < 0 || id >= SR_MAX_CPUS)
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s/online", names[i]);
+		if (sr_read_u64(sr, path, &on) == 0 && on == 0)
+			continue;
+		hwloc_bitmap_set(set, (unsigned)id);
+	}
+	sr_free_list(names, n);
+	return hwloc_bitmap_iszero(set) ? -ENOENT : 0;
+}
+
 static void set_list(cJSON *o, const char *key, hwloc_const_bitmap_t set)
 {
 	char buf[4096];
@@ -236,7 +259,7 @@ static void set_list(cJSON *o, const char *key, hwloc_const_bitmap_t set)
 
 /* The whole machine as one node (no node directory, or unusable node data). */
 static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
-		     hwloc_const_bitmap_t cpus, const char *why)
+		     hwloc_const_bitmap_t cpus, const char *cpus_src, const char *why)
 {
 	struct facts *f = &ctx->facts;
 	cJSON *nodes, *n = cJSON_CreateObject();
@@ -254,7 +277,7 @@ static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
 	if (!cpus)
 		facts_gap(f, "numa.nodes[0].cpus", "the online CPUs are unknown");
 	else
-		facts_evidence(f, "numa.nodes[0].cpus", "/sys/devices/system/cpu/online");
+		facts_evidence(f, "numa.nodes[0].cpus", cpus_src);
 	r = sr_read(&ctx->sr, "/proc/meminfo", &s, NULL);
 	if (r == 0) {
 		r = numa_parse_memtotal(s, &mem);
@@ -297,7 +320,7 @@ int probe_numa(struct probe_ctx *ctx)
 	hwloc_bitmap_t possible = hwloc_bitmap_alloc();
 	struct node *nd = NULL;
 	size_t nn = 0, i, j;
-	const char *ids_src = NULL;
+	const char *ids_src = NULL, *online_src;
 	int has_online, overlap = 0, r;
 	unsigned id;
 	char buf[4096];
@@ -306,10 +329,17 @@ int probe_numa(struct probe_ctx *ctx)
 	has_online = r == 0;
 	if (r < 0 && r != -ENOENT)
 		facts_gap_read(f, "cpu.online", "/sys/devices/system/cpu/online", r);
+	online_src = "/sys/devices/system/cpu/online";
+	if (!has_online && cpu_dirs(sr, online) == 0) {
+		/* Captures without cpu/online (ghw's): the cpuN directories
+		 * whose online file does not say 0. */
+		has_online = 1;
+		online_src = "/sys/devices/system/cpu";
+	}
 
 	if (!sr_is_dir(sr, NODE_DIR) || node_ids(ctx, ids, &ids_src) < 0) {
 		hwloc_bitmap_t cpus = has_online ? online : NULL;
-		one_node(ctx, numa, 0, cpus, sr_is_dir(sr, NODE_DIR)
+		one_node(ctx, numa, 0, cpus, online_src, sr_is_dir(sr, NODE_DIR)
 			 ? NODE_DIR " (no nodes listed: one node assumed)"
 			 : NODE_DIR " (absent: one node assumed)");
 		cross_check_hwloc(ctx, 1);
@@ -346,7 +376,7 @@ int probe_numa(struct probe_ctx *ctx)
 			}
 		if (has_online)
 			hwloc_bitmap_and(all, all, online);
-		one_node(ctx, numa, nd[0].id, all, NODE_DIR " (overlapping CPU lists: one node)");
+		one_node(ctx, numa, nd[0].id, all, online_src, NODE_DIR " (overlapping CPU lists: one node)");
 		cross_check_hwloc(ctx, 1);
 		goto out;
 	}
