@@ -699,7 +699,7 @@ int cmd_snapshot(int argc, char **argv)
 {
 	struct probe_ctx ctx;
 	const char *out, *kind;
-	char *stage = NULL, *parent = NULL, *tmpar = NULL;
+	char *stage = NULL, *parent = NULL, *tmpar = NULL, *outbuf = NULL;
 	struct stat st;
 	size_t i, nfiles = 0;
 	int ret = EXIT_UNKNOWN, first = parse_cmd_options(argc, argv, NULL, "", NULL, NULL);
@@ -716,33 +716,40 @@ int cmd_snapshot(int argc, char **argv)
 		usage_error("snapshot", "'snapshot' has no --format (it writes a directory or an archive)");
 		return EXIT_UNKNOWN;
 	}
-	out = G.output;
-	if (!out || !*out || !strcmp(out, "-")) {
+	if (!G.output || !*G.output || !strcmp(G.output, "-")) {
 		usage_error("snapshot", "needs -o DIR or -o FILE.tar.gz");
 		return EXIT_UNKNOWN;
 	}
+	/* "snap/" is the directory "snap". */
+	outbuf = xstrdup(G.output);
+	for (i = strlen(outbuf); i > 1 && outbuf[i - 1] == '/'; i--)
+		outbuf[i - 1] = '\0';
+	out = outbuf;
 	kind = archive_kind(out);
+	parent = dir_of(out);
+	if (!strcmp(out, "/")) {
+		error("refusing to write a snapshot into '/'");
+		goto done;
+	}
 	if (check_not_in_sysroot(out) < 0)
-		return EXIT_UNKNOWN;
+		goto done;
 	if (stat(out, &st) == 0) {
 		if (kind && S_ISDIR(st.st_mode)) {
 			error("cannot write '%s': it is a directory", out);
-			return EXIT_UNKNOWN;
+			goto done;
 		}
 		if (!kind && !S_ISDIR(st.st_mode)) {
 			error("cannot write '%s': it exists and is not a directory", out);
-			return EXIT_UNKNOWN;
+			goto done;
 		}
 		if (!kind && dir_is_empty(out) != 1) {
 			error("refusing to write into '%s': it exists and is not empty", out);
-			return EXIT_UNKNOWN;
+			goto done;
 		}
 	}
-	parent = dir_of(out);
 	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		error("cannot write '%s': no directory '%s'", out, parent);
-		free(parent);
-		return EXIT_UNKNOWN;
+		goto done;
 	}
 
 	/* Stage beside the output (a directory is then renamed into place); an
@@ -755,8 +762,8 @@ int cmd_snapshot(int argc, char **argv)
 	if (!mkdtemp(stage)) {
 		error("cannot create a staging directory '%s': %s", stage, strerror(errno));
 		free(stage);
-		free(parent);
-		return EXIT_UNKNOWN;
+		stage = NULL;
+		goto done;
 	}
 	chmod(stage, 0755);
 
@@ -811,11 +818,13 @@ out:
 		unlink(tmpar);
 		free(tmpar);
 	}
+	probe_release(&ctx);
+done:
 	if (stage) {
 		remove_tree(stage);
 		free(stage);
 	}
 	free(parent);
-	probe_release(&ctx);
+	free(outbuf);
 	return ret;
 }

@@ -310,6 +310,42 @@ static void cross_check_hwloc(struct probe_ctx *ctx, int count)
 			       "sysfs gives %d NUMA node%s, hwloc %d", count, count == 1 ? "" : "s", h);
 }
 
+/* node/has_cpu and node/has_memory are the kernel's own summary of which
+ * nodes have online CPUs and memory: a node they disagree about is
+ * reported (the per-node files win).  Unreadable or empty: nothing to
+ * compare. */
+static void cross_check_state(struct probe_ctx *ctx, const struct node *nd, size_t nn,
+			      const char *file)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	char path[64];
+	size_t i;
+	int cpu = !strcmp(file, "has_cpu");
+	snprintf(path, sizeof(path), NODE_DIR "/%s", file);
+	/* Empty is seen on real machines (a ghw capture of a Ryzen desktop
+	 * has an empty has_cpu): the kernel did not fill it, nothing to say. */
+	if (sr_read_cpulist(&ctx->sr, path, set) == 0 && !hwloc_bitmap_iszero(set))
+		for (i = 0; i < nn; i++) {
+			int listed = hwloc_bitmap_isset(set, nd[i].id), has;
+			char fact[64];
+			if (cpu && !nd[i].cpus)
+				continue;
+			if (!cpu && !nd[i].has_mem)
+				continue;
+			has = cpu ? !hwloc_bitmap_iszero(nd[i].cpus) : nd[i].mem > 0;
+			if (has == listed)
+				continue;
+			snprintf(fact, sizeof(fact), "numa.nodes[%zu].%s", i, cpu ? "cpus" : "memory_bytes");
+			facts_conflict(&ctx->facts, fact, cpu ? nd[i].cpus_path : "node meminfo", path,
+				       "node %u %s in %s, but its %s says %s", nd[i].id,
+				       listed ? "is listed" : "is not listed", path,
+				       cpu ? "CPU list" : "meminfo",
+				       has ? (cpu ? "it has online CPUs" : "it has memory")
+					   : (cpu ? "it has no online CPU" : "it has no memory"));
+		}
+	hwloc_bitmap_free(set);
+}
+
 int probe_numa(struct probe_ctx *ctx)
 {
 	struct sysroot *sr = &ctx->sr;
@@ -450,6 +486,8 @@ int probe_numa(struct probe_ctx *ctx)
 				facts_gap(f, fact, "%s", nd[i].dist_why);
 		}
 	}
+	cross_check_state(ctx, nd, nn, "has_cpu");
+	cross_check_state(ctx, nd, nn, "has_memory");
 	cross_check_hwloc(ctx, (int)nn);
 out:
 	for (i = 0; i < nn; i++) {
