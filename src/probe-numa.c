@@ -246,15 +246,28 @@ static int cpu_dirs(struct sysroot *sr, hwloc_bitmap_t set)
 	return hwloc_bitmap_iszero(set) ? -ENOENT : 0;
 }
 
+/* A set as a kernel-style list, whatever its length (interleaved node
+ * lists of big machines run to kilobytes); "" for an empty set.  malloc'd. */
+static char *list_str(hwloc_const_bitmap_t set)
+{
+	char *s = NULL;
+	if (hwloc_bitmap_iszero(set))
+		return xstrdup("");
+	if (hwloc_bitmap_list_asprintf(&s, set) < 0 || !s)
+		die("out of memory");
+	return s;
+}
+
 static void set_list(cJSON *o, const char *key, hwloc_const_bitmap_t set)
 {
-	char buf[4096];
-	if (!set)
+	char *s;
+	if (!set || hwloc_bitmap_weight(set) < 0) {
 		fj_set(o, key, cJSON_CreateNull());
-	else if (hwloc_bitmap_weight(set) < 0)
-		fj_set(o, key, cJSON_CreateNull());
-	else
-		fj_str_or_null(o, key, cpulist_str(set, buf, sizeof(buf)));
+		return;
+	}
+	s = list_str(set);
+	fj_str_or_null(o, key, s);
+	free(s);
 }
 
 /* The whole machine as one node (no node directory, or unusable node data). */
@@ -397,12 +410,15 @@ int probe_numa(struct probe_ctx *ctx)
 	for (i = 0; i < nn && !overlap; i++)
 		for (j = i + 1; j < nn && !overlap; j++)
 			if (nd[i].cpus && nd[j].cpus && hwloc_bitmap_intersects(nd[i].cpus, nd[j].cpus)) {
+				char *both;
 				hwloc_bitmap_and(tmp, nd[i].cpus, nd[j].cpus);
+				both = list_str(tmp);
 				overlap = 1;
 				facts_conflict(f, "numa.node_count", "one node", "sysfs node CPU lists",
 					       "nodes %u and %u both list CPUs %s: the firmware's NUMA "
 					       "description is invalid, so the %zu nodes are reported as one",
-					       nd[i].id, nd[j].id, cpulist_str(tmp, buf, sizeof(buf)), nn);
+					       nd[i].id, nd[j].id, both, nn);
+				free(both);
 			}
 	if (overlap) {
 		for (i = 0; i < nn; i++)
