@@ -87,6 +87,17 @@ const struct command commands[] = {
 	  "What the check measures, why it matters (with the field figures), where\n"
 	  "sources disagree, how to fix it, and what each built-in profile expects.\n"
 	  "Without an ID, list every check.\n" },
+	{ "snapshot", cmd_snapshot, "capture what probe reads, for offline audit elsewhere",
+	  "Usage: nodeaudit snapshot -o DIR|FILE.tar.gz [GLOBAL OPTIONS]\n"
+	  "\n"
+	  "Run every probe, then copy exactly the files they read (and those hwloc\n"
+	  "reads for the same facts) into DIR, or into an archive (.tar.gz, .tgz,\n"
+	  ".tar.xz, .tar.bz2, .tar) written atomically, with a manifest in\n"
+	  "/nodeaudit/MANIFEST.json.  'nodeaudit probe --sysroot DIR' then prints\n"
+	  "the same facts on any machine.  With --sysroot, re-snapshots a snapshot.\n"
+	  "Files that cannot be read (run as root for all) are left out.\n"
+	  "\n"
+	  "  -o PATH         a new or empty directory, or an archive name\n" },
 };
 const size_t ncommands = ARRAY_SIZE(commands);
 

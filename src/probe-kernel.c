@@ -952,8 +952,16 @@ static void probe_irqbalance(struct probe_ctx *ctx)
 	size_t n, i, mark = ctx->sr.nread;
 	int found = 0, r;
 	if (!ctx->sr.live) {
-		fj_bool_or_null(k, "irqbalance", -1);
-		facts_gap(&ctx->facts, "kernel.irqbalance", "live only: a sysroot shows no running processes");
+		/* A snapshot records what it saw live; a hand-made capture cannot tell. */
+		char *v = NULL;
+		if (sr_read_str(&ctx->sr, "/nodeaudit/irqbalance", &v) == 0 && (!strcmp(v, "1") || !strcmp(v, "0"))) {
+			fj_bool_or_null(k, "irqbalance", !strcmp(v, "1"));
+			facts_evidence(&ctx->facts, "kernel.irqbalance", "/proc/*/comm");
+		} else {
+			fj_bool_or_null(k, "irqbalance", -1);
+			facts_gap(&ctx->facts, "kernel.irqbalance", "live only: a sysroot shows no running processes");
+		}
+		free(v);
 		return;
 	}
 	r = sr_list(&ctx->sr, "/proc", &names, &n);

@@ -7,11 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <ftw.h>
+#include <sys/stat.h>
 
 /* Order matters: later probes read earlier facts (memory bandwidth needs the
  * CPU packages, PCI locality needs the NUMA nodes). */
 const struct prober probers[] = {
 	{ "host", probe_host, text_host },
+	{ "numa", probe_numa, text_numa },
 	{ "kernel", probe_kernel, text_kernel },
 };
 const size_t nprobers = ARRAY_SIZE(probers);
@@ -56,6 +59,49 @@ void probe_release(struct probe_ctx *ctx)
 	sysroot_close(&ctx->sr);
 }
 
+/* hwloc opens sysroot files without O_NONBLOCK: a FIFO or a device where a
+ * sysfs file should be would block it for ever.  Find one before it does. */
+static const char *special_found;
+static char special_path[512];
+
+static int find_special(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	struct stat t;
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_F || flag == FTW_SL) {
+		if (stat(path, &t) == 0 && !S_ISREG(t.st_mode) && !S_ISDIR(t.st_mode)) {
+			snprintf(special_path, sizeof(special_path), "%s", path);
+			special_found = special_path;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static const char *sysroot_special_file(const struct sysroot *sr)
+{
+	static const char *const trees[] = {
+		"sys/devices/system/cpu", "sys/devices/system/node", "proc/cpuinfo", "proc/meminfo",
+		"proc/mounts", "proc/self", "sys/fs/cgroup", "sys/class/dmi", "sys/devices/virtual/dmi",
+		"sys/kernel/mm", "proc/hwloc-nofile-info",
+	};
+	size_t i;
+	special_found = NULL;
+	for (i = 0; i < ARRAY_SIZE(trees) && !special_found; i++) {
+		char *p = xasprintf("%s/%s", sr->root, trees[i]);
+		struct stat st;
+		if (lstat(p, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				nftw(p, find_special, 32, FTW_PHYS);
+			else
+				find_special(p, &st, S_ISLNK(st.st_mode) ? FTW_SL : FTW_F, NULL);
+		}
+		free(p);
+	}
+	return special_found;
+}
+
 hwloc_topology_t probe_topology(struct probe_ctx *ctx)
 {
 	hwloc_topology_t t;
@@ -65,6 +111,12 @@ hwloc_topology_t probe_topology(struct probe_ctx *ctx)
 	 * the same topology (the x86 backend would run CPUID on *this* host). */
 	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
 	if (!ctx->sr.live) {
+		const char *bad = sysroot_special_file(&ctx->sr);
+		if (bad) {
+			ctx->topo_failed = 1;
+			facts_gap(&ctx->facts, "cpu", "hwloc not run: '%s' is not a regular file", bad);
+			return NULL;
+		}
 		setenv("HWLOC_FSROOT", ctx->sr.root, 1);
 		setenv("HWLOC_THISSYSTEM", "0", 1);
 	}

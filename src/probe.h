@@ -63,5 +63,11 @@ void text_kernel(FILE *out, const cJSON *root);
  * component as for sysctl(8).  A key read already is not read again. */
 extern const char *const kernel_sysctls[];
 void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name);
+int probe_numa(struct probe_ctx *ctx);
+void text_numa(FILE *out, const cJSON *root);
+/* probe-numa.c parsers: "Node 0 MemTotal: N kB" (or /proc/meminfo's line)
+ * into bytes; a nodeN/distance row into a new array.  0 or -EINVAL/-ERANGE. */
+int numa_parse_memtotal(const char *text, uint64_t *bytes);
+int numa_parse_distances(const char *text, long **out, size_t *n);
 
 #endif
