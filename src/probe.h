@@ -54,5 +54,12 @@ void probe_text(FILE *out, const struct probe_ctx *ctx);
 /* Each probe, in probe-*.c. */
 int probe_host(struct probe_ctx *ctx);
 void text_host(FILE *out, const cJSON *root);
+int probe_cpu(struct probe_ctx *ctx);
+void text_cpu(FILE *out, const cJSON *root);
+
+/* Write the raw libcpuid dump of this machine to path (snapshot's
+ * /nodeaudit/cpuid.raw).  Returns 0, -ENOTSUP when not x86 or no CPUID,
+ * or -1 after printing one line. */
+int cpu_snapshot_cpuid(const char *path);
 
 #endif
