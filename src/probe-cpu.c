@@ -52,12 +52,18 @@ static void ci_set(char **dst, const char *v)
 
 static void ci_parse(struct cpuinfo *ci, char *buf)
 {
-	char *line, *save = NULL;
+	char *line, *next;
 	struct ci_proc *cur = NULL;
 	size_t alloc = 0;
 	ci_init_proc(&ci->g, -1);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(line, ':'), *k, *v;
+	/* A blank line ends a processor block: what follows (ARMv7's Features,
+	 * CPU part, Hardware) is global. */
+	for (line = buf; line; line = next) {
+		char *colon, *k, *v;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		colon = strchr(line, ':');
 		uint64_t u;
 		int64_t s;
 		if (!colon) {
@@ -170,6 +176,7 @@ struct cpu_state {
 	struct cache_inst *ci;
 	size_t nci, aci;
 	int arm, x86;
+	int bad_pkg, bad_core;   /* a gap names the garbled file already */
 };
 
 static int rd_u64(struct sysroot *sr, uint64_t *v, const char *fmt, int cpu)
@@ -374,7 +381,8 @@ static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 {
 	int id, k = 0;
-	int bad_pkg = 0, bad_core = 0, bad_sib = 0, bad_freq = 0, bad_cache = 0, bad_cap = 0;
+	int bad_sib = 0, bad_freq = 0, bad_cache = 0, bad_cap = 0;
+	int *bad_pkg = &st->bad_pkg, *bad_core = &st->bad_core;
 	st->nc = hwloc_bitmap_weight(st->online);
 	st->c = xcalloc(st->nc ? st->nc : 1, sizeof(*st->c));
 	hwloc_bitmap_foreach_begin(id, st->online) {
@@ -392,7 +400,7 @@ static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			p->pkg = s;
 			p->pkg_ok = 1;
 		} else if (r != -ENOENT)
-			gap_once(st->f, &bad_pkg, "cpu.packages", CPUDIR "/cpu%d/topology/physical_package_id", id, r);
+			gap_once(st->f, bad_pkg, "cpu.packages", CPUDIR "/cpu%d/topology/physical_package_id", id, r);
 		if (!p->pkg_ok && cp && cp->phys >= 0) {
 			p->pkg = cp->phys;
 			p->pkg_ok = 2;
@@ -403,14 +411,14 @@ static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			p->core_id = s;
 			p->core_ok = 1;
 		} else if (r != -ENOENT)
-			gap_once(st->f, &bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/core_id", id, r);
+			gap_once(st->f, bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/core_id", id, r);
 		if (!p->core_ok && cp && cp->coreid >= 0) {
 			p->core_id = cp->coreid;
 			p->core_ok = 2;
 		}
 		r = read_sib(st, p);
 		if (r < 0 && r != -ENOENT)
-			gap_once(st->f, &bad_sib, "cpu.cores", CPUDIR "/cpu%d/topology/thread_siblings_list", id, r);
+			gap_once(st->f, *bad_core ? &bad_sib : bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/thread_siblings_list", id, r);
 		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpufreq/base_frequency", id)) == 0 && v)
 			p->base_khz = v;
 		else if (r != -ENOENT)
@@ -541,8 +549,7 @@ static int codename_trusted(const struct cpuid_type *t)
 			return 1;
 		if (t->family != 6)
 			return 0;
-		if (t->ext_model == 0x8f || t->ext_model == 0x9a || t->ext_model == 0x97)
-			return t->ext_model != 0x8f;
+		/* Up to Comet/Rocket/Tiger Lake; not the hybrids, not Sapphire Rapids. */
 		return t->ext_model < 0x8f || t->ext_model == 0xa5 || t->ext_model == 0xa6 ||
 		       t->ext_model == 0xa7;
 	}
@@ -583,10 +590,8 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 		struct strbuf sb = STRBUF_INIT;
 		char chunk[8192];
 		size_t k;
-		if (!fp) {
-			facts_gap(st->f, "cpu.libcpuid", "cannot read '%s': %s", dump, strerror(errno));
-			return -1;
-		}
+		if (!fp)
+			return error("cannot read '%s': %s", dump, strerror(errno)) * 2;
 		while ((k = fread(chunk, 1, sizeof(chunk), fp)) > 0 && sb.len < SR_MAX_FILE)
 			strbuf_add(&sb, chunk, k);
 		fclose(fp);
@@ -733,7 +738,7 @@ static void probe_virt(struct cpu_state *st, const struct cpuinfo *ci, const cha
 		name = NULL;
 	fj_bool_or_null(h, "virtualized", virt);
 	if (virt < 0)
-		facts_gap(f, "host.virtualized", "no hypervisor CPU flag (not x86), no DMI and no "
+		facts_gap(f, "host.virtualized", "no /proc/cpuinfo hypervisor flag (x86 only), no DMI and no "
 			  "/sys/hypervisor or device-tree hypervisor node to tell");
 	else if (name_src && virt == 1)
 		facts_evidence(f, "host.virtualized", name_src);
@@ -912,8 +917,8 @@ static void probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_inf
 	if (st->ncores < 0) {
 		fj_set(cpu, "kinds", cJSON_CreateNull());
 		fj_bool_or_null(cpu, "hybrid", -1);
-		facts_gap(st->f, "cpu.kinds", "cores are unknown (no topology files)");
-		facts_gap(st->f, "cpu.hybrid", "cores are unknown (no topology files)");
+		facts_gap(st->f, "cpu.kinds", "cores are unknown (topology files missing or unreadable)");
+		facts_gap(st->f, "cpu.hybrid", "cores are unknown (topology files missing or unreadable)");
 		goto freq;
 	}
 	ck_classify(st->cores, (size_t)st->ncores, &res);
@@ -921,7 +926,11 @@ static void probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_inf
 		fj_set(cpu, "kinds", cJSON_CreateNull());
 		facts_gap(st->f, "cpu.kinds", "%s", res.note);
 		if (lib && lib->ok && lib->ntypes > 0) {
-			fj_bool_or_null(cpu, "hybrid", lib->ntypes > 1 || lib->t[0].purpose != 0);
+			int lh = 0;
+			for (i = 0; i < lib->ntypes; i++)
+				if (lib->t[i].purpose != 0)
+					lh = 1;
+			fj_bool_or_null(cpu, "hybrid", lh);
 			facts_evidence(st->f, "cpu.hybrid", "libcpuid core purposes");
 		} else {
 			fj_bool_or_null(cpu, "hybrid", -1);
@@ -995,16 +1004,30 @@ static void probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_inf
 		free(gov);
 	}
 	fj_bool_or_null(cpu, "hybrid", res.nkinds > 1);
-	facts_evidence(st->f, "cpu.kinds", res.note);
+	{
+		static const char *const paths[] = {
+			[CK_MIDR] = CPUDIR "/cpu*/regs/identification/midr_el1 or /proc/cpuinfo CPU part",
+			[CK_BASE_FREQ] = CPUDIR "/cpu*/cpufreq/base_frequency",
+			[CK_CAPACITY] = CPUDIR "/cpu*/cpu_capacity",
+			[CK_MAX_FREQ] = CPUDIR "/cpu*/cpufreq/cpuinfo_max_freq",
+			[CK_TOPOLOGY] = CPUDIR "/cpu*/{topology/thread_siblings_list,cache/index*/shared_cpu_list}",
+		};
+		if (res.source > CK_NONE && res.source <= CK_TOPOLOGY)
+			facts_evidence(st->f, "cpu.kinds", paths[res.source]);
+		facts_evidence(st->f, "cpu.kinds", res.note);
+	}
 	crosscheck_hwloc(st, &res, sets, res.nkinds);
 	/* libcpuid's core purposes, when it has them for this machine. */
 	if (lib && lib->ok && lib->ntypes > 0) {
-		int lh = lib->ntypes > 1 || lib->t[0].purpose != 0;
+		int lh = 0;
+		for (i = 0; i < lib->ntypes; i++)
+			if (lib->t[i].purpose != 0)
+				lh = 1;
 		if (lh != (res.nkinds > 1))
 			facts_conflict(st->f, "cpu.hybrid", ck_source_name(res.source), "libcpuid",
-				       "libcpuid reports %d core type%s, %s gives %d kind%s", lib->ntypes,
-				       lib->ntypes == 1 ? "" : "s", ck_source_name(res.source), res.nkinds,
-				       res.nkinds == 1 ? "" : "s");
+				       "libcpuid reports %s, %s gives %d kind%s",
+				       lh ? "performance and efficiency cores" : "one core type",
+				       ck_source_name(res.source), res.nkinds, res.nkinds == 1 ? "" : "s");
 		else if (lh && res.nkinds == 2) {
 			int lp = 0, mine = 0;
 			for (i = 0; i < lib->ntypes; i++)
@@ -1092,7 +1115,7 @@ int probe_cpu(struct probe_ctx *ctx)
 				pk[np++] = st.c[i].pkg;
 		}
 		fj_num_or_null(cpu, "packages", ok, np);
-		if (!ok)
+		if (!ok && !st.bad_pkg)
 			facts_gap(st.f, "cpu.packages", "no physical_package_id in " CPUDIR
 				  "/cpu*/topology and no physical id in /proc/cpuinfo");
 		else
@@ -1101,10 +1124,10 @@ int probe_cpu(struct probe_ctx *ctx)
 		free(pk);
 	}
 	fj_num_or_null(cpu, "cores", st.ncores >= 0 && st.nc > 0, st.ncores);
-	if (st.ncores < 0 || st.nc == 0)
+	if ((st.ncores < 0 || st.nc == 0) && !st.bad_core)
 		facts_gap(st.f, "cpu.cores", "no thread sibling lists or core ids in " CPUDIR
 			  "/cpu*/topology or /proc/cpuinfo");
-	else
+	else if (st.ncores >= 0 && st.nc > 0)
 		facts_evidence(st.f, "cpu.cores", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");
 	fj_num_or_null(cpu, "threads", st.nc > 0, st.nc);
 
@@ -1148,7 +1171,14 @@ int probe_cpu(struct probe_ctx *ctx)
 	}
 
 	/* libcpuid (cross-check; codename). */
-	lib_ok = run_libcpuid(&st, &lib, &libsrc) == 0;
+	r = run_libcpuid(&st, &lib, &libsrc);
+	if (r == -2) {
+		lib_ok = 0;
+		r = -EINVAL;
+		goto out;
+	}
+	lib_ok = r == 0;
+	r = 0;
 	if (libsrc && lib_ok) {
 		cJSON *l = cJSON_AddObjectToObject(cpu, "libcpuid"), *ta = cJSON_AddArrayToObject(l, "types");
 		cJSON_AddStringToObject(l, "source", libsrc);
@@ -1226,6 +1256,7 @@ int probe_cpu(struct probe_ctx *ctx)
 
 	probe_caches(&st, cpu);
 	probe_virt(&st, &ci, flags);
+out:
 
 	for (i = 0; i < st.nc; i++) {
 		hwloc_bitmap_free(st.c[i].sib);
@@ -1240,7 +1271,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	free(st.cores);
 	hwloc_bitmap_free(st.online);
 	ci_free(&ci);
-	return 0;
+	return r;
 }
 
 /* ---- text ---- */
@@ -1296,14 +1327,14 @@ void text_cpu(FILE *out, const cJSON *root)
 	kinds = cJSON_GetObjectItemCaseSensitive(cpu, "kinds");
 	if (cJSON_IsArray(kinds)) {
 		cJSON_ArrayForEach(k, kinds) {
-			char key[48];
+			char key[48], bm[32];
 			const char *ct = jstr(k, "core_type");
 			snprintf(key, sizeof(key), "kind %s", jstr(k, "name") ? jstr(k, "name") : "?");
 			tx_kv(out, key, "CPUs %s: %s cores, %s threads%s%s, max %s MHz, base %s MHz [%s]%s%s%s%s",
 			      jstr(k, "cpus") ? jstr(k, "cpus") : "?", num_or(k, "cores", a, sizeof(a)),
 			      num_or(k, "threads", b, sizeof(b)), ct ? ", " : "", ct ? ct : "",
 			      num_or(k, "max_mhz", d, sizeof(d)),
-			      jnum(k, "base_mhz", &v) ? (snprintf(key, sizeof(key), "%g", v), key) : "unknown",
+			      jnum(k, "base_mhz", &v) ? (snprintf(bm, sizeof(bm), "%g", v), bm) : "unknown",
 			      jstr(k, "source") ? jstr(k, "source") : "?",
 			      jstr(k, "driver") ? ", " : "", jstr(k, "driver") ? jstr(k, "driver") : "",
 			      jstr(k, "governor") ? "/" : "", jstr(k, "governor") ? jstr(k, "governor") : "");
