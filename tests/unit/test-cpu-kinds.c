@@ -1,8 +1,13 @@
 /* test-cpu-kinds.c - grouping cores into kinds: the traps of real machines */
 #include "config.h"
 #include "cpu-kinds.h"
+#include "src-cpuid.h"
+#include "probe.h"
 #include "tap.h"
 
+#include <unistd.h>
+
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,8 +171,34 @@ static void test_misc(void)
 	ck_result_release(&r);
 }
 
+/* The live dump the snapshot stores reads back through the same path a
+ * --cpuid-dump takes; ARM dumps are recognised without libcpuid. */
+static void test_cpuid(void)
+{
+	char path[] = "/tmp/test-cpuid.XXXXXX";
+	struct cpuid_info info;
+	int fd = mkstemp(path), r;
+	is_int(cpuid_dump_kind("_____ Logical CPU #0 _____\narm_midr=f1255ec0410fd083\n"), CPUID_DUMP_ARM,
+	       "ARM dump recognised");
+	is_int(cpuid_dump_kind("basic_cpuid[0]=00000010 68747541 444d4163 69746e65\n"), CPUID_DUMP_X86,
+	       "native x86 dump recognised");
+	is_int(cpuid_dump_kind("hello\n"), CPUID_DUMP_UNKNOWN, "anything else is unknown");
+	if (fd >= 0)
+		close(fd);
+	r = cpu_snapshot_cpuid(path);
+	if (r == -ENOTSUP) {
+		ok(1, "# SKIP no CPUID on this host");
+	} else {
+		is_int(r, 0, "live dump written");
+		is_int(cpuid_collect(path, &info), 0, "live dump reads back");
+		ok(info.ntypes >= 1 && info.t[0].threads >= 1, "live dump has a CPU type");
+	}
+	unlink(path);
+}
+
 int main(void)
 {
+	test_cpuid();
 	test_rpl_tbm3();
 	test_tbm3_homogeneous();
 	test_arm_midr();
