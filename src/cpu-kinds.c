@@ -11,6 +11,9 @@
  * (Turbo Boost Max 3.0, favoured cores, ARM clusters at slightly different
  * clocks) stay within it; P- and E-cores are 25% or more apart. */
 #define CK_TOL 0.10
+/* Two clusters at least this far apart are two kinds without the topology
+ * agreeing. */
+#define CK_GAP 0.20
 
 const char *ck_source_name(enum ck_source s)
 {
@@ -186,6 +189,43 @@ static int all_known(const struct ck_core *c, size_t n, size_t off)
 	return 1;
 }
 
+/* The SMT/L2 split of the cores: 2 with kind[] set (0 = cores with a
+ * private L2, 1 = single-thread cores sharing one), 1 if every core looks
+ * alike, 0 if unknown or ambiguous. */
+static int topo_split(const struct ck_core *c, size_t n, int *kind)
+{
+	size_t i;
+	int np = 0, ne = 0, no = 0, same = 1;
+	for (i = 0; i < n; i++) {
+		if (c[i].l2_cores <= 0 || c[i].nthreads <= 0)
+			return 0;
+		if (c[i].nthreads != c[0].nthreads || c[i].l2_cores != c[0].l2_cores)
+			same = 0;
+		if (c[i].l2_cores == 1)
+			np++;
+		else if (c[i].nthreads == 1)
+			ne++;
+		else
+			no++;
+	}
+	if (same || np == (int)n || ne == (int)n || no == (int)n)
+		return 1;
+	if (no > 0 || np == 0 || ne == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		kind[i] = c[i].l2_cores == 1 ? 0 : 1;
+	return 2;
+}
+
+static int same_partition(const int *a, const int *b, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 static int try_midr(const struct ck_core *c, size_t n, struct ck_result *r)
 {
 	long *key = xmalloc(n * sizeof(*key));
@@ -247,6 +287,24 @@ static int try_base(const struct ck_core *c, size_t n, struct ck_result *r)
 			 ng < 1 ? "too many" : "more than 3");
 		return 0;
 	}
+	if (ng == 1 && all_known(c, n, offsetof(struct ck_core, max_khz))) {
+		/* Lunar Lake's P- and E-cores share one base frequency. */
+		int *t = xmalloc(n * sizeof(*t)), *m = xmalloc(n * sizeof(*m));
+		uint64_t *v = xmalloc(n * sizeof(*v));
+		int split;
+		for (i = 0; i < n; i++)
+			v[i] = c[i].max_khz;
+		split = topo_split(c, n, t) == 2 && ck_cluster(v, n, CK_TOL, m) == 2 &&
+			same_partition(t, m, n);
+		free(t);
+		free(m);
+		free(v);
+		if (split) {
+			snprintf(r->note, sizeof(r->note), "one base_frequency, but cpuinfo_max_freq and "
+				 "the SMT/L2 topology split the cores the same way");
+			return 0;
+		}
+	}
 	r->source = CK_BASE_FREQ;
 	r->nkinds = ng;
 	snprintf(r->note, sizeof(r->note), "%d distinct base_frequency value%s", ng, ng == 1 ? "" : "s");
@@ -271,12 +329,34 @@ static int try_cluster(const struct ck_core *c, size_t n, struct ck_result *r, s
 			nd++;
 	}
 	nc = ck_cluster(v, n, CK_TOL, r->kind);
-	free(v);
 	if (nc < 1 || nc > 2) {
+		free(v);
 		snprintf(r->note, sizeof(r->note), "%s gives %d groups even within %d%%: not used",
 			 what, nc, (int)(CK_TOL * 100));
 		return 0;
 	}
+	if (nc == 2) {
+		/* Two clusters are two kinds only if far apart (P/E cores are 20%
+		 * or more apart; AMD CCDs or preferred cores are not) or if the
+		 * SMT/L2 topology splits the cores the same way. */
+		uint64_t lo_top = UINT64_MAX, hi_bot = 0;
+		int *t = xmalloc(n * sizeof(*t)), agree;
+		for (i = 0; i < n; i++) {
+			if (r->kind[i] == 0 && v[i] < lo_top)
+				lo_top = v[i];
+			if (r->kind[i] == 1 && v[i] > hi_bot)
+				hi_bot = v[i];
+		}
+		agree = topo_split(c, n, t) == 2 && same_partition(t, r->kind, n);
+		free(t);
+		if (!agree && (double)(lo_top - hi_bot) < CK_GAP * (double)lo_top) {
+			free(v);
+			snprintf(r->note, sizeof(r->note), "%s splits the cores by less than %d%% and the "
+				 "topology does not agree: not used", what, (int)(CK_GAP * 100));
+			return 0;
+		}
+	}
+	free(v);
 	r->source = src;
 	r->nkinds = nc;
 	if (nd > nc)
@@ -292,41 +372,31 @@ static int try_cluster(const struct ck_core *c, size_t n, struct ck_result *r, s
 static int try_topology(const struct ck_core *c, size_t n, struct ck_result *r)
 {
 	size_t i;
-	int np = 0, ne = 0, no = 0, same = 1;
-	for (i = 0; i < n; i++) {
+	int split, np = 0;
+	for (i = 0; i < n; i++)
 		if (c[i].l2_cores <= 0 || c[i].nthreads <= 0) {
 			snprintf(r->note, sizeof(r->note), "no base_frequency, cpu_capacity, "
 				 "cpuinfo_max_freq or L2 cache topology to tell core kinds apart");
 			return 0;
 		}
-		if (c[i].nthreads != c[0].nthreads || c[i].l2_cores != c[0].l2_cores)
-			same = 0;
-		if (c[i].l2_cores == 1)
-			np++;
-		else if (c[i].nthreads == 1)
-			ne++;
-		else
-			no++;
-	}
-	if (same || np == (int)n || ne == (int)n || no == (int)n) {
-		memset(r->kind, 0, n * sizeof(*r->kind));
-		r->source = CK_TOPOLOGY;
-		r->nkinds = 1;
-		snprintf(r->note, sizeof(r->note), "no frequency or capacity data; every core has "
-			 "the same L2 sharing");
-		return 1;
-	}
-	if (no > 0 || np == 0 || ne == 0) {
-		snprintf(r->note, sizeof(r->note), "no frequency or capacity data and the SMT/L2 "
-			 "topology is ambiguous");
+	split = topo_split(c, n, r->kind);
+	if (split == 0) {
+		snprintf(r->note, sizeof(r->note), "no usable frequency or capacity data and the "
+			 "SMT/L2 topology is ambiguous");
 		return 0;
 	}
-	for (i = 0; i < n; i++)
-		r->kind[i] = c[i].l2_cores == 1 ? 0 : 1;
 	r->source = CK_TOPOLOGY;
-	r->nkinds = 2;
-	snprintf(r->note, sizeof(r->note), "no frequency or capacity data: %d cores with a private "
-		 "L2, %d single-thread cores sharing an L2", np, ne);
+	r->nkinds = split;
+	if (split == 1) {
+		memset(r->kind, 0, n * sizeof(*r->kind));
+		snprintf(r->note, sizeof(r->note), "no usable frequency or capacity data; every core "
+			 "has the same SMT and L2 sharing");
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		np += r->kind[i] == 0;
+	snprintf(r->note, sizeof(r->note), "no usable frequency or capacity data: %d cores with a "
+		 "private L2, %d single-thread cores sharing an L2", np, (int)n - np);
 	return 1;
 }
 

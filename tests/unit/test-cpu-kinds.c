@@ -149,6 +149,37 @@ static void test_adl_topology(void)
 	ck_result_release(&r);
 }
 
+/* Ryzen 9 7950X-like on amd-pstate: the CCDs boost to 5.7 and 5.1 GHz
+ * (10.5% apart), all cores SMT with a private L2: one kind. */
+static void test_amd_ccds(void)
+{
+	struct ck_core c[16];
+	struct ck_result r;
+	int i;
+	for (i = 0; i < 16; i++)
+		c[i] = C(i, 2, 1, 0, i < 8 ? 5700000 : 5100000, 0, -1);
+	ck_classify(c, 16, &r);
+	is_int(r.nkinds, 1, "7950X: CCD boost clocks are not kinds");
+	is_str(ck_source_name(r.source), "topology", "7950X: topology decides");
+	ck_result_release(&r);
+}
+
+/* Lunar Lake-like: P- and E-cores share a 2.2 GHz base; max 4.8 vs 3.7,
+ * P-cores private L2, E-cores one shared L2. */
+static void test_lunar_lake(void)
+{
+	struct ck_core c[8];
+	struct ck_result r;
+	int i;
+	for (i = 0; i < 8; i++)
+		c[i] = C(i, 1, i < 4 ? 1 : 4, 2200000, i < 4 ? 4800000 : 3700000, 0, -1);
+	ck_classify(c, 8, &r);
+	is_int(r.nkinds, 2, "lunar lake: 2 kinds despite one base frequency");
+	is_str(ck_source_name(r.source), "max_frequency", "lunar lake: source max_frequency");
+	is_int(count(&r, 8, 0), 4, "lunar lake: 4 performance cores");
+	ck_result_release(&r);
+}
+
 static void test_misc(void)
 {
 	uint64_t v[6] = { 4900, 4700, 3400, 3400, 4700, 1000 };
@@ -203,6 +234,8 @@ int main(void)
 	test_tbm3_homogeneous();
 	test_arm_midr();
 	test_adl_topology();
+	test_amd_ccds();
+	test_lunar_lake();
 	test_misc();
 	return done_testing();
 }
