@@ -709,10 +709,6 @@ static void probe_virt(struct cpu_state *st, const struct cpuinfo *ci, const cha
 		if (sr_read_str(sr, "/proc/device-tree/hypervisor/compatible", &compat) == 0 &&
 		    !strncmp(compat, "xen", 3))
 			name = "Xen";
-		else
-			name = compat && *compat ? "unknown" : "unknown";
-		if (name && !strcmp(name, "unknown"))
-			name = NULL;
 		virt = 1;
 		name_src = "/proc/device-tree/hypervisor";
 		free(compat);
@@ -1063,7 +1059,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	cJSON *cpu, *smt;
 	char *buf = NULL, lst[4096];
 	int r, i, lib_ok;
-	size_t j;
+	size_t j, len = 0;
 
 	memset(&st, 0, sizeof(st));
 	memset(&ci, 0, sizeof(ci));
@@ -1073,14 +1069,14 @@ int probe_cpu(struct probe_ctx *ctx)
 	st.online = hwloc_bitmap_alloc();
 	cpu = facts_obj(st.f, "cpu");
 
-	r = sr_read(st.sr, "/proc/cpuinfo", &buf, NULL);
-	if (r == 0 && memchr(buf, '\0', strlen(buf)) == NULL) {
+	r = sr_read(st.sr, "/proc/cpuinfo", &buf, &len);
+	if (r == 0 && memchr(buf, '\0', len) == NULL) {
 		ci_parse(&ci, buf);
 		ci.read_ok = ci.n > 0;
 		if (!ci.read_ok)
-			facts_gap(st.f, "cpu.isa", "'/proc/cpuinfo': unparsable (no processor entry)");
+			facts_gap(st.f, "cpu.isa", "/proc/cpuinfo: unparsable (no processor entry)");
 	} else
-		facts_gap_read(st.f, "cpu.isa", "/proc/cpuinfo", r);
+		facts_gap_read(st.f, "cpu.isa", "/proc/cpuinfo", r ? r : -EINVAL);
 	free(buf);
 
 	arch = cJSON_GetStringValue(facts_get(st.f->root, "host.arch"));
@@ -1179,6 +1175,21 @@ int probe_cpu(struct probe_ctx *ctx)
 	}
 	lib_ok = r == 0;
 	r = 0;
+	if (lib_ok) {
+		int bad = lib.ntypes < 1, tot = 0;
+		for (i = 0; i < lib.ntypes; i++) {
+			if (lib.t[i].cores < 1 || lib.t[i].threads < lib.t[i].cores)
+				bad = 1;
+			tot += lib.t[i].threads;
+		}
+		if (bad) {
+			lib_ok = 0;
+			facts_gap(st.f, "cpu.libcpuid", "libcpuid found no usable CPU in the %s",
+				  !strcmp(libsrc, "live") ? "CPUID data" : "dump");
+		} else if (st.nc > 0 && tot != st.nc)
+			facts_conflict(st.f, "cpu.threads", "sysfs", "libcpuid",
+				       "libcpuid counts %d logical CPUs, sysfs %d online", tot, st.nc);
+	}
 	if (libsrc && lib_ok) {
 		cJSON *l = cJSON_AddObjectToObject(cpu, "libcpuid"), *ta = cJSON_AddArrayToObject(l, "types");
 		cJSON_AddStringToObject(l, "source", libsrc);
