@@ -1206,6 +1206,20 @@ int probe_cpu(struct probe_ctx *ctx)
 
 	probe_kinds(&st, cpu, lib_ok ? &lib : NULL);
 	probe_isa(&st, &ci, cpu, &flags);
+	/* The kernel may hide what the CPU has (clearcpuid=, a hypervisor's
+	 * CPUID masking is seen by both): report it, keep /proc/cpuinfo. */
+	if (lib_ok && libsrc && strcmp(libsrc, "dump") && lib.ntypes > 0 && flags && st.x86) {
+		static const char *const fl[] = { "avx2", "avx512f" };
+		size_t q;
+		for (q = 0; q < ARRAY_SIZE(fl); q++) {
+			int has_lib = q == 0 ? lib.t[0].avx2 : lib.t[0].avx512f;
+			int has_ci = has_word(flags, fl[q]);
+			if (has_lib != has_ci)
+				facts_conflict(st.f, "cpu.isa", "/proc/cpuinfo", "libcpuid",
+					       "CPUID %s %s, /proc/cpuinfo %s", has_lib ? "has" : "lacks",
+					       fl[q], has_ci ? "lists it" : "does not list it");
+		}
+	}
 
 	/* Vendor, model, codename. */
 	{
