@@ -33,6 +33,8 @@ extern char **environ;
  * on a small VM) and holds nothing the audit does not use.
  */
 
+static int capture_cpuid(struct probe_ctx *ctx, const char *stage);
+
 /* Captures of sources outside sysfs/procfs.  One line each (see snapshot.h).
  * NEEDSWORK: the CPUID dump (cpu), the SMBIOS table (memory) and the PCI
  * config space (pci) are added here by their modules. */
@@ -40,8 +42,43 @@ static const struct extra_capture {
 	const char *name;
 	snapshot_capture_fn fn;
 } extra_captures[] = {
+	{ "cpuid", capture_cpuid },
 	{ NULL, NULL }
 };
+
+/* The raw CPUID dump: --cpuid-dump's file, this machine's CPUID when live
+ * (x86 only), or the copy a snapshot being re-snapshotted holds. */
+static int capture_cpuid(struct probe_ctx *ctx, const char *stage)
+{
+	char *path;
+	int r;
+	if (ctx->opts->cpuid_dump) {
+		char *buf;
+		size_t len;
+		struct sysroot any;
+		if (sysroot_open(&any, NULL) < 0)
+			return -EIO;
+		r = sr_read(&any, ctx->opts->cpuid_dump, &buf, &len);
+		sysroot_close(&any);
+		if (r < 0)
+			return r;
+		r = snapshot_write_file(stage, "/nodeaudit/cpuid.raw", buf, len);
+		free(buf);
+		return r;
+	}
+	if (!ctx->sr.live)
+		return sr_exists(&ctx->sr, "/nodeaudit/cpuid.raw") ? snapshot_copy(ctx, stage, "/nodeaudit/cpuid.raw")
+								   : -ENOENT;
+	r = snapshot_write_file(stage, "/nodeaudit/cpuid.raw", "", 0);
+	if (r < 0)
+		return r;
+	path = xasprintf("%s/nodeaudit/cpuid.raw", stage);
+	r = cpu_snapshot_cpuid(path);
+	if (r < 0)
+		unlink(path);
+	free(path);
+	return r < 0 ? -ENOTSUP : 0;
+}
 
 #define MAX_LINKS 40   /* symbolic links followed for one path, as the kernel */
 

@@ -14,6 +14,7 @@
  * CPU packages, PCI locality needs the NUMA nodes). */
 const struct prober probers[] = {
 	{ "host", probe_host, text_host },
+	{ "cpu", probe_cpu, text_cpu },
 	{ "numa", probe_numa, text_numa },
 	{ "kernel", probe_kernel, text_kernel },
 };

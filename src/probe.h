@@ -69,5 +69,12 @@ void text_numa(FILE *out, const cJSON *root);
  * into bytes; a nodeN/distance row into a new array.  0 or -EINVAL/-ERANGE. */
 int numa_parse_memtotal(const char *text, uint64_t *bytes);
 int numa_parse_distances(const char *text, long **out, size_t *n);
+int probe_cpu(struct probe_ctx *ctx);
+void text_cpu(FILE *out, const cJSON *root);
+
+/* Write the raw libcpuid dump of this machine to path (snapshot's
+ * /nodeaudit/cpuid.raw).  Returns 0, -ENOTSUP when not x86 or no CPUID,
+ * or -1 after printing one line. */
+int cpu_snapshot_cpuid(const char *path);
 
 #endif

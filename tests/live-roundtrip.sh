@@ -10,7 +10,7 @@ set -u
 command -v tar >/dev/null 2>&1 || { echo "SKIP: no tar"; exit 77; }
 
 # Paths deleted from both documents; -k: any key containing the word.
-VOLATILE="host.sysroot host.collected_at gaps[].reason -k free -k available -k used -k cur_mhz"
+VOLATILE="host.sysroot host.collected_at gaps[].reason cpu.libcpuid.source evidence.cpu.libcpuid -k free -k available -k used -k cur_mhz"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/roundtrip.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

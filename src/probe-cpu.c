@@ -1,0 +1,1399 @@
+/* probe-cpu.c - CPU facts: packages, cores, threads, SMT, core kinds, ISA,
+ * caches, frequencies, virtualization.
+ *
+ * sysfs and /proc/cpuinfo are the primary sources (they replay from a
+ * snapshot); hwloc's CPU kinds and libcpuid are cross-checks whose
+ * disagreement is reported as a conflict, never silently preferred. */
+#include "config.h"
+#include "probe.h"
+#include "cpu-kinds.h"
+#include "src-cpuid.h"
+#include "output.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CPUDIR "/sys/devices/system/cpu"
+
+/* ---- /proc/cpuinfo ---- */
+
+struct ci_proc {
+	int id;
+	char *vendor, *model, *flags;   /* flags: x86 "flags" or ARM "Features" */
+	long implementer, part;          /* -1 unknown */
+	int64_t phys, coreid;            /* -1 unknown */
+};
+
+struct cpuinfo {
+	struct ci_proc *p;
+	size_t n;
+	struct ci_proc g;     /* lines outside any processor block (ARMv7) */
+	int read_ok;
+};
+
+static void ci_init_proc(struct ci_proc *p, int id)
+{
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	p->implementer = p->part = -1;
+	p->phys = p->coreid = -1;
+}
+
+static void ci_set(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+static void ci_parse(struct cpuinfo *ci, char *buf)
+{
+	char *line, *next;
+	struct ci_proc *cur = NULL;
+	size_t alloc = 0;
+	ci_init_proc(&ci->g, -1);
+	/* A blank line ends a processor block: what follows (ARMv7's Features,
+	 * CPU part, Hardware) is global. */
+	for (line = buf; line; line = next) {
+		char *colon, *k, *v;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		colon = strchr(line, ':');
+		uint64_t u;
+		int64_t s;
+		if (!colon) {
+			cur = NULL;
+			continue;
+		}
+		*colon = '\0';
+		k = strtrim(line);
+		v = strsquash(colon + 1);
+		if (!strcmp(k, "processor") && parse_u64(v, &u) == 0 && u < SR_MAX_CPUS) {
+			if (ci->n == alloc) {
+				alloc = alloc ? 2 * alloc : 64;
+				ci->p = xrealloc(ci->p, alloc * sizeof(*ci->p));
+			}
+			cur = &ci->p[ci->n++];
+			ci_init_proc(cur, (int)u);
+			continue;
+		}
+		{
+			struct ci_proc *p = cur ? cur : &ci->g;
+			if (!strcmp(k, "vendor_id"))
+				ci_set(&p->vendor, v);
+			else if (!strcmp(k, "model name") || !strcmp(k, "Processor"))
+				ci_set(&p->model, v);
+			else if (!strcmp(k, "flags") || !strcmp(k, "Features"))
+				ci_set(&p->flags, v);
+			else if (!strcmp(k, "CPU implementer") && sscanf(v, "%li", &p->implementer) != 1)
+				p->implementer = -1;
+			else if (!strcmp(k, "CPU part") && sscanf(v, "%li", &p->part) != 1)
+				p->part = -1;
+			else if (!strcmp(k, "physical id") && parse_s64(v, &s) == 0)
+				p->phys = s;
+			else if (!strcmp(k, "core id") && parse_s64(v, &s) == 0)
+				p->coreid = s;
+		}
+	}
+}
+
+static void ci_free(struct cpuinfo *ci)
+{
+	size_t i;
+	for (i = 0; i < ci->n; i++) {
+		free(ci->p[i].vendor);
+		free(ci->p[i].model);
+		free(ci->p[i].flags);
+	}
+	free(ci->p);
+	free(ci->g.vendor);
+	free(ci->g.model);
+	free(ci->g.flags);
+}
+
+static const struct ci_proc *ci_find(const struct cpuinfo *ci, int id)
+{
+	size_t i;
+	for (i = 0; i < ci->n; i++)
+		if (ci->p[i].id == id)
+			return &ci->p[i];
+	return NULL;
+}
+
+/* A field of a processor, or of the global block when it lacks it. */
+static const char *ci_str(const struct cpuinfo *ci, const struct ci_proc *p, size_t off)
+{
+	const char *s = p ? *(char *const *)((const char *)p + off) : NULL;
+	return s ? s : *(char *const *)((const char *)&ci->g + off);
+}
+
+static int has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+	while (p && (p = strstr(p, w))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* ---- per-CPU sysfs ---- */
+
+struct pcpu {
+	int id;
+	int64_t pkg, core_id;
+	int pkg_ok, core_ok;
+	hwloc_bitmap_t sib;      /* online threads of its core, NULL unknown */
+	hwloc_bitmap_t l2;       /* online CPUs sharing its L2, NULL unknown */
+	uint64_t base_khz, max_khz, capacity;
+	long part;
+	char *driver, *governor;
+	int core;
+};
+
+struct cache_inst {
+	int level;
+	hwloc_bitmap_t set;
+	uint64_t size;
+};
+
+struct cpu_state {
+	struct probe_ctx *ctx;
+	struct sysroot *sr;
+	struct facts *f;
+	hwloc_bitmap_t online;
+	struct pcpu *c;
+	int nc;
+	struct ck_core *cores;
+	int ncores;           /* -1 unknown */
+	struct cache_inst *ci;
+	size_t nci, aci;
+	int arm, x86;
+	int bad_pkg, bad_core;   /* a gap names the garbled file already */
+};
+
+static int rd_u64(struct sysroot *sr, uint64_t *v, const char *fmt, int cpu)
+{
+	char path[160];
+	snprintf(path, sizeof(path), fmt, cpu);
+	return sr_read_u64(sr, path, v);
+}
+
+static int rd_str(struct sysroot *sr, char **v, const char *fmt, int cpu)
+{
+	char path[160];
+	snprintf(path, sizeof(path), fmt, cpu);
+	return sr_read_str(sr, path, v);
+}
+
+/* First failure per fact only, so a 1024-CPU garbled capture gives one gap. */
+static void gap_once(struct facts *f, int *done, const char *fact, const char *fmt, int cpu, int err)
+{
+	char path[160];
+	if (*done)
+		return;
+	*done = 1;
+	snprintf(path, sizeof(path), fmt, cpu);
+	facts_gap_read(f, fact, path, err);
+}
+
+static int is_cpu_dir(const char *name, int *id)
+{
+	uint64_t v;
+	if (strncmp(name, "cpu", 3) || !isdigit((unsigned char)name[3]))
+		return 0;
+	if (parse_u64(name + 3, &v) || v >= SR_MAX_CPUS)
+		return 0;
+	*id = (int)v;
+	return 1;
+}
+
+/* Online CPUs: cpu/online, else the cpuN directories (cpuN/online = 0 drops
+ * one), else the processors /proc/cpuinfo lists. */
+static void read_online(struct cpu_state *st, const struct cpuinfo *ci)
+{
+	char **names = NULL;
+	size_t n = 0, i;
+	int r = sr_read_cpulist(st->sr, CPUDIR "/online", st->online);
+	if (r == 0 && !hwloc_bitmap_iszero(st->online)) {
+		facts_evidence(st->f, "cpu.online", CPUDIR "/online");
+		return;
+	}
+	if (r != -ENOENT)
+		facts_gap_read(st->f, "cpu.online", CPUDIR "/online", r ? r : -EINVAL);
+	hwloc_bitmap_zero(st->online);
+	if (sr_list(st->sr, CPUDIR, &names, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			int id;
+			uint64_t on;
+			if (!is_cpu_dir(names[i], &id))
+				continue;
+			if (rd_u64(st->sr, &on, CPUDIR "/cpu%d/online", id) == 0 && on == 0)
+				continue;
+			hwloc_bitmap_set(st->online, id);
+		}
+		sr_free_list(names, n);
+	}
+	if (!hwloc_bitmap_iszero(st->online)) {
+		facts_evidence(st->f, "cpu.online", CPUDIR "/cpu*/ (no cpu/online file: the CPU "
+			       "directories present, less those with online = 0)");
+		return;
+	}
+	for (i = 0; i < ci->n; i++)
+		hwloc_bitmap_set(st->online, ci->p[i].id);
+	if (!hwloc_bitmap_iszero(st->online))
+		facts_evidence(st->f, "cpu.online", "/proc/cpuinfo (no CPU directories in sysfs)");
+}
+
+static int read_sib(struct cpu_state *st, struct pcpu *p)
+{
+	static const char *const lists[] = { "core_cpus_list", "thread_siblings_list" };
+	static const char *const masks[] = { "core_cpus", "thread_siblings" };
+	char path[160];
+	size_t i;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	for (i = 0; i < 4; i++) {
+		int r;
+		if (i < 2) {
+			snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, lists[i]);
+			r = sr_read_cpulist(st->sr, path, s);
+		} else {
+			snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, masks[i - 2]);
+			r = sr_read_cpumask(st->sr, path, s);
+		}
+		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
+			hwloc_bitmap_and(s, s, st->online);
+			p->sib = s;
+			return 0;
+		}
+		if (r == 0 || (r != -ENOENT))
+			r = r ? r : -EINVAL;
+		if (r != -ENOENT)
+			return r;      /* garbled: do not try the next name */
+	}
+	hwloc_bitmap_free(s);
+	return -ENOENT;
+}
+
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return 0;
+	switch (*end) {
+	case 'K': v <<= 10; end++; break;
+	case 'M': v <<= 20; end++; break;
+	case 'G': v <<= 30; end++; break;
+	default: break;
+	}
+	return *end ? 0 : (uint64_t)v;
+}
+
+static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
+{
+	char dir[128], path[192], **names = NULL, *s = NULL;
+	size_t n = 0, i, j;
+	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", p->id);
+	if (sr_list(st->sr, dir, &names, &n) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		uint64_t lvl, size;
+		int r, instr;
+		hwloc_bitmap_t set;
+		if (strncmp(names[i], "index", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/level", dir, names[i]);
+		if ((r = sr_read_u64(st->sr, path, &lvl)) < 0) {
+			if (!*bad && r != -ENOENT) {
+				*bad = 1;
+				facts_gap_read(st->f, "cpu.caches", path, r);
+			}
+			continue;
+		}
+		if (lvl != 2 && lvl != 3)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", dir, names[i]);
+		instr = sr_read_str(st->sr, path, &s) == 0 && !strcmp(s, "Instruction");
+		free(s);
+		s = NULL;
+		if (instr)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/size", dir, names[i]);
+		r = sr_read_str(st->sr, path, &s);
+		size = r == 0 ? parse_size(s) : 0;
+		free(s);
+		s = NULL;
+		if (!size) {
+			if (!*bad) {
+				*bad = 1;
+				facts_gap_read(st->f, "cpu.caches", path, r ? r : -EINVAL);
+			}
+			continue;
+		}
+		set = hwloc_bitmap_alloc();
+		snprintf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, names[i]);
+		r = sr_read_cpulist(st->sr, path, set);
+		if (r == -ENOENT) {
+			snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
+			r = sr_read_cpumask(st->sr, path, set);
+		}
+		if (r < 0 || !hwloc_bitmap_isset(set, p->id)) {
+			if (!*bad) {
+				*bad = 1;
+				facts_gap_read(st->f, "cpu.caches", path, r ? r : -EINVAL);
+			}
+			hwloc_bitmap_free(set);
+			continue;
+		}
+		hwloc_bitmap_and(set, set, st->online);
+		for (j = 0; j < st->nci; j++)
+			if (st->ci[j].level == (int)lvl && hwloc_bitmap_isequal(st->ci[j].set, set))
+				break;
+		if (j == st->nci) {
+			if (st->nci == st->aci) {
+				st->aci = st->aci ? 2 * st->aci : 16;
+				st->ci = xrealloc(st->ci, st->aci * sizeof(*st->ci));
+			}
+			st->ci[j].level = (int)lvl;
+			st->ci[j].set = hwloc_bitmap_dup(set);
+			st->ci[j].size = size;
+			st->nci++;
+		}
+		if (lvl == 2 && !p->l2)
+			p->l2 = hwloc_bitmap_dup(set);
+		hwloc_bitmap_free(set);
+	}
+	sr_free_list(names, n);
+}
+
+static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
+{
+	int id, k = 0;
+	int bad_sib = 0, bad_freq = 0, bad_cache = 0, bad_cap = 0;
+	int *bad_pkg = &st->bad_pkg, *bad_core = &st->bad_core;
+	st->nc = hwloc_bitmap_weight(st->online);
+	st->c = xcalloc(st->nc ? st->nc : 1, sizeof(*st->c));
+	hwloc_bitmap_foreach_begin(id, st->online) {
+		struct pcpu *p = &st->c[k++];
+		uint64_t v;
+		int64_t s;
+		char path[160];
+		int r;
+		const struct ci_proc *cp = ci_find(ci, id);
+		p->id = id;
+		p->part = -1;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/physical_package_id", id);
+		r = sr_read_s64(st->sr, path, &s);
+		if (r == 0) {
+			p->pkg = s;
+			p->pkg_ok = 1;
+		} else if (r != -ENOENT)
+			gap_once(st->f, bad_pkg, "cpu.packages", CPUDIR "/cpu%d/topology/physical_package_id", id, r);
+		if (!p->pkg_ok && cp && cp->phys >= 0) {
+			p->pkg = cp->phys;
+			p->pkg_ok = 2;
+		}
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/core_id", id);
+		r = sr_read_s64(st->sr, path, &s);
+		if (r == 0) {
+			p->core_id = s;
+			p->core_ok = 1;
+		} else if (r != -ENOENT)
+			gap_once(st->f, bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/core_id", id, r);
+		if (!p->core_ok && cp && cp->coreid >= 0) {
+			p->core_id = cp->coreid;
+			p->core_ok = 2;
+		}
+		r = read_sib(st, p);
+		if (r < 0 && r != -ENOENT)
+			gap_once(st->f, *bad_core ? &bad_sib : bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/thread_siblings_list", id, r);
+		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpufreq/base_frequency", id)) == 0 && v)
+			p->base_khz = v;
+		else if (r != -ENOENT)
+			gap_once(st->f, &bad_freq, "cpu.base_mhz", CPUDIR "/cpu%d/cpufreq/base_frequency", id, r ? r : -EINVAL);
+		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpufreq/cpuinfo_max_freq", id)) == 0 && v)
+			p->max_khz = v;
+		else if (r != -ENOENT)
+			gap_once(st->f, &bad_freq, "cpu.max_mhz", CPUDIR "/cpu%d/cpufreq/cpuinfo_max_freq", id, r ? r : -EINVAL);
+		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpu_capacity", id)) == 0 && v)
+			p->capacity = v;
+		else if (r != -ENOENT)
+			gap_once(st->f, &bad_cap, "cpu.kinds", CPUDIR "/cpu%d/cpu_capacity", id, r ? r : -EINVAL);
+		if (rd_str(st->sr, &p->driver, CPUDIR "/cpu%d/cpufreq/scaling_driver", id) < 0 || !*p->driver) {
+			free(p->driver);
+			p->driver = NULL;
+		}
+		if (rd_str(st->sr, &p->governor, CPUDIR "/cpu%d/cpufreq/scaling_governor", id) < 0 ||
+		    !*p->governor) {
+			free(p->governor);
+			p->governor = NULL;
+		}
+		if (st->arm) {
+			char *m = NULL;
+			uint64_t midr;
+			if (rd_str(st->sr, &m, CPUDIR "/cpu%d/regs/identification/midr_el1", id) == 0 &&
+			    sscanf(m, "%" SCNx64, &midr) == 1 && midr)
+				p->part = (long)(((midr >> 24) & 0xff) << 12 | ((midr >> 4) & 0xfff));
+			free(m);
+			if (p->part < 0) {
+				long impl = cp && cp->implementer >= 0 ? cp->implementer : ci->g.implementer;
+				long part = cp && cp->part >= 0 ? cp->part : ci->g.part;
+				if (impl >= 0 && impl <= 0xff && part >= 0 && part <= 0xfff)
+					p->part = impl << 12 | part;
+			}
+		}
+		read_caches(st, p, &bad_cache);
+	} hwloc_bitmap_foreach_end();
+}
+
+/* Cores: by the kernel's sibling lists; else by (package, core_id). */
+static void group_cores(struct cpu_state *st)
+{
+	int i, j, by_sib = 1, by_id = 1;
+	st->cores = xcalloc(st->nc ? st->nc : 1, sizeof(*st->cores));
+	st->ncores = 0;
+	for (i = 0; i < st->nc; i++) {
+		if (!st->c[i].sib)
+			by_sib = 0;
+		if (!st->c[i].core_ok || !st->c[i].pkg_ok)
+			by_id = 0;
+	}
+	if (!by_sib && !by_id) {
+		st->ncores = -1;
+		return;
+	}
+	for (i = 0; i < st->nc; i++) {
+		struct pcpu *p = &st->c[i];
+		for (j = 0; j < i; j++) {
+			struct pcpu *q = &st->c[j];
+			if (by_sib ? hwloc_bitmap_isset(q->sib, p->id)
+				   : (q->pkg == p->pkg && q->core_id == p->core_id))
+				break;
+		}
+		if (j < i) {
+			p->core = st->c[j].core;
+			st->cores[p->core].nthreads++;
+			if (p->max_khz > st->cores[p->core].max_khz)
+				st->cores[p->core].max_khz = p->max_khz;
+			continue;
+		}
+		p->core = st->ncores++;
+		st->cores[p->core].first_cpu = p->id;
+		st->cores[p->core].nthreads = 1;
+		st->cores[p->core].base_khz = p->base_khz;
+		st->cores[p->core].max_khz = p->max_khz;
+		st->cores[p->core].capacity = p->capacity;
+		st->cores[p->core].part = p->part;
+	}
+	/* How many cores share each core's L2. */
+	for (i = 0; i < st->nc; i++) {
+		struct pcpu *p = &st->c[i];
+		int n = 0;
+		if (st->cores[p->core].first_cpu != p->id || !p->l2)
+			continue;
+		for (j = 0; j < st->nc; j++)
+			if (st->cores[st->c[j].core].first_cpu == st->c[j].id &&
+			    hwloc_bitmap_isset(p->l2, st->c[j].id))
+				n++;
+		st->cores[p->core].l2_cores = n;
+	}
+}
+
+/* ---- facts ---- */
+
+static const char *vendor_name(const char *vendor_id, long implementer)
+{
+	static const struct { const char *id; const char *name; } x86[] = {
+		{ "GenuineIntel", "Intel" }, { "AuthenticAMD", "AMD" }, { "HygonGenuine", "Hygon" },
+		{ "CentaurHauls", "Centaur" }, { "Shanghai", "Zhaoxin" }, { "GenuineTMx86", "Transmeta" },
+	};
+	static const struct { long id; const char *name; } arm[] = {
+		{ 0x41, "ARM" }, { 0x42, "Broadcom" }, { 0x43, "Cavium" }, { 0x46, "Fujitsu" },
+		{ 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" }, { 0x50, "APM" }, { 0x51, "Qualcomm" },
+		{ 0x53, "Samsung" }, { 0x56, "Marvell" }, { 0x61, "Apple" }, { 0x69, "Intel" },
+		{ 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
+	};
+	size_t i;
+	if (vendor_id) {
+		for (i = 0; i < ARRAY_SIZE(x86); i++)
+			if (!strcmp(vendor_id, x86[i].id))
+				return x86[i].name;
+		return vendor_id;
+	}
+	for (i = 0; i < ARRAY_SIZE(arm); i++)
+		if (arm[i].id == implementer)
+			return arm[i].name;
+	return NULL;
+}
+
+/* libcpuid 0.6.2 knows these well; newer parts it misnames (Zen 4 "Raphael"
+ * for Hawk Point...), and then saying nothing is better. */
+static int codename_trusted(const struct cpuid_type *t)
+{
+	if (!t->codename[0] || strstr(t->codename, "Unknown") || strstr(t->codename, "unknown"))
+		return 0;
+	if (t->intel) {
+		if (t->family == 15)
+			return 1;
+		if (t->family != 6)
+			return 0;
+		/* Up to Comet/Rocket/Tiger Lake; not the hybrids, not Sapphire Rapids. */
+		return t->ext_model < 0x8f || t->ext_model == 0xa5 || t->ext_model == 0xa6 ||
+		       t->ext_model == 0xa7;
+	}
+	if (t->amd) {
+		if (t->ext_family < 0x19)
+			return 1;
+		return t->ext_family == 0x19 &&
+		       ((t->ext_model >= 0x00 && t->ext_model <= 0x0f) ||
+			(t->ext_model >= 0x20 && t->ext_model <= 0x3f) ||
+			(t->ext_model >= 0x50 && t->ext_model <= 0x5f));
+	}
+	return 0;
+}
+
+static const char *purpose_name(int p)
+{
+	return p == 1 ? "performance" : p == 2 ? "efficiency" : "general";
+}
+
+/* libcpuid's view: from --cpuid-dump, the snapshot's copy, or live on x86. */
+static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const char **src)
+{
+	struct sysroot *sr = st->sr;
+	const char *dump = st->ctx->opts->cpuid_dump;
+	char *buf = NULL, *cut, tmpl[] = "/tmp/nodeaudit-cpuid.XXXXXX";
+	size_t len = 0;
+	int fd, r, kind;
+	memset(info, 0, sizeof(*info));
+	if (!dump && !sr->live && sr_exists(sr, "/nodeaudit/cpuid.raw")) {
+		r = sr_read(sr, "/nodeaudit/cpuid.raw", &buf, &len);
+		if (r < 0) {
+			facts_gap_read(st->f, "cpu.libcpuid", "/nodeaudit/cpuid.raw", r);
+			return -1;
+		}
+		*src = "snapshot";
+	} else if (dump) {
+		FILE *fp = fopen(dump, "rb");
+		struct strbuf sb = STRBUF_INIT;
+		char chunk[8192];
+		size_t k;
+		if (!fp)
+			return error("cannot read '%s': %s", dump, strerror(errno)) * 2;
+		while ((k = fread(chunk, 1, sizeof(chunk), fp)) > 0 && sb.len < SR_MAX_FILE)
+			strbuf_add(&sb, chunk, k);
+		fclose(fp);
+		strbuf_add(&sb, "", 0);
+		len = sb.len;
+		buf = strbuf_detach(&sb);
+		if (!buf)
+			buf = xstrdup("");
+		*src = "dump";
+	} else if (sr->live) {
+		*src = "live";
+		r = cpuid_collect(NULL, info);
+		if (r == -ENOTSUP)
+			return -1;   /* not x86: nothing to say */
+		if (r < 0) {
+			facts_gap(st->f, "cpu.libcpuid", "%s", info->err);
+			return -1;
+		}
+		return 0;
+	} else
+		return -1;
+
+	if (memchr(buf, '\0', len)) {
+		facts_gap(st->f, "cpu.libcpuid", "'%s': unparsable (binary data in a CPUID dump)",
+			  dump ? dump : "/nodeaudit/cpuid.raw");
+		free(buf);
+		return -1;
+	}
+	kind = cpuid_dump_kind(buf);
+	if (kind != CPUID_DUMP_X86) {
+		facts_gap(st->f, "cpu.libcpuid", "'%s': unsupported: %s", dump ? dump : "/nodeaudit/cpuid.raw",
+			  kind == CPUID_DUMP_ARM ? "an ARM CPUID dump (this libcpuid reads x86 dumps only)"
+			  : "not an x86 libcpuid raw dump");
+		free(buf);
+		return -1;
+	}
+	/* Test files carry expected values after a line of 80 dashes. */
+	if ((cut = strstr(buf, "\n--------------------------------------------------------------------------------")))
+		cut[1] = '\0';
+	fd = mkstemp(tmpl);
+	if (fd < 0 || write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf)) {
+		facts_gap(st->f, "cpu.libcpuid", "cannot write a temporary file: %s", strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmpl);
+		}
+		free(buf);
+		return -1;
+	}
+	close(fd);
+	free(buf);
+	r = cpuid_collect(tmpl, info);
+	unlink(tmpl);
+	if (r < 0) {
+		facts_gap(st->f, "cpu.libcpuid", "%s", info->err);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *hypervisor_from_dmi(const char *vendor, const char *product)
+{
+	static const struct { const char *v, *p, *name; } tab[] = {
+		{ "QEMU", NULL, "KVM" }, { NULL, "KVM", "KVM" }, { "Red Hat", "KVM", "KVM" },
+		{ "VMware", NULL, "VMware" }, { "innotek", NULL, "VirtualBox" },
+		{ NULL, "VirtualBox", "VirtualBox" }, { "Microsoft Corporation", "Virtual Machine", "Microsoft Hyper-V" },
+		{ "Xen", NULL, "Xen" }, { NULL, "HVM domU", "Xen" }, { "Amazon EC2", NULL, "Amazon EC2" },
+		{ "Google", "Google Compute Engine", "Google Compute Engine" },
+		{ "Parallels", NULL, "Parallels" }, { "Bochs", NULL, "Bochs" },
+		{ "OpenStack", NULL, "OpenStack" }, { NULL, "OpenStack", "OpenStack" },
+		{ "DigitalOcean", NULL, "DigitalOcean" }, { "Nutanix", "AHV", "Nutanix AHV" },
+		{ "Apple Inc.", "Apple Virtualization", "Apple Virtualization" },
+		{ "Alibaba Cloud", "Alibaba Cloud ECS", "Alibaba Cloud ECS" },
+	};
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(tab); i++) {
+		if (tab[i].v && (!vendor || !strstr(vendor, tab[i].v)))
+			continue;
+		if (tab[i].p && (!product || !strstr(product, tab[i].p)))
+			continue;
+		return tab[i].name;
+	}
+	return NULL;
+}
+
+static void probe_virt(struct cpu_state *st, const struct cpuinfo *ci, const char *flags)
+{
+	struct sysroot *sr = st->sr;
+	struct facts *f = st->f;
+	cJSON *h = facts_obj(f, "host");
+	char *vendor = NULL, *product = NULL, *hv = NULL, *cs = NULL;
+	const char *name = NULL, *name_src = NULL;
+	int flag = -1, dmi = 0, virt = -1;
+
+	if (st->x86 && ci->read_ok && flags) {
+		flag = has_word(flags, "hypervisor");
+		facts_evidence(f, "host.virtualized", "/proc/cpuinfo");
+	}
+	if (sr_read_str(sr, "/sys/class/dmi/id/sys_vendor", &vendor) == 0)
+		dmi = 1;
+	if (sr_read_str(sr, "/sys/class/dmi/id/product_name", &product) == 0)
+		dmi = 1;
+	if (dmi && (name = hypervisor_from_dmi(vendor, product)))
+		name_src = "/sys/class/dmi/id/sys_vendor";
+	/* Amazon's bare-metal instances keep the vendor; the CPU flag decides. */
+	if (name && product && strstr(product, ".metal"))
+		name = NULL;
+	if (!name && sr_read_str(sr, "/sys/hypervisor/type", &hv) == 0 && *hv) {
+		name = !strcmp(hv, "xen") ? "Xen" : hv;
+		name_src = "/sys/hypervisor/type";
+	}
+	if (!name && (sr_exists(sr, "/proc/device-tree/hypervisor") ||
+		      sr_exists(sr, "/sys/firmware/devicetree/base/hypervisor"))) {
+		char *compat = NULL;
+		if (sr_read_str(sr, "/proc/device-tree/hypervisor/compatible", &compat) == 0 &&
+		    !strncmp(compat, "xen", 3))
+			name = "Xen";
+		virt = 1;
+		name_src = "/proc/device-tree/hypervisor";
+		free(compat);
+	}
+	if (!name && flag == 1 &&
+	    sr_read_str(sr, "/sys/devices/system/clocksource/clocksource0/available_clocksource", &cs) == 0) {
+		if (has_word(cs, "kvm-clock"))
+			name = "KVM";
+		else if (has_word(cs, "xen"))
+			name = "Xen";
+		else if (strstr(cs, "hyperv_clocksource"))
+			name = "Microsoft Hyper-V";
+		if (name)
+			name_src = "/sys/devices/system/clocksource/clocksource0/available_clocksource";
+	}
+	if (flag >= 0)
+		virt = flag;
+	else if (name)
+		virt = 1;
+	else if (virt < 0 && dmi)
+		virt = 0;     /* DMI readable and it names no hypervisor */
+	if (virt == 0)
+		name = NULL;
+	fj_bool_or_null(h, "virtualized", virt);
+	if (virt < 0)
+		facts_gap(f, "host.virtualized", "no /proc/cpuinfo hypervisor flag (x86 only), no DMI and no "
+			  "/sys/hypervisor or device-tree hypervisor node to tell");
+	else if (name_src && virt == 1)
+		facts_evidence(f, "host.virtualized", name_src);
+	fj_str_or_null(h, "hypervisor", virt == 1 ? name : NULL);
+	if (virt == 1 && !name)
+		facts_gap(f, "host.hypervisor", "virtualized, but no DMI vendor, /sys/hypervisor, "
+			  "device-tree node or clock source names the hypervisor");
+	else if (virt == 1)
+		facts_evidence(f, "host.hypervisor", name_src);
+	free(vendor);
+	free(product);
+	free(hv);
+	free(cs);
+}
+
+static const struct { const char *flag, *name; } isa_x86[] = {
+	{ "avx", "avx" }, { "avx2", "avx2" }, { "fma", "fma" }, { "f16c", "f16c" },
+	{ "avx512f", "avx512f" }, { "avx512bw", "avx512bw" }, { "avx512vl", "avx512vl" },
+	{ "avx512_vnni", "avx512_vnni" }, { "avx_vnni", "avx_vnni" }, { "avx512_bf16", "avx512_bf16" },
+	{ "avx512_fp16", "avx512_fp16" }, { "amx_tile", "amx_tile" }, { "amx_int8", "amx_int8" },
+	{ "amx_bf16", "amx_bf16" },
+}, isa_arm[] = {
+	{ "asimd", "neon" }, { "neon", "neon" }, { "asimddp", "dotprod" }, { "i8mm", "i8mm" },
+	{ "sve", "sve" }, { "sve2", "sve2" }, { "bf16", "bf16" }, { "sme", "sme" },
+};
+
+/* Flags every online CPU has (kernels print the same list for all, but a
+ * capture may be edited or truncated). */
+static void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const char **first)
+{
+	cJSON *a;
+	size_t i, nt = st->x86 ? ARRAY_SIZE(isa_x86) : ARRAY_SIZE(isa_arm);
+	int id, any = 0;
+	*first = NULL;
+	if (!ci->read_ok) {
+		fj_set(cpu, "isa", cJSON_CreateNull());
+		return;   /* the gap for /proc/cpuinfo is already there */
+	}
+	hwloc_bitmap_foreach_begin(id, st->online) {
+		const char *fl = ci_str(ci, ci_find(ci, id), offsetof(struct ci_proc, flags));
+		if (fl) {
+			any = 1;
+			if (!*first)
+				*first = fl;
+		}
+	} hwloc_bitmap_foreach_end();
+	if (!any || (!st->x86 && !st->arm)) {
+		fj_set(cpu, "isa", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.isa", any ? "/proc/cpuinfo: the architecture is neither x86 nor ARM"
+			  : "/proc/cpuinfo: no flags or Features line");
+		return;
+	}
+	a = cJSON_CreateArray();
+	for (i = 0; i < nt; i++) {
+		const char *flag = st->x86 ? isa_x86[i].flag : isa_arm[i].flag;
+		const char *name = st->x86 ? isa_x86[i].name : isa_arm[i].name;
+		int all = 1, dup = 0;
+		const cJSON *e;
+		hwloc_bitmap_foreach_begin(id, st->online) {
+			const char *fl = ci_str(ci, ci_find(ci, id), offsetof(struct ci_proc, flags));
+			if (!fl || !has_word(fl, flag))
+				all = 0;
+		} hwloc_bitmap_foreach_end();
+		cJSON_ArrayForEach(e, a)
+			if (!strcmp(e->valuestring, name))
+				dup = 1;
+		if (all && !dup)
+			cJSON_AddItemToArray(a, cJSON_CreateString(name));
+	}
+	fj_set(cpu, "isa", a);
+	facts_evidence(st->f, "cpu.isa", "/proc/cpuinfo");
+}
+
+static void probe_caches(struct cpu_state *st, cJSON *cpu)
+{
+	cJSON *caches = cJSON_AddObjectToObject(cpu, "caches");
+	int lvl;
+	for (lvl = 2; lvl <= 3; lvl++) {
+		char key[4];
+		uint64_t max = 0, total = 0;
+		int inst = 0, per = 0, uniform = 1;
+		size_t i;
+		snprintf(key, sizeof(key), "l%d", lvl);
+		for (i = 0; i < st->nci; i++) {
+			struct cache_inst *c = &st->ci[i];
+			int w = hwloc_bitmap_weight(c->set);
+			if (c->level != lvl)
+				continue;
+			if (inst && c->size != max)
+				uniform = 0;
+			if (c->size > max)
+				max = c->size;
+			if (w > per)
+				per = w;
+			total += c->size;
+			inst++;
+		}
+		if (!inst) {
+			fj_set(caches, key, cJSON_CreateNull());
+			facts_gap(st->f, lvl == 2 ? "cpu.caches.l2" : "cpu.caches.l3",
+				  "no level-%d cache in " CPUDIR "/cpu*/cache", lvl);
+			continue;
+		}
+		{
+			cJSON *o = cJSON_AddObjectToObject(caches, key);
+			fj_num(o, "size_bytes", (double)max);
+			fj_num(o, "instances", inst);
+			fj_num(o, "cpus_per_instance", per);
+			fj_num(o, "total_bytes", (double)total);
+			cJSON_AddBoolToObject(o, "uniform", uniform);
+		}
+	}
+	facts_evidence(st->f, "cpu.caches", CPUDIR "/cpu*/cache/index*/{level,type,size,shared_cpu_list}");
+}
+
+static void set_str_or_mixed(cJSON *o, const char *key, const char *const *vals, int n)
+{
+	int i;
+	const char *v = NULL;
+	for (i = 0; i < n; i++) {
+		if (!vals[i])
+			continue;
+		if (v && strcmp(v, vals[i])) {
+			fj_str_or_null(o, key, "mixed");
+			return;
+		}
+		v = vals[i];
+	}
+	fj_str_or_null(o, key, v);
+}
+
+/* Compare with hwloc's CPU kinds (same sysfs, its own rules). */
+static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
+			     hwloc_bitmap_t *sets, int nk)
+{
+	hwloc_topology_t t = probe_topology(st->ctx);
+	int nr, i, j, same = 1;
+	hwloc_bitmap_t s;
+	char buf[256];
+	struct strbuf sb = STRBUF_INIT;
+	if (!t)
+		return;
+	nr = hwloc_cpukinds_get_nr(t, 0);
+	if (nr <= 0 || (nr == 1 && nk <= 1))
+		return;
+	s = hwloc_bitmap_alloc();
+	for (i = 0; i < nr; i++) {
+		hwloc_cpukinds_get_info(t, (unsigned)i, s, NULL, NULL, NULL, 0);
+		hwloc_bitmap_and(s, s, st->online);
+		if (i)
+			strbuf_addstr(&sb, " / ");
+		strbuf_addstr(&sb, cpulist_str(s, buf, sizeof(buf)));
+		for (j = 0; j < nk; j++)
+			if (hwloc_bitmap_isequal(s, sets[j]))
+				break;
+		if (j == nk)
+			same = 0;
+	}
+	if (nr != nk || !same)
+		facts_conflict(st->f, "cpu.kinds", ck_source_name(res->source), "hwloc cpukinds",
+			       "hwloc reports %d CPU kind%s (%s), %s gives %d", nr, nr == 1 ? "" : "s",
+			       sb.buf ? sb.buf : "", ck_source_name(res->source), nk);
+	strbuf_release(&sb);
+	hwloc_bitmap_free(s);
+}
+
+static void probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *lib)
+{
+	struct ck_result res;
+	cJSON *arr;
+	hwloc_bitmap_t sets[CK_MAX_KINDS];
+	double kmax = 0, kbase = 0;
+	int k, i, has_max = 0, has_base = 0;
+	char buf[4096], nm[32];
+
+	if (st->ncores < 0) {
+		fj_set(cpu, "kinds", cJSON_CreateNull());
+		fj_bool_or_null(cpu, "hybrid", -1);
+		facts_gap(st->f, "cpu.kinds", "cores are unknown (topology files missing or unreadable)");
+		facts_gap(st->f, "cpu.hybrid", "cores are unknown (topology files missing or unreadable)");
+		goto freq;
+	}
+	ck_classify(st->cores, (size_t)st->ncores, &res);
+	if (res.nkinds == 0) {
+		fj_set(cpu, "kinds", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.kinds", "%s", res.note);
+		if (lib && lib->ok && lib->ntypes > 0) {
+			int lh = 0;
+			for (i = 0; i < lib->ntypes; i++)
+				if (lib->t[i].purpose != 0)
+					lh = 1;
+			fj_bool_or_null(cpu, "hybrid", lh);
+			facts_evidence(st->f, "cpu.hybrid", "libcpuid core purposes");
+		} else {
+			fj_bool_or_null(cpu, "hybrid", -1);
+			facts_gap(st->f, "cpu.hybrid", "core kinds are unknown");
+		}
+		ck_result_release(&res);
+		goto freq;
+	}
+	arr = cJSON_AddArrayToObject(cpu, "kinds");
+	for (k = 0; k < res.nkinds; k++) {
+		cJSON *o = cJSON_CreateObject();
+		int cores = 0, threads = 0, nd = 0;
+		uint64_t mx = 0, bs = 0;
+		const char **drv = xcalloc((size_t)st->nc + 1, sizeof(*drv));
+		const char **gov = xcalloc((size_t)st->nc + 1, sizeof(*gov));
+		char fact[64];
+		sets[k] = hwloc_bitmap_alloc();
+		for (i = 0; i < st->nc; i++) {
+			struct pcpu *p = &st->c[i];
+			if (res.kind[p->core] != k)
+				continue;
+			hwloc_bitmap_set(sets[k], p->id);
+			threads++;
+			if (st->cores[p->core].first_cpu == p->id)
+				cores++;
+			if (p->max_khz > mx)
+				mx = p->max_khz;
+			if (p->base_khz > bs)
+				bs = p->base_khz;
+			drv[nd] = p->driver;
+			gov[nd++] = p->governor;
+		}
+		cJSON_AddStringToObject(o, "name", ck_kind_name(res.nkinds, k, res.source, nm, sizeof(nm)));
+		cJSON_AddStringToObject(o, "cpus", cpulist_str(sets[k], buf, sizeof(buf)));
+		fj_num(o, "cores", cores);
+		fj_num(o, "threads", threads);
+		fj_num_or_null(o, "max_mhz", mx > 0, (double)mx / 1000.0);
+		fj_num_or_null(o, "base_mhz", bs > 0, (double)bs / 1000.0);
+		if (mx > 0 && (!has_max || mx / 1000.0 > kmax)) {
+			kmax = mx / 1000.0;
+			has_max = 1;
+		}
+		if (bs > 0 && (!has_base || bs / 1000.0 > kbase)) {
+			kbase = bs / 1000.0;
+			has_base = 1;
+		}
+		cJSON_AddStringToObject(o, "source", ck_source_name(res.source));
+		if (res.source == CK_MIDR) {
+			const char *pn = NULL;
+			for (i = 0; i < st->ncores; i++)
+				if (res.kind[i] == k) {
+					pn = ck_arm_part_name(st->cores[i].part, NULL);
+					break;
+				}
+			fj_str_or_null(o, "core_type", pn);
+		}
+		set_str_or_mixed(o, "driver", drv, nd);
+		set_str_or_mixed(o, "governor", gov, nd);
+		snprintf(fact, sizeof(fact), "cpu.kinds[%d].max_mhz", k);
+		if (!mx)
+			facts_gap(st->f, fact, "no cpufreq cpuinfo_max_freq for these CPUs");
+		snprintf(fact, sizeof(fact), "cpu.kinds[%d].base_mhz", k);
+		if (!bs)
+			facts_gap(st->f, fact, "no cpufreq base_frequency for these CPUs");
+		if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "driver"))) {
+			snprintf(fact, sizeof(fact), "cpu.kinds[%d].driver", k);
+			facts_gap(st->f, fact, "no cpufreq scaling_driver for these CPUs");
+		}
+		cJSON_AddItemToArray(arr, o);
+		free(drv);
+		free(gov);
+	}
+	fj_bool_or_null(cpu, "hybrid", res.nkinds > 1);
+	{
+		static const char *const paths[] = {
+			[CK_MIDR] = CPUDIR "/cpu*/regs/identification/midr_el1 or /proc/cpuinfo CPU part",
+			[CK_BASE_FREQ] = CPUDIR "/cpu*/cpufreq/base_frequency",
+			[CK_CAPACITY] = CPUDIR "/cpu*/cpu_capacity",
+			[CK_MAX_FREQ] = CPUDIR "/cpu*/cpufreq/cpuinfo_max_freq",
+			[CK_TOPOLOGY] = CPUDIR "/cpu*/{topology/thread_siblings_list,cache/index*/shared_cpu_list}",
+		};
+		if (res.source > CK_NONE && res.source <= CK_TOPOLOGY)
+			facts_evidence(st->f, "cpu.kinds", paths[res.source]);
+		facts_evidence(st->f, "cpu.kinds", res.note);
+	}
+	crosscheck_hwloc(st, &res, sets, res.nkinds);
+	/* libcpuid's core purposes, when it has them for this machine. */
+	if (lib && lib->ok && lib->ntypes > 0) {
+		int lh = 0;
+		for (i = 0; i < lib->ntypes; i++)
+			if (lib->t[i].purpose != 0)
+				lh = 1;
+		if (lh != (res.nkinds > 1))
+			facts_conflict(st->f, "cpu.hybrid", ck_source_name(res.source), "libcpuid",
+				       "libcpuid reports %s, %s gives %d kind%s",
+				       lh ? "performance and efficiency cores" : "one core type",
+				       ck_source_name(res.source), res.nkinds, res.nkinds == 1 ? "" : "s");
+		else if (lh && res.nkinds == 2) {
+			int lp = 0, mine = 0;
+			for (i = 0; i < lib->ntypes; i++)
+				if (lib->t[i].purpose == 1)
+					lp += lib->t[i].cores;
+			for (i = 0; i < st->ncores; i++)
+				if (res.kind[i] == 0)
+					mine++;
+			if (lp != mine)
+				facts_conflict(st->f, "cpu.kinds", ck_source_name(res.source), "libcpuid",
+					       "libcpuid counts %d performance cores, %s %d", lp,
+					       ck_source_name(res.source), mine);
+		}
+	}
+	for (k = 0; k < res.nkinds; k++)
+		hwloc_bitmap_free(sets[k]);
+	ck_result_release(&res);
+freq:
+	fj_num_or_null(cpu, "max_mhz", has_max, kmax);
+	if (!has_max)
+		facts_gap(st->f, "cpu.max_mhz", "no cpufreq cpuinfo_max_freq (no cpufreq driver, or a VM)");
+	fj_num_or_null(cpu, "base_mhz", has_base, kbase);
+	if (!has_base)
+		facts_gap(st->f, "cpu.base_mhz", "no cpufreq base_frequency (only intel_pstate exposes it)");
+}
+
+int probe_cpu(struct probe_ctx *ctx)
+{
+	struct cpu_state st;
+	struct cpuinfo ci;
+	struct cpuid_info lib;
+	const char *libsrc = NULL, *flags = NULL, *arch;
+	cJSON *cpu, *smt;
+	char *buf = NULL, lst[4096];
+	int r, i, lib_ok;
+	size_t j, len = 0;
+
+	memset(&st, 0, sizeof(st));
+	memset(&ci, 0, sizeof(ci));
+	st.ctx = ctx;
+	st.sr = &ctx->sr;
+	st.f = &ctx->facts;
+	st.online = hwloc_bitmap_alloc();
+	cpu = facts_obj(st.f, "cpu");
+
+	r = sr_read(st.sr, "/proc/cpuinfo", &buf, &len);
+	if (r == 0 && memchr(buf, '\0', len) == NULL) {
+		ci_parse(&ci, buf);
+		ci.read_ok = ci.n > 0;
+		if (!ci.read_ok)
+			facts_gap(st.f, "cpu.isa", "/proc/cpuinfo: unparsable (no processor entry)");
+	} else
+		facts_gap_read(st.f, "cpu.isa", "/proc/cpuinfo", r ? r : -EINVAL);
+	free(buf);
+
+	arch = cJSON_GetStringValue(facts_get(st.f->root, "host.arch"));
+	if (arch) {
+		st.x86 = !strcmp(arch, "x86_64") || !strcmp(arch, "i686") || !strcmp(arch, "i386");
+		st.arm = !strncmp(arch, "aarch64", 7) || !strncmp(arch, "arm", 3);
+	} else if (ci.read_ok) {
+		st.x86 = ci_str(&ci, &ci.p[0], offsetof(struct ci_proc, vendor)) != NULL;
+		st.arm = ci.p[0].implementer >= 0 || ci.g.implementer >= 0;
+	}
+
+	read_online(&st, &ci);
+	read_cpus(&st, &ci);
+	group_cores(&st);
+
+	/* Counts. */
+	fj_str_or_null(cpu, "online", hwloc_bitmap_iszero(st.online) ? NULL
+		       : cpulist_str(st.online, lst, sizeof(lst)));
+	if (hwloc_bitmap_iszero(st.online))
+		facts_gap(st.f, "cpu.online", "no " CPUDIR "/online, no CPU directories and no /proc/cpuinfo");
+	{
+		int64_t *pk = xcalloc((size_t)st.nc + 1, sizeof(*pk));
+		int np = 0, ok = st.nc > 0, k;
+		for (i = 0; i < st.nc; i++) {
+			if (!st.c[i].pkg_ok) {
+				ok = 0;
+				break;
+			}
+			for (k = 0; k < np && pk[k] != st.c[i].pkg; k++)
+				;
+			if (k == np)
+				pk[np++] = st.c[i].pkg;
+		}
+		fj_num_or_null(cpu, "packages", ok, np);
+		if (!ok && !st.bad_pkg)
+			facts_gap(st.f, "cpu.packages", "no physical_package_id in " CPUDIR
+				  "/cpu*/topology and no physical id in /proc/cpuinfo");
+		else
+			facts_evidence(st.f, "cpu.packages", st.c[0].pkg_ok == 2 ? "/proc/cpuinfo"
+				       : CPUDIR "/cpu*/topology/physical_package_id");
+		free(pk);
+	}
+	fj_num_or_null(cpu, "cores", st.ncores >= 0 && st.nc > 0, st.ncores);
+	if ((st.ncores < 0 || st.nc == 0) && !st.bad_core)
+		facts_gap(st.f, "cpu.cores", "no thread sibling lists or core ids in " CPUDIR
+			  "/cpu*/topology or /proc/cpuinfo");
+	else if (st.ncores >= 0 && st.nc > 0)
+		facts_evidence(st.f, "cpu.cores", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");
+	fj_num_or_null(cpu, "threads", st.nc > 0, st.nc);
+
+	/* SMT. */
+	smt = cJSON_AddObjectToObject(cpu, "smt");
+	{
+		char *ctl = NULL;
+		uint64_t act;
+		int tpc = 0, active = -1;
+		for (i = 0; st.ncores > 0 && i < st.ncores; i++)
+			if (st.cores[i].nthreads > tpc)
+				tpc = st.cores[i].nthreads;
+		r = sr_read_u64(st.sr, CPUDIR "/smt/active", &act);
+		if (r == 0 && act <= 1) {
+			active = (int)act;
+			facts_evidence(st.f, "cpu.smt.active", CPUDIR "/smt/active");
+		} else {
+			if (r != -ENOENT)
+				facts_gap_read(st.f, "cpu.smt.active", CPUDIR "/smt/active", r ? r : -EINVAL);
+			if (tpc > 0) {
+				active = tpc > 1;
+				facts_evidence(st.f, "cpu.smt.active", CPUDIR "/cpu*/topology/thread_siblings_list");
+			}
+		}
+		fj_bool_or_null(smt, "active", active);
+		if (active < 0)
+			facts_gap(st.f, "cpu.smt.active", "no smt/active and no thread sibling lists");
+		fj_num_or_null(smt, "threads_per_core", tpc > 0, tpc);
+		if (tpc <= 0)
+			facts_gap(st.f, "cpu.smt.threads_per_core", "cores are unknown");
+		r = sr_read_str(st.sr, CPUDIR "/smt/control", &ctl);
+		if (r == 0 && (!strcmp(ctl, "on") || !strcmp(ctl, "off") || !strcmp(ctl, "forceoff") ||
+			       !strcmp(ctl, "notsupported") || !strcmp(ctl, "notimplemented"))) {
+			fj_str_or_null(smt, "control", ctl);
+			facts_evidence(st.f, "cpu.smt.control", CPUDIR "/smt/control");
+		} else {
+			fj_str_or_null(smt, "control", NULL);
+			facts_gap_read(st.f, "cpu.smt.control", CPUDIR "/smt/control", r ? r : -EINVAL);
+		}
+		free(ctl);
+	}
+
+	/* libcpuid (cross-check; codename). */
+	r = run_libcpuid(&st, &lib, &libsrc);
+	if (r == -2) {
+		lib_ok = 0;
+		r = -EINVAL;
+		goto out;
+	}
+	lib_ok = r == 0;
+	r = 0;
+	if (lib_ok) {
+		int bad = lib.ntypes < 1, tot = 0;
+		for (i = 0; i < lib.ntypes; i++) {
+			if (lib.t[i].cores < 1 || lib.t[i].threads < lib.t[i].cores)
+				bad = 1;
+			tot += lib.t[i].threads;
+		}
+		if (bad) {
+			lib_ok = 0;
+			facts_gap(st.f, "cpu.libcpuid", "libcpuid found no usable CPU in the %s",
+				  !strcmp(libsrc, "live") ? "CPUID data" : "dump");
+		} else if (st.nc > 0 && tot != st.nc)
+			facts_conflict(st.f, "cpu.threads", "sysfs", "libcpuid",
+				       "libcpuid counts %d logical CPUs, sysfs %d online", tot, st.nc);
+	}
+	if (libsrc && lib_ok) {
+		cJSON *l = cJSON_AddObjectToObject(cpu, "libcpuid"), *ta = cJSON_AddArrayToObject(l, "types");
+		cJSON_AddStringToObject(l, "source", libsrc);
+		for (i = 0; i < lib.ntypes; i++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "purpose", purpose_name(lib.t[i].purpose));
+			fj_num(o, "cores", lib.t[i].cores);
+			fj_num(o, "threads", lib.t[i].threads);
+			fj_str_or_null(o, "codename", lib.t[i].codename[0] ? lib.t[i].codename : NULL);
+			cJSON_AddItemToArray(ta, o);
+		}
+	} else if (libsrc)
+		fj_set(cpu, "libcpuid", cJSON_CreateNull());
+
+	probe_kinds(&st, cpu, lib_ok ? &lib : NULL);
+	probe_isa(&st, &ci, cpu, &flags);
+	/* The kernel may hide what the CPU has (clearcpuid=, a hypervisor's
+	 * CPUID masking is seen by both): report it, keep /proc/cpuinfo. */
+	if (lib_ok && libsrc && strcmp(libsrc, "dump") && lib.ntypes > 0 && flags && st.x86) {
+		static const char *const fl[] = { "avx2", "avx512f" };
+		size_t q;
+		for (q = 0; q < ARRAY_SIZE(fl); q++) {
+			int has_lib = q == 0 ? lib.t[0].avx2 : lib.t[0].avx512f;
+			int has_ci = has_word(flags, fl[q]);
+			if (has_lib != has_ci)
+				facts_conflict(st.f, "cpu.isa", "/proc/cpuinfo", "libcpuid",
+					       "CPUID %s %s, /proc/cpuinfo %s", has_lib ? "has" : "lacks",
+					       fl[q], has_ci ? "lists it" : "does not list it");
+		}
+	}
+
+	/* Vendor, model, codename. */
+	{
+		const struct ci_proc *p0 = st.nc > 0 ? ci_find(&ci, st.c[0].id) : NULL;
+		const char *vid = ci.read_ok ? ci_str(&ci, p0 ? p0 : &ci.p[0], offsetof(struct ci_proc, vendor)) : NULL;
+		const char *model = ci.read_ok ? ci_str(&ci, p0 ? p0 : &ci.p[0], offsetof(struct ci_proc, model)) : NULL;
+		long impl = -1;
+		const char *v;
+		char *armmodel = NULL;
+		if (st.nc > 0 && st.c[0].part >= 0)
+			impl = st.c[0].part >> 12;
+		v = vid ? vendor_name(vid, -1) : impl >= 0 ? vendor_name(NULL, impl) : NULL;
+		if (!v && lib_ok && lib.ntypes > 0 && lib.t[0].vendor[0])
+			v = vendor_name(lib.t[0].vendor, -1);
+		fj_str_or_null(cpu, "vendor", v);
+		if (!v)
+			facts_gap(st.f, "cpu.vendor", "/proc/cpuinfo names no vendor_id or CPU implementer");
+		if (st.arm && st.nc > 0 && (!model || !strncmp(model, "ARMv", 4))) {
+			/* arm64 cpuinfo has no model name: the core names, biggest first. */
+			const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(cpu, "kinds"), *kd;
+			struct strbuf sb = STRBUF_INIT;
+			int unknown = 0;
+			cJSON_ArrayForEach(kd, kinds) {
+				const char *ct = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(kd, "core_type"));
+				if (!ct) {
+					unknown = 1;
+					break;
+				}
+				if (sb.len)
+					strbuf_addstr(&sb, " + ");
+				strbuf_addstr(&sb, ct);
+			}
+			if (!unknown && sb.len)
+				armmodel = strbuf_detach(&sb);
+			strbuf_release(&sb);
+			if (armmodel)
+				model = armmodel;
+		}
+		fj_str_or_null(cpu, "model_name", model);
+		if (!model)
+			facts_gap(st.f, "cpu.model_name", "/proc/cpuinfo has no model name and the core type is unknown");
+		free(armmodel);
+		{
+			const struct cpuid_type *t = NULL;
+			for (i = 0; lib_ok && i < lib.ntypes; i++)
+				if (!t || lib.t[i].purpose == 1)
+					t = &lib.t[i];
+			if (t && codename_trusted(t)) {
+				fj_str_or_null(cpu, "codename", t->codename);
+				facts_evidence(st.f, "cpu.codename", "libcpuid");
+			} else {
+				fj_str_or_null(cpu, "codename", NULL);
+				facts_gap(st.f, "cpu.codename", t ? "libcpuid 0.6.2 is not reliable for this CPU "
+					  "model (it misnames newer parts)" : "no CPUID source (live x86, "
+					  "--cpuid-dump or a snapshot's copy)");
+			}
+		}
+	}
+
+	probe_caches(&st, cpu);
+	probe_virt(&st, &ci, flags);
+out:
+
+	for (i = 0; i < st.nc; i++) {
+		hwloc_bitmap_free(st.c[i].sib);
+		hwloc_bitmap_free(st.c[i].l2);
+		free(st.c[i].driver);
+		free(st.c[i].governor);
+	}
+	for (j = 0; j < st.nci; j++)
+		hwloc_bitmap_free(st.ci[j].set);
+	free(st.ci);
+	free(st.c);
+	free(st.cores);
+	hwloc_bitmap_free(st.online);
+	ci_free(&ci);
+	return r;
+}
+
+/* ---- text ---- */
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+static int jnum(const cJSON *o, const char *k, double *v)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!cJSON_IsNumber(x))
+		return 0;
+	*v = x->valuedouble;
+	return 1;
+}
+
+static const char *num_or(const cJSON *o, const char *k, char *buf, size_t n)
+{
+	double v;
+	if (!jnum(o, k, &v))
+		return "unknown";
+	snprintf(buf, n, "%g", v);
+	return buf;
+}
+
+void text_cpu(FILE *out, const cJSON *root)
+{
+	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(root, "cpu");
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(root, "host");
+	const cJSON *smt, *kinds, *k, *isa, *c, *caches;
+	char a[32], b[32], d[32];
+	double v;
+	if (!cpu)
+		return;
+	tx_section(out, "CPU");
+	tx_kv(out, "model", "%s", jstr(cpu, "model_name") ? jstr(cpu, "model_name") : "unknown");
+	tx_kv(out, "vendor", "%s%s%s%s", jstr(cpu, "vendor") ? jstr(cpu, "vendor") : "unknown",
+	      jstr(cpu, "codename") ? " (" : "", jstr(cpu, "codename") ? jstr(cpu, "codename") : "",
+	      jstr(cpu, "codename") ? ")" : "");
+	tx_kv(out, "packages/cores/threads", "%s / %s / %s (online %s)",
+	      num_or(cpu, "packages", a, sizeof(a)), num_or(cpu, "cores", b, sizeof(b)),
+	      num_or(cpu, "threads", d, sizeof(d)), jstr(cpu, "online") ? jstr(cpu, "online") : "unknown");
+	smt = cJSON_GetObjectItemCaseSensitive(cpu, "smt");
+	if (smt) {
+		const cJSON *act = cJSON_GetObjectItemCaseSensitive(smt, "active");
+		tx_kv(out, "SMT", "%s, %s threads per core, control %s",
+		      cJSON_IsTrue(act) ? "on" : cJSON_IsFalse(act) ? "off" : "unknown",
+		      num_or(smt, "threads_per_core", a, sizeof(a)),
+		      jstr(smt, "control") ? jstr(smt, "control") : "unknown");
+	}
+	kinds = cJSON_GetObjectItemCaseSensitive(cpu, "kinds");
+	if (cJSON_IsArray(kinds)) {
+		cJSON_ArrayForEach(k, kinds) {
+			char key[48], bm[32];
+			const char *ct = jstr(k, "core_type");
+			snprintf(key, sizeof(key), "kind %s", jstr(k, "name") ? jstr(k, "name") : "?");
+			tx_kv(out, key, "CPUs %s: %s cores, %s threads%s%s, max %s MHz, base %s MHz [%s]%s%s%s%s",
+			      jstr(k, "cpus") ? jstr(k, "cpus") : "?", num_or(k, "cores", a, sizeof(a)),
+			      num_or(k, "threads", b, sizeof(b)), ct ? ", " : "", ct ? ct : "",
+			      num_or(k, "max_mhz", d, sizeof(d)),
+			      jnum(k, "base_mhz", &v) ? (snprintf(bm, sizeof(bm), "%g", v), bm) : "unknown",
+			      jstr(k, "source") ? jstr(k, "source") : "?",
+			      jstr(k, "driver") ? ", " : "", jstr(k, "driver") ? jstr(k, "driver") : "",
+			      jstr(k, "governor") ? "/" : "", jstr(k, "governor") ? jstr(k, "governor") : "");
+		}
+	} else
+		tx_kv(out, "kinds", "unknown");
+	isa = cJSON_GetObjectItemCaseSensitive(cpu, "isa");
+	if (cJSON_IsArray(isa)) {
+		struct strbuf sb = STRBUF_INIT;
+		cJSON_ArrayForEach(c, isa) {
+			if (sb.len)
+				strbuf_addstr(&sb, " ");
+			strbuf_addstr(&sb, c->valuestring);
+		}
+		tx_kv(out, "ISA", "%s", sb.len ? sb.buf : "(none of interest)");
+		strbuf_release(&sb);
+	} else
+		tx_kv(out, "ISA", "unknown");
+	caches = cJSON_GetObjectItemCaseSensitive(cpu, "caches");
+	for (c = caches ? caches->child : NULL; c; c = c->next) {
+		char key[16], hb[32];
+		snprintf(key, sizeof(key), "%s cache", c->string);
+		if (!jnum(c, "size_bytes", &v)) {
+			tx_kv(out, key, "unknown");
+			continue;
+		}
+		tx_kv(out, key, "%s%s x %s, %s CPUs each", cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "uniform"))
+		      ? "up to " : "", human_bytes(v, hb, sizeof(hb)), num_or(c, "instances", a, sizeof(a)),
+		      num_or(c, "cpus_per_instance", b, sizeof(b)));
+	}
+	if (h) {
+		const cJSON *vz = cJSON_GetObjectItemCaseSensitive(h, "virtualized");
+		tx_kv(out, "virtualization", "%s%s%s%s", cJSON_IsTrue(vz) ? "guest" : cJSON_IsFalse(vz) ? "none (bare metal)" : "unknown",
+		      jstr(h, "hypervisor") ? " (" : "", jstr(h, "hypervisor") ? jstr(h, "hypervisor") : "",
+		      jstr(h, "hypervisor") ? ")" : "");
+	}
+}

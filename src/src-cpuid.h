@@ -1,0 +1,32 @@
+/* src-cpuid.h - libcpuid as a second CPU source (live x86 or a raw dump) */
+#ifndef NODEAUDIT_SRC_CPUID_H
+#define NODEAUDIT_SRC_CPUID_H
+
+#define CPUID_MAX_TYPES 4
+
+struct cpuid_type {
+	int purpose;          /* 0 general, 1 performance, 2 efficiency */
+	int cores, threads;   /* of this type (one socket on multi-socket dumps) */
+	int family, model, ext_family, ext_model;
+	int intel, amd;
+	int avx2, avx512f;
+	char codename[64], brand[64], vendor[16];
+};
+
+struct cpuid_info {
+	int ok;
+	int ntypes;
+	struct cpuid_type t[CPUID_MAX_TYPES];
+	char err[160];        /* why not ok */
+};
+
+enum { CPUID_DUMP_UNKNOWN = -1, CPUID_DUMP_ARM = 0, CPUID_DUMP_X86 = 1 };
+/* What a libcpuid raw dump describes (only x86 dumps may be handed to it). */
+int cpuid_dump_kind(const char *buf);
+
+/* Identify the CPU from dump (a file holding an x86 raw dump), or live when
+ * dump is NULL (x86 hosts with CPUID only).  libcpuid runs in a child
+ * process.  Returns 0, or a negative errno with info->err set. */
+int cpuid_collect(const char *dump, struct cpuid_info *info);
+
+#endif
