@@ -12,6 +12,7 @@
  * CPU packages, PCI locality needs the NUMA nodes). */
 const struct prober probers[] = {
 	{ "host", probe_host, text_host },
+	{ "pci", probe_pci, text_pci },
 };
 const size_t nprobers = ARRAY_SIZE(probers);
 

@@ -54,5 +54,7 @@ void probe_text(FILE *out, const struct probe_ctx *ctx);
 /* Each probe, in probe-*.c. */
 int probe_host(struct probe_ctx *ctx);
 void text_host(FILE *out, const cJSON *root);
+int probe_pci(struct probe_ctx *ctx);
+void text_pci(FILE *out, const cJSON *root);
 
 #endif
