@@ -84,7 +84,6 @@ static int generation(double gts)
  * encoding; we count the 242 bytes of TLP and DLLP payload in each
  * 256-byte FLIT (the rest is CRC and FEC), i.e. 242/256.
  */
-uint64_t pci_link_bandwidth(double gts, int width);
 uint64_t pci_link_bandwidth(double gts, int width)
 {
 	uint64_t mt = (uint64_t)llround(gts * 1000), num, den;

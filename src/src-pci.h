@@ -48,6 +48,10 @@ int pci_dump_check(const char *text, size_t len, char **why);
  * back from a sysroot).  Returns 0 or a negative errno after one message. */
 int pci_snapshot(struct sysroot *sr, const char *dir);
 
+/* Usable bandwidth per direction in bytes/s of a link (probe-pci.c):
+ * 8b/10b below 8 GT/s, 128b/130b to 32 GT/s, FLIT 242/256 from 64 GT/s. */
+uint64_t pci_link_bandwidth(double gts, int width);
+
 /*** The table of accelerators (pci-vendors.c) ***/
 
 enum pci_kind { PCI_OTHER, PCI_ACCEL, PCI_NIC, PCI_BRIDGE };
