@@ -89,14 +89,18 @@ enum pci_kind pci_classify(unsigned vendor, unsigned device, unsigned cls)
 	size_t i;
 	if ((cls16 >> 8) == 0x06)
 		return PCI_BRIDGE;
-	if (cls16 == 0x0200 || cls16 == 0x0207)
+	/* Ethernet, InfiniBand, and InfiniBand as older HCAs (mlx4) class it. */
+	if (cls16 == 0x0200 || cls16 == 0x0207 || cls16 == 0x0c06)
+		return PCI_NIC;
+	/* ConnectX-3 VPI says "Network controller" (0x0280), as Wi-Fi does. */
+	if (vendor == 0x15b3 && (cls16 >> 8) == 0x02)
 		return PCI_NIC;
 	for (i = 0; i < ARRAY_SIZE(not_accel_vendors); i++)
 		if (not_accel_vendors[i] == vendor)
 			return PCI_OTHER;
 	if (cls16 == 0x0300 || cls16 == 0x0302 || cls16 == 0x1200 || cls16 == 0x0b40)
 		return PCI_ACCEL;
-	/* Audio, USB and serial functions of a GPU are not accelerators. */
+	/* Audio, USB and serial bus functions of a GPU are not accelerators. */
 	if ((cls16 >> 8) == 0x04 || (cls16 >> 8) == 0x0c || (cls16 >> 8) == 0x07)
 		return PCI_OTHER;
 	return in_ai_table(vendor, device, cls16) ? PCI_ACCEL : PCI_OTHER;

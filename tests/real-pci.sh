@@ -12,14 +12,14 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/real-pci.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
 
-# check NAME DUMP EXPECTED-JSON
+# check NAME FILE EXPECTED-JSON [OPTION]: probe OPTION FILE (--pci-dump)
 check() {
 	n=$((n + 1))
 	if [ ! -f "$2" ]; then
 		echo "ok $n - $1 # SKIP $2 absent"; return
 	fi
 	printf '%s\n' "$3" >"$tmp/exp.json"
-	if "$NODEAUDIT" probe --only pci --format json --pci-dump "$2" >"$tmp/out.json" 2>"$tmp/err" &&
+	if "$NODEAUDIT" probe --only pci --format json "${4:---pci-dump}" "$2" >"$tmp/out.json" 2>"$tmp/err" &&
 	   "$JSUBSET" "$tmp/exp.json" "$tmp/out.json" >"$tmp/diff" 2>&1; then
 		echo "ok $n - $1"
 	else
@@ -78,6 +78,31 @@ check "fujitsu-p8010: iGPU without a link, NIC 2.5 GT/s x1" \
   {"bdf": "0000:04:00.0", "class": "0200",
    "link": {"width": {"current": 1, "max": 1}, "speed_gts": {"current": 2.5, "max": 2.5},
             "width_downtrained": false, "slot_limited": false}}]}}'
+
+# Real sysfs captures with PCI trees (hwloc's and ghw's test suites).
+sysfs=$shared/fixtures/real/sysfs
+# Dell DCS8000Z: Xeon Phi (0b40) and mlx4 HCA local to NUMA 1, igb to 0;
+# 64-byte config files and no link files: links unknown, never 0.
+check "hwloc 32em64t: Xeon Phi and mlx4 on node 1, igb on node 0" \
+	"$sysfs/hwloc__32em64t-2n8c+dax+nvme+mic+dimms/32em64t-2n8c+dax+nvme+mic+dimms.tar.bz2" '
+{"pci": {"accelerators": [
+  {"bdf": "0000:83:00.0", "vendor_id": "8086", "device_id": "225c", "class": "0b40",
+   "numa_node": 1, "integrated": false, "link": null}],
+ "nics": [
+  {"bdf": "0000:02:00.0", "vendor_id": "8086", "device_id": "1521", "numa_node": 0, "link": null},
+  {"bdf": "0000:02:00.3", "numa_node": 0},
+  {"bdf": "0000:82:00.0", "vendor_id": "15b3", "device_id": "1003", "numa_node": 1}]}}' --sysroot
+# ThinkPad X1 Carbon Gen 10: the Alder Lake iGPU at 00:02.0.
+check "ghw i7-1270P: integrated GPU 8086:46a6" \
+	"$sysfs/ghw__linux-amd64-intel-i7-1270P/linux-amd64-intel-i7-1270P.tar.gz" '
+{"pci": {"accelerators": [
+  {"bdf": "0000:00:02.0", "vendor_id": "8086", "device_id": "46a6", "integrated": true,
+   "link": null}]}}' --sysroot
+# Ryzen 5 1600 desktop: a discrete Radeon 1002:6758 behind a bridge.
+check "ghw ryzen-1600: discrete Radeon 1002:6758" \
+	"$sysfs/ghw__linux-amd64-amd-ryzen-1600/linux-amd64-amd-ryzen-1600.tar.gz" '
+{"pci": {"accelerators": [
+  {"bdf": "0000:0a:00.0", "vendor_id": "1002", "device_id": "6758", "integrated": false}]}}' --sysroot
 
 echo "1..$n"
 [ $fail -eq 0 ]
