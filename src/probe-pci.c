@@ -32,6 +32,8 @@ struct pdev {
 	int parent;           /* index of the bridge above, NO_PARENT */
 	unsigned vendor, device, cls;   /* cls: 24-bit class code */
 	int have_ids;
+	int ids_err;          /* why vendor/device/class were unreadable */
+	const char *ids_file; /* ... and which of them */
 	uint8_t *cfg;
 	int cfglen;           /* bytes of config space read: 0, 64, 256, 4096 */
 	int pcie_cap;         /* offset; 0: none; -1: unknown */
@@ -40,6 +42,7 @@ struct pdev {
 	int w_cur, w_max;     /* lanes; -1 unknown, 0 link down/none */
 	double s_cur, s_max;  /* GT/s; 0 unknown */
 	int link_files;       /* 1: sysfs max_link_width was readable */
+	char *bad[4];         /* link files that exist but do not parse */
 	int nolink;           /* 1: no PCIe link of its own (nolink_why) */
 	const char *nolink_why;
 	enum pci_kind kind;
@@ -229,11 +232,15 @@ static void sysfs_link(struct probe_ctx *ctx, struct pdev *p)
 				}
 			} else if (parse_speed(s, &vals_s[i / 2]) == 0)
 				ok[i] = 1;
+			if (!ok[i]) {
+				p->bad[i] = path;
+				path = NULL;
+			}
 		}
 		free(s);
 		free(path);
 	}
-	if (!ok[0] && !ok[1])
+	if (!ok[0] && !ok[1] && !p->bad[0] && !p->bad[1])
 		return;
 	p->link_files = 1;
 	if (ok[0] && vals_w[0] == 0 && vals_s[0] == 0) {
@@ -269,10 +276,11 @@ static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 		p = add_dev(s, dom, bus, dev, fn);
 		p->sys = xasprintf("/sys/bus/pci/devices/%s", names[i]);
 		sysfs_ancestry(sr, p);
-		if (read_hex(sr, p->sys, "vendor", &p->vendor) == 0 &&
-		    read_hex(sr, p->sys, "device", &p->device) == 0 &&
-		    read_hex(sr, p->sys, "class", &p->cls) == 0)
+		if ((r = read_hex(sr, p->sys, p->ids_file = "vendor", &p->vendor)) == 0 &&
+		    (r = read_hex(sr, p->sys, p->ids_file = "device", &p->device)) == 0 &&
+		    (r = read_hex(sr, p->sys, p->ids_file = "class", &p->cls)) == 0)
 			p->have_ids = 1;
+		p->ids_err = r;
 	}
 	sr_free_list(names, n);
 	return 0;
@@ -603,6 +611,17 @@ static cJSON *link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const 
 	fj_num_or_null(o, "max", p->w_max > 0 && p->s_max > 0, (double)pci_link_bandwidth(p->s_max, p->w_max));
 	if (fact && p->w_cur == 0)
 		facts_gap(&ctx->facts, fact, "link down: the current width is 0");
+	if (fact) {
+		static const char *const sub[] = { "width.max", "speed_gts.max", "width.current",
+						   "speed_gts.current" };
+		for (k = 0; k < ARRAY_SIZE(sub); k++)
+			if (p->bad[k] && ((k == 0 && p->w_max <= 0) || (k == 1 && p->s_max <= 0) ||
+					  (k == 2 && p->w_cur < 0) || (k == 3 && p->s_cur <= 0))) {
+				char *sf = xasprintf("%s.%s", fact, sub[k]);
+				facts_gap_read(&ctx->facts, sf, p->bad[k], -EINVAL);
+				free(sf);
+			}
+	}
 	/* Trained below what both ends allow: width is a fault, speed may be
 	 * power saving.  The port above caps what the slot allows. */
 	{
@@ -666,7 +685,7 @@ static void numa_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, con
 	set = hwloc_bitmap_alloc();
 	path = xasprintf("%s/local_cpulist", p->sys);
 	r = sr_read_cpulist(sr, path, set);
-	if (r < 0) {
+	if (r == -ENOENT) {
 		free(path);
 		path = xasprintf("%s/local_cpus", p->sys);
 		r = sr_read_cpumask(sr, path, set);
@@ -983,6 +1002,8 @@ static void scan_release(struct pci_scan *s)
 	for (i = 0; i < s->n; i++) {
 		free(s->d[i].sys);
 		free(s->d[i].cfg);
+		for (k = 0; k < ARRAY_SIZE(s->d[i].bad); k++)
+			free(s->d[i].bad[k]);
 		for (k = 0; k < s->d[i].nanc; k++)
 			free(s->d[i].anc[k]);
 		free(s->d[i].anc);
@@ -1101,6 +1122,17 @@ int probe_pci(struct probe_ctx *ctx)
 		hex_id(o, "device_id", p->have_ids, p->device, 4);
 		hex_id(o, "class", p->have_ids, p->cls >> 8, 4);
 		cJSON_AddStringToObject(o, "kind", kind_name(p->kind));
+		if (!p->have_ids) {
+			/* Unidentified: it may be an accelerator or a NIC we miss. */
+			char *fact = xasprintf("pci.devices[%zu].class", i);
+			if (p->sys && p->ids_err) {
+				char *path = xasprintf("%s/%s", p->sys, p->ids_file);
+				facts_gap_read(f, fact, path, p->ids_err);
+				free(path);
+			} else
+				facts_gap(f, fact, "neither sysfs nor config space identify %s", p->bdf);
+			free(fact);
+		}
 		fj_str_or_null(o, "parent", p->parent != NO_PARENT ? s.d[p->parent].bdf : NULL);
 		cJSON_AddItemToObject(o, "link", link_json(ctx, &s, (int)i, NULL, p->kind == PCI_ACCEL, &unk));
 		nolinks += unk;
