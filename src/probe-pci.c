@@ -912,6 +912,14 @@ static cJSON *device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cons
 		vn = pci_vendor_name(p->vendor);
 		dn = pci_device_name(p->vendor, p->device);
 	}
+	{
+		char *ef = xasprintf("%s.class", base);
+		char *ep = p->sys ? xasprintf("%s/class", p->sys) : xstrdup(s->cfg_evidence ? s->cfg_evidence : "");
+		if (*ep)
+			facts_evidence(&ctx->facts, ef, ep);
+		free(ef);
+		free(ep);
+	}
 	fj_str_or_null(o, "vendor", vn);
 	fj_str_or_null(o, "device", dn);
 	if (!vn || !dn) {
