@@ -178,14 +178,59 @@ static int find_bdf(const struct pci_scan *s, const char *bdf)
 
 /*** Sysfs ***/
 
+/* Every device directory under /sys/devices/pci*: a capture copied with
+ * links dereferenced (tar -h, cp -L) keeps the tree only there. */
+struct dev_paths {
+	char **v;
+	size_t n;
+	int done;
+};
+
+static void walk_pci(struct sysroot *sr, const char *dir, int depth, struct dev_paths *dp)
+{
+	char **names = NULL;
+	size_t n = 0, i;
+	unsigned a, b, c, d;
+	if (depth > 16 || sr_list(sr, dir, &names, &n) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		char *sub;
+		if (depth == 0 ? strncmp(names[i], "pci", 3) || !strchr(names[i], ':')
+			       : parse_bdf(names[i], &a, &b, &c, &d) < 0)
+			continue;
+		sub = xasprintf("%s/%s", dir, names[i]);
+		if (!sr_is_dir(sr, sub)) {
+			free(sub);
+			continue;
+		}
+		if (depth > 0) {
+			dp->v = xrealloc(dp->v, (dp->n + 1) * sizeof(*dp->v));
+			dp->v[dp->n++] = xstrdup(sub);
+		}
+		walk_pci(sr, sub, depth + 1, dp);
+		free(sub);
+	}
+	sr_free_list(names, n);
+}
+
 /* Where /sys/bus/pci/devices/BDF points: the BDFs of the bridges above it
  * and the host bridge ("pci0000:00"). */
-static void sysfs_ancestry(struct sysroot *sr, struct pdev *p)
+static void sysfs_ancestry(struct sysroot *sr, struct pdev *p, struct dev_paths *dp)
 {
 	char *target = NULL, *save = NULL, *tok;
 	unsigned a, b, c, d;
-	if (sr_readlink(sr, p->sys, &target) < 0)
-		return;
+	size_t i;
+	if (sr_readlink(sr, p->sys, &target) < 0) {
+		if (!dp->done) {
+			walk_pci(sr, "/sys/devices", 0, dp);
+			dp->done = 1;
+		}
+		for (i = 0; i < dp->n && !target; i++)
+			if (str_endswith(dp->v[i], p->bdf) && dp->v[i][strlen(dp->v[i]) - strlen(p->bdf) - 1] == '/')
+				target = xstrdup(dp->v[i]);
+		if (!target)
+			return;
+	}
 	for (tok = strtok_r(target, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
 		if (!strncmp(tok, "pci", 3) && strchr(tok, ':'))
 			snprintf(p->root, sizeof(p->root), "%s", tok);
@@ -265,6 +310,7 @@ static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 	struct sysroot *sr = &ctx->sr;
 	char **names = NULL;
 	size_t n = 0, i;
+	struct dev_paths dp = { NULL, 0, 0 };
 	int r = sr_list(sr, "/sys/bus/pci/devices", &names, &n);
 	if (r < 0)
 		return r;
@@ -275,7 +321,7 @@ static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 			continue;
 		p = add_dev(s, dom, bus, dev, fn);
 		p->sys = xasprintf("/sys/bus/pci/devices/%s", names[i]);
-		sysfs_ancestry(sr, p);
+		sysfs_ancestry(sr, p, &dp);
 		if ((r = read_hex(sr, p->sys, p->ids_file = "vendor", &p->vendor)) == 0 &&
 		    (r = read_hex(sr, p->sys, p->ids_file = "device", &p->device)) == 0 &&
 		    (r = read_hex(sr, p->sys, p->ids_file = "class", &p->cls)) == 0)
@@ -283,6 +329,7 @@ static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 		p->ids_err = r;
 	}
 	sr_free_list(names, n);
+	sr_free_list(dp.v, dp.n);
 	return 0;
 }
 
