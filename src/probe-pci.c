@@ -611,18 +611,25 @@ static cJSON *link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const 
 	const struct pdev *p = &s->d[i];
 	const struct pdev *u = p->parent != NO_PARENT ? &s->d[p->parent] : NULL;
 	cJSON *l, *o;
-	int down = p->port_type == 4 || p->port_type == 6 || p->port_type == 8;
+	int down, up_w;
+	double up_s;
 	size_t k;
 	/* A root or downstream port's link goes down to the device below it:
-	 * that device, not the bridge above, is the other end. */
+	 * that device, not the bridge above, is the other end.  Without the
+	 * port type: a bridge that is not a switch's upstream port, on the
+	 * root bus or right below such an upstream port. */
+	if (p->port_type >= 0)
+		down = p->port_type == 4 || p->port_type == 6 || p->port_type == 8;
+	else
+		down = p->kind == PCI_BRIDGE && !is_switch_up(p) && (!u || is_switch_up(u));
 	if (down) {
 		u = NULL;
 		for (k = 0; k < s->n && !u; k++)
 			if (s->d[k].parent == i && link_known(&s->d[k]))
 				u = &s->d[k];
 	}
-	int up_w = u && link_known(u) ? u->w_max : -1;
-	double up_s = u && link_known(u) ? u->s_max : 0;
+	up_w = u && link_known(u) ? u->w_max : -1;
+	up_s = u && link_known(u) ? u->s_max : 0;
 	*unknown = 0;
 	if (p->nolink || (p->w_max <= 0 && p->s_max <= 0 && p->w_cur <= 0 && p->s_cur <= 0)) {
 		*unknown = 1;
