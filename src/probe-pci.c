@@ -1277,29 +1277,42 @@ static const char *verdict(const cJSON *d)
 static void table(FILE *out, const cJSON *list, int nic)
 {
 	const cJSON *d;
-	fprintf(out, "  %-13s %-34s %4s %-9s %-9s %s\n", "BDF", nic ? "Device (interface)" : "Device",
-		"Node", "Width", "GT/s", "Verdict");
+	if (nic)
+		fprintf(out, "  %-13s %-28s %-18s %4s %-9s %-9s %s\n", "BDF", "Device", "Port", "Node",
+			"Width", "GT/s", "Verdict");
+	else
+		fprintf(out, "  %-13s %-34s %4s %-9s %-9s %s\n", "BDF", "Device", "Node", "Width", "GT/s",
+			"Verdict");
 	cJSON_ArrayForEach(d, list) {
 		const cJSON *l = cJSON_GetObjectItemCaseSensitive(d, "link");
 		const cJSON *node = cJSON_GetObjectItemCaseSensitive(d, "numa_node");
+		const cJSON *mbps = cJSON_GetObjectItemCaseSensitive(d, "speed_mbps");
 		const char *dev = jstr(d, "device"), *ifn = jstr(d, "interface");
-		char name[80], w[24] = "-", sp[24] = "-", nd[12] = "?";
+		char name[80], w[24] = "-", sp[24] = "-", nd[12] = "?", port[64];
 		if (dev)
-			snprintf(name, sizeof(name), "%.34s", dev);
+			snprintf(name, sizeof(name), "%s", dev);
 		else
 			snprintf(name, sizeof(name), "%s:%s", jstr(d, "vendor_id") ? jstr(d, "vendor_id") : "?",
 				 jstr(d, "device_id") ? jstr(d, "device_id") : "?");
-		if (nic && ifn) {
-			size_t len = strlen(name);
-			snprintf(name + (len > 22 ? 22 : len), sizeof(name) - 22, " (%s)", ifn);
-		}
 		if (cJSON_IsObject(l)) {
 			fmt_pair_int(w, sizeof(w), l, "width");
 			fmt_pair_speed(sp, sizeof(sp), l);
 		}
 		if (cJSON_IsNumber(node))
 			snprintf(nd, sizeof(nd), "%d", node->valueint);
-		fprintf(out, "  %-13s %-34.34s %4s %-9s %-9s %s\n", jstr(d, "bdf"), name, nd, w, sp, verdict(d));
+		if (!nic) {
+			fprintf(out, "  %-13s %-34.34s %4s %-9s %-9s %s\n", jstr(d, "bdf"), name, nd, w, sp,
+				verdict(d));
+			continue;
+		}
+		if (cJSON_IsNumber(mbps) && mbps->valuedouble >= 1000)
+			snprintf(port, sizeof(port), "%s %gG", ifn ? ifn : "?", mbps->valuedouble / 1000);
+		else if (cJSON_IsNumber(mbps))
+			snprintf(port, sizeof(port), "%s %gM", ifn ? ifn : "?", mbps->valuedouble);
+		else
+			snprintf(port, sizeof(port), "%s%s", ifn ? ifn : "-", ifn ? " down" : "");
+		fprintf(out, "  %-13s %-28.28s %-18s %4s %-9s %-9s %s\n", jstr(d, "bdf"), name, port, nd, w, sp,
+			verdict(d));
 	}
 }
 
