@@ -56,6 +56,7 @@ struct pci_scan {
 	const char *cfg_evidence;   /* where config space came from */
 	char *dump_path;            /* host path of the dump used, or NULL */
 	int from_dump;              /* devices enumerated from --pci-dump */
+	int *pkg;                   /* package of each CPU: -2 unread, -1 unreadable */
 };
 
 /*** Small helpers ***/
@@ -698,7 +699,56 @@ static cJSON *link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const 
 	return l;
 }
 
-static void numa_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, const char *base)
+/* The package the local CPUs belong to (one package, or null). */
+static void package_json(struct probe_ctx *ctx, struct pci_scan *s, hwloc_const_bitmap_t set, cJSON *o,
+			 const char *base)
+{
+	char *fact = xasprintf("%s.package", base), *path = NULL;
+	int cpu, pkg = -1, other = -1, r = 0;
+	if (!s->pkg) {
+		s->pkg = xmalloc(SR_MAX_CPUS * sizeof(*s->pkg));
+		for (cpu = 0; cpu < SR_MAX_CPUS; cpu++)
+			s->pkg[cpu] = -2;
+	}
+	hwloc_bitmap_foreach_begin(cpu, set) {
+		if (cpu >= SR_MAX_CPUS)
+			break;
+		if (s->pkg[cpu] == -2) {
+			int64_t v;
+			free(path);
+			path = xasprintf("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+			r = sr_read_s64(&ctx->sr, path, &v);
+			s->pkg[cpu] = r == 0 && v >= 0 && v < 65536 ? (int)v : -1;
+			if (r == 0 && s->pkg[cpu] < 0)
+				r = -EINVAL;
+		}
+		if (s->pkg[cpu] < 0) {
+			pkg = -2;
+			break;
+		}
+		if (pkg == -1)
+			pkg = s->pkg[cpu];
+		else if (s->pkg[cpu] != pkg)
+			other = s->pkg[cpu];
+	} hwloc_bitmap_foreach_end();
+	if (pkg >= 0 && other < 0) {
+		fj_num(o, "package", pkg);
+		facts_evidence(&ctx->facts, fact, "/sys/devices/system/cpu/cpuN/topology/physical_package_id");
+	} else {
+		cJSON_AddNullToObject(o, "package");
+		if (pkg >= 0)
+			facts_gap(&ctx->facts, fact, "its local CPUs span packages %d and %d", pkg, other);
+		else if (path && r < 0)
+			facts_gap_read(&ctx->facts, fact, path, r);
+		else
+			facts_gap(&ctx->facts, fact, "the package of its local CPUs is unreadable");
+	}
+	free(path);
+	free(fact);
+}
+
+static void numa_json(struct probe_ctx *ctx, struct pci_scan *s, const struct pdev *p, cJSON *o,
+		      const char *base)
 {
 	struct sysroot *sr = &ctx->sr;
 	struct facts *f = &ctx->facts;
@@ -712,6 +762,10 @@ static void numa_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, con
 		free(fact);
 		fact = xasprintf("%s.local_cpus", base);
 		cJSON_AddNullToObject(o, "local_cpus");
+		facts_gap(f, fact, "a PCI config dump holds no CPU locality");
+		free(fact);
+		cJSON_AddNullToObject(o, "package");
+		fact = xasprintf("%s.package", base);
 		facts_gap(f, fact, "a PCI config dump holds no CPU locality");
 		free(fact);
 		return;
@@ -748,12 +802,17 @@ static void numa_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, con
 		char buf[4096];
 		cJSON_AddStringToObject(o, "local_cpus", cpulist_str(set, buf, sizeof(buf)));
 		facts_evidence(f, fact, path);
+		package_json(ctx, s, set, o, base);
 	} else {
+		char *pf = xasprintf("%s.package", base);
 		cJSON_AddNullToObject(o, "local_cpus");
 		if (r == 0)
 			facts_gap(f, fact, "%s: empty", path);
 		else
 			facts_gap_read(f, fact, path, r);
+		cJSON_AddNullToObject(o, "package");
+		facts_gap(f, pf, "its local CPUs are unknown");
+		free(pf);
 	}
 	hwloc_bitmap_free(set);
 	free(path);
@@ -983,7 +1042,7 @@ static cJSON *device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cons
 	}
 	free(vn);
 	free(dn);
-	numa_json(ctx, p, o, base);
+	numa_json(ctx, s, p, o, base);
 	if (p->kind == PCI_ACCEL)
 		integrated_json(ctx, s, i, o, base);
 	if (p->kind == PCI_NIC)
@@ -1072,6 +1131,7 @@ static void scan_release(struct pci_scan *s)
 	}
 	free(s->d);
 	free(s->dump_path);
+	free(s->pkg);
 }
 
 /*** The probe ***/

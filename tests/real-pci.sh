@@ -81,17 +81,18 @@ check "fujitsu-p8010: iGPU without a link, NIC 2.5 GT/s x1" \
 
 # Real sysfs captures with PCI trees (hwloc's and ghw's test suites).
 sysfs=$shared/fixtures/real/sysfs
-# Dell DCS8000Z: Xeon Phi (0b40) and mlx4 HCA local to NUMA 1, igb to 0;
+# Dell DCS8000Z: Xeon Phi (0b40) and mlx4 HCA local to package/NUMA 1, igb to 0;
 # 64-byte config files and no link files: links unknown, never 0.
 check "hwloc 32em64t: Xeon Phi and mlx4 on node 1, igb on node 0" \
 	"$sysfs/hwloc__32em64t-2n8c+dax+nvme+mic+dimms/32em64t-2n8c+dax+nvme+mic+dimms.tar.bz2" '
 {"pci": {"accelerators": [
   {"bdf": "0000:83:00.0", "vendor_id": "8086", "device_id": "225c", "class": "0b40",
-   "numa_node": 1, "integrated": false, "link": null}],
+   "numa_node": 1, "package": 1, "integrated": false, "link": null}],
  "nics": [
-  {"bdf": "0000:02:00.0", "vendor_id": "8086", "device_id": "1521", "numa_node": 0, "link": null},
+  {"bdf": "0000:02:00.0", "vendor_id": "8086", "device_id": "1521", "numa_node": 0, "package": 0,
+   "link": null},
   {"bdf": "0000:02:00.3", "numa_node": 0},
-  {"bdf": "0000:82:00.0", "vendor_id": "15b3", "device_id": "1003", "numa_node": 1}]}}' --sysroot
+  {"bdf": "0000:82:00.0", "vendor_id": "15b3", "device_id": "1003", "numa_node": 1, "package": 1}]}}' --sysroot
 # ThinkPad X1 Carbon Gen 10: the Alder Lake iGPU at 00:02.0.
 check "ghw i7-1270P: integrated GPU 8086:46a6" \
 	"$sysfs/ghw__linux-amd64-intel-i7-1270P/linux-amd64-intel-i7-1270P.tar.gz" '
