@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "output.h"
 #include "snapshot.h"
+#include "src-pci.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -33,7 +34,9 @@ extern char **environ;
  * on a small VM) and holds nothing the audit does not use.
  */
 
+static int capture_file(const char *src, const char *stage, const char *dst);
 static int capture_cpuid(struct probe_ctx *ctx, const char *stage);
+static int capture_pci(struct probe_ctx *ctx, const char *stage);
 
 /* Captures of sources outside sysfs/procfs.  One line each (see snapshot.h).
  * NEEDSWORK: the CPUID dump (cpu), the SMBIOS table (memory) and the PCI
@@ -43,6 +46,7 @@ static const struct extra_capture {
 	snapshot_capture_fn fn;
 } extra_captures[] = {
 	{ "cpuid", capture_cpuid },
+	{ "pci", capture_pci },
 	{ NULL, NULL }
 };
 
@@ -52,20 +56,8 @@ static int capture_cpuid(struct probe_ctx *ctx, const char *stage)
 {
 	char *path;
 	int r;
-	if (ctx->opts->cpuid_dump) {
-		char *buf;
-		size_t len;
-		struct sysroot any;
-		if (sysroot_open(&any, NULL) < 0)
-			return -EIO;
-		r = sr_read(&any, ctx->opts->cpuid_dump, &buf, &len);
-		sysroot_close(&any);
-		if (r < 0)
-			return r;
-		r = snapshot_write_file(stage, "/nodeaudit/cpuid.raw", buf, len);
-		free(buf);
-		return r;
-	}
+	if (ctx->opts->cpuid_dump)
+		return capture_file(ctx->opts->cpuid_dump, stage, "/nodeaudit/cpuid.raw");
 	if (!ctx->sr.live)
 		return sr_exists(&ctx->sr, "/nodeaudit/cpuid.raw") ? snapshot_copy(ctx, stage, "/nodeaudit/cpuid.raw")
 								   : -ENOENT;
@@ -78,6 +70,33 @@ static int capture_cpuid(struct probe_ctx *ctx, const char *stage)
 		unlink(path);
 	free(path);
 	return r < 0 ? -ENOTSUP : 0;
+}
+
+/* A file named by a global option, stored at its fixed name in the snapshot. */
+static int capture_file(const char *src, const char *stage, const char *dst)
+{
+	char *buf;
+	size_t len;
+	struct sysroot any;
+	int r;
+	if (sysroot_open(&any, NULL) < 0)
+		return -EIO;
+	r = sr_read(&any, src, &buf, &len);
+	sysroot_close(&any);
+	if (r < 0)
+		return r;
+	r = snapshot_write_file(stage, dst, buf, len);
+	free(buf);
+	return r;
+}
+
+/* PCI config space: --pci-dump's file, or every device's config space as an
+ * lspci -xxx dump (root reads all of it, others the first 64 bytes). */
+static int capture_pci(struct probe_ctx *ctx, const char *stage)
+{
+	if (ctx->opts->pci_dump)
+		return capture_file(ctx->opts->pci_dump, stage, "/nodeaudit/pci.dump");
+	return pci_snapshot(&ctx->sr, stage);
 }
 
 #define MAX_LINKS 40   /* symbolic links followed for one path, as the kernel */

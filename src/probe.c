@@ -16,6 +16,7 @@ const struct prober probers[] = {
 	{ "host", probe_host, text_host },
 	{ "cpu", probe_cpu, text_cpu },
 	{ "numa", probe_numa, text_numa },
+	{ "pci", probe_pci, text_pci },
 	{ "kernel", probe_kernel, text_kernel },
 };
 const size_t nprobers = ARRAY_SIZE(probers);

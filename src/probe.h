@@ -76,5 +76,7 @@ void text_cpu(FILE *out, const cJSON *root);
  * /nodeaudit/cpuid.raw).  Returns 0, -ENOTSUP when not x86 or no CPUID,
  * or -1 after printing one line. */
 int cpu_snapshot_cpuid(const char *path);
+int probe_pci(struct probe_ctx *ctx);
+void text_pci(FILE *out, const cJSON *root);
 
 #endif

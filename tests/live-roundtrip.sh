@@ -10,7 +10,7 @@ set -u
 command -v tar >/dev/null 2>&1 || { echo "SKIP: no tar"; exit 77; }
 
 # Paths deleted from both documents; -k: any key containing the word.
-VOLATILE="host.sysroot host.collected_at gaps[].reason cpu.libcpuid.source evidence.cpu.libcpuid -k free -k available -k used -k cur_mhz"
+VOLATILE="host.sysroot pci.source host.collected_at gaps[].reason cpu.libcpuid.source evidence.cpu.libcpuid -k free -k available -k used -k cur_mhz"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/roundtrip.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -31,7 +31,7 @@ strip "$tmp/live.json" "$tmp/live.s"
 name="snapshot -o DIR"; check "$NODEAUDIT" snapshot -o "$tmp/snap"
 name="snapshot has a manifest"; check grep -q '"schema":[[:space:]]*"nodeaudit.snapshot/1"' "$tmp/snap/nodeaudit/MANIFEST.json"
 name="snapshot is small (< 1 MiB)"
-check sh -c "[ \$(du -sk '$tmp/snap' | cut -f1) -lt 1024 ]"
+check sh -c "[ \$(du -sk --apparent-size '$tmp/snap' | cut -f1) -lt 1024 ]"
 name="probe --sysroot DIR"; check "$NODEAUDIT" --sysroot "$tmp/snap" probe --format json -o "$tmp/dir.json"
 strip "$tmp/dir.json" "$tmp/dir.s"
 name="same facts from the directory"; check same "$tmp/live.s" "$tmp/dir.s"

@@ -1,0 +1,1447 @@
+/* probe-pci.c - PCIe accelerators and NICs: links vs capability, locality, shared uplinks */
+#include "config.h"
+#include "probe.h"
+#include "output.h"
+#include "src-pci.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Devices come from sysfs through the read layer (so that evidence and
+ * snapshots see every file), or from a config dump (--pci-dump) when one is
+ * given.  Config space (the PCIe capability: LnkCap, LnkSta, LnkCap2) comes
+ * through libpci: its sysfs method re-rooted at the sysroot, or its dump
+ * method on --pci-dump or on the snapshot's /nodeaudit/pci.dump.  The link
+ * figures of sysfs (current_link_*, max_link_*) win where both exist: they
+ * are what the kernel decoded from the same registers.
+ */
+
+#define NO_PARENT (-1)
+
+struct pdev {
+	unsigned dom, bus, dev, fn;
+	char bdf[16];
+	char *sys;            /* "/sys/bus/pci/devices/BDF"; NULL from a dump */
+	char root[32];        /* host bridge ("pci0000:00") or top bus in a dump */
+	char **anc;           /* BDFs above, nearest last, from the sysfs path */
+	size_t nanc;
+	int parent;           /* index of the bridge above, NO_PARENT */
+	unsigned vendor, device, cls;   /* cls: 24-bit class code */
+	int have_ids;
+	int ids_err;          /* why vendor/device/class were unreadable */
+	const char *ids_file; /* ... and which of them */
+	uint8_t *cfg;
+	int cfglen;           /* bytes of config space read: 0, 64, 256, 4096 */
+	int pcie_cap;         /* offset; 0: none; -1: unknown */
+	int port_type;        /* PCIe device/port type; -1 unknown */
+	int sec_bus;          /* secondary bus of a bridge header; -1 */
+	int w_cur, w_max;     /* lanes; -1 unknown, 0 link down/none */
+	double s_cur, s_max;  /* GT/s; 0 unknown */
+	int link_files;       /* 1: sysfs max_link_width was readable */
+	char *bad[4];         /* link files that exist but do not parse */
+	int nolink;           /* 1: no PCIe link of its own (nolink_why) */
+	const char *nolink_why;
+	enum pci_kind kind;
+	int nbridges;         /* bridges directly below */
+	int json_index;       /* index in pci.accelerators / pci.nics, -1 */
+};
+
+struct pci_scan {
+	struct pdev *d;
+	size_t n, a;
+	const char *cfg_evidence;   /* where config space came from */
+	char *dump_path;            /* host path of the dump used, or NULL */
+	int from_dump;              /* devices enumerated from --pci-dump */
+	int *pkg;                   /* package of each CPU: -2 unread, -1 unreadable */
+};
+
+/*** Small helpers ***/
+
+static unsigned le16(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
+static uint32_t le32(const uint8_t *p) { return le16(p) | (uint32_t)le16(p + 2) << 16; }
+
+static const double link_speeds[] = { 2.5, 5, 8, 16, 32, 64, 128 };
+
+/* The Link Speed field encoding (1 = 2.5 GT/s ... 6 = 64 GT/s); 0: unknown. */
+static double speed_code(unsigned c)
+{
+	return c >= 1 && c <= ARRAY_SIZE(link_speeds) ? link_speeds[c - 1] : 0;
+}
+
+static int generation(double gts)
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(link_speeds); i++)
+		if (fabs(gts - link_speeds[i]) < 0.01)
+			return (int)i + 1;
+	return 0;
+}
+
+/*
+ * Usable bandwidth per direction, bytes/s, after line encoding only (no
+ * TLP/DLLP overheads): 8b/10b at 2.5 and 5 GT/s, 128b/130b at 8, 16 and
+ * 32 GT/s.  From 64 GT/s (PCIe 6, PAM4) links run in FLIT mode with 1b/1b
+ * encoding; we count the 242 bytes of TLP and DLLP payload in each
+ * 256-byte FLIT (the rest is CRC and FEC), i.e. 242/256.
+ */
+uint64_t pci_link_bandwidth(double gts, int width)
+{
+	uint64_t mt = (uint64_t)llround(gts * 1000), num, den;
+	if (gts <= 0 || width <= 0)
+		return 0;
+	if (gts < 8) {
+		num = 8; den = 10;
+	} else if (gts < 64) {
+		num = 128; den = 130;
+	} else {
+		num = 242; den = 256;
+	}
+	return mt * 1000000u * (uint64_t)width * num / (den * 8);
+}
+
+static int parse_hex(const char *s, unsigned *v)
+{
+	char *end;
+	unsigned long x;
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	x = strtoul(s, &end, 16);
+	if (errno || end == s || *end || x > 0xffffff)
+		return -EINVAL;
+	*v = (unsigned)x;
+	return 0;
+}
+
+static int read_hex(struct sysroot *sr, const char *dir, const char *name, unsigned *v)
+{
+	char *p = xasprintf("%s/%s", dir, name), *s = NULL;
+	int r = sr_read_str(sr, p, &s);
+	if (r == 0)
+		r = parse_hex(s, v);
+	free(s);
+	free(p);
+	return r;
+}
+
+static int parse_bdf(const char *s, unsigned *dom, unsigned *bus, unsigned *dev, unsigned *fn)
+{
+	char tail;
+	if (sscanf(s, "%x:%x:%x.%u%c", dom, bus, dev, fn, &tail) != 4)
+		return -1;
+	return *bus < 256 && *dev < 32 && *fn < 8 ? 0 : -1;
+}
+
+static int pdev_cmp(const void *pa, const void *pb)
+{
+	const struct pdev *a = pa, *b = pb;
+	if (a->dom != b->dom)
+		return a->dom < b->dom ? -1 : 1;
+	if (a->bus != b->bus)
+		return a->bus < b->bus ? -1 : 1;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	return a->fn < b->fn ? -1 : a->fn > b->fn;
+}
+
+static struct pdev *add_dev(struct pci_scan *s, unsigned dom, unsigned bus, unsigned dev, unsigned fn)
+{
+	struct pdev *p;
+	if (s->n == s->a) {
+		s->a = s->a ? 2 * s->a : 32;
+		s->d = xrealloc(s->d, s->a * sizeof(*s->d));
+	}
+	p = &s->d[s->n++];
+	memset(p, 0, sizeof(*p));
+	p->dom = dom; p->bus = bus; p->dev = dev; p->fn = fn;
+	snprintf(p->bdf, sizeof(p->bdf), "%04x:%02x:%02x.%u", dom, bus, dev, fn);
+	p->parent = NO_PARENT;
+	p->pcie_cap = -1;
+	p->port_type = -1;
+	p->sec_bus = -1;
+	p->w_cur = p->w_max = -1;
+	p->json_index = -1;
+	return p;
+}
+
+static int find_bdf(const struct pci_scan *s, const char *bdf)
+{
+	size_t i;
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->d[i].bdf, bdf))
+			return (int)i;
+	return -1;
+}
+
+/*** Sysfs ***/
+
+/* Every device directory under /sys/devices/pci*: a capture copied with
+ * links dereferenced (tar -h, cp -L) keeps the tree only there. */
+struct dev_paths {
+	char **v;
+	size_t n;
+	int done;
+};
+
+static void walk_pci(struct sysroot *sr, const char *dir, int depth, struct dev_paths *dp)
+{
+	char **names = NULL;
+	size_t n = 0, i;
+	unsigned a, b, c, d;
+	if (depth > 16 || sr_list(sr, dir, &names, &n) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		char *sub;
+		if (depth == 0 ? strncmp(names[i], "pci", 3) || !strchr(names[i], ':')
+			       : parse_bdf(names[i], &a, &b, &c, &d) < 0)
+			continue;
+		sub = xasprintf("%s/%s", dir, names[i]);
+		if (!sr_is_dir(sr, sub)) {
+			free(sub);
+			continue;
+		}
+		if (depth > 0) {
+			dp->v = xrealloc(dp->v, (dp->n + 1) * sizeof(*dp->v));
+			dp->v[dp->n++] = xstrdup(sub);
+		}
+		walk_pci(sr, sub, depth + 1, dp);
+		free(sub);
+	}
+	sr_free_list(names, n);
+}
+
+/* Where /sys/bus/pci/devices/BDF points: the BDFs of the bridges above it
+ * and the host bridge ("pci0000:00"). */
+static void sysfs_ancestry(struct sysroot *sr, struct pdev *p, struct dev_paths *dp)
+{
+	char *target = NULL, *save = NULL, *tok;
+	unsigned a, b, c, d;
+	size_t i;
+	if (sr_readlink(sr, p->sys, &target) < 0) {
+		if (!dp->done) {
+			walk_pci(sr, "/sys/devices", 0, dp);
+			dp->done = 1;
+		}
+		for (i = 0; i < dp->n && !target; i++)
+			if (str_endswith(dp->v[i], p->bdf) && dp->v[i][strlen(dp->v[i]) - strlen(p->bdf) - 1] == '/')
+				target = xstrdup(dp->v[i]);
+		if (!target)
+			return;
+	}
+	for (tok = strtok_r(target, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (!strncmp(tok, "pci", 3) && strchr(tok, ':'))
+			snprintf(p->root, sizeof(p->root), "%s", tok);
+		else if (parse_bdf(tok, &a, &b, &c, &d) == 0 && strcmp(tok, p->bdf)) {
+			p->anc = xrealloc(p->anc, (p->nanc + 1) * sizeof(*p->anc));
+			p->anc[p->nanc++] = xstrdup(tok);
+		}
+	}
+	free(target);
+}
+
+/* A sysfs speed: "8.0 GT/s PCIe", "2.5 GT/s", "Unknown". 0 unknown, -1 garbled. */
+static int parse_speed(const char *s, double *v)
+{
+	char *end;
+	*v = 0;
+	if (!strncmp(s, "Unknown", 7))
+		return 0;
+	*v = strtod(s, &end);
+	if (end == s || *v <= 0 || *v > 1024 || strncmp(strtrim(end), "GT/s", 4)) {
+		*v = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static void sysfs_link(struct probe_ctx *ctx, struct pdev *p)
+{
+	static const char *const files[] = { "max_link_width", "max_link_speed",
+					     "current_link_width", "current_link_speed" };
+	struct sysroot *sr = &ctx->sr;
+	int vals_w[2] = { -1, -1 };
+	double vals_s[2] = { 0, 0 };
+	int ok[4] = { 0 };
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		char *path = xasprintf("%s/%s", p->sys, files[i]), *s = NULL;
+		if (sr_read_str(sr, path, &s) == 0) {
+			if (i % 2 == 0) {
+				uint64_t w;
+				if (parse_u64(s, &w) == 0 && w <= 32) {
+					vals_w[i / 2] = (int)w;
+					ok[i] = 1;
+				}
+			} else if (parse_speed(s, &vals_s[i / 2]) == 0)
+				ok[i] = 1;
+			if (!ok[i]) {
+				p->bad[i] = path;
+				path = NULL;
+			}
+		}
+		free(s);
+		free(path);
+	}
+	if (!ok[0] && !ok[1] && !p->bad[0] && !p->bad[1])
+		return;
+	p->link_files = 1;
+	if (ok[0] && vals_w[0] == 0 && vals_s[0] == 0) {
+		/* The kernel has the files for every PCIe function; a root-complex
+		 * integrated endpoint reads width 0 and speed "Unknown". */
+		p->nolink = 1;
+		p->nolink_why = "no PCIe link of its own (sysfs reports width 0, speed unknown)";
+		return;
+	}
+	if (ok[0] && vals_w[0] > 0)
+		p->w_max = vals_w[0];
+	if (ok[1])
+		p->s_max = vals_s[0];
+	if (ok[2])
+		p->w_cur = vals_w[1];
+	if (ok[3])
+		p->s_cur = vals_s[1];
+}
+
+static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
+{
+	struct sysroot *sr = &ctx->sr;
+	char **names = NULL;
+	size_t n = 0, i;
+	struct dev_paths dp = { NULL, 0, 0 };
+	int r = sr_list(sr, "/sys/bus/pci/devices", &names, &n);
+	if (r < 0)
+		return r;
+	for (i = 0; i < n; i++) {
+		unsigned dom, bus, dev, fn;
+		struct pdev *p;
+		if (parse_bdf(names[i], &dom, &bus, &dev, &fn) < 0)
+			continue;
+		p = add_dev(s, dom, bus, dev, fn);
+		p->sys = xasprintf("/sys/bus/pci/devices/%s", names[i]);
+		sysfs_ancestry(sr, p, &dp);
+		if ((r = read_hex(sr, p->sys, p->ids_file = "vendor", &p->vendor)) == 0 &&
+		    (r = read_hex(sr, p->sys, p->ids_file = "device", &p->device)) == 0 &&
+		    (r = read_hex(sr, p->sys, p->ids_file = "class", &p->cls)) == 0)
+			p->have_ids = 1;
+		p->ids_err = r;
+	}
+	sr_free_list(names, n);
+	sr_free_list(dp.v, dp.n);
+	return 0;
+}
+
+/*** Config space ***/
+
+static void parse_config(struct pdev *p)
+{
+	const uint8_t *c = p->cfg;
+	int ptr, hops;
+	if (p->cfglen < 64)
+		return;
+	if (!p->have_ids && le16(c) != 0xffff) {
+		p->vendor = le16(c);
+		p->device = le16(c + 2);
+		p->cls = (unsigned)c[11] << 16 | (unsigned)c[10] << 8 | c[9];
+		p->have_ids = 1;
+	}
+	if ((c[0x0e] & 0x7f) == 1)
+		p->sec_bus = c[0x19];
+	if (!(le16(c + 6) & 0x10)) {
+		p->pcie_cap = 0;   /* no capability list at all */
+		return;
+	}
+	if (p->cfglen < 256)
+		return;            /* the list lies beyond what we could read */
+	p->pcie_cap = 0;
+	for (ptr = c[0x34] & 0xfc, hops = 0; ptr >= 0x40 && ptr < 0xfc && hops < 48;
+	     ptr = c[ptr + 1] & 0xfc, hops++)
+		if (c[ptr] == 0x10) {
+			p->pcie_cap = ptr;
+			break;
+		}
+	if (p->pcie_cap > 0) {
+		unsigned flags = le16(c + p->pcie_cap + 2);
+		p->port_type = (int)(flags >> 4 & 0xf);
+	}
+}
+
+/* Fill what sysfs did not give from LnkCap, LnkSta and LnkCap2. */
+static void config_link(struct pdev *p)
+{
+	const uint8_t *c = p->cfg;
+	int cap = p->pcie_cap, version;
+	uint32_t lnkcap, lnkcap2 = 0;
+	unsigned lnksta, vec;
+	double smax;
+	if (p->nolink)
+		return;
+	if (cap == 0 && !p->link_files) {
+		p->nolink = 1;
+		p->nolink_why = "conventional PCI function: no PCIe capability, no link";
+		return;
+	}
+	if (cap <= 0)
+		return;
+	if (p->port_type == 9 || p->port_type == 10) {
+		p->nolink = 1;
+		p->nolink_why = p->port_type == 9 ? "root-complex integrated endpoint: no PCIe link of its own"
+						  : "root-complex event collector: no PCIe link";
+		return;
+	}
+	if (cap + 0x14 > p->cfglen)
+		return;
+	version = le16(c + cap + 2) & 0xf;
+	lnkcap = le32(c + cap + 0x0c);
+	lnksta = le16(c + cap + 0x12);
+	if (version >= 2 && cap + 0x30 <= p->cfglen)
+		lnkcap2 = le32(c + cap + 0x2c);
+	smax = speed_code(lnkcap & 0xf);
+	vec = lnkcap2 >> 1 & 0x7f;   /* Supported Link Speeds Vector */
+	if (vec) {
+		int bit = 6;
+		while (bit > 0 && !(vec & 1u << bit))
+			bit--;
+		if (speed_code((unsigned)bit + 1) > 0)
+			smax = speed_code((unsigned)bit + 1);
+	}
+	if (p->w_max < 0 && (lnkcap >> 4 & 0x3f))
+		p->w_max = (int)(lnkcap >> 4 & 0x3f);
+	if (p->s_max <= 0)
+		p->s_max = smax;
+	if (p->w_cur < 0)
+		p->w_cur = (int)(lnksta >> 4 & 0x3f);
+	if (p->s_cur <= 0)
+		p->s_cur = speed_code(lnksta & 0xf);
+}
+
+/* Read every device's config space from src (NULL: none). */
+static void read_configs(struct pci_scan *s, struct pcisrc *src)
+{
+	size_t i;
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->d[i];
+		p->cfg = xcalloc(1, 4096);
+		if (src)
+			p->cfglen = pcisrc_config(src, p->dom, p->bus, p->dev, p->fn, p->cfg);
+		parse_config(p);
+	}
+}
+
+/* Validate a dump (read through the read layer when it is in the sysroot). */
+static int check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, char **why)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int r;
+	if (in_sysroot)
+		r = sr_read(&ctx->sr, path, &buf, &len);
+	else {
+		FILE *fp = fopen(path, "rb");
+		struct strbuf sb = STRBUF_INIT;
+		char chunk[65536];
+		size_t got;
+		r = 0;
+		if (!fp)
+			r = -errno;
+		else {
+			while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
+				strbuf_add(&sb, chunk, got);
+				if (sb.len > SR_MAX_FILE) {
+					r = -EFBIG;
+					break;
+				}
+			}
+			if (ferror(fp))
+				r = -errno ? -errno : -EIO;
+			fclose(fp);
+		}
+		len = sb.len;
+		buf = sb.buf ? strbuf_detach(&sb) : xstrdup("");
+		if (r < 0) {
+			strbuf_release(&sb);
+		}
+	}
+	if (r < 0) {
+		*why = xstrdup(r == -EISDIR ? "not a regular file" : r == -ENOENT ? "missing" :
+			       r == -EFBIG ? "too large" : sr_reason(r));
+		free(buf);
+		return -1;
+	}
+	r = pci_dump_check(buf, len, why);
+	free(buf);
+	return r;
+}
+
+/*** Topology ***/
+
+static void link_parents(struct pci_scan *s)
+{
+	size_t i, j;
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->d[i];
+		size_t k;
+		/* sysfs: the nearest BDF in the device's path that we know. */
+		for (k = p->nanc; k-- > 0;) {
+			int idx = find_bdf(s, p->anc[k]);
+			if (idx >= 0) {
+				p->parent = idx;
+				break;
+			}
+		}
+		/* Else (a dump, a copy without symlinks): the bridge whose
+		 * secondary bus is this device's bus. */
+		if (p->parent == NO_PARENT && !p->nanc)
+			for (j = 0; j < s->n; j++)
+				if (j != i && s->d[j].dom == p->dom && s->d[j].sec_bus == (int)p->bus &&
+				    p->bus != 0) {
+					p->parent = (int)j;
+					break;
+				}
+	}
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->d[i];
+		int top = (int)i, hops = 0;
+		if (p->parent != NO_PARENT && s->d[p->parent].kind == PCI_BRIDGE)
+			s->d[p->parent].nbridges += p->kind == PCI_BRIDGE;
+		if (!p->root[0]) {
+			while (s->d[top].parent != NO_PARENT && hops++ < 64)
+				top = s->d[top].parent;
+			snprintf(p->root, sizeof(p->root), "%04x:%02x", s->d[top].dom, s->d[top].bus);
+		}
+	}
+}
+
+/* A switch's upstream port: by its PCIe port type, else a bridge with two
+ * or more bridges (the switch's downstream ports) below it. */
+static int is_switch_up(const struct pdev *p)
+{
+	if (p->kind != PCI_BRIDGE)
+		return 0;
+	if (p->port_type >= 0)
+		return p->port_type == 5;
+	return p->nbridges >= 2;
+}
+
+/* The link every byte of device i crosses on its way to the CPU: the
+ * nearest switch upstream port above it, else its root port (the top-most
+ * bridge). -1 when nothing is above it. */
+static int uplink_of(const struct pci_scan *s, int i)
+{
+	int q = s->d[i].parent, last = -1, hops = 0;
+	while (q != NO_PARENT && hops++ < 64) {
+		if (is_switch_up(&s->d[q]))
+			return q;
+		last = q;
+		q = s->d[q].parent;
+	}
+	return last;
+}
+
+static int link_known(const struct pdev *p)
+{
+	return !p->nolink && p->w_max > 0 && p->s_max > 0;
+}
+
+/* What device i can move at most: its own maximum, capped by its port. */
+static uint64_t usable_max(const struct pci_scan *s, int i)
+{
+	const struct pdev *p = &s->d[i];
+	int w = p->w_max;
+	double g = p->s_max;
+	if (!link_known(p))
+		return 0;
+	if (p->parent != NO_PARENT && link_known(&s->d[p->parent])) {
+		const struct pdev *u = &s->d[p->parent];
+		if (u->w_max < w)
+			w = u->w_max;
+		if (u->s_max < g)
+			g = u->s_max;
+	}
+	return pci_link_bandwidth(g, w);
+}
+
+/*** JSON ***/
+
+static void hex_id(cJSON *o, const char *key, int have, unsigned v, int digits)
+{
+	char buf[16];
+	if (!have) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%0*x", digits, v);
+	cJSON_AddStringToObject(o, key, buf);
+}
+
+static void speed_num(cJSON *o, const char *key, double v)
+{
+	fj_num_or_null(o, key, v > 0, v);
+}
+
+static void add_link_evidence(struct probe_ctx *ctx, struct pci_scan *s, const struct pdev *p,
+			      const char *fact)
+{
+	if (p->link_files) {
+		char *e = xasprintf("%s/max_link_width", p->sys);
+		facts_evidence(&ctx->facts, fact, e);
+		free(e);
+		e = xasprintf("%s/current_link_width", p->sys);
+		facts_evidence(&ctx->facts, fact, e);
+		free(e);
+	}
+	if (p->cfglen >= 256 && s->cfg_evidence) {
+		if (s->dump_path || !p->sys)
+			facts_evidence(&ctx->facts, fact, s->cfg_evidence);
+		else {
+			char *e = xasprintf("%s/config", p->sys);
+			facts_evidence(&ctx->facts, fact, e);
+			free(e);
+		}
+	}
+}
+
+/* The link object of device i, or null with a gap (gap_fact NULL: no gap,
+ * the caller counts it). */
+static cJSON *link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *fact,
+			int is_accel, int *unknown)
+{
+	const struct pdev *p = &s->d[i];
+	const struct pdev *u = p->parent != NO_PARENT ? &s->d[p->parent] : NULL;
+	cJSON *l, *o;
+	int down, up_w;
+	double up_s;
+	size_t k;
+	/* A root or downstream port's link goes down to the device below it:
+	 * that device, not the bridge above, is the other end.  Without the
+	 * port type: a bridge that is not a switch's upstream port, on the
+	 * root bus or right below such an upstream port. */
+	if (p->port_type >= 0)
+		down = p->port_type == 4 || p->port_type == 6 || p->port_type == 8;
+	else
+		down = p->kind == PCI_BRIDGE && !is_switch_up(p) && (!u || is_switch_up(u));
+	if (down) {
+		u = NULL;
+		for (k = 0; k < s->n && !u; k++)
+			if (s->d[k].parent == i && link_known(&s->d[k]))
+				u = &s->d[k];
+	}
+	up_w = u && link_known(u) ? u->w_max : -1;
+	up_s = u && link_known(u) ? u->s_max : 0;
+	*unknown = 0;
+	if (p->nolink || (p->w_max <= 0 && p->s_max <= 0 && p->w_cur <= 0 && p->s_cur <= 0)) {
+		*unknown = 1;
+		if (fact) {
+			if (p->nolink)
+				facts_gap(&ctx->facts, fact, "%s", p->nolink_why);
+			else if (p->sys && ctx->sr.live && p->cfglen < 256)
+				facts_gap(&ctx->facts, fact, "no link files in sysfs, and PCI config space "
+					  "beyond 64 bytes needs root");
+			else if (p->cfglen > 0 && p->cfglen < 256)
+				facts_gap(&ctx->facts, fact, "no link files and only %d bytes of PCI config "
+					  "space (PCI config space beyond 64 bytes needs root)", p->cfglen);
+			else if (p->cfglen == 0)
+				facts_gap(&ctx->facts, fact, "no link files and no readable PCI config space");
+			else
+				facts_gap(&ctx->facts, fact, "the PCIe capability holds no link figures");
+		}
+		return cJSON_CreateNull();
+	}
+	l = cJSON_CreateObject();
+	o = cJSON_AddObjectToObject(l, "width");
+	fj_num_or_null(o, "current", p->w_cur > 0, p->w_cur);
+	fj_num_or_null(o, "max", p->w_max > 0, p->w_max);
+	o = cJSON_AddObjectToObject(l, "speed_gts");
+	speed_num(o, "current", p->w_cur > 0 ? p->s_cur : 0);
+	speed_num(o, "max", p->s_max);
+	o = cJSON_AddObjectToObject(l, "generation");
+	fj_num_or_null(o, "current", p->w_cur > 0 && generation(p->s_cur) > 0, generation(p->s_cur));
+	fj_num_or_null(o, "max", generation(p->s_max) > 0, generation(p->s_max));
+	o = cJSON_AddObjectToObject(l, "bandwidth_bytes_per_s");
+	fj_num_or_null(o, "current", p->w_cur > 0 && p->s_cur > 0,
+		       (double)pci_link_bandwidth(p->s_cur, p->w_cur));
+	fj_num_or_null(o, "max", p->w_max > 0 && p->s_max > 0, (double)pci_link_bandwidth(p->s_max, p->w_max));
+	if (fact && p->w_cur == 0)
+		facts_gap(&ctx->facts, fact, "link down: the current width is 0");
+	if (fact) {
+		static const char *const sub[] = { "width.max", "speed_gts.max", "width.current",
+						   "speed_gts.current" };
+		for (k = 0; k < ARRAY_SIZE(sub); k++)
+			if (p->bad[k] && ((k == 0 && p->w_max <= 0) || (k == 1 && p->s_max <= 0) ||
+					  (k == 2 && p->w_cur < 0) || (k == 3 && p->s_cur <= 0))) {
+				char *sf = xasprintf("%s.%s", fact, sub[k]);
+				facts_gap_read(&ctx->facts, sf, p->bad[k], -EINVAL);
+				free(sf);
+			}
+	}
+	/* Trained below what both ends allow: width is a fault, speed may be
+	 * power saving.  The port above caps what the slot allows. */
+	{
+		int want_w = p->w_max > 0 ? (up_w > 0 && up_w < p->w_max ? up_w : p->w_max) : -1;
+		double want_s = p->s_max > 0 ? (up_s > 0 && up_s < p->s_max ? up_s : p->s_max) : 0;
+		int sd = p->w_cur > 0 && p->s_cur > 0 && want_s > 0 ? p->s_cur + 0.01 < want_s : -1;
+		fj_bool_or_null(l, "width_downtrained", p->w_cur > 0 && want_w > 0 ? p->w_cur < want_w : -1);
+		fj_bool_or_null(l, "speed_downtrained", sd);
+		fj_bool_or_null(l, "slot_limited", up_w > 0 && p->w_max > 0 && !down ? up_w < p->w_max : -1);
+		fj_bool_or_null(l, "speed_limited", up_s > 0 && p->s_max > 0 && !down ? up_s + 0.01 < p->s_max : -1);
+		if (sd == 1)
+			cJSON_AddStringToObject(l, "speed_note", is_accel ?
+				"possibly idle: GPUs and NPUs lower the link speed to save power; re-check under load" :
+				"trained below the speed both ends support");
+		else
+			cJSON_AddNullToObject(l, "speed_note");
+	}
+	if (fact)
+		add_link_evidence(ctx, s, p, fact);
+	return l;
+}
+
+/* The package the local CPUs belong to (one package, or null). */
+static void package_json(struct probe_ctx *ctx, struct pci_scan *s, hwloc_const_bitmap_t set, cJSON *o,
+			 const char *base)
+{
+	char *fact = xasprintf("%s.package", base), *path = NULL;
+	int cpu, pkg = -1, other = -1, r = 0;
+	if (!s->pkg) {
+		s->pkg = xmalloc(SR_MAX_CPUS * sizeof(*s->pkg));
+		for (cpu = 0; cpu < SR_MAX_CPUS; cpu++)
+			s->pkg[cpu] = -2;
+	}
+	hwloc_bitmap_foreach_begin(cpu, set) {
+		if (cpu >= SR_MAX_CPUS)
+			break;
+		if (s->pkg[cpu] == -2) {
+			int64_t v;
+			free(path);
+			path = xasprintf("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+			r = sr_read_s64(&ctx->sr, path, &v);
+			s->pkg[cpu] = r == 0 && v >= 0 && v < 65536 ? (int)v : -1;
+			if (r == 0 && s->pkg[cpu] < 0)
+				r = -EINVAL;
+		}
+		if (s->pkg[cpu] < 0) {
+			pkg = -2;
+			break;
+		}
+		if (pkg == -1)
+			pkg = s->pkg[cpu];
+		else if (s->pkg[cpu] != pkg)
+			other = s->pkg[cpu];
+	} hwloc_bitmap_foreach_end();
+	if (pkg >= 0 && other < 0) {
+		fj_num(o, "package", pkg);
+		facts_evidence(&ctx->facts, fact, "/sys/devices/system/cpu/cpuN/topology/physical_package_id");
+	} else {
+		cJSON_AddNullToObject(o, "package");
+		if (pkg >= 0)
+			facts_gap(&ctx->facts, fact, "its local CPUs span packages %d and %d", pkg, other);
+		else if (path && r < 0)
+			facts_gap_read(&ctx->facts, fact, path, r);
+		else
+			facts_gap(&ctx->facts, fact, "the package of its local CPUs is unreadable");
+	}
+	free(path);
+	free(fact);
+}
+
+static void numa_json(struct probe_ctx *ctx, struct pci_scan *s, const struct pdev *p, cJSON *o,
+		      const char *base)
+{
+	struct sysroot *sr = &ctx->sr;
+	struct facts *f = &ctx->facts;
+	char *fact = xasprintf("%s.numa_node", base), *path;
+	int64_t node;
+	int r;
+	hwloc_bitmap_t set;
+	if (!p->sys) {
+		cJSON_AddNullToObject(o, "numa_node");
+		facts_gap(f, fact, "a PCI config dump holds no NUMA locality");
+		free(fact);
+		fact = xasprintf("%s.local_cpus", base);
+		cJSON_AddNullToObject(o, "local_cpus");
+		facts_gap(f, fact, "a PCI config dump holds no CPU locality");
+		free(fact);
+		cJSON_AddNullToObject(o, "package");
+		fact = xasprintf("%s.package", base);
+		facts_gap(f, fact, "a PCI config dump holds no CPU locality");
+		free(fact);
+		return;
+	}
+	path = xasprintf("%s/numa_node", p->sys);
+	r = sr_read_s64(sr, path, &node);
+	if (r == 0 && node >= 0 && node < SR_MAX_CPUS) {
+		fj_num(o, "numa_node", (double)node);
+		facts_evidence(f, fact, path);
+	} else {
+		const cJSON *nc = facts_get(f->root, "numa.node_count");
+		cJSON_AddNullToObject(o, "numa_node");
+		if (r == 0 && node == -1)
+			facts_gap(f, fact, "firmware does not report it (numa_node is -1)%s",
+				  cJSON_IsNumber(nc) && nc->valueint == 1 ? "; the host has one NUMA node" : "");
+		else if (r == 0)
+			facts_gap(f, fact, "%s: unexpected value %lld", path, (long long)node);
+		else
+			facts_gap_read(f, fact, path, r);
+	}
+	free(path);
+	free(fact);
+
+	fact = xasprintf("%s.local_cpus", base);
+	set = hwloc_bitmap_alloc();
+	path = xasprintf("%s/local_cpulist", p->sys);
+	r = sr_read_cpulist(sr, path, set);
+	if (r == -ENOENT) {
+		free(path);
+		path = xasprintf("%s/local_cpus", p->sys);
+		r = sr_read_cpumask(sr, path, set);
+	}
+	if (r == 0 && !hwloc_bitmap_iszero(set)) {
+		char buf[4096];
+		cJSON_AddStringToObject(o, "local_cpus", cpulist_str(set, buf, sizeof(buf)));
+		facts_evidence(f, fact, path);
+		package_json(ctx, s, set, o, base);
+	} else {
+		char *pf = xasprintf("%s.package", base);
+		cJSON_AddNullToObject(o, "local_cpus");
+		if (r == 0)
+			facts_gap(f, fact, "%s: empty", path);
+		else
+			facts_gap_read(f, fact, path, r);
+		cJSON_AddNullToObject(o, "package");
+		facts_gap(f, pf, "its local CPUs are unknown");
+		free(pf);
+	}
+	hwloc_bitmap_free(set);
+	free(path);
+	free(fact);
+}
+
+static int host_virtualized(struct probe_ctx *ctx)
+{
+	const cJSON *v = facts_get(ctx->facts.root, "host.virtualized");
+	char *ci = NULL;
+	int r = 0;
+	if (cJSON_IsBool(v))
+		return cJSON_IsTrue(v);
+	if (sr_read(&ctx->sr, "/proc/cpuinfo", &ci, NULL) == 0)
+		r = strstr(ci, " hypervisor") != NULL;
+	free(ci);
+	return r;
+}
+
+static void integrated_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+{
+	const struct pdev *p = &s->d[i];
+	int v;
+	if (p->port_type == 9 || (p->nolink && p->link_files))
+		v = 1;
+	else if (link_known(p) || p->w_cur > 0)
+		v = 0;
+	else if (p->parent != NO_PARENT)
+		v = 0;   /* behind a bridge: a card of its own */
+	else if (p->bus == 0 && p->nolink)
+		v = 1;   /* conventional function on the root bus */
+	else if (p->bus == 0 && !host_virtualized(ctx))
+		v = p->link_files || p->sys == NULL ? -1 : 1;
+	else
+		v = -1;
+	fj_bool_or_null(o, "integrated", v);
+	if (v < 0) {
+		char *fact = xasprintf("%s.integrated", base);
+		facts_gap(&ctx->facts, fact, host_virtualized(ctx) ?
+			  "a virtual machine's bus: no link to tell an integrated from a passed-through device" :
+			  "no link information and no bridge above it");
+		free(fact);
+	}
+}
+
+static void nic_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, const char *base)
+{
+	struct sysroot *sr = &ctx->sr;
+	struct facts *f = &ctx->facts;
+	char **names = NULL, *dir, *fact;
+	size_t n = 0;
+	int r;
+	if (!p->sys) {
+		fact = xasprintf("%s.interface", base);
+		cJSON_AddNullToObject(o, "interface");
+		cJSON_AddNullToObject(o, "speed_mbps");
+		facts_gap(f, fact, "a PCI config dump holds no network interfaces");
+		free(fact);
+		return;
+	}
+	dir = xasprintf("%s/net", p->sys);
+	r = sr_list(sr, dir, &names, &n);
+	if (r == -ENOENT) {
+		/* virtio-net: the interface hangs off the virtio device. */
+		char **sub = NULL;
+		size_t ns = 0, k;
+		if (sr_list(sr, p->sys, &sub, &ns) == 0)
+			for (k = 0; k < ns && r < 0; k++)
+				if (str_startswith(sub[k], "virtio")) {
+					char *d2 = xasprintf("%s/%s/net", p->sys, sub[k]);
+					r = sr_list(sr, d2, &names, &n);
+					if (r == 0) {
+						free(dir);
+						dir = d2;
+					} else
+						free(d2);
+				}
+		sr_free_list(sub, ns);
+	}
+	fact = xasprintf("%s.interface", base);
+	if (r < 0 || n == 0) {
+		cJSON_AddNullToObject(o, "interface");
+		cJSON_AddNullToObject(o, "speed_mbps");
+		if (r == -ENOENT || n == 0)
+			facts_gap(f, fact, "%s: missing (no driver bound, or the port is used by RDMA only)", dir);
+		else
+			facts_gap_read(f, fact, dir, r);
+	} else {
+		char *path = xasprintf("/sys/class/net/%s/speed", names[0]);
+		int64_t mbps;
+		cJSON_AddStringToObject(o, "interface", names[0]);
+		facts_evidence(f, fact, dir);
+		free(fact);
+		fact = xasprintf("%s.speed_mbps", base);
+		r = sr_read_s64(sr, path, &mbps);
+		if (r < 0) {
+			free(path);
+			path = xasprintf("%s/%s/speed", dir, names[0]);
+			r = sr_read_s64(sr, path, &mbps);
+		}
+		if (r == 0 && mbps > 0) {
+			fj_num(o, "speed_mbps", (double)mbps);
+			facts_evidence(f, fact, path);
+		} else {
+			cJSON_AddNullToObject(o, "speed_mbps");
+			if (r == 0 || r == -EINVAL)
+				facts_gap(f, fact, "%s: no link (cable unplugged or interface down)", path);
+			else
+				facts_gap_read(f, fact, path, r);
+		}
+		free(path);
+	}
+	free(fact);
+	free(dir);
+	sr_free_list(names, n);
+}
+
+static void upstream_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+{
+	const struct pdev *p = &s->d[i];
+	char *fact = xasprintf("%s.upstream", base);
+	cJSON *u;
+	if (p->parent == NO_PARENT) {
+		cJSON_AddNullToObject(o, "upstream");
+		facts_gap(&ctx->facts, fact, "on the root bus: no port above it");
+	} else {
+		const struct pdev *q = &s->d[p->parent];
+		u = cJSON_AddObjectToObject(o, "upstream");
+		cJSON_AddStringToObject(u, "bdf", q->bdf);
+		fj_num_or_null(u, "width_max", link_known(q), q->w_max);
+		speed_num(u, "speed_gts_max", link_known(q) ? q->s_max : 0);
+		if (!link_known(q)) {
+			int unk;
+			cJSON_Delete(link_json(ctx, s, p->parent, fact, 0, &unk));
+		} else
+			add_link_evidence(ctx, s, q, fact);
+	}
+	free(fact);
+}
+
+static void shared_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+{
+	int up = uplink_of(s, i), q, unknown = 0;
+	size_t j;
+	cJSON *sh, *devs;
+	uint64_t sum = 0, cap;
+	char *fact = xasprintf("%s.shared_uplink", base);
+	const struct pdev *u;
+	if (up < 0) {
+		cJSON_AddNullToObject(o, "shared_uplink");
+		facts_gap(&ctx->facts, fact, "on the root bus: no port above it");
+		free(fact);
+		return;
+	}
+	u = &s->d[up];
+	sh = cJSON_AddObjectToObject(o, "shared_uplink");
+	cJSON_AddStringToObject(sh, "bdf", u->bdf);
+	cJSON_AddStringToObject(sh, "kind", is_switch_up(u) ? "switch" : "root_port");
+	devs = cJSON_AddArrayToObject(sh, "devices");
+	for (j = 0; j < s->n; j++) {
+		const struct pdev *p = &s->d[j];
+		size_t k;
+		int dup = 0;
+		if (p->kind != s->d[i].kind || uplink_of(s, (int)j) != up)
+			continue;
+		/* Functions of one device share its link: count it once. */
+		for (k = 0; k < j; k++)
+			if (s->d[k].kind == p->kind && s->d[k].dom == p->dom && s->d[k].bus == p->bus &&
+			    s->d[k].dev == p->dev && uplink_of(s, (int)k) == up)
+				dup = 1;
+		cJSON_AddItemToArray(devs, cJSON_CreateString(p->bdf));
+		if (dup)
+			continue;
+		if (usable_max(s, (int)j) == 0)
+			unknown = 1;
+		sum += usable_max(s, (int)j);
+	}
+	/* The uplink: the port's own link, capped by the port above it. */
+	cap = link_known(u) ? pci_link_bandwidth(u->s_max, u->w_max) : 0;
+	q = u->parent;
+	if (cap && is_switch_up(u) && q != NO_PARENT && link_known(&s->d[q])) {
+		uint64_t c2 = pci_link_bandwidth(s->d[q].s_max < u->s_max ? s->d[q].s_max : u->s_max,
+						 s->d[q].w_max < u->w_max ? s->d[q].w_max : u->w_max);
+		if (c2 < cap)
+			cap = c2;
+	}
+	fj_num_or_null(sh, "width_max", link_known(u), u->w_max);
+	speed_num(sh, "speed_gts_max", link_known(u) ? u->s_max : 0);
+	fj_num_or_null(sh, "bandwidth_bytes_per_s", cap > 0, (double)cap);
+	fj_num_or_null(sh, "devices_bandwidth_bytes_per_s", !unknown, (double)sum);
+	fj_num_or_null(sh, "ratio", cap > 0 && !unknown, cap ? round((double)sum / (double)cap * 100) / 100 : 0);
+	fj_bool_or_null(sh, "oversubscribed", cap > 0 && !unknown ? sum > cap : -1);
+	if (!cap || unknown)
+		facts_gap(&ctx->facts, fact, "%s", !cap ? "the uplink's link width or speed is unknown"
+					   : "a device's link width or speed is unknown");
+	free(fact);
+}
+
+static cJSON *device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *base)
+{
+	const struct pdev *p = &s->d[i];
+	cJSON *o = cJSON_CreateObject();
+	char *fact = xasprintf("%s.link", base), *vn = NULL, *dn = NULL;
+	int unk;
+	cJSON_AddStringToObject(o, "bdf", p->bdf);
+	hex_id(o, "vendor_id", p->have_ids, p->vendor, 4);
+	hex_id(o, "device_id", p->have_ids, p->device, 4);
+	hex_id(o, "class", p->have_ids, p->cls >> 8, 4);
+	if (p->have_ids) {
+		vn = pci_vendor_name(p->vendor);
+		dn = pci_device_name(p->vendor, p->device);
+	}
+	{
+		char *ef = xasprintf("%s.class", base);
+		char *ep = p->sys ? xasprintf("%s/class", p->sys) : xstrdup(s->cfg_evidence ? s->cfg_evidence : "");
+		if (*ep)
+			facts_evidence(&ctx->facts, ef, ep);
+		free(ef);
+		free(ep);
+	}
+	fj_str_or_null(o, "vendor", vn);
+	fj_str_or_null(o, "device", dn);
+	if (!vn || !dn) {
+		char *nf = xasprintf("%s.device", base);
+		facts_gap(&ctx->facts, nf, "not in pci.ids (or no pci.ids installed)");
+		free(nf);
+	}
+	free(vn);
+	free(dn);
+	numa_json(ctx, s, p, o, base);
+	if (p->kind == PCI_ACCEL)
+		integrated_json(ctx, s, i, o, base);
+	if (p->kind == PCI_NIC)
+		nic_json(ctx, p, o, base);
+	cJSON_AddItemToObject(o, "link", link_json(ctx, s, i, fact, p->kind == PCI_ACCEL, &unk));
+	upstream_json(ctx, s, i, o, base);
+	shared_json(ctx, s, i, o, base);
+	free(fact);
+	return o;
+}
+
+static const char *kind_name(enum pci_kind k)
+{
+	return k == PCI_ACCEL ? "accelerator" : k == PCI_NIC ? "nic" : k == PCI_BRIDGE ? "bridge" : "other";
+}
+
+/* nvidia-smi topo -m vocabulary between two accelerators. */
+static const char *relation(struct pci_scan *s, int a, int b, const cJSON *accels)
+{
+	int x, y, hx = 0, hy;
+	const struct pdev *pa = &s->d[a], *pb = &s->d[b];
+	if (a == b)
+		return "X";
+	for (x = pa->parent; x != NO_PARENT && hx++ < 64; x = s->d[x].parent) {
+		for (y = pb->parent, hy = 0; y != NO_PARENT && hy++ < 64; y = s->d[y].parent)
+			if (x == y) {
+				/* One bridge, or one switch (its upstream port with
+				 * each device right below a downstream port). */
+				if (pa->parent == pb->parent)
+					return "PIX";
+				if (is_switch_up(&s->d[x]) && pa->parent != NO_PARENT && pb->parent != NO_PARENT &&
+				    s->d[pa->parent].parent == x && s->d[pb->parent].parent == x)
+					return "PIX";
+				return "PXB";
+			}
+	}
+	if (!strcmp(pa->root, pb->root))
+		return "PHB";
+	{
+		const cJSON *na = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(accels, pa->json_index),
+								   "numa_node");
+		const cJSON *nb = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(accels, pb->json_index),
+								   "numa_node");
+		if (!cJSON_IsNumber(na) || !cJSON_IsNumber(nb))
+			return "?";
+		return na->valueint == nb->valueint ? "NODE" : "SYS";
+	}
+}
+
+static void matrix_json(struct pci_scan *s, cJSON *pci, const cJSON *accels)
+{
+	cJSON *m, *devs, *rows;
+	size_t i, j;
+	int n = 0;
+	for (i = 0; i < s->n; i++)
+		n += s->d[i].kind == PCI_ACCEL;
+	if (n < 2)
+		return;
+	m = cJSON_AddObjectToObject(pci, "topology_matrix");
+	devs = cJSON_AddArrayToObject(m, "devices");
+	rows = cJSON_AddArrayToObject(m, "rows");
+	for (i = 0; i < s->n; i++) {
+		cJSON *row;
+		if (s->d[i].kind != PCI_ACCEL)
+			continue;
+		cJSON_AddItemToArray(devs, cJSON_CreateString(s->d[i].bdf));
+		row = cJSON_CreateArray();
+		for (j = 0; j < s->n; j++)
+			if (s->d[j].kind == PCI_ACCEL)
+				cJSON_AddItemToArray(row, cJSON_CreateString(relation(s, (int)i, (int)j, accels)));
+		cJSON_AddItemToArray(rows, row);
+	}
+}
+
+static void scan_release(struct pci_scan *s)
+{
+	size_t i, k;
+	for (i = 0; i < s->n; i++) {
+		free(s->d[i].sys);
+		free(s->d[i].cfg);
+		for (k = 0; k < ARRAY_SIZE(s->d[i].bad); k++)
+			free(s->d[i].bad[k]);
+		for (k = 0; k < s->d[i].nanc; k++)
+			free(s->d[i].anc[k]);
+		free(s->d[i].anc);
+	}
+	free(s->d);
+	free(s->dump_path);
+	free(s->pkg);
+}
+
+/*** The probe ***/
+
+int probe_pci(struct probe_ctx *ctx)
+{
+	struct facts *f = &ctx->facts;
+	struct sysroot *sr = &ctx->sr;
+	struct pci_scan s = { 0 };
+	struct pcisrc *src = NULL;
+	cJSON *pci = facts_obj(f, "pci"), *accels, *nics, *all;
+	char *why = NULL, *err = NULL;
+	size_t i;
+	int r, nolinks = 0, na = 0, nn = 0;
+
+	if (ctx->opts->pci_dump) {
+		/* Given on the command line: it is the machine's PCI bus. */
+		unsigned (*addrs)[4] = NULL;
+		size_t n;
+		if (check_dump(ctx, ctx->opts->pci_dump, 0, &why) < 0) {
+			error("cannot read PCI dump '%s': %s", ctx->opts->pci_dump, why);
+			free(why);
+			return -EINVAL;
+		}
+		src = pcisrc_open(PCISRC_DUMP, ctx->opts->pci_dump, &err);
+		if (!src) {
+			error("cannot read PCI dump '%s': %s", ctx->opts->pci_dump, err);
+			free(err);
+			return -EINVAL;
+		}
+		n = pcisrc_devices(src, &addrs);
+		for (i = 0; i < n; i++)
+			add_dev(&s, addrs[i][0], addrs[i][1], addrs[i][2], addrs[i][3]);
+		free(addrs);
+		s.from_dump = 1;
+		s.cfg_evidence = ctx->opts->pci_dump;
+	} else {
+		r = scan_sysfs(ctx, &s);
+		if (r < 0) {
+			cJSON_AddNullToObject(pci, "accelerators");
+			cJSON_AddNullToObject(pci, "nics");
+			facts_gap_read(f, "pci.accelerators", "/sys/bus/pci/devices", r);
+			facts_gap_read(f, "pci.nics", "/sys/bus/pci/devices", r);
+			return 0;
+		}
+		if (!sr->live && sr_exists(sr, "/nodeaudit/pci.dump")) {
+			/* A snapshot's config space (captured as root). */
+			if (check_dump(ctx, "/nodeaudit/pci.dump", 1, &why) == 0) {
+				s.dump_path = sr_hostpath(sr, "/nodeaudit/pci.dump");
+				src = pcisrc_open(PCISRC_DUMP, s.dump_path, &err);
+				s.cfg_evidence = "/nodeaudit/pci.dump";
+			} else
+				err = why;
+			if (!src) {
+				facts_gap(f, "pci", "/nodeaudit/pci.dump: %s; links from sysfs files only", err);
+				free(err);
+				err = NULL;
+			}
+		}
+		if (!src && !s.dump_path) {
+			char *path = sr_hostpath(sr, "/sys/bus/pci");
+			src = pcisrc_open(PCISRC_SYSFS, path, &err);
+			free(path);
+			if (!src) {
+				debug("libpci: %s", err);
+				free(err);
+			}
+			s.cfg_evidence = "config";
+		}
+	}
+	qsort(s.d, s.n, sizeof(*s.d), pdev_cmp);
+	read_configs(&s, src);
+	pcisrc_close(src);
+	for (i = 0; i < s.n; i++) {
+		struct pdev *p = &s.d[i];
+		if (p->sys)
+			sysfs_link(ctx, p);
+		config_link(p);
+		p->kind = p->have_ids ? pci_classify(p->vendor, p->device, p->cls) : PCI_OTHER;
+	}
+	link_parents(&s);
+
+	accels = cJSON_AddArrayToObject(pci, "accelerators");
+	nics = cJSON_AddArrayToObject(pci, "nics");
+	for (i = 0; i < s.n; i++) {
+		struct pdev *p = &s.d[i];
+		char *base;
+		if (p->kind == PCI_ACCEL) {
+			base = xasprintf("pci.accelerators[%d]", na);
+			p->json_index = na++;
+			cJSON_AddItemToArray(accels, device_json(ctx, &s, (int)i, base));
+		} else if (p->kind == PCI_NIC) {
+			base = xasprintf("pci.nics[%d]", nn);
+			p->json_index = nn++;
+			cJSON_AddItemToArray(nics, device_json(ctx, &s, (int)i, base));
+		} else
+			continue;
+		free(base);
+	}
+	matrix_json(&s, pci, accels);
+
+	/* Every function, for the record (bridges, links of other devices). */
+	all = cJSON_AddArrayToObject(pci, "devices");
+	for (i = 0; i < s.n; i++) {
+		struct pdev *p = &s.d[i];
+		cJSON *o = cJSON_CreateObject();
+		int unk;
+		cJSON_AddStringToObject(o, "bdf", p->bdf);
+		hex_id(o, "vendor_id", p->have_ids, p->vendor, 4);
+		hex_id(o, "device_id", p->have_ids, p->device, 4);
+		hex_id(o, "class", p->have_ids, p->cls >> 8, 4);
+		cJSON_AddStringToObject(o, "kind", kind_name(p->kind));
+		if (!p->have_ids) {
+			/* Unidentified: it may be an accelerator or a NIC we miss. */
+			char *fact = xasprintf("pci.devices[%zu].class", i);
+			if (p->sys && p->ids_err) {
+				char *path = xasprintf("%s/%s", p->sys, p->ids_file);
+				facts_gap_read(f, fact, path, p->ids_err);
+				free(path);
+			} else
+				facts_gap(f, fact, "neither sysfs nor config space identify %s", p->bdf);
+			free(fact);
+		}
+		fj_str_or_null(o, "parent", p->parent != NO_PARENT ? s.d[p->parent].bdf : NULL);
+		cJSON_AddItemToObject(o, "link", link_json(ctx, &s, (int)i, NULL, p->kind == PCI_ACCEL, &unk));
+		nolinks += unk;
+		cJSON_AddItemToArray(all, o);
+	}
+	if (nolinks)
+		facts_gap(f, "pci.devices[].link", "%d of %zu functions: no PCIe link, or its figures "
+			  "are unreadable (see the accelerators' and NICs' own gaps)", nolinks, s.n);
+	fj_str_or_null(pci, "source", s.from_dump ? "dump" : s.dump_path ? "sysfs+dump" : "sysfs");
+	scan_release(&s);
+	pci_names_release();
+	return 0;
+}
+
+/*** Text ***/
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static const cJSON *jget(const cJSON *o, const char *path)
+{
+	return facts_get(o, path);
+}
+
+static void fmt_pair_int(char *buf, size_t n, const cJSON *l, const char *what)
+{
+	char k1[64], k2[64];
+	const cJSON *c, *m;
+	snprintf(k1, sizeof(k1), "%s.current", what);
+	snprintf(k2, sizeof(k2), "%s.max", what);
+	c = jget(l, k1);
+	m = jget(l, k2);
+	snprintf(buf, n, "x%s/x%s", "?", "?");
+	{
+		char a[16] = "?", b[16] = "?";
+		if (cJSON_IsNumber(c))
+			snprintf(a, sizeof(a), "%d", c->valueint);
+		if (cJSON_IsNumber(m))
+			snprintf(b, sizeof(b), "%d", m->valueint);
+		snprintf(buf, n, "x%s/x%s", a, b);
+	}
+}
+
+static void fmt_pair_speed(char *buf, size_t n, const cJSON *l)
+{
+	const cJSON *c = jget(l, "speed_gts.current"), *m = jget(l, "speed_gts.max");
+	char a[16] = "?", b[16] = "?";
+	if (cJSON_IsNumber(c))
+		snprintf(a, sizeof(a), "%g", c->valuedouble);
+	if (cJSON_IsNumber(m))
+		snprintf(b, sizeof(b), "%g", m->valuedouble);
+	snprintf(buf, n, "%s/%s", a, b);
+}
+
+static const char *verdict(const cJSON *d)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(d, "link");
+	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(d, "shared_uplink");
+	const cJSON *in = cJSON_GetObjectItemCaseSensitive(d, "integrated");
+	if (!cJSON_IsObject(l))
+		return cJSON_IsTrue(in) ? "integrated (no link)" : "link unknown";
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "width_downtrained")))
+		return "WIDTH DOWNTRAINED";
+	if (cJSON_IsTrue(jget(sh, "oversubscribed")))
+		return "shared uplink oversubscribed";
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "slot_limited")))
+		return "slot-limited";
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "speed_downtrained")))
+		return "speed low (idle? re-check under load)";
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "speed_limited")))
+		return "speed-limited by the port";
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(l, "width_downtrained")))
+		return "current link unknown";
+	return "ok";
+}
+
+static void table(FILE *out, const cJSON *list, int nic)
+{
+	const cJSON *d;
+	if (nic)
+		fprintf(out, "  %-13s %-28s %-18s %4s %-9s %-9s %s\n", "BDF", "Device", "Port", "Node",
+			"Width", "GT/s", "Verdict");
+	else
+		fprintf(out, "  %-13s %-34s %4s %-9s %-9s %s\n", "BDF", "Device", "Node", "Width", "GT/s",
+			"Verdict");
+	cJSON_ArrayForEach(d, list) {
+		const cJSON *l = cJSON_GetObjectItemCaseSensitive(d, "link");
+		const cJSON *node = cJSON_GetObjectItemCaseSensitive(d, "numa_node");
+		const cJSON *mbps = cJSON_GetObjectItemCaseSensitive(d, "speed_mbps");
+		const char *dev = jstr(d, "device"), *ifn = jstr(d, "interface");
+		char name[80], w[24] = "-", sp[24] = "-", nd[12] = "?", port[64];
+		if (dev)
+			snprintf(name, sizeof(name), "%s", dev);
+		else
+			snprintf(name, sizeof(name), "%s:%s", jstr(d, "vendor_id") ? jstr(d, "vendor_id") : "?",
+				 jstr(d, "device_id") ? jstr(d, "device_id") : "?");
+		if (cJSON_IsObject(l)) {
+			fmt_pair_int(w, sizeof(w), l, "width");
+			fmt_pair_speed(sp, sizeof(sp), l);
+		}
+		if (cJSON_IsNumber(node))
+			snprintf(nd, sizeof(nd), "%d", node->valueint);
+		if (!nic) {
+			fprintf(out, "  %-13s %-34.34s %4s %-9s %-9s %s\n", jstr(d, "bdf"), name, nd, w, sp,
+				verdict(d));
+			continue;
+		}
+		if (cJSON_IsNumber(mbps) && mbps->valuedouble >= 1000)
+			snprintf(port, sizeof(port), "%s %gG", ifn ? ifn : "?", mbps->valuedouble / 1000);
+		else if (cJSON_IsNumber(mbps))
+			snprintf(port, sizeof(port), "%s %gM", ifn ? ifn : "?", mbps->valuedouble);
+		else
+			snprintf(port, sizeof(port), "%s%s", ifn ? ifn : "-", ifn ? " down" : "");
+		fprintf(out, "  %-13s %-28.28s %-18s %4s %-9s %-9s %s\n", jstr(d, "bdf"), name, port, nd, w, sp,
+			verdict(d));
+	}
+}
+
+void text_pci(FILE *out, const cJSON *root)
+{
+	const cJSON *pci = cJSON_GetObjectItemCaseSensitive(root, "pci");
+	const cJSON *acc, *nics, *d, *m;
+	int printed = 0;
+	if (!pci)
+		return;
+	acc = cJSON_GetObjectItemCaseSensitive(pci, "accelerators");
+	nics = cJSON_GetObjectItemCaseSensitive(pci, "nics");
+	tx_section(out, "PCIe accelerators");
+	if (!cJSON_IsArray(acc))
+		fprintf(out, "  unknown\n");
+	else if (!cJSON_GetArraySize(acc))
+		fprintf(out, "  none\n");
+	else
+		table(out, acc, 0);
+	tx_section(out, "Network controllers");
+	if (!cJSON_IsArray(nics))
+		fprintf(out, "  unknown\n");
+	else if (!cJSON_GetArraySize(nics))
+		fprintf(out, "  none\n");
+	else
+		table(out, nics, 1);
+	/* Shared uplinks: each one once, accelerators first. */
+	cJSON_ArrayForEach(d, acc) {
+		const cJSON *sh = cJSON_GetObjectItemCaseSensitive(d, "shared_uplink");
+		const cJSON *devs = cJSON_GetObjectItemCaseSensitive(sh, "devices");
+		const cJSON *ratio = cJSON_GetObjectItemCaseSensitive(sh, "ratio");
+		const cJSON *first = cJSON_GetArrayItem(devs, 0);
+		if (cJSON_GetArraySize(devs) < 2 || !cJSON_IsString(first) ||
+		    strcmp(first->valuestring, jstr(d, "bdf")))
+			continue;
+		if (!printed++)
+			tx_section(out, "Shared uplinks");
+		fprintf(out, "  %s (%s): %d accelerators", jstr(sh, "bdf"), jstr(sh, "kind"),
+			cJSON_GetArraySize(devs));
+		if (cJSON_IsNumber(ratio))
+			fprintf(out, ", %.2f:1 of the uplink%s", ratio->valuedouble,
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sh, "oversubscribed")) ?
+				" (oversubscribed)" : "");
+		fputc('\n', out);
+	}
+	m = cJSON_GetObjectItemCaseSensitive(pci, "topology_matrix");
+	if (m) {
+		const cJSON *devs = cJSON_GetObjectItemCaseSensitive(m, "devices");
+		const cJSON *rows = cJSON_GetObjectItemCaseSensitive(m, "rows"), *row, *c;
+		int i = 0, j;
+		tx_section(out, "Accelerator topology (nvidia-smi topo -m terms)");
+		fprintf(out, "  %-6s", "");
+		for (j = 0; j < cJSON_GetArraySize(devs); j++)
+			fprintf(out, " ACC%-3d", j);
+		fprintf(out, " %-16s %s\n", "CPU affinity", "NUMA affinity");
+		cJSON_ArrayForEach(row, rows) {
+			const cJSON *a = cJSON_GetArrayItem(acc, i);
+			const cJSON *node = cJSON_GetObjectItemCaseSensitive(a, "numa_node");
+			const char *cpus = jstr(a, "local_cpus");
+			char nd[12] = "N/A";
+			fprintf(out, "  ACC%-3d", i);
+			cJSON_ArrayForEach(c, row)
+				fprintf(out, " %-6s", cJSON_IsString(c) ? c->valuestring : "?");
+			if (cJSON_IsNumber(node))
+				snprintf(nd, sizeof(nd), "%d", node->valueint);
+			fprintf(out, " %-16s %s\n", cpus ? cpus : "N/A", nd);
+			i++;
+		}
+		fprintf(out, "  X self; PIX one bridge or switch; PXB several bridges; PHB the host bridge;\n"
+			     "  NODE between host bridges of one NUMA node; SYS across NUMA nodes\n");
+	}
+}

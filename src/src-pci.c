@@ -1,0 +1,411 @@
+/* src-pci.c - libpci adapter: config space (sysfs or dump), names, snapshot */
+#include "config.h"
+#include "src-pci.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <pci/pci.h>
+
+/*** Error hooks ***/
+
+/*
+ * libpci reports through acc->error, declared noreturn; its default prints
+ * and calls exit(1).  Ours keeps the message and longjmps back to the call
+ * that armed it (every libpci call below runs under TRY).  After an unwind
+ * the handle may be half-built: it is abandoned, never used again.
+ */
+static jmp_buf *pci_jmp;
+static char pci_msg[512];
+
+static void __attribute__((noreturn, format(printf, 1, 2))) pci_err_hook(char *msg, ...)
+{
+	va_list ap;
+	va_start(ap, msg);
+	vsnprintf(pci_msg, sizeof(pci_msg), msg, ap);
+	va_end(ap);
+	strsquash(pci_msg);
+	if (pci_jmp)
+		longjmp(*pci_jmp, 1);
+	die("libpci: %s", pci_msg);   /* not reached: every call is armed */
+}
+
+static void __attribute__((format(printf, 1, 2))) pci_warn_hook(char *msg, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, msg);
+	vsnprintf(buf, sizeof(buf), msg, ap);
+	va_end(ap);
+	debug("libpci: %s", strsquash(buf));
+}
+
+static void __attribute__((format(printf, 1, 2))) pci_debug_hook(char *msg, ...)
+{
+	(void)msg;
+}
+
+static struct pci_access *new_access(void)
+{
+	struct pci_access *a = pci_alloc();
+	a->error = pci_err_hook;
+	a->warning = pci_warn_hook;
+	a->debug = pci_debug_hook;
+	a->numeric_ids = 0;
+	return a;
+}
+
+/*** Sources ***/
+
+struct pcisrc {
+	struct pci_access *acc;
+	int method;
+	int broken;      /* an error unwound through libpci: do not touch acc */
+};
+
+struct pcisrc *pcisrc_open(int method, const char *path, char **err)
+{
+	jmp_buf jb;
+	struct pcisrc *volatile ps = xcalloc(1, sizeof(*ps));
+	*err = NULL;
+	ps->acc = new_access();
+	ps->method = method;
+	pci_jmp = &jb;
+	if (setjmp(jb)) {
+		pci_jmp = NULL;
+		*err = xstrdup(pci_msg);
+		free(ps);   /* the half-built libpci handle is leaked on purpose */
+		return NULL;
+	}
+	if (method == PCISRC_DUMP) {
+		ps->acc->method = PCI_ACCESS_DUMP;
+		pci_set_param(ps->acc, "dump.name", (char *)path);
+	} else {
+		ps->acc->method = PCI_ACCESS_SYS_BUS_PCI;
+		/* Bus-centric: the scan reads no resource/irq files, which a
+		 * hand-made or snapshot tree need not have. */
+		ps->acc->buscentric = 1;
+		pci_set_param(ps->acc, "sysfs.path", (char *)path);
+	}
+	pci_init(ps->acc);
+	pci_jmp = NULL;
+	return ps;
+}
+
+void pcisrc_close(struct pcisrc *ps)
+{
+	jmp_buf jb;
+	if (!ps)
+		return;
+	if (!ps->broken) {
+		pci_jmp = &jb;
+		if (!setjmp(jb))
+			pci_cleanup(ps->acc);
+		pci_jmp = NULL;
+	}
+	free(ps);
+}
+
+size_t pcisrc_devices(struct pcisrc *ps, unsigned (**addrs)[4])
+{
+	struct pci_dev *d;
+	size_t n = 0, i = 0;
+	*addrs = NULL;
+	if (ps->method != PCISRC_DUMP || ps->broken)
+		return 0;
+	for (d = ps->acc->devices; d; d = d->next)
+		n++;
+	if (!n)
+		return 0;
+	*addrs = xcalloc(n, sizeof(**addrs));
+	/* libpci links devices in reverse order of the file; sort later. */
+	for (d = ps->acc->devices; d; d = d->next, i++) {
+		(*addrs)[i][0] = (unsigned)d->domain;
+		(*addrs)[i][1] = d->bus;
+		(*addrs)[i][2] = d->dev;
+		(*addrs)[i][3] = d->func;
+	}
+	return n;
+}
+
+int pcisrc_config(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
+		  unsigned fn, uint8_t *buf)
+{
+	jmp_buf jb;
+	struct pci_dev *volatile d = NULL;
+	volatile int len = 0;
+	int pos;
+	if (!ps || ps->broken)
+		return 0;
+	pci_jmp = &jb;
+	if (setjmp(jb)) {
+		pci_jmp = NULL;
+		debug("libpci: %s", pci_msg);
+		ps->broken = 1;
+		return len;
+	}
+	d = pci_get_dev(ps->acc, (int)dom, (int)bus, (int)dev, (int)fn);
+	if (pci_read_block(d, 0, buf, 64)) {
+		len = 64;
+		/* Whole chunks first (sysfs reads are cheap this way), then line
+		 * by line where a dump stops early. */
+		if (pci_read_block(d, 64, buf + 64, 192))
+			len = 256;
+		else
+			for (pos = 64; pos < 256 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
+				len = pos + 16;
+		if (len == 256) {
+			if (pci_read_block(d, 256, buf + 256, 4096 - 256))
+				len = 4096;
+			else
+				for (pos = 256; pos < 4096 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
+					len = pos + 16;
+		}
+	}
+	pci_free_dev(d);
+	pci_jmp = NULL;
+	return len;
+}
+
+/*** Names ***/
+
+static struct pci_access *names_acc;
+static int names_failed;
+
+static char *lookup(int what, unsigned a, unsigned b)
+{
+	jmp_buf jb;
+	int flags = what | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB;
+	char buf[256], *r;
+	if (names_failed)
+		return NULL;
+	if (!names_acc)
+		names_acc = new_access();
+	pci_jmp = &jb;
+	if (setjmp(jb)) {
+		/* A garbled pci.ids: names are unknown, nothing else is. */
+		pci_jmp = NULL;
+		debug("libpci: %s", pci_msg);
+		names_failed = 1;
+		return NULL;
+	}
+	r = pci_lookup_name(names_acc, buf, sizeof(buf), flags, a, b);
+	pci_jmp = NULL;
+	return r ? xstrdup(r) : NULL;
+}
+
+char *pci_vendor_name(unsigned vendor)
+{
+	return lookup(PCI_LOOKUP_VENDOR, vendor, 0);
+}
+
+char *pci_device_name(unsigned vendor, unsigned device)
+{
+	return lookup(PCI_LOOKUP_DEVICE, vendor, device);
+}
+
+void pci_names_release(void)
+{
+	jmp_buf jb;
+	if (names_acc && !names_failed) {
+		pci_jmp = &jb;
+		if (!setjmp(jb))
+			pci_cleanup(names_acc);
+		pci_jmp = NULL;
+	}
+	names_acc = NULL;
+}
+
+/*** Dump validation ***/
+
+static int hexn(const char *s, int n)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* "bb:dd.f " or "dddd:bb:dd.f " (as libpci's dump reader accepts). */
+static int is_dev_line(const char *s)
+{
+	if (hexn(s, 2) && s[2] == ':' && hexn(s + 3, 2) && s[5] == '.' && isdigit((unsigned char)s[6]) &&
+	    s[7] == ' ')
+		return 1;
+	if (hexn(s, 4) && s[4] == ':')
+		return is_dev_line(s + 5);
+	if (hexn(s, 5) && s[5] == ':')
+		return is_dev_line(s + 6);
+	return 0;
+}
+
+int pci_dump_check(const char *text, size_t len, char **why)
+{
+	const char *p = text, *end = text + len, *nl;
+	int lineno = 0, have_dev = 0, devs = 0, dev_line = 0;
+	unsigned maxoff = 0;
+	char bdf[32] = "";
+	*why = NULL;
+	if (memchr(text, '\0', len)) {
+		*why = xstrdup("not a text file (NUL bytes)");
+		return -1;
+	}
+	for (; p < end; p = nl + 1) {
+		size_t n;
+		char line[300];
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - p);
+		lineno++;
+		if (n >= 254) {
+			*why = xasprintf("line %d is too long for a config dump", lineno);
+			return -1;
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (is_dev_line(line)) {
+			if (have_dev && maxoff < 64) {
+				*why = xasprintf("device %s (line %d) has less than 64 bytes of config space",
+						 bdf, dev_line);
+				return -1;
+			}
+			snprintf(bdf, sizeof(bdf), "%.*s", (int)strcspn(line, " "), line);
+			have_dev = 1;
+			devs++;
+			dev_line = lineno;
+			maxoff = 0;
+			continue;
+		}
+		if (!n) {
+			continue;
+		}
+		/* A hex line: "OFF: xx xx ... xx" (OFF 2-8 hex digits). */
+		{
+			size_t k = 0;
+			while (k < 9 && isxdigit((unsigned char)line[k]))
+				k++;
+			if (k >= 2 && k <= 8 && line[k] == ':' && line[k + 1] == ' ') {
+				unsigned off = (unsigned)strtoul(line, NULL, 16);
+				const char *z = line + k + 2;
+				int bytes = 0;
+				if (!have_dev) {
+					*why = xasprintf("line %d: config bytes before any device line", lineno);
+					return -1;
+				}
+				while (hexn(z, 2) && (z[2] == ' ' || z[2] == '\0')) {
+					bytes++;
+					z += z[2] ? 3 : 2;
+				}
+				if (*z || !bytes || off + (unsigned)bytes > 4096) {
+					*why = xasprintf("line %d: malformed config bytes", lineno);
+					return -1;
+				}
+				if (off + (unsigned)bytes > maxoff && off <= maxoff)
+					maxoff = off + (unsigned)bytes;
+				continue;
+			}
+		}
+		/* Anything else is lspci -v text between the hex blocks. */
+	}
+	if (!devs) {
+		*why = xstrdup("no device in it (expected 'lspci -xxx' output)");
+		return -1;
+	}
+	if (maxoff < 64) {
+		*why = xasprintf("device %s (line %d) has less than 64 bytes of config space", bdf, dev_line);
+		return -1;
+	}
+	return 0;
+}
+
+/*** Snapshot ***/
+
+int pci_snapshot(struct sysroot *sr, const char *dir)
+{
+	char **names = NULL, *syspath, *sub, *out;
+	size_t n = 0, i;
+	struct pcisrc *ps;
+	char *err = NULL;
+	uint8_t *buf;
+	FILE *fp;
+	int r;
+
+	r = sr_list(sr, "/sys/bus/pci/devices", &names, &n);
+	if (r == -ENOENT)
+		return 0;   /* no PCI bus: nothing to write */
+	if (r < 0) {
+		error("cannot list '/sys/bus/pci/devices': %s", sr_reason(r));
+		return r;
+	}
+	syspath = sr_hostpath(sr, "/sys/bus/pci");
+	ps = pcisrc_open(PCISRC_SYSFS, syspath, &err);
+	free(syspath);
+	if (!ps) {
+		error("cannot read PCI config space: %s", err);
+		free(err);
+		sr_free_list(names, n);
+		return -EIO;
+	}
+	sub = xasprintf("%s/nodeaudit", dir);
+	if (mkdir(sub, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		error("cannot create '%s': %s", sub, strerror(errno));
+		free(sub);
+		pcisrc_close(ps);
+		sr_free_list(names, n);
+		return r;
+	}
+	out = xasprintf("%s/pci.dump", sub);
+	free(sub);
+	fp = fopen(out, "w");
+	if (!fp) {
+		r = -errno;
+		error("cannot write '%s': %s", out, strerror(errno));
+		free(out);
+		pcisrc_close(ps);
+		sr_free_list(names, n);
+		return r;
+	}
+	buf = xmalloc(4096);
+	for (i = 0; i < n; i++) {
+		unsigned dom, bus, dev, fn;
+		int len, off, k;
+		if (sscanf(names[i], "%x:%x:%x.%u", &dom, &bus, &dev, &fn) != 4)
+			continue;
+		len = pcisrc_config(ps, dom, bus, dev, fn, buf);
+		if (len < 64)
+			continue;
+		/* libpci's reader wants a blank after the address. */
+		fprintf(fp, "%04x:%02x:%02x.%u Class %02x%02x: %02x%02x:%02x%02x\n", dom, bus, dev, fn,
+			buf[11], buf[10], buf[1], buf[0], buf[3], buf[2]);
+		for (off = 0; off < len; off += 16) {
+			fprintf(fp, off < 256 ? "%02x:" : "%03x:", off);
+			for (k = 0; k < 16; k++)
+				fprintf(fp, " %02x", buf[off + k]);
+			fputc('\n', fp);
+		}
+		fputc('\n', fp);
+	}
+	free(buf);
+	pcisrc_close(ps);
+	sr_free_list(names, n);
+	if (fflush(fp) != 0 || ferror(fp)) {
+		r = -errno;
+		fclose(fp);
+		error("cannot write '%s': %s", out, strerror(-r));
+		free(out);
+		return r ? r : -EIO;
+	}
+	fclose(fp);
+	free(out);
+	return 0;
+}
