@@ -12,6 +12,7 @@
  * CPU packages, PCI locality needs the NUMA nodes). */
 const struct prober probers[] = {
 	{ "host", probe_host, text_host },
+	{ "memory", probe_memory, text_memory },
 };
 const size_t nprobers = ARRAY_SIZE(probers);
 

@@ -54,5 +54,7 @@ void probe_text(FILE *out, const struct probe_ctx *ctx);
 /* Each probe, in probe-*.c. */
 int probe_host(struct probe_ctx *ctx);
 void text_host(FILE *out, const cJSON *root);
+int probe_memory(struct probe_ctx *ctx);
+void text_memory(FILE *out, const cJSON *root);
 
 #endif
