@@ -524,7 +524,7 @@ static void speed_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, size
 			facts_gap(&ctx->facts, "memory.speed.rated_mts", "a DIMM's SMBIOS record gives no rated speed");
 		if (conf_unknown)
 			facts_gap(&ctx->facts, "memory.speed.configured_mts",
-				  "a DIMM's SMBIOS record gives no configured speed (field added in SMBIOS 2.7)");
+				  "a DIMM's SMBIOS record gives no configured speed (unknown, or a table older than SMBIOS 2.7)");
 	}
 }
 
@@ -1027,25 +1027,28 @@ static void ecc_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m,
 	int vm = is_virtual(ctx, m->have ? &m->info : NULL);
 	if (m->have && !vm)
 		mode = ecc_from_smbios(&m->info, &source, &note);
+	if (note)
+		facts_conflict(&ctx->facts, "memory.ecc.mode", source ? source : "smbios-memory-array",
+			       "smbios-dimm-widths", "%s", note);
+	free(note);
 	edac_facts(ctx, ecc, st);
-	if (mode && st->edac_mode && strcmp(mode, st->edac_mode))
-		facts_conflict(&ctx->facts, "memory.ecc.mode", source, "edac",
-			       "SMBIOS says '%s' but EDAC reports '%s'", mode, st->edac_mode);
-	if (!mode && st->edac_mode) {
+	/* EDAC reads the memory controller as it runs; SMBIOS is what the
+	 * firmware wrote at boot.  When both speak, EDAC wins and a
+	 * disagreement is reported. */
+	if (st->edac_mode) {
+		if (mode && strcmp(mode, st->edac_mode))
+			facts_conflict(&ctx->facts, "memory.ecc.mode", "edac", source,
+				       "SMBIOS (%s) says '%s' but EDAC reports '%s'", source, mode, st->edac_mode);
 		mode = st->edac_mode;
 		source = "edac";
 	}
-	if (note)
-		facts_conflict(&ctx->facts, "memory.ecc.mode", source ? source : "smbios", "smbios-dimm-widths",
-			       "%s", note);
-	free(note);
 	add_str(ecc, "mode", mode);
 	add_str(ecc, "source", source);
 	if (!mode)
 		facts_gap(&ctx->facts, "memory.ecc.mode", "%s",
 			  vm ? "virtual machine: its SMBIOS memory records are emulated; ECC is the host's"
 			  : m->have ? "the SMBIOS memory array gives no error correction type and EDAC gives no mode"
-				  : "no SMBIOS table and no EDAC mode: ECC state unknown");
+				    : "no SMBIOS table and no EDAC mode: ECC state unknown");
 	else if (m->have && strcmp(source, "edac"))
 		facts_evidence(&ctx->facts, "memory.ecc.mode", m->path);
 }
