@@ -741,7 +741,13 @@ static void channel_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, si
 			? "sum over populated channels of the slowest DIMM's rated MT/s (no configured speed in the table) x 8 bytes"
 			: "sum over populated channels of the slowest DIMM's configured MT/s x 8 bytes");
 		add_str(bw, "speed", used_rated ? "rated" : "configured");
-		cJSON_AddNumberToObject(bw, "bytes_per_transfer", 8);
+		{
+			int bpt = 0;
+			for (k = 0; k < nch; k++)
+				if (ch[k].dimms && (!bpt || ch[k].width < bpt))
+					bpt = ch[k].width;
+			fj_num_or_null(bw, "bytes_per_transfer", bpt > 0, bpt);
+		}
 		if (speed_unknown)
 			facts_gap(&ctx->facts, "memory.bandwidth.theoretical_bytes_per_s",
 				  "a populated channel has no DIMM speed in the SMBIOS table");
