@@ -95,10 +95,24 @@ static void scan(const char *s, struct loc_parts *p, struct mem_loc *bare)
 				digits(u, j, p->chan, sizeof(p->chan));
 		} else if (!strncmp(u + i, "MC#", 3)) {
 			digits(u, i + 3, p->mc, sizeof(p->mc));
+		} else if (!strncmp(u + i, "CONTROLLER", 10)) {
+			/* Controller0-ChannelA-DIMM0: two controllers each with A, B */
+			j = i + 10;
+			while (u[j] == ' ')
+				j++;
+			digits(u, j, p->mc, sizeof(p->mc));
 		} else if (!strncmp(u + i, "DIMM", 4)) {
 			j = i + 4;
 			while (u[j] == ' ' || u[j] == '_')
 				j++;
+			/* DIMM_P1_A0: the package first, then the channel letter */
+			if (u[j] == 'P' && isdigit((unsigned char)u[j + 1])) {
+				size_t k = j + 1;
+				while (isdigit((unsigned char)u[k]))
+					k++;
+				if (is_sep(u[k]) && isalpha((unsigned char)u[k + 1]))
+					j = k + 1;
+			}
 			if (isalpha((unsigned char)u[j]) && isdigit((unsigned char)u[j + 1])) {
 				p->dimmchan[0] = u[j];
 				p->dimmchan[1] = '\0';
@@ -547,7 +561,7 @@ static void channel_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, si
 	size_t nch = 0, i, k;
 	char *pkgs[64];
 	size_t npk = 0;
-	int all_pkg = 1, any_pkg = 0, nletters = 0, maxper = 0, bare_ok;
+	int all_pkg = 1, any_pkg = 0, nletters = 0, maxper = 0, bare_ok, empty_unknown = 0;
 	int perletter[26] = { 0 };
 	const struct slot *bad = NULL;
 	cJSON *c, *bw, *arr;
@@ -582,6 +596,9 @@ static void channel_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, si
 		else
 			all_pkg = 0;
 	}
+	for (i = 0; i < n; i++)
+		if (!sl[i].has_chan)
+			empty_unknown++;
 	if (bad) {
 		char *w = xasprintf("DIMM locator '%s' (bank '%s') names no channel in a scheme nodeaudit knows",
 				    bad->d->locator ? bad->d->locator : "", bad->d->bank ? bad->d->bank : "");
@@ -712,12 +729,16 @@ static void channel_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, si
 				cJSON_AddNumberToObject(o, "package", p);
 				cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(c, "per_package"), o);
 			}
-			cJSON_AddNumberToObject(o, "total", tot);
+			fj_num_or_null(o, "total", !empty_unknown, tot);
 			cJSON_AddNumberToObject(o, "populated", pop);
 			fj_bool_or_null(o, "balanced", pop ? bal : -1);
 			if (p >= 0)
 				fj_num_or_null(o, "theoretical_bytes_per_s", !speed_unknown, pbw);
 		}
+		if (empty_unknown)
+			facts_gap(&ctx->facts, "memory.channels.total",
+				  "%d empty slots do not name a channel, so the number of channels is unknown",
+				  empty_unknown);
 		if (!npk_out) {
 			fj_set(c, "per_package", cJSON_CreateNull());
 			facts_gap(&ctx->facts, "memory.channels.per_package",

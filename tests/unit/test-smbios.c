@@ -294,6 +294,9 @@ static void test_locators(void)
 	loc("DIMM 1", "P1 CHANNEL B", 1, "1", "B");
 	loc("P0_Node0_Channel3_Dimm0", NULL, 1, "0", "N0-3");
 	loc("CPU_SrcID#0_MC#1_Chan#2_DIMM#0", NULL, 1, "0", "MC1-2");
+	loc("Controller1-ChannelA-DIMM0", "BANK 0", 1, "", "MC1-A");
+	loc("DIMM_P1_B0", "BANK 0", 1, "1", "B");
+	loc("SODIMM1", "BANK 0", 0, "", "");
 	loc("PROC 1 DIMM 3", NULL, 0, "1", "");
 	loc("DIMM 0", "BANK 0", 0, "", "");
 	loc("Bank0/1", NULL, 0, "", "");
