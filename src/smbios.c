@@ -89,8 +89,9 @@ static char *sm_string(const struct sm_struct *s, unsigned off)
 
 static void decode_bios(struct smbios_info *o, const struct sm_struct *s)
 {
-	if (o->bios_vendor)
+	if (o->seen & (1u << 0))
 		return;
+	o->seen |= 1u << 0;
 	o->bios_vendor = sm_string(s, 0x04);
 	o->bios_version = sm_string(s, 0x05);
 	o->bios_date = sm_string(s, 0x08);
@@ -101,8 +102,9 @@ static void decode_bios(struct smbios_info *o, const struct sm_struct *s)
 
 static void decode_system(struct smbios_info *o, const struct sm_struct *s)
 {
-	if (o->sys_vendor || o->sys_product)
+	if (o->seen & (1u << 1))
 		return;
+	o->seen |= 1u << 1;
 	o->sys_vendor = sm_string(s, 0x04);
 	o->sys_product = sm_string(s, 0x05);
 	o->sys_version = sm_string(s, 0x06);
@@ -112,8 +114,9 @@ static void decode_system(struct smbios_info *o, const struct sm_struct *s)
 
 static void decode_board(struct smbios_info *o, const struct sm_struct *s)
 {
-	if (o->board_vendor || o->board_product)
+	if (o->seen & (1u << 2))
 		return;
+	o->seen |= 1u << 2;
 	o->board_vendor = sm_string(s, 0x04);
 	o->board_product = sm_string(s, 0x05);
 	o->board_version = sm_string(s, 0x06);

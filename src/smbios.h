@@ -63,6 +63,7 @@ struct smbios_info {
 	uint64_t mapped_bytes;    /* sum of type 19 ranges */
 	size_t nmapped;
 	size_t nstructs;
+	unsigned seen;            /* bit T: a structure of type T (0-2) was decoded */
 };
 
 /* A `dmidecode --dump-bin` image: entry point at 0, table where the entry
