@@ -462,7 +462,14 @@ static const struct smbios_array *find_array(const struct smbios_info *s, uint16
 	return NULL;
 }
 
+struct edac_dimm {
+	char mc[16], location[64], label[64];
+	uint64_t bytes;
+};
+
 struct memstate {
+	struct edac_dimm *ed;     /* populated EDAC DIMMs */
+	size_t ned;
 	int npackages;            /* -1 unknown */
 	const char *pkg_source;
 	const char *ecc_mode;     /* chosen */
@@ -697,6 +704,7 @@ static void channel_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, si
 		int p, used_rated = 0, speed_unknown = 0;
 		double total_bw = 0;
 		c = cJSON_AddObjectToObject(mem, "channels");
+		add_str(c, "source", "smbios-locators");
 		for (p = -1; p < npk_out; p++) {
 			int tot = 0, pop = 0, bal = 1;
 			const struct channel *ref = NULL;
@@ -994,11 +1002,20 @@ static void edac_facts(struct probe_ctx *ctx, cJSON *ecc, struct memstate *st)
 				x = cJSON_CreateObject();
 				add_str(x, "name", subs[j]);
 				add_u64(x, "size_bytes", 1, sz << 20);
+				st->ed = xrealloc(st->ed, (st->ned + 1) * sizeof(*st->ed));
+				memset(&st->ed[st->ned], 0, sizeof(*st->ed));
+				snprintf(st->ed[st->ned].mc, sizeof(st->ed[st->ned].mc), "%s", mcs[i]);
+				st->ed[st->ned].bytes = sz << 20;
 				q = xasprintf("%s/%slabel", d, *pre ? "dimm_" : "");
 				add_str(x, "label", sr_read_str(sr, q, &m) == 0 && *m ? m : NULL);
+				if (m)
+					snprintf(st->ed[st->ned].label, sizeof(st->ed[st->ned].label), "%s", m);
 				free(m); m = NULL; free(q);
 				q = xasprintf("%s/dimm_location", d);
 				add_str(x, "location", *pre && sr_read_str(sr, q, &m) == 0 && *m ? m : NULL);
+				if (m && *pre)
+					snprintf(st->ed[st->ned].location, sizeof(st->ed[st->ned].location), "%s", m);
+				st->ned++;
 				free(m); m = NULL; free(q);
 				q = xasprintf("%s/%smem_type", d, pre);
 				add_str(x, "mem_type", sr_read_str(sr, q, &m) == 0 && *m ? m : NULL);
@@ -1080,6 +1097,123 @@ static void ecc_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m,
 		facts_evidence(&ctx->facts, "memory.ecc.mode", m->path);
 }
 
+/* Without SMBIOS, EDAC still says which channels hold DIMMs: each DIMM's
+ * dimm_location ("channel 1 slot 0", "branch 0 channel 1 slot 0") within
+ * its memory controller, or a label such as CPU_SrcID#0_MC#1_Chan#2_DIMM#0.
+ * EDAC lists populated DIMMs only, so the total is unknown; it gives no
+ * speed, so neither is the bandwidth. */
+static int edac_channels(struct probe_ctx *ctx, cJSON *mem, struct memstate *st)
+{
+	struct { char key[48], pkg[16]; uint64_t bytes; int dimms; } *ch = NULL;
+	size_t nch = 0, i, k, npk = 0;
+	const char *pk[64];
+	int all_pkg = 1, bal = 1;
+	cJSON *c, *arr, *bw;
+	if (!st->ned)
+		return 0;
+	for (i = 0; i < st->ned; i++) {
+		const struct edac_dimm *e = &st->ed[i];
+		struct mem_loc ml;
+		const char *p = strstr(e->location, "channel ");
+		char key[48];
+		mem_parse_locator(e->label, NULL, &ml);
+		if (p && isdigit((unsigned char)p[8])) {
+			const char *b = strstr(e->location, "branch ");
+			snprintf(key, sizeof(key), "%s-%s%.1s%s", e->mc, b ? "B" : "", b ? b + 7 : "",
+				 p + 8);
+			key[strcspn(key, " ")] = '\0';
+		} else if (ml.chan[0] && !ml.bare)
+			snprintf(key, sizeof(key), "%s", ml.chan);
+		else {
+			free(ch);
+			return 0;
+		}
+		if (!ml.pkg[0])
+			all_pkg = 0;
+		for (k = 0; k < nch; k++)
+			if (!strcmp(ch[k].key, key) && !strcmp(ch[k].pkg, ml.pkg))
+				break;
+		if (k == nch) {
+			ch = xrealloc(ch, (nch + 1) * sizeof(*ch));
+			memset(&ch[nch], 0, sizeof(*ch));
+			snprintf(ch[nch].key, sizeof(ch[nch].key), "%s", key);
+			snprintf(ch[nch].pkg, sizeof(ch[nch].pkg), "%s", ml.pkg);
+			nch++;
+		}
+		ch[k].bytes += e->bytes;
+		ch[k].dimms++;
+	}
+	for (k = 1; k < nch; k++)
+		if (ch[k].bytes != ch[0].bytes || ch[k].dimms != ch[0].dimms)
+			bal = 0;
+	c = cJSON_AddObjectToObject(mem, "channels");
+	fj_set(c, "total", cJSON_CreateNull());
+	cJSON_AddNumberToObject(c, "populated", (double)nch);
+	fj_bool_or_null(c, "balanced", bal);
+	add_str(c, "source", "edac");
+	facts_gap(&ctx->facts, "memory.channels.total",
+		  "EDAC lists populated DIMMs only and there is no SMBIOS table: empty channels are unknown");
+	if (all_pkg) {
+		for (k = 0; k < nch; k++) {
+			for (i = 0; i < npk; i++)
+				if (!strcmp(pk[i], ch[k].pkg))
+					break;
+			if (i == npk && npk < ARRAY_SIZE(pk))
+				pk[npk++] = ch[k].pkg;
+		}
+		for (i = 1; i < npk; i++)
+			for (k = i; k > 0 && cmp_label(pk[k - 1], pk[k]) > 0; k--) {
+				const char *t = pk[k];
+				pk[k] = pk[k - 1];
+				pk[k - 1] = t;
+			}
+	} else if (st->npackages == 1) {
+		npk = 1;
+		pk[0] = NULL;
+	}
+	if (npk) {
+		arr = cJSON_AddArrayToObject(c, "per_package");
+		for (i = 0; i < npk; i++) {
+			cJSON *o = cJSON_CreateObject();
+			int pop = 0, pb = 1;
+			size_t ref = nch;
+			for (k = 0; k < nch; k++) {
+				if (pk[i] && strcmp(pk[i], ch[k].pkg))
+					continue;
+				pop++;
+				if (ref == nch)
+					ref = k;
+				else if (ch[k].bytes != ch[ref].bytes || ch[k].dimms != ch[ref].dimms)
+					pb = 0;
+			}
+			cJSON_AddNumberToObject(o, "package", (double)i);
+			fj_set(o, "total", cJSON_CreateNull());
+			cJSON_AddNumberToObject(o, "populated", pop);
+			fj_bool_or_null(o, "balanced", pb);
+			cJSON_AddItemToArray(arr, o);
+		}
+	} else {
+		fj_set(c, "per_package", cJSON_CreateNull());
+		facts_gap(&ctx->facts, "memory.channels.per_package",
+			  "EDAC DIMM labels do not name the package of each DIMM");
+	}
+	arr = cJSON_AddArrayToObject(c, "list");
+	for (k = 0; k < nch; k++) {
+		cJSON *e = cJSON_CreateObject();
+		add_str(e, "name", ch[k].key);
+		cJSON_AddNumberToObject(e, "dimms", ch[k].dimms);
+		add_u64(e, "size_bytes", 1, ch[k].bytes);
+		cJSON_AddItemToArray(arr, e);
+	}
+	facts_evidence(&ctx->facts, "memory.channels", "/sys/devices/system/edac/mc");
+	bw = cJSON_AddObjectToObject(mem, "bandwidth");
+	fj_set(bw, "theoretical_bytes_per_s", cJSON_CreateNull());
+	facts_gap(&ctx->facts, "memory.bandwidth.theoretical_bytes_per_s",
+		  "no SMBIOS table: EDAC gives no DIMM speed");
+	free(ch);
+	return 1;
+}
+
 /*** The probe ***/
 
 static void memtotal(struct probe_ctx *ctx, cJSON *mem)
@@ -1119,9 +1253,12 @@ int probe_memory(struct probe_ctx *ctx)
 		fj_set(mem, "installed_bytes", cJSON_CreateNull());
 		fj_set(mem, "speed", cJSON_CreateNull());
 		facts_gap(&ctx->facts, "memory.dimms", "%s", why);
-		null_channels(ctx, mem, "%s", "no DIMM list (see memory.dimms)");
 	}
 	ecc_facts(ctx, mem, &m, &st);
+	if (!m.have && !(is_virtual(ctx, NULL) == 0 && edac_channels(ctx, mem, &st)))
+		null_channels(ctx, mem, "%s", st.ned ? "no SMBIOS DIMM list, and EDAC DIMM locations name no channel"
+						     : "no DIMM list (see memory.dimms)");
+	free(st.ed);
 	free(why);
 	if (m.have)
 		smbios_free(&m.info);
@@ -1182,7 +1319,9 @@ void text_memory(FILE *out, const cJSON *root)
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "balanced");
 		tx_kv(out, "channels", "%.0f of %.0f populated%s", v, w,
 		      cJSON_IsTrue(b) ? ", balanced" : cJSON_IsFalse(b) ? ", NOT balanced" : "");
-	} else
+	} else if (jnum(o, "populated", &v))
+		tx_kv(out, "channels", "%.0f populated (total unknown)", v);
+	else
 		tx_kv(out, "channels", "unknown");
 	o = cJSON_GetObjectItemCaseSensitive(mem, "speed");
 	if (jnum(o, "configured_mts", &v))
