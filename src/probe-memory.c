@@ -353,6 +353,7 @@ static void platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
 	if (!m->have) {
 		platform_from_id(ctx, pl);
 		fj_bool_or_null(pl, "virtual_machine", -1);
+		facts_gap(&ctx->facts, "platform.virtual_machine", "no SMBIOS table (its BIOS characteristics say)");
 		return;
 	}
 	if (!s->bios_vendor && !s->sys_vendor && !s->sys_product && !s->board_product) {
@@ -810,6 +811,8 @@ static void dimm_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m
 	if (!n) {
 		fj_set(mem, "dimms", cJSON_CreateNull());
 		fj_set(mem, "slots", cJSON_CreateNull());
+		fj_set(mem, "installed_bytes", cJSON_CreateNull());
+		fj_set(mem, "speed", cJSON_CreateNull());
 		facts_gap(&ctx->facts, "memory.dimms", "the SMBIOS table (%s) has no system memory device (type 17) record", m->path);
 		null_channels(ctx, mem, "%s", "no DIMM records");
 		free(sl);
@@ -1253,6 +1256,9 @@ int probe_memory(struct probe_ctx *ctx)
 		fj_set(mem, "installed_bytes", cJSON_CreateNull());
 		fj_set(mem, "speed", cJSON_CreateNull());
 		facts_gap(&ctx->facts, "memory.dimms", "%s", why);
+		facts_gap(&ctx->facts, "memory.slots", "no SMBIOS memory device records (see memory.dimms)");
+		facts_gap(&ctx->facts, "memory.installed_bytes", "no SMBIOS memory device records (see memory.dimms)");
+		facts_gap(&ctx->facts, "memory.speed", "no SMBIOS memory device records (see memory.dimms)");
 	}
 	ecc_facts(ctx, mem, &m, &st);
 	if (!m.have && !(is_virtual(ctx, NULL) == 0 && edac_channels(ctx, mem, &st)))
