@@ -1288,24 +1288,33 @@ static int jnum(const cJSON *o, const char *k, double *out)
 	return 1;
 }
 
+/* "a b c" from the pieces present, "unknown" when none is. */
+static const char *join3(char *buf, size_t n, const char *a, const char *b, const char *c)
+{
+	const char *v[3] = { a, b, c };
+	size_t i, len = 0;
+	buf[0] = '\0';
+	for (i = 0; i < 3; i++)
+		if (v[i] && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " " : "", v[i]);
+	return buf[0] ? buf : "unknown";
+}
+
 void text_memory(FILE *out, const cJSON *root)
 {
 	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(root, "memory");
 	const cJSON *pl = cJSON_GetObjectItemCaseSensitive(root, "platform");
 	const cJSON *o, *d;
 	double v, w;
-	char b1[32];
+	char b1[256];
 	if (pl) {
 		const cJSON *bi = cJSON_GetObjectItemCaseSensitive(pl, "bios");
 		const cJSON *sy = cJSON_GetObjectItemCaseSensitive(pl, "system");
 		const cJSON *bo = cJSON_GetObjectItemCaseSensitive(pl, "board");
 		tx_section(out, "Platform");
-		tx_kv(out, "system", "%s %s", jstr(sy, "vendor") ? jstr(sy, "vendor") : "unknown",
-		      jstr(sy, "product") ? jstr(sy, "product") : "");
-		tx_kv(out, "board", "%s %s", jstr(bo, "vendor") ? jstr(bo, "vendor") : "unknown",
-		      jstr(bo, "product") ? jstr(bo, "product") : "");
-		tx_kv(out, "BIOS", "%s %s %s", jstr(bi, "vendor") ? jstr(bi, "vendor") : "unknown",
-		      jstr(bi, "version") ? jstr(bi, "version") : "", jstr(bi, "date") ? jstr(bi, "date") : "");
+		tx_kv(out, "system", "%s", join3(b1, sizeof(b1), jstr(sy, "vendor"), jstr(sy, "product"), NULL));
+		tx_kv(out, "board", "%s", join3(b1, sizeof(b1), jstr(bo, "vendor"), jstr(bo, "product"), NULL));
+		tx_kv(out, "BIOS", "%s", join3(b1, sizeof(b1), jstr(bi, "vendor"), jstr(bi, "version"), jstr(bi, "date")));
 	}
 	if (!mem)
 		return;
