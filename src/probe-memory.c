@@ -1219,6 +1219,42 @@ static int edac_channels(struct probe_ctx *ctx, cJSON *mem, struct memstate *st)
 
 /*** The probe ***/
 
+/* Captures without /proc/meminfo: the sum of the NUMA nodes' MemTotal
+ * ("Node 0 MemTotal:  8388608 kB"), the same figure.  0 or -1. */
+static int node_memtotal(struct probe_ctx *ctx, uint64_t *kb)
+{
+	char **names = NULL;
+	size_t n = 0, i, got = 0;
+	uint64_t sum = 0;
+	if (sr_list(&ctx->sr, "/sys/devices/system/node", &names, &n) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		char *path, *buf = NULL, *p;
+		uint64_t v;
+		if (strncmp(names[i], "node", 4) || !isdigit((unsigned char)names[i][4]))
+			continue;
+		path = xasprintf("/sys/devices/system/node/%s/meminfo", names[i]);
+		if (sr_read(&ctx->sr, path, &buf, NULL) == 0 && (p = strstr(buf, "MemTotal:")) &&
+		    sscanf(p + 9, "%" SCNu64, &v) == 1) {
+			sum += v;
+			got++;
+			facts_evidence(&ctx->facts, "memory.total_bytes", path);
+		} else {
+			free(buf);
+			free(path);
+			sr_free_list(names, n);
+			return -1;     /* one node unreadable: the sum would be wrong */
+		}
+		free(buf);
+		free(path);
+	}
+	sr_free_list(names, n);
+	if (!got)
+		return -1;
+	*kb = sum;
+	return 0;
+}
+
 static void memtotal(struct probe_ctx *ctx, cJSON *mem)
 {
 	char *buf = NULL, *p;
@@ -1227,6 +1263,8 @@ static void memtotal(struct probe_ctx *ctx, cJSON *mem)
 	if (r == 0 && (p = strstr(buf, "MemTotal:")) && sscanf(p + 9, "%" SCNu64, &kb) == 1) {
 		add_u64(mem, "total_bytes", 1, kb * 1024);
 		facts_evidence(&ctx->facts, "memory.total_bytes", "/proc/meminfo");
+	} else if (!node_memtotal(ctx, &kb)) {
+		add_u64(mem, "total_bytes", 1, kb * 1024);
 	} else {
 		add_u64(mem, "total_bytes", 0, 0);
 		facts_gap_read(&ctx->facts, "memory.total_bytes", "/proc/meminfo", r ? r : -EINVAL);
