@@ -592,7 +592,9 @@ int smbios_snapshot(struct sysroot *sr, const char *smbios_file, const char *dir
 			free(buf);
 			goto out;
 		}
-		eplen = info.source == SMBIOS_SRC_SM3 ? rd8(buf + 6) : info.source == SMBIOS_SRC_SM2 ? rd8(buf + 5) : 0x0F;
+		/* _SM_ keeps its _DMI_ part up to 0x1E even when the length byte
+		 * says 0x1E (the SMBIOS 2.1 bug). */
+		eplen = info.source == SMBIOS_SRC_SM3 ? rd8(buf + 6) : info.source == SMBIOS_SRC_SM2 ? 0x1F : 0x0F;
 		ep = xmalloc(eplen);
 		memcpy(ep, buf, eplen);
 		tlen = tl > len - addr ? len - addr : tl;
