@@ -113,7 +113,10 @@ static void scan(const char *s, struct loc_parts *p, struct mem_loc *bare)
 				if (is_sep(u[k]) && isalpha((unsigned char)u[k + 1]))
 					j = k + 1;
 			}
-			if (isalpha((unsigned char)u[j]) && isdigit((unsigned char)u[j + 1])) {
+			/* DIMM_A1, DIMMA1; and Dell's "DIMM A" / "DIMM B" (one
+			 * SODIMM per channel) where the letter ends the name */
+			if (isalpha((unsigned char)u[j]) &&
+			    (isdigit((unsigned char)u[j + 1]) || (!u[j + 1] && j > i + 4))) {
 				p->dimmchan[0] = u[j];
 				p->dimmchan[1] = '\0';
 			}
@@ -316,6 +319,8 @@ static int load_smbios(struct probe_ctx *ctx, struct memsrc *m, char **why)
 
 /*** Platform ***/
 
+static int vm_product(const struct smbios_info *s);
+
 static void platform_from_id(struct probe_ctx *ctx, cJSON *pl)
 {
 	static const struct { const char *obj, *key, *file; } ids[] = {
@@ -374,7 +379,7 @@ static void platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
 	add_str(o, "product", s->board_product);
 	add_str(o, "version", s->board_version);
 rest:
-	fj_bool_or_null(pl, "virtual_machine", s->virtual_machine);
+	fj_bool_or_null(pl, "virtual_machine", s->virtual_machine == 1 || vm_product(s) ? 1 : s->virtual_machine);
 	o = cJSON_AddObjectToObject(pl, "smbios");
 	if (s->source == SMBIOS_SRC_ENTRIES)
 		add_str(o, "version", NULL);
@@ -498,12 +503,28 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 	return -1;
 }
 
+/* The hypervisors' own names in the system record, for firmware that does
+ * not set the "virtual machine" BIOS characteristic. */
+static int vm_product(const struct smbios_info *s)
+{
+	static const char *const marks[] = {
+		"QEMU", "VMware", "VirtualBox", "KVM", "Virtual Machine", "HVM domU",
+		"Parallels", "BHYVE", "innotek",
+	};
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(marks); i++)
+		if ((s->sys_vendor && strstr(s->sys_vendor, marks[i])) ||
+		    (s->sys_product && strstr(s->sys_product, marks[i])))
+			return 1;
+	return 0;
+}
+
 static int is_virtual(struct probe_ctx *ctx, const struct smbios_info *s)
 {
 	const cJSON *v = facts_get(ctx->facts.root, "host.virtualized");
 	if (cJSON_IsTrue(v))
 		return 1;
-	return s && s->virtual_machine == 1;
+	return s && (s->virtual_machine == 1 || vm_product(s));
 }
 
 static void speed_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, size_t n)

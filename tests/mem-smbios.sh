@@ -33,6 +33,7 @@ run_case server-empty-channel mem-server mem-empty-channel
 run_case desktop-2dpc mem-desktop mem-desktop-2dpc
 run_case desktop-2dpc mem-edac mem-edac-smbios-conflict
 run_case vm-dangling mem-vm-no-smbios mem-vm-dangling
+run_case qemu-vm mem-vm-no-smbios mem-qemu-vm
 
 # The text inventory of the server.
 "$NODEAUDIT" --sysroot "$src/fixtures/mem-server" --smbios "$tmp/server-empty-channel.bin" probe \

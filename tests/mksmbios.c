@@ -115,7 +115,7 @@ static int lookup(const char *s, const char *const *names, size_t n)
 }
 
 static const char *const mem_types[] = {
-	[0x02] = "Unknown", [0x03] = "DRAM", [0x0F] = "SDRAM", [0x12] = "DDR", [0x13] = "DDR2",
+	[0x02] = "Unknown", [0x03] = "DRAM", [0x07] = "RAM", [0x0F] = "SDRAM", [0x12] = "DDR", [0x13] = "DDR2",
 	[0x18] = "DDR3", [0x1A] = "DDR4", [0x1D] = "LPDDR3", [0x1E] = "LPDDR4", [0x22] = "DDR5",
 	[0x23] = "LPDDR5",
 };

@@ -297,6 +297,10 @@ static void test_locators(void)
 	loc("Controller1-ChannelA-DIMM0", "BANK 0", 1, "", "MC1-A");
 	loc("DIMM_P1_B0", "BANK 0", 1, "1", "B");
 	loc("SODIMM1", "BANK 0", 0, "", "");
+	loc("DIMM A", "Not Specified", 1, "", "A");
+	loc("DIMM B", NULL, 1, "", "B");
+	loc("DIMMA", NULL, 0, "", "");
+	loc("Huawei DIMM000", "SOCKET 0 CHANNEL 1 DIMM 0", 1, "0", "1");
 	loc("PROC 1 DIMM 3", NULL, 0, "1", "");
 	loc("DIMM 0", "BANK 0", 0, "", "");
 	loc("Bank0/1", NULL, 0, "", "");
