@@ -1101,14 +1101,21 @@ static void ecc_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m,
 	free(note);
 	edac_facts(ctx, ecc, st);
 	/* EDAC reads the memory controller as it runs; SMBIOS is what the
-	 * firmware wrote at boot.  When both speak, EDAC wins and a
-	 * disagreement is reported. */
+	 * firmware wrote at boot.  When they disagree on whether ECC is on,
+	 * EDAC wins and the disagreement is reported.  When both say it is on,
+	 * the SMBIOS mode stays: EDAC drivers often hard-code SECDED (skx_edac
+	 * does) where the firmware knows the platform corrects more. */
 	if (st->edac_mode) {
-		if (mode && strcmp(mode, st->edac_mode))
-			facts_conflict(&ctx->facts, "memory.ecc.mode", "edac", source,
-				       "SMBIOS (%s) says '%s' but EDAC reports '%s'", source, mode, st->edac_mode);
-		mode = st->edac_mode;
-		source = "edac";
+		int s_on = mode && strcmp(mode, "none") != 0;
+		int e_on = strcmp(st->edac_mode, "none") != 0;
+		if (!mode || s_on != e_on) {
+			if (mode)
+				facts_conflict(&ctx->facts, "memory.ecc.mode", "edac", source,
+					       "SMBIOS (%s) says '%s' but EDAC reports '%s'", source, mode,
+					       st->edac_mode);
+			mode = st->edac_mode;
+			source = "edac";
+		}
 	}
 	add_str(ecc, "mode", mode);
 	add_str(ecc, "source", source);

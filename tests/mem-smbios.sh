@@ -32,6 +32,7 @@ run_case server-2s8c-ddr5 mem-server mem-server-8ch
 run_case server-empty-channel mem-server mem-empty-channel
 run_case desktop-2dpc mem-desktop mem-desktop-2dpc
 run_case desktop-2dpc mem-edac mem-edac-smbios-conflict
+run_case server-2s8c-ddr5 mem-edac mem-edac-server
 run_case vm-dangling mem-vm-no-smbios mem-vm-dangling
 run_case qemu-vm mem-vm-no-smbios mem-qemu-vm
 
