@@ -1245,6 +1245,65 @@ static int edac_channels(struct probe_ctx *ctx, cJSON *mem, struct memstate *st)
 	return 1;
 }
 
+/* Huge pages per NUMA node (decode threads bind to a node's memory, so a
+ * pool on the wrong node is no use): memory.hugepages_per_node[]
+ * {node, pages: [{size_bytes, total, free}]}; null with a gap without
+ * NUMA nodes in sysfs. */
+static void hugepages_per_node(struct probe_ctx *ctx, cJSON *mem)
+{
+	struct sysroot *sr = &ctx->sr;
+	char **nodes = NULL;
+	size_t nn = 0, i, j;
+	cJSON *arr;
+	if (sr_list(sr, "/sys/devices/system/node", &nodes, &nn) < 0) {
+		fj_set(mem, "hugepages_per_node", cJSON_CreateNull());
+		facts_gap(&ctx->facts, "memory.hugepages_per_node", "/sys/devices/system/node: missing");
+		return;
+	}
+	arr = cJSON_AddArrayToObject(mem, "hugepages_per_node");
+	for (i = 0; i < nn; i++) {
+		char *dir, **sz = NULL;
+		size_t ns = 0;
+		cJSON *e, *pages;
+		if (strncmp(nodes[i], "node", 4) || !isdigit((unsigned char)nodes[i][4]))
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "node", atoi(nodes[i] + 4));
+		pages = cJSON_AddArrayToObject(e, "pages");
+		dir = xasprintf("/sys/devices/system/node/%s/hugepages", nodes[i]);
+		if (sr_list(sr, dir, &sz, &ns) == 0) {
+			for (j = 0; j < ns; j++) {
+				unsigned long long kb;
+				uint64_t tot, fr;
+				char *pt, *pf;
+				int rt, rf;
+				cJSON *x;
+				if (sscanf(sz[j], "hugepages-%llukB", &kb) != 1)
+					continue;
+				pt = xasprintf("%s/%s/nr_hugepages", dir, sz[j]);
+				pf = xasprintf("%s/%s/free_hugepages", dir, sz[j]);
+				rt = sr_read_u64(sr, pt, &tot);
+				rf = sr_read_u64(sr, pf, &fr);
+				x = cJSON_CreateObject();
+				add_u64(x, "size_bytes", 1, (uint64_t)kb << 10);
+				fj_num_or_null(x, "total", rt == 0, (double)tot);
+				fj_num_or_null(x, "free", rf == 0, (double)fr);
+				if (rt < 0)
+					facts_gap_read(&ctx->facts, "memory.hugepages_per_node", pt, rt);
+				else
+					facts_evidence(&ctx->facts, "memory.hugepages_per_node", pt);
+				cJSON_AddItemToArray(pages, x);
+				free(pt);
+				free(pf);
+			}
+			sr_free_list(sz, ns);
+		}
+		free(dir);
+		cJSON_AddItemToArray(arr, e);
+	}
+	sr_free_list(nodes, nn);
+}
+
 /*** The probe ***/
 
 /* Captures without /proc/meminfo: the sum of the NUMA nodes' MemTotal
@@ -1327,6 +1386,20 @@ int probe_memory(struct probe_ctx *ctx)
 		facts_gap(&ctx->facts, "memory.speed", "no SMBIOS memory device records (see memory.dimms)");
 	}
 	ecc_facts(ctx, mem, &m, &st);
+	hugepages_per_node(ctx, mem);
+	{
+		/* What the kernel does not manage (firmware, reserved, crash
+		 * kernel): the DIMMs minus MemTotal. */
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(mem, "total_bytes");
+		const cJSON *in = cJSON_GetObjectItemCaseSensitive(mem, "installed_bytes");
+		int ok = cJSON_IsNumber(t) && cJSON_IsNumber(in) && in->valuedouble >= t->valuedouble;
+		fj_num_or_null(mem, "unmanaged_bytes", ok, ok ? in->valuedouble - t->valuedouble : 0);
+		if (!ok)
+			facts_gap(&ctx->facts, "memory.unmanaged_bytes", "%s",
+				  cJSON_IsNumber(t) && cJSON_IsNumber(in)
+				  ? "MemTotal exceeds the DIMM sum: the SMBIOS table does not list every module"
+				  : "needs both MemTotal and the DIMM sum");
+	}
 	if (!m.have && !(is_virtual(ctx, NULL) == 0 && edac_channels(ctx, mem, &st)))
 		null_channels(ctx, mem, "%s", st.ned ? "no SMBIOS DIMM list, and EDAC DIMM locations name no channel"
 						     : "no DIMM list (see memory.dimms)");
