@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "output.h"
 #include "snapshot.h"
+#include "smbios.h"
 #include "src-pci.h"
 #include "util.h"
 
@@ -37,6 +38,7 @@ extern char **environ;
 static int capture_file(const char *src, const char *stage, const char *dst);
 static int capture_cpuid(struct probe_ctx *ctx, const char *stage);
 static int capture_pci(struct probe_ctx *ctx, const char *stage);
+static int capture_smbios(struct probe_ctx *ctx, const char *stage);
 
 /* Captures of sources outside sysfs/procfs.  One line each (see snapshot.h).
  * NEEDSWORK: the CPUID dump (cpu), the SMBIOS table (memory) and the PCI
@@ -47,6 +49,7 @@ static const struct extra_capture {
 } extra_captures[] = {
 	{ "cpuid", capture_cpuid },
 	{ "pci", capture_pci },
+	{ "smbios", capture_smbios },
 	{ NULL, NULL }
 };
 
@@ -97,6 +100,12 @@ static int capture_pci(struct probe_ctx *ctx, const char *stage)
 	if (ctx->opts->pci_dump)
 		return capture_file(ctx->opts->pci_dump, stage, "/nodeaudit/pci.dump");
 	return pci_snapshot(&ctx->sr, stage);
+}
+
+/* The SMBIOS table (--smbios's file or the firmware's) at the sysfs names. */
+static int capture_smbios(struct probe_ctx *ctx, const char *stage)
+{
+	return smbios_snapshot(&ctx->sr, ctx->opts->smbios, stage);
 }
 
 #define MAX_LINKS 40   /* symbolic links followed for one path, as the kernel */

@@ -16,6 +16,7 @@ const struct prober probers[] = {
 	{ "host", probe_host, text_host },
 	{ "cpu", probe_cpu, text_cpu },
 	{ "numa", probe_numa, text_numa },
+	{ "memory", probe_memory, text_memory },
 	{ "pci", probe_pci, text_pci },
 	{ "kernel", probe_kernel, text_kernel },
 };
@@ -112,6 +113,8 @@ hwloc_topology_t probe_topology(struct probe_ctx *ctx)
 	/* The Linux backend alone, live or not, so that a snapshot replays to
 	 * the same topology (the x86 backend would run CPUID on *this* host). */
 	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
+	/* hwloc's own complaints about a capture go to stderr; ours are gaps. */
+	setenv("HWLOC_HIDE_ERRORS", "2", 1);
 	if (!ctx->sr.live) {
 		const char *bad = sysroot_special_file(&ctx->sr);
 		if (bad) {

@@ -78,5 +78,7 @@ void text_cpu(FILE *out, const cJSON *root);
 int cpu_snapshot_cpuid(const char *path);
 int probe_pci(struct probe_ctx *ctx);
 void text_pci(FILE *out, const cJSON *root);
+int probe_memory(struct probe_ctx *ctx);
+void text_memory(FILE *out, const cJSON *root);
 
 #endif
