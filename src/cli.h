@@ -43,5 +43,6 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
 /* The commands. */
 int cmd_probe(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif
