@@ -194,7 +194,7 @@ int parse_cmd_options(int argc, char **argv, const struct option *cmd_opts, cons
 		memcpy(all + ng, cmd_opts, nc * sizeof(*all));
 	/* No '+': options may follow operands ("bench m.gguf --ctx 4096"). */
 	shorts = xasprintf(":%s%s", GLOBAL_SHORT, cmd_short ? cmd_short : "");
-	optind = 1;
+	optind = 0;   /* 0, not 1: glibc re-initialises (main parsed with "+") */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, all, NULL)) != -1) {
 		int r;
