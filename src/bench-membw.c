@@ -44,10 +44,12 @@ typedef uint64_t (*kernel_fn)(const uint8_t *base, uint64_t len);
 		for (s = 0; s < (S); s++)                                             \
 			acc[s] = (VT){ 0 };                                           \
 		for (off = 0; off < stride; off += STREAM_STEP) {                     \
+			_Pragma("GCC unroll 16")                                      \
 			for (s = 0; s < (S); s++) {                                   \
 				const VT *p = (const VT *)(base + s * stride + off);  \
 				if (PF)                                               \
 					__builtin_prefetch((const uint8_t *)p + PREFETCH_AHEAD); \
+				_Pragma("GCC unroll 8")                               \
 				for (u = 0; u < per; u++)                             \
 					acc[s] += p[u];                               \
 			}                                                             \
