@@ -17,7 +17,7 @@ while [ $i -lt "$rounds" ]; do
 	l=$(likwid-bench -t $kernel -W "N:${size}MB:$threads" 2>/dev/null | sed -n 's/^MByte\/s:[[:space:]]*//p')
 	n=$("$NODEAUDIT" bench --size "${size}M" --threads "$threads" --seconds 3 --format json |
 		sed -n 's/^\t\t\t"bytes_per_s":[[:space:]]*\([0-9.e+]*\),*$/\1/p' | head -n 1)
-	d=$(dd if=/dev/zero of=/dev/null bs=${size}M count=8 2>&1 | sed -n 's/.*, \([0-9.]* [GM]B\/s\)$/\1/p')
+	d=$(dd if=/dev/zero of=/dev/null bs="${size}M" count=8 2>&1 | sed -n 's/.*, \([0-9.]* [GM]B\/s\)$/\1/p')
 	r=$(echo "$n $l" | awk '{ printf "%.3f", $1 / ($2 * 1e6) }')
 	echo "round $((i + 1)): nodeaudit $(echo "$n" | awk '{ printf "%.1f", $1 / 1e9 }') GB/s," \
 	     "likwid $kernel $(echo "$l" | awk '{ printf "%.1f", $1 / 1e3 }') GB/s, ratio $r; dd $d"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2046,SC2015,SC2017
 # bench-gguf.sh - the GGUF reader: exact per-token figures for valid tiny models (computed
 # here by hand from the ggml type sizes), exit 3 with the file, the offset and one line for
 # each broken file, and the shape (never the speed) of a short bench run.
