@@ -41,6 +41,7 @@ struct membw_result {
 	uint64_t streamed_bytes;  /* per node per pass */
 	char kernel[48];          /* the variant chosen: "avx512 16 streams prefetch" */
 	double seconds;           /* wall time used */
+	char note[160];           /* a caveat for the report, or "" */
 };
 
 /* Returns 0, or -1 after printing one line (no CPUs, out of memory,

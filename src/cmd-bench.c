@@ -372,6 +372,8 @@ int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 		}
 		if (membw_run(topo, &mo, &r) < 0)
 			goto done;
+		if (r.note[0])
+			add_note(notes, "%s", r.note);
 		if (have_model) {
 			cJSON *pc = page_cache_nodes(g.map, g.data_offset, mo.src_len);
 			if (pc)
