@@ -102,6 +102,10 @@ grep -q '"fact":.*"bench.model.kv_bytes_per_token"' "$tmp/out.json" && ok "no ar
 mixq4=$(( (36864 * 2 + 18432 * 2 + 73728 * 2) * L )); mixq6=$(( $(bytes q6_k 131072) * L + $(bytes q6_k 16384) ))
 check_model "mixed types" mixed f16 0 \
 	"{\"bench\": {\"model\": {\"types\": {\"Q8_0\": $(bytes q8_0 16384), \"Q4_K\": $mixq4, \"Q6_K\": $mixq6, \"F32\": $norms}, \"kv_bytes_per_token\": 0, \"bytes_per_token\": $(( mixq4 + mixq6 + norms + $(bytes q8_0 256) ))}}}"
+# MoE: 4 experts of [256, 512] per ffn tensor, 2 used per token; router [256, 4] F32 read whole.
+exps=$(bytes q4_k $((E * F * 4))); attn=$(( $(bytes q4_k $((E * E))) * 2 + $(bytes q4_k $((E * KVW))) * 2 ))
+check_model "mixture of experts: expert_used_count / expert_count of the experts" moe q4_k 0 \
+	"{\"bench\": {\"model\": {\"moe\": true, \"tensor_bytes\": $(( (attn + 3 * exps + 4096) * L + norms + 2 * 9216 )), \"bytes_per_token\": $(( (attn + 3 * exps / 4 * 2 + 4096) * L + norms + 9216 + 144 ))}}}"
 "$MKGGUF" llama "$tmp/m.gguf" f16 >/dev/null
 "$NODEAUDIT" bench "$tmp/m.gguf" --dry-run --ctx 10 --kv-type q8_0 --format json >"$tmp/out.json" 2>&1
 echo "{\"bench\": {\"model\": {\"kv_type\": \"Q8_0\", \"kv_bytes_per_position\": $((L * KVH * 128 / 32 * 34)), \"kv_bytes_per_token\": $((L * KVH * 128 / 32 * 34 * 10))}}}" >"$tmp/want.json"

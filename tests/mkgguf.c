@@ -3,7 +3,7 @@
  *   mkgguf VARIANT OUT.gguf [TYPE]
  *
  * TYPE (default f16) is the type of the weight matrices; norms are F32.
- * Valid variants: llama, tied, v2, align64, perlayer, noarch, mixed.
+ * Valid variants: llama, tied, v2, align64, perlayer, noarch, mixed, moe.
  * Broken variants print on stdout the file offset of the field they broke
  * (where the writer put it, so the reader's message can be checked).
  * The model: 2 layers, n_embd 256, n_ff 512, n_vocab 64, 4 heads, 2 KV heads
@@ -81,15 +81,22 @@ struct tensor { char name[80]; unsigned nd; uint64_t ne[5]; const struct typeinf
 static struct tensor ts[64];
 static unsigned nt;
 
-static void tensor(const char *name, const struct typeinfo *t, unsigned nd, uint64_t a, uint64_t b)
+static void tensor3(const char *name, const struct typeinfo *t, unsigned nd, uint64_t a, uint64_t b,
+		    uint64_t c)
 {
 	struct tensor *x = &ts[nt++];
 	snprintf(x->name, sizeof(x->name), "%s", name);
 	x->nd = nd;
 	x->ne[0] = a;
 	x->ne[1] = nd > 1 ? b : 1;
+	x->ne[2] = nd > 2 ? c : 1;
 	x->t = t;
-	x->nbytes = a * x->ne[1] / t->blck * t->bytes;
+	x->nbytes = a * x->ne[1] * x->ne[2] / t->blck * t->bytes;
+}
+
+static void tensor(const char *name, const struct typeinfo *t, unsigned nd, uint64_t a, uint64_t b)
+{
+	tensor3(name, t, nd, a, b, 1);
 }
 
 static void metadata(unsigned align)
@@ -120,6 +127,10 @@ static void metadata(unsigned align)
 		key("llama.attention.value_length", U16); le(HEAD, 2);
 	} else {
 		key("llama.attention.head_count_kv", U32); u32(N_HEAD_KV);
+	}
+	if (is("moe")) {
+		key("llama.expert_count", U32); u32(4);
+		key("llama.expert_used_count", U32); u32(2);
 	}
 	key("llama.attention.layer_norm_rms_epsilon", F32); f32(1e-5f);
 	key("llama.rope.freq_base", F32); f32(10000.0f);
@@ -185,6 +196,14 @@ static void model(const char *tname)
 		T("attn_v.weight", attn, 2, N_EMBD, N_HEAD_KV * HEAD);
 		T("attn_output.weight", attn, 2, N_EMBD, N_EMBD);
 		T("ffn_norm.weight", f, 1, N_EMBD, 1);
+		if (is("moe")) {
+			/* 4 experts, 2 used per token; the router is read whole. */
+			T("ffn_gate_inp.weight", f, 2, N_EMBD, 4);
+			snprintf(n, sizeof(n), "blk.%u.ffn_gate_exps.weight", l); tensor3(n, w, 3, N_EMBD, N_FF, 4);
+			snprintf(n, sizeof(n), "blk.%u.ffn_up_exps.weight", l); tensor3(n, w, 3, N_EMBD, N_FF, 4);
+			snprintf(n, sizeof(n), "blk.%u.ffn_down_exps.weight", l); tensor3(n, down, 3, N_FF, N_EMBD, 4);
+			continue;
+		}
 		T("ffn_gate.weight", w, 2, N_EMBD, N_FF);
 		T("ffn_up.weight", w, 2, N_EMBD, N_FF);
 		T("ffn_down.weight", down, 2, N_FF, N_EMBD);
