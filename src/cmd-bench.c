@@ -483,10 +483,14 @@ static void bench_text(FILE *fp, const cJSON *root, const cJSON *gaps)
 		      gbs(jnum(it, "min_bytes_per_s"), c, sizeof(c)), gbs(jnum(it, "max_bytes_per_s"), d, sizeof(d)),
 		      jnum(it, "threads"), cJSON_GetObjectItemCaseSensitive(it, "cpus")->valuestring);
 	}
-	tx_kv(fp, "bandwidth", "%s (median of %d, %s to %s)", gbs(jnum(b, "bandwidth.bytes_per_s"), a, sizeof(a)),
-	      cJSON_GetArraySize(facts_get(b, "bandwidth.samples")),
-	      gbs(jnum(b, "bandwidth.min_bytes_per_s"), c, sizeof(c)),
-	      gbs(jnum(b, "bandwidth.max_bytes_per_s"), d, sizeof(d)));
+	if (cJSON_GetArraySize(facts_get(b, "bandwidth.samples")) == 0)
+		tx_kv(fp, "bandwidth", "not measured");
+	else
+		tx_kv(fp, "bandwidth", "%s (median of %d, %s to %s)",
+		      gbs(jnum(b, "bandwidth.bytes_per_s"), a, sizeof(a)),
+		      cJSON_GetArraySize(facts_get(b, "bandwidth.samples")),
+		      gbs(jnum(b, "bandwidth.min_bytes_per_s"), c, sizeof(c)),
+		      gbs(jnum(b, "bandwidth.max_bytes_per_s"), d, sizeof(d)));
 	it = cJSON_GetObjectItemCaseSensitive(b, "kernel");
 	if (cJSON_IsString(it))
 		tx_kv(fp, "kernel", "%s, %s per node", it->valuestring, human_bytes(jnum(b, "size_bytes"), a, sizeof(a)));
@@ -497,7 +501,7 @@ static void bench_text(FILE *fp, const cJSON *root, const cJSON *gaps)
 		tx_kv(fp, "peak", "%s", gbs(jnum(b, "peak_bytes_per_s"), a, sizeof(a)));
 	v = jnum(b, "predicted.tokens_per_s");
 	if (isfinite(v))
-		tx_kv(fp, "decode ceiling", "%.1f tokens/s", v);
+		tx_kv(fp, "decode ceiling", "%.1f tokens/s at ctx %.0f", v, jnum(b, "model.ctx"));
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(b, "notes"))
 		tx_kv(fp, "note", "%s", it->valuestring);
 	if (cJSON_GetArraySize(gaps) > 0) {
