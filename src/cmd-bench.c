@@ -479,9 +479,10 @@ static void bench_text(FILE *fp, const cJSON *root, const cJSON *gaps)
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(b, "nodes")) {
 		char k[32];
 		snprintf(k, sizeof(k), "node %.0f", jnum(it, "node"));
-		tx_kv(fp, k, "%s (%s to %s; %.0f threads on CPUs %s)", gbs(jnum(it, "bytes_per_s"), a, sizeof(a)),
+		tx_kv(fp, k, "%s (%s to %s; %.0f thread%s on CPUs %s)", gbs(jnum(it, "bytes_per_s"), a, sizeof(a)),
 		      gbs(jnum(it, "min_bytes_per_s"), c, sizeof(c)), gbs(jnum(it, "max_bytes_per_s"), d, sizeof(d)),
-		      jnum(it, "threads"), cJSON_GetObjectItemCaseSensitive(it, "cpus")->valuestring);
+		      jnum(it, "threads"), jnum(it, "threads") == 1 ? "" : "s",
+		      cJSON_GetObjectItemCaseSensitive(it, "cpus")->valuestring);
 	}
 	if (cJSON_GetArraySize(facts_get(b, "bandwidth.samples")) == 0)
 		tx_kv(fp, "bandwidth", "not measured");
