@@ -98,6 +98,30 @@ const struct command commands[] = {
 	  "Files that cannot be read (run as root for all) are left out.\n"
 	  "\n"
 	  "  -o PATH         a new or empty directory, or an archive name\n" },
+	{ "bench", cmd_bench, "GGUF memory-bandwidth microbenchmark and decode tokens/s ceiling",
+	  "Usage: nodeaudit bench [MODEL.gguf] [--size BYTES] [--threads N] [--nodes LIST]\n"
+	  "                       [--ctx N] [--seconds S] [--kv-type T] [--dry-run]\n"
+	  "\n"
+	  "Copy the model's tensor data (or a synthetic buffer) into the memory of each\n"
+	  "NUMA node under test, stream it with one pinned thread per physical core,\n"
+	  "and report the bandwidth per node and in total (median of repeats, with the\n"
+	  "spread), the share of the theoretical peak, and the decode ceiling:\n"
+	  "  tokens/s = bandwidth / bytes read per token\n"
+	  "  bytes per token = all tensors but token_embd (one row of it; all of it\n"
+	  "  when there is no output.weight) + KV cache at --ctx (layers x ctx x\n"
+	  "  head_count_kv x (key_length + value_length) x element size)\n"
+	  "\n"
+	  "  --size BYTES    bytes per node (K, M, G suffixes; default 1G, at most half\n"
+	  "                  of the available memory); a larger model is streamed in part\n"
+	  "  --threads N     threads per node (default: one per physical core)\n"
+	  "  --nodes LIST    NUMA nodes to test (default: every node with CPUs)\n"
+	  "  --ctx N         context length for the KV cache reads (default: 4096 or\n"
+	  "                  the model's training context when smaller)\n"
+	  "  --seconds S     time budget (default 5)\n"
+	  "  --kv-type T     KV cache type: f16 (default), f32, bf16, q8_0, q4_0, q4_1,\n"
+	  "                  q5_0, q5_1, iq4_nl\n"
+	  "  --dry-run       read the model and print its figures; measure nothing\n"
+	  "  --format FMT    text (default) or json\n" },
 };
 const size_t ncommands = ARRAY_SIZE(commands);
 
