@@ -40,45 +40,17 @@ static int check_opt(int val, const char *arg, void *data)
 	return -1;
 }
 
-/*
- * The sysctls the profile names (and those checks fall back on), read into
- * kernel.sysctl unless the kernel probe already did.  NEEDSWORK: the kernel
- * probe will own this (kernel_probe_sysctl); this keeps check useful until then.
- */
-static void read_sysctl(struct probe_ctx *ctx, const char *name)
-{
-	cJSON *sys = facts_obj(&ctx->facts, "kernel.sysctl");
-	char *path, *p, *v = NULL, *fact;
-	int r;
-	if (cJSON_GetObjectItemCaseSensitive(sys, name))
-		return;
-	path = xasprintf("/proc/sys/%s", name);
-	for (p = path + 10; *p; p++)
-		if (*p == '.')
-			*p = '/';
-	fact = xasprintf("kernel.sysctl.\"%s\"", name);
-	r = sr_read_str(&ctx->sr, path, &v);
-	if (r == 0) {
-		cJSON_AddStringToObject(sys, name, v);
-		facts_evidence(&ctx->facts, fact, path);
-	} else {
-		cJSON_AddNullToObject(sys, name);
-		facts_gap_read(&ctx->facts, fact, path, r);
-	}
-	free(v);
-	free(fact);
-	free(path);
-}
-
-static void read_profile_sysctls(struct probe_ctx *ctx, const struct profile *p)
+/* The sysctls the profile names (and those checks fall back on), read into
+ * kernel.sysctl by the kernel probe unless it has them already. */
+void check_read_profile_sysctls(struct probe_ctx *ctx, const struct profile *p)
 {
 	size_t i;
 	for (i = 0; i < p->nspecs; i++) {
 		const struct check *c = p->specs[i].check;
 		if (!strcmp(c->id, "kernel.sysctl"))
-			read_sysctl(ctx, p->specs[i].key);
+			kernel_probe_sysctl(ctx, p->specs[i].key);
 		else if (c->sysctl)
-			read_sysctl(ctx, c->sysctl);
+			kernel_probe_sysctl(ctx, c->sysctl);
 	}
 }
 
@@ -194,7 +166,7 @@ int cmd_check(int argc, char **argv)
 			return EXIT_UNKNOWN;
 		}
 		probed = 1;
-		read_profile_sysctls(&ctx, &prof);
+		check_read_profile_sysctls(&ctx, &prof);
 		gaps = ctx.facts.gaps;
 		evidence = ctx.facts.evidence;
 		conflicts = ctx.facts.conflicts;

@@ -3,6 +3,8 @@
 #include "cli.h"
 #include "output.h"
 #include "plan.h"
+#include "profile.h"
+#include "report.h"
 #include "util.h"
 
 #include <errno.h>
@@ -80,15 +82,28 @@ static cJSON *load_report(const char *path)
 	return j;
 }
 
-/* The findings of `check` for the profile, as a report; NEEDSWORK: wired to
- * the check engine when it lands. */
+/* The check report for the profile (default: the default profile) on the
+ * probed facts: the plan fixes its warned and failed findings. */
 static int plan_check_findings(struct probe_ctx *ctx, const char *profile, cJSON **report,
 			       const char **profile_name)
 {
-	(void)ctx;
-	(void)profile;
+	struct profile prof;
+	char *err = NULL;
+	int code;
+	static char name[256];
 	*report = NULL;
 	*profile_name = NULL;
+	if (profile_load(&prof, profile ? profile : DEFAULT_PROFILE, NULL, NULL, &err) < 0) {
+		error("%s", err);
+		free(err);
+		return -1;
+	}
+	check_read_profile_sysctls(ctx, &prof);
+	*report = report_build(&prof, ctx->facts.root, ctx->facts.gaps, ctx->facts.evidence,
+			       ctx->facts.conflicts, "warn", &code);
+	snprintf(name, sizeof(name), "%s", prof.name ? prof.name : (profile ? profile : DEFAULT_PROFILE));
+	*profile_name = name;
+	profile_release(&prof);
 	return 0;
 }
 

@@ -54,6 +54,24 @@ static void comment(FILE *out, const char *prefix, const char *text)
 	fputc('\n', out);
 }
 
+/* "# kernel.sysctl vm.swappiness: is 60, expected <= 10" */
+static void finding_comment(FILE *out, const cJSON *s)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(s, "observed");
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(s, "expected");
+	char *os = o ? (cJSON_IsString(o) ? xstrdup(o->valuestring) : cJSON_PrintUnformatted(o)) : NULL;
+	char *es = e ? (cJSON_IsString(e) ? xstrdup(e->valuestring) : cJSON_PrintUnformatted(e)) : NULL;
+	const char *id = jstr_or(s, "finding", "");
+	const char *key = jstr(s, "key");
+	char *line = xasprintf("%s%s%s%s%s%s%s", id, key && !strstr(id, key) ? " " : "",
+			       key && !strstr(id, key) ? key : "", os ? ": is " : "", os ? os : "",
+			       es ? ", expected " : "", es ? es : "");
+	comment(out, "# ", line);
+	free(line);
+	free(os);
+	free(es);
+}
+
 static void header(FILE *out, const cJSON *plan, const char *c)
 {
 	const cJSON *host = cJSON_GetObjectItemCaseSensitive(plan, "host");
@@ -71,11 +89,11 @@ void plan_text(FILE *out, const cJSON *plan)
 	cJSON_ArrayForEach(w, arr(plan, "workers")) {
 		const cJSON *node = cJSON_GetObjectItemCaseSensitive(w, "node");
 		if (cJSON_IsNumber(node))
-			fprintf(out, "  node %d: %d threads on CPUs %s%s%s\n", node->valueint, jint(w, "threads", 0),
+			fprintf(out, "  node %d: %d thread%s on CPUs %s%s%s\n", node->valueint, jint(w, "threads", 0), jint(w, "threads", 0) == 1 ? "" : "s",
 				jstr_or(w, "cpus", ""), *jstr_or(w, "reserved_cpus", "") ? ", reserved " : "",
 				jstr_or(w, "reserved_cpus", ""));
 		else
-			fprintf(out, "  all CPUs: %d threads on CPUs %s\n", jint(w, "threads", 0), jstr_or(w, "cpus", ""));
+			fprintf(out, "  all CPUs: %d thread%s on CPUs %s\n", jint(w, "threads", 0), jint(w, "threads", 0) == 1 ? "" : "s", jstr_or(w, "cpus", ""));
 		fprintf(out, "    %s\n    %s\n", jstr_or(w, "numactl", ""), jstr_or(w, "taskset", ""));
 	}
 	if (!cJSON_GetArraySize(arr(plan, "workers")))
@@ -142,7 +160,7 @@ void plan_sysctl(FILE *out, const cJSON *plan)
 		if (!jstr(s, "kind") || strcmp(jstr(s, "kind"), "sysctl") || !jstr(s, "key") || !jstr(s, "value"))
 			continue;
 		fputc('\n', out);
-		comment(out, "# ", jstr_or(s, "finding", ""));
+		finding_comment(out, s);
 		if (jstr(s, "reason"))
 			comment(out, "# why: ", jstr(s, "reason"));
 		fprintf(out, "%s = %s\n", jstr(s, "key"), jstr(s, "value"));
@@ -218,7 +236,7 @@ void plan_sh(FILE *out, const cJSON *plan)
 		if (!strcmp(kind, "sysctl") && q && jstr(s, "key")) {
 			char *k = shq(jstr(s, "key"));
 			fputc('\n', out);
-			comment(out, "# ", jstr(s, "finding"));
+			finding_comment(out, s);
 			if (jstr(s, "reason"))
 				comment(out, "# why: ", jstr(s, "reason"));
 			fprintf(out, "set_sysctl %s %s\n", k, q);

@@ -349,11 +349,18 @@ static char *target_value(const cJSON *finding, const cJSON *fix)
 	return NULL;
 }
 
+/* The finding whose steps add_step() is adding (plan_steps sets them). */
+static const cJSON *cur_observed, *cur_expected;
+
 static void add_step(cJSON *steps, const char *id, const char *kind, const char *key, const char *value,
 		     const char *command, const char *text, const char *reason)
 {
 	cJSON *s = cJSON_CreateObject();
 	cJSON_AddStringToObject(s, "finding", id);
+	if (cur_observed)
+		cJSON_AddItemToObject(s, "observed", cJSON_Duplicate(cur_observed, 1));
+	if (cur_expected)
+		cJSON_AddItemToObject(s, "expected", cJSON_Duplicate(cur_expected, 1));
 	cJSON_AddStringToObject(s, "kind", kind);
 	if (key)
 		cJSON_AddStringToObject(s, "key", key);
@@ -368,19 +375,38 @@ static void add_step(cJSON *steps, const char *id, const char *kind, const char 
 	cJSON_AddItemToArray(steps, s);
 }
 
+static int is_sysctl_finding(const cJSON *f)
+{
+	const char *id = jstr(f, "id");
+	return id && (!strcmp(id, "kernel.sysctl") || str_startswith(id, "kernel.sysctl."));
+}
+
+static const char *sysctl_key(const cJSON *f)
+{
+	const char *id = jstr(f, "id");
+	if (jstr(f, "key"))
+		return jstr(f, "key");
+	return id && str_startswith(id, "kernel.sysctl.") && id[14] ? id + 14 : NULL;
+}
+
 static void plan_steps(cJSON *plan, const cJSON *findings)
 {
 	cJSON *steps = cJSON_AddArrayToObject(plan, "steps");
 	const cJSON *f;
 	cJSON_ArrayForEach(f, findings) {
 		const char *id = jstr(f, "id"), *status = jstr(f, "status");
-		const char *reason = jstr(f, "reason") ? jstr(f, "reason") : jstr(f, "title");
+		const char *reason = jstr(f, "rationale") ? jstr(f, "rationale") :
+				     jstr(f, "reason") ? jstr(f, "reason") : jstr(f, "title");
 		const cJSON *fixes = cJSON_GetObjectItemCaseSensitive(f, "fix"), *x;
 		if (!id || !status || (strcmp(status, "warn") && strcmp(status, "fail")))
 			continue;
-		/* Settings the shell plan can change idempotently are typed steps. */
-		if (str_startswith(id, "kernel.sysctl.") || !strcmp(id, "numa.balancing")) {
-			const char *key = !strcmp(id, "numa.balancing") ? "kernel.numa_balancing" : id + 14;
+		cur_observed = cJSON_GetObjectItemCaseSensitive(f, "observed");
+		cur_expected = cJSON_GetObjectItemCaseSensitive(f, "expected");
+		/* Settings the shell plan can change idempotently are typed steps:
+		 * "kernel.sysctl" findings name their key ("key"), older reports
+		 * spell it into the id ("kernel.sysctl.vm.swappiness"). */
+		if (is_sysctl_finding(f) || !strcmp(id, "numa.balancing")) {
+			const char *key = !strcmp(id, "numa.balancing") ? "kernel.numa_balancing" : sysctl_key(f);
 			const cJSON *fx = NULL;
 			char *v;
 			cJSON_ArrayForEach(x, fixes)
@@ -388,9 +414,21 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 					fx = x;
 			if (fx && jstr(fx, "key"))
 				key = jstr(fx, "key");
-			v = !strcmp(id, "numa.balancing") && !fx ? xstrdup("0") : target_value(f, fx);
-			if (v) {
+			v = !strcmp(id, "numa.balancing") ? xstrdup("0") : target_value(f, fx);
+			if (key && v) {
 				add_step(steps, id, "sysctl", key, v, NULL, NULL, reason);
+				free(v);
+				continue;
+			}
+			free(v);
+		}
+		if (!strcmp(id, "kernel.cmdline") && jstr(f, "key")) {
+			char *v = target_value(f, NULL);
+			if (v) {
+				char *text = strcmp(v, "true") ? xasprintf("%s=%s", jstr(f, "key"), v)
+							       : xstrdup(jstr(f, "key"));
+				add_step(steps, id, "cmdline", jstr(f, "key"), v, NULL, text, reason);
+				free(text);
 				free(v);
 				continue;
 			}
@@ -410,7 +448,7 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 				continue;
 			if (!strcmp(kind, "runtime") && (!strcmp(id, "cpu.smt") || !strcmp(id, "cpu.governor") ||
 							 !strcmp(id, "kernel.thp") || !strcmp(id, "numa.balancing") ||
-							 str_startswith(id, "kernel.sysctl.")))
+							 is_sysctl_finding(f)))
 				continue;   /* typed above */
 			add_step(steps, id, kind, jstr(x, "key"), jstr(x, "value"), jstr(x, "command"),
 				 jstr(x, "text"), reason);

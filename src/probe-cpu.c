@@ -1126,6 +1126,26 @@ int probe_cpu(struct probe_ctx *ctx)
 	else if (st.ncores >= 0 && st.nc > 0)
 		facts_evidence(st.f, "cpu.cores", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");
 	fj_num_or_null(cpu, "threads", st.nc > 0, st.nc);
+	/* The hardware threads of each physical core, in core order: what a
+	 * placement plan needs to take one thread per core. */
+	if (st.ncores > 0 && st.nc > 0) {
+		cJSON *list = cJSON_AddArrayToObject(cpu, "core_cpus");
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
+		char lbuf[4096];
+		int k;
+		for (k = 0; k < st.ncores; k++) {
+			hwloc_bitmap_zero(set);
+			for (i = 0; i < st.nc; i++)
+				if (st.c[i].core == k)
+					hwloc_bitmap_set(set, (unsigned)st.c[i].id);
+			cJSON_AddItemToArray(list, cJSON_CreateString(cpulist_str(set, lbuf, sizeof(lbuf))));
+		}
+		hwloc_bitmap_free(set);
+		facts_evidence(st.f, "cpu.core_cpus", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");
+	} else {
+		fj_set(cpu, "core_cpus", cJSON_CreateNull());
+		facts_gap(st.f, "cpu.core_cpus", "the physical cores are unknown (see cpu.cores)");
+	}
 
 	/* SMT. */
 	smt = cJSON_AddObjectToObject(cpu, "smt");

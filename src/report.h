@@ -16,6 +16,10 @@ cJSON *report_build(const struct profile *p, const cJSON *root, const cJSON *gap
 		    int *exit_code);
 
 void report_text(FILE *fp, const cJSON *report);
+
+/* Read every sysctl profile p names into ctx's facts (cmd-check.c). */
+struct probe_ctx;
+void check_read_profile_sysctls(struct probe_ctx *ctx, const struct profile *p);
 void report_junit(FILE *fp, const cJSON *report, const char *fail_on);
 void report_prometheus(FILE *fp, const cJSON *report);
 

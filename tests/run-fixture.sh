@@ -37,8 +37,9 @@ if [ -n "$sysroot" ]; then
 	[ -e "$sysroot" ] || { echo "fixture $sysroot missing"; exit 99; }
 	set -- --sysroot "$sysroot"
 fi
-# shellcheck disable=SC2086
-(cd "$tests" && timeout 60 "$NODEAUDIT" "$@" $args) >"$tmp/out" 2>"$tmp/err"
+# args are shell words: quotes group ("--command 'llama-server -m m.gguf'").
+eval "set -- \"\$@\" $args"
+(cd "$tests" && timeout 60 "$NODEAUDIT" "$@") >"$tmp/out" 2>"$tmp/err"
 rc=$?
 fail=0
 if [ "$rc" != "$want_exit" ]; then
