@@ -553,6 +553,24 @@ static void obs_swap(const cJSON *root, const char *key, struct obs *o)
 		detail(o, "%s of swap", human_bytes(o->value->valuedouble, buf, sizeof(buf)));
 }
 
+static void obs_bench_efficiency(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *b = facts_get(root, "bench");
+	const cJSON *bw = facts_get(root, "bench.bandwidth.bytes_per_s");
+	const cJSON *peak = facts_get(root, "bench.peak_bytes_per_s");
+	char a[32], p[32];
+	(void)key;
+	if (!b)
+		return skip(o, "not measured: run 'nodeaudit check --bench'");
+	if (!cJSON_IsNumber(facts_get(root, "bench.efficiency")) && !cJSON_IsNumber(peak))
+		return unknown(o, "the theoretical peak is unknown (no DIMM speeds and channels: see "
+			       "memory.bandwidth), so measured bandwidth cannot be compared with it");
+	obs_num(root, "bench.efficiency", o);
+	if (o->state == OBS_VALUE && cJSON_IsNumber(bw) && cJSON_IsNumber(peak))
+		detail(o, "%s/s measured of %s/s theoretical", human_bytes(bw->valuedouble, a, sizeof(a)),
+		       human_bytes(peak->valuedouble, p, sizeof(p)));
+}
+
 /*** The catalog ***/
 
 static const char *const onoff[] = { "on", "off", NULL };
@@ -788,6 +806,22 @@ const struct check check_catalog[] = {
 	  "disk-bound one.",
 	  NULL,
 	  { { "runtime", "swapoff -a", "and remove the swap entries from /etc/fstab" } } },
+
+	{ "bench.efficiency", V_NUM, 0, NUM, NULL, "bench.efficiency, bench.bandwidth.bytes_per_s, "
+	  "bench.peak_bytes_per_s", NULL, "ratio",
+	  "Measured memory bandwidth of the theoretical", obs_bench_efficiency,
+	  "The read bandwidth 'check --bench' measured (all NUMA nodes at once, one pinned thread "
+	  "per physical core) divided by the theoretical peak of the populated DIMMs. Skipped when "
+	  "the benchmark was not run.",
+	  "Decode streams every weight once per token, so tokens/s follows the bandwidth actually "
+	  "reached; DOMAIN.md's field figure is 25-50% of the theoretical peak. Far below that, "
+	  "something the DIMM population does not show is wrong: remote-node memory, a throttled "
+	  "memory clock, a noisy neighbour, or a virtual machine.",
+	  NULL,
+	  { { "hardware", NULL, "Compare per-node figures (nodeaudit bench --format json): a slow node "
+	      "points at its DIMMs, its memory clock or its power/thermal limits" },
+	    { "bios", NULL, "Set the power profile to Maximum Performance and the memory frequency to "
+	      "the DIMMs' rated speed" } } },
 
 	{ "kernel.cmdline", V_SYSCTL, 1, CMP_EXPECT, NULL, "kernel.cmdline.params.KEY", NULL, NULL,
 	  "kernel command line", obs_cmdline,

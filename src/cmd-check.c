@@ -2,6 +2,7 @@
 #include "config.h"
 #include "cli.h"
 #include "output.h"
+#include "bench.h"
 #include "profile.h"
 #include "report.h"
 #include "util.h"
@@ -10,12 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_PROFILE = 2100, OPT_FAIL_ON, OPT_FACTS };
+enum { OPT_PROFILE = 2100, OPT_FAIL_ON, OPT_FACTS, OPT_BENCH, OPT_BENCH_MODEL, OPT_BENCH_SECONDS };
 
 static const struct option check_long[] = {
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "facts", required_argument, NULL, OPT_FACTS },
+	{ "bench", no_argument, NULL, OPT_BENCH },
+	{ "bench-model", required_argument, NULL, OPT_BENCH_MODEL },
+	{ "bench-seconds", required_argument, NULL, OPT_BENCH_SECONDS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -23,6 +27,9 @@ struct check_args {
 	const char *profile;
 	const char *fail_on;
 	const char *facts;
+	int bench;                /* run the bandwidth benchmark into facts.bench */
+	const char *bench_model;
+	double bench_seconds;
 };
 
 static int check_opt(int val, const char *arg, void *data)
@@ -31,6 +38,13 @@ static int check_opt(int val, const char *arg, void *data)
 	switch (val) {
 	case OPT_PROFILE: a->profile = arg; return 0;
 	case OPT_FACTS: a->facts = arg; return 0;
+	case OPT_BENCH: a->bench = 1; return 0;
+	case OPT_BENCH_MODEL: a->bench = 1; a->bench_model = arg; return 0;
+	case OPT_BENCH_SECONDS:
+		if (parse_double(arg, &a->bench_seconds) < 0 || a->bench_seconds < 1 || a->bench_seconds > 3600)
+			return usage_error("check", "--bench-seconds takes 1 to 3600 seconds, not '%s'", arg);
+		a->bench = 1;
+		return 0;
 	case OPT_FAIL_ON:
 		if (strcmp(arg, "warn") && strcmp(arg, "fail") && strcmp(arg, "never"))
 			return usage_error("check", "--fail-on takes warn, fail or never, not '%s'", arg);
@@ -119,7 +133,7 @@ static cJSON *facts_from_doc(const cJSON *doc)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { NULL, "warn", NULL };
+	struct check_args a = { NULL, "warn", NULL, 0, NULL, 10 };
 	struct profile prof;
 	struct probe_ctx ctx;
 	struct output out;
@@ -140,6 +154,10 @@ int cmd_check(int argc, char **argv)
 	}
 	if (check_format("check", "text,json,junit,prometheus") < 0)
 		return EXIT_UNKNOWN;
+	if (a.bench && (a.facts || G.probe.sysroot)) {
+		usage_error("check", "--bench measures this machine: not with --facts or --sysroot");
+		return EXIT_UNKNOWN;
+	}
 	if (a.facts && G.probe.sysroot) {
 		usage_error("check", "--facts and --sysroot exclude each other");
 		return EXIT_UNKNOWN;
@@ -167,6 +185,15 @@ int cmd_check(int argc, char **argv)
 		}
 		probed = 1;
 		check_read_profile_sysctls(&ctx, &prof);
+		if (a.bench) {
+			struct bench_opts bo = { .model = a.bench_model, .ctx = -1, .seconds = a.bench_seconds,
+						 .kv_type = 1 };
+			if (bench_run(&ctx, &bo, facts_obj(&ctx.facts, "bench")) < 0) {
+				probe_release(&ctx);
+				profile_release(&prof);
+				return EXIT_UNKNOWN;
+			}
+		}
 		gaps = ctx.facts.gaps;
 		evidence = ctx.facts.evidence;
 		conflicts = ctx.facts.conflicts;

@@ -70,6 +70,9 @@ const struct command commands[] = {
 	  "  --fail-on LVL   warn (default): exit 1 on warnings, 2 on failures;\n"
 	  "                  fail: exit 2 on failures only; never: always exit 0\n"
 	  "  --facts FILE    check a saved 'probe --format json' instead of probing\n"
+	  "  --bench         also measure memory bandwidth (as 'bench') into facts.bench\n"
+	  "                  for the bench.* checks; --bench-model FILE.gguf adds the\n"
+	  "                  decode ceiling, --bench-seconds S bounds it (default 10)\n"
 	  "  --format FMT    text (default), json, junit or prometheus\n"
 	  "\n"
 	  "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n" },

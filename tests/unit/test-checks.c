@@ -38,6 +38,7 @@ static const char all_profile[] =
 	"  \"net.core.rmem_max\": {\"min\": 67108864, \"severity\": \"fail\"}},"
 	"\"kernel.thp\": {\"expect\": [\"madvise\", \"always\"]},"
 	"\"kernel.swap\": {\"max\": 0, \"severity\": \"info\"},"
+	"\"bench.efficiency\": {\"min\": 0.25},"
 	"\"kernel.cmdline\": {\"mitigations\": {\"expect\": [\"auto\", \"(unset)\"]}}"
 	"}}";
 
@@ -147,16 +148,19 @@ int main(void)
 	fs = checks_run(&p, facts, NULL, NULL, counts);
 	for (i = 0; i < p.nspecs; i++) {
 		const char *id = p.specs[i].check->id, *key = p.specs[i].key;
-		if (!strcmp(id, "cpu.hybrid.pcores") || !strcmp(id, "pci.nic.link"))
+		if (!strcmp(id, "cpu.hybrid.pcores") || !strcmp(id, "pci.nic.link") ||
+		    !strcmp(id, "bench.efficiency"))
 			STATUS(fs, id, key, "skip");
 		else
 			STATUS(fs, id, key, "pass");
 	}
-	is_int(counts[ST_PASS], (int)p.nspecs - 2, "pass count");
-	is_int(counts[ST_SKIP], 2, "skip count");
+	is_int(counts[ST_PASS], (int)p.nspecs - 3, "pass count");
+	is_int(counts[ST_SKIP], 3, "skip count");
 	is_str(field(fs, "cpu.hybrid.pcores", NULL, "reason"), "not a hybrid CPU: every core is of one kind",
 	       "skip says why");
 	is_str(field(fs, "pci.nic.link", NULL, "reason"), "no network controllers found", "no NICs: skip");
+	is_str(field(fs, "bench.efficiency", NULL, "reason"), "not measured: run 'nodeaudit check --bench'",
+	       "bench not run: skip, saying how to run it");
 	f = find(fs, "numa.nodes.memory_balanced", NULL);
 	x = cJSON_GetObjectItemCaseSensitive(f, "observed");
 	ok(cJSON_IsNumber(x) && x->valuedouble > 0.992 && x->valuedouble < 0.993, "node memory ratio 0.9922");
@@ -252,7 +256,28 @@ int main(void)
 	gaps = cJSON_Parse("[{\"fact\": \"cpu.smt.active\", \"reason\": \"/sys/devices/system/cpu/smt/active: missing\"},"
 			   " {\"fact\": \"memory.ecc\", \"reason\": \"no EDAC driver loaded\"}]");
 	fs = checks_run(&p, facts, gaps, NULL, counts);
-	is_int(counts[ST_UNKNOWN], (int)p.nspecs, "every check unknown on an empty fact tree");
+	is_int(counts[ST_UNKNOWN], (int)p.nspecs - 1, "every check unknown on an empty fact tree "
+	       "(but bench.efficiency: skipped, as no benchmark ran)");
+	{
+		/* check --bench: 19.2 GB/s measured of 76.8 GB/s theoretical = 0.25, the
+		 * inclusive minimum; 7.68 of 76.8 = 0.1 warns; no peak: unknown. */
+		cJSON *b1 = cJSON_Parse("{\"bench\": {\"efficiency\": 0.25, \"peak_bytes_per_s\": 76.8e9,"
+					" \"bandwidth\": {\"bytes_per_s\": 19.2e9}}}");
+		cJSON *b2 = cJSON_Parse("{\"bench\": {\"efficiency\": 0.1, \"peak_bytes_per_s\": 76.8e9,"
+					" \"bandwidth\": {\"bytes_per_s\": 7.68e9}}}");
+		cJSON *b3 = cJSON_Parse("{\"bench\": {\"efficiency\": null, \"peak_bytes_per_s\": null,"
+					" \"bandwidth\": {\"bytes_per_s\": 7.68e9}}}");
+		cJSON *r1 = checks_run(&p, b1, NULL, NULL, counts);
+		cJSON *r2 = checks_run(&p, b2, NULL, NULL, counts);
+		cJSON *r3 = checks_run(&p, b3, NULL, NULL, counts);
+		STATUS(r1, "bench.efficiency", NULL, "pass");
+		STATUS(r2, "bench.efficiency", NULL, "warn");
+		STATUS(r3, "bench.efficiency", NULL, "unknown");
+		ok(strstr(field(r3, "bench.efficiency", NULL, "reason"), "theoretical peak is unknown") != NULL,
+		   "unknown peak: says so");
+		cJSON_Delete(r1); cJSON_Delete(r2); cJSON_Delete(r3);
+		cJSON_Delete(b1); cJSON_Delete(b2); cJSON_Delete(b3);
+	}
 	is_int(counts[ST_PASS], 0, "none passes");
 	is_str(field(fs, "cpu.smt", NULL, "reason"), "cpu.smt.active: /sys/devices/system/cpu/smt/active: missing",
 	       "reason from the gap");
