@@ -5,9 +5,10 @@
 # FILE`), and profiles with deep nesting, wrong types, self-inheritance,
 # invalid UTF-8 or 5 MB of text (`check --profile FILE` and `profiles
 # validate FILE`); each also as a FIFO, a directory and a symlink loop.
-# Every run must end within 20 s with exit 3, no signal, one line on stderr
-# naming the file, nothing on stdout, and no -o file (nor its temporary
-# file) left behind: an invalid input is refused, never half-accepted.
+# Every run must end within 20 s with exit 3, no signal, no sanitizer
+# report, one line on stderr naming the file, nothing on stdout, and no -o
+# file (nor its temporary file) left behind: an invalid input is refused,
+# never half-accepted.
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}" "${top_builddir:?}"
 MKGGUF=${MKGGUF:-$top_builddir/tests/mkgguf}
@@ -29,7 +30,8 @@ refused() {
 	timeout 20 "$@" -o "$tmp/out/result" >"$tmp/stdout" 2>"$tmp/err"
 	rc=$?
 	why=""
-	if [ $rc -ne 3 ]; then why="exit $rc"
+	if grep -Eq 'runtime error:|Sanitizer' "$tmp/err"; then why="sanitizer report"
+	elif [ $rc -ne 3 ]; then why="exit $rc"
 	elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then why="$(wc -l <"$tmp/err") lines on stderr"
 	elif ! grep -Fq "'$file'" "$tmp/err"; then why="the message does not name '$file'"
 	elif ! grep -Eq "$words" "$tmp/err"; then why="the message does not say '$words'"

@@ -3,8 +3,9 @@
 # replaced by binary noise, nothing, a 5 MB value, a negative or overflowing
 # number, an absurd or reversed range, a symlink loop, or a FIFO; and whole
 # directories removed.  Each run of `probe --format json` (and `check` where it
-# exists) must end within 30 s with exit 0-3 and no signal, print valid JSON
-# on exit 0-2, and say why on stderr on exit 3.  HOSTILE_MAX caps the runs.
+# exists) must end within 30 s with exit 0-3, no signal and no sanitizer
+# report, print valid JSON on exit 0-2, and say why on stderr on exit 3.
+# HOSTILE_MAX caps the runs.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}" "${top_srcdir:?}"
 max=${HOSTILE_MAX:-500}
@@ -36,6 +37,7 @@ run() { # run SYSROOT LABEL
 		rc=$?
 		bad=""
 		if [ $rc -gt 3 ]; then bad="exit $rc (signal or timeout)"
+		elif grep -Eq 'runtime error:|Sanitizer' "$tmp/err"; then bad="sanitizer report"
 		elif [ $rc -eq 3 ] && [ ! -s "$tmp/err" ]; then bad="exit 3 without a message"
 		elif [ $rc -le 2 ] && ! "$JSUBSET" "$tmp/any.json" "$tmp/out" >/dev/null 2>&1; then bad="invalid JSON"
 		fi
