@@ -288,8 +288,10 @@ static int read_sib(struct cpu_state *st, struct pcpu *p)
 		}
 		if (r == 0 || (r != -ENOENT))
 			r = r ? r : -EINVAL;
-		if (r != -ENOENT)
+		if (r != -ENOENT) {
+			hwloc_bitmap_free(s);
 			return r;      /* garbled: do not try the next name */
+		}
 	}
 	hwloc_bitmap_free(s);
 	return -ENOENT;
