@@ -71,13 +71,13 @@ void check_read_profile_sysctls(struct probe_ctx *ctx, const struct profile *p)
 /* A saved `probe --format json` document as the fact tree. */
 static int load_facts(const char *path, cJSON **doc)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = fopen_input(path);
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	size_t n;
 	const char *end = NULL;
 	if (!fp)
-		return error("cannot read '%s': %s", path, strerror(errno));
+		return error("cannot read '%s': %s", path, input_strerror(errno));
 	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
 		strbuf_add(&sb, buf, n);
 		if (sb.len > (64u << 20)) {

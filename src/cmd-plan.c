@@ -53,13 +53,13 @@ static int plan_opt(int val, const char *arg, void *data)
 /* A saved `check --format json` report: its facts and findings. */
 static cJSON *load_report(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = fopen_input(path);
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	size_t n;
 	cJSON *j;
 	if (!f) {
-		error("cannot read '%s': %s", path, strerror(errno));
+		error("cannot read '%s': %s", path, input_strerror(errno));
 		return NULL;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {

@@ -428,9 +428,11 @@ void fleet_finish(struct fleet *f)
 			f->checks[n++] = f->checks[i];
 	for (i = n; i < f->achecks; i++)
 		memset(&f->checks[i], 0, sizeof(f->checks[i]));
-	qsort(f->checks, n, sizeof(*f->checks), cmp_check);
+	if (n)   /* qsort() must not see a NULL array, even empty */
+		qsort(f->checks, n, sizeof(*f->checks), cmp_check);
 	for (i = 0; i < SP_N; i++)
-		qsort(f->sp[i].v, f->sp[i].n, sizeof(double), cmp_double);
+		if (f->sp[i].n)
+			qsort(f->sp[i].v, f->sp[i].n, sizeof(double), cmp_double);
 	f->sorted = 1;
 }
 

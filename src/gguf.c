@@ -446,7 +446,7 @@ int gguf_open(struct gguf_file *g, const char *path)
 	memset(g, 0, sizeof(*g));
 	g->fd = -1;
 	g->path = xstrdup(path);
-	g->fd = open(path, O_RDONLY | O_CLOEXEC);
+	g->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);   /* no wait on a FIFO */
 	if (g->fd < 0 || fstat(g->fd, &st) < 0) {
 		snprintf(g->err, sizeof(g->err), "%s", strerror(errno));
 		return GGUF_EIO;

@@ -116,6 +116,19 @@ static void ci_free(struct cpuinfo *ci)
 	free(ci->g.flags);
 }
 
+size_t cpuinfo_parse_count(const char *text)
+{
+	struct cpuinfo ci;
+	char *buf = xstrdup(text);
+	size_t n;
+	memset(&ci, 0, sizeof(ci));
+	ci_parse(&ci, buf);
+	n = ci.n;
+	ci_free(&ci);
+	free(buf);
+	return n;
+}
+
 static const struct ci_proc *ci_find(const struct cpuinfo *ci, int id)
 {
 	size_t i;
@@ -275,8 +288,10 @@ static int read_sib(struct cpu_state *st, struct pcpu *p)
 		}
 		if (r == 0 || (r != -ENOENT))
 			r = r ? r : -EINVAL;
-		if (r != -ENOENT)
+		if (r != -ENOENT) {
+			hwloc_bitmap_free(s);
 			return r;      /* garbled: do not try the next name */
+		}
 	}
 	hwloc_bitmap_free(s);
 	return -ENOENT;
@@ -586,12 +601,12 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 		}
 		*src = "snapshot";
 	} else if (dump) {
-		FILE *fp = fopen(dump, "rb");
+		FILE *fp = fopen_input(dump);
 		struct strbuf sb = STRBUF_INIT;
 		char chunk[8192];
 		size_t k;
 		if (!fp)
-			return error("cannot read '%s': %s", dump, strerror(errno)) * 2;
+			return error("cannot read '%s': %s", dump, input_strerror(errno)) * 2;
 		while ((k = fread(chunk, 1, sizeof(chunk), fp)) > 0 && sb.len < SR_MAX_FILE)
 			strbuf_add(&sb, chunk, k);
 		fclose(fp);

@@ -244,13 +244,15 @@ static void sysfs_ancestry(struct sysroot *sr, struct pdev *p, struct dev_paths 
 }
 
 /* A sysfs speed: "8.0 GT/s PCIe", "2.5 GT/s", "Unknown". 0 unknown, -1 garbled. */
-static int parse_speed(const char *s, double *v)
+int pci_parse_speed(const char *s, double *v)
 {
 	char *end;
 	*v = 0;
 	if (!strncmp(s, "Unknown", 7))
 		return 0;
 	*v = strtod(s, &end);
+	/* strtrim() writes only when there is trailing white space: callers
+	 * pass their own (writable) copy of the sysfs value. */
 	if (end == s || *v <= 0 || *v > 1024 || strncmp(strtrim(end), "GT/s", 4)) {
 		*v = 0;
 		return -1;
@@ -276,7 +278,7 @@ static void sysfs_link(struct probe_ctx *ctx, struct pdev *p)
 					vals_w[i / 2] = (int)w;
 					ok[i] = 1;
 				}
-			} else if (parse_speed(s, &vals_s[i / 2]) == 0)
+			} else if (pci_parse_speed(s, &vals_s[i / 2]) == 0)
 				ok[i] = 1;
 			if (!ok[i]) {
 				p->bad[i] = path;
@@ -440,7 +442,7 @@ static int check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, c
 	if (in_sysroot)
 		r = sr_read(&ctx->sr, path, &buf, &len);
 	else {
-		FILE *fp = fopen(path, "rb");
+		FILE *fp = fopen_input(path);
 		struct strbuf sb = STRBUF_INIT;
 		char chunk[65536];
 		size_t got;

@@ -69,6 +69,9 @@ void text_numa(FILE *out, const cJSON *root);
  * into bytes; a nodeN/distance row into a new array.  0 or -EINVAL/-ERANGE. */
 int numa_parse_memtotal(const char *text, uint64_t *bytes);
 int numa_parse_distances(const char *text, long **out, size_t *n);
+/* probe-cpu.c: split /proc/cpuinfo text into processor blocks as the CPU
+ * probe does; returns the number of blocks (for tests and fuzzing). */
+size_t cpuinfo_parse_count(const char *text);
 int probe_cpu(struct probe_ctx *ctx);
 void text_cpu(FILE *out, const cJSON *root);
 

@@ -12,6 +12,38 @@
 
 /*** Small helpers ***/
 
+/* Offset of the first byte that is not well-formed UTF-8 (RFC 3629: no
+ * overlong forms, surrogates or code points past U+10FFFF), or -1. */
+static long utf8_bad_offset(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text, *p = s;
+	while (*p) {
+		unsigned c = *p, n, i, cp;
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			n = 1, cp = c & 0x1F;
+		else if (c >= 0xE0 && c <= 0xEF)
+			n = 2, cp = c & 0x0F;
+		else if (c >= 0xF0 && c <= 0xF4)
+			n = 3, cp = c & 0x07;
+		else
+			return (long)(p - s);
+		for (i = 1; i <= n; i++) {
+			if ((p[i] & 0xC0) != 0x80)
+				return (long)(p - s);
+			cp = (cp << 6) | (p[i] & 0x3F);
+		}
+		if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+		    (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+			return (long)(p - s);
+		p += n + 1;
+	}
+	return -1;
+}
+
 void text_line_col(const char *text, size_t off, int *line, int *col)
 {
 	size_t i, len = strlen(text);
@@ -72,16 +104,11 @@ static int is_path(const char *name)
 
 static int read_small(const char *path, char **text)
 {
-	FILE *fp = fopen(path, "r");
-	struct stat st;
+	FILE *fp = fopen_input(path);
 	size_t n;
 	char *buf;
 	if (!fp)
-		return -errno;
-	if (fstat(fileno(fp), &st) == 0 && !S_ISREG(st.st_mode)) {
-		fclose(fp);
-		return -EISDIR;
-	}
+		return errno == ENODEV ? -EISDIR : -errno;
 	buf = xmalloc(PROFILE_MAX_BYTES + 1);
 	n = fread(buf, 1, PROFILE_MAX_BYTES + 1, fp);
 	if (ferror(fp)) {
@@ -496,6 +523,14 @@ int profile_load(struct profile *p, const char *name, profile_fetch_fn fetch, vo
 				*err = xasprintf("'%s': extends: %s", from, e);
 				free(e);
 			}
+			goto out;
+		}
+		if (utf8_bad_offset(text) >= 0) {
+			int line, col;
+			text_line_col(text, (size_t)utf8_bad_offset(text), &line, &col);
+			fail(err, "'%s': line %d, column %d: invalid UTF-8", src, line, col);
+			free(text);
+			free(src);
 			goto out;
 		}
 		doc = cJSON_ParseWithOpts(text, &end, 1);

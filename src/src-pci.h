@@ -51,6 +51,10 @@ int pci_snapshot(struct sysroot *sr, const char *dir);
 /* Usable bandwidth per direction in bytes/s of a link (probe-pci.c):
  * 8b/10b below 8 GT/s, 128b/130b to 32 GT/s, FLIT 242/256 from 64 GT/s. */
 uint64_t pci_link_bandwidth(double gts, int width);
+/* A sysfs link speed ("8.0 GT/s PCIe", "Unknown") into GT/s (probe-pci.c):
+ * 0 (v = 0 for unknown) or -1 garbled.  s must be writable (it may be
+ * trimmed in place). */
+int pci_parse_speed(const char *s, double *v);
 
 /*** The table of accelerators (pci-vendors.c) ***/
 

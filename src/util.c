@@ -7,6 +7,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int verbosity;
 const char *progname = "nodeaudit";
@@ -276,4 +279,36 @@ const char *human_bytes(double bytes, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%.1f %s", bytes, units[u]);
 	return buf;
+}
+
+FILE *fopen_input(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), e, fl;
+	struct stat st;
+	FILE *fp;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	fp = fdopen(fd, "rb");
+	if (!fp) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return fp;
+}
+
+const char *input_strerror(int errnum)
+{
+	if (errnum == EISDIR || errnum == ENODEV)
+		return "not a regular file";
+	return strerror(errnum);
 }

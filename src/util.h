@@ -58,4 +58,11 @@ char *strbuf_detach(struct strbuf *sb);
 /* Human-readable size ("31.3 GiB"), into buf. */
 const char *human_bytes(double bytes, char *buf, size_t n);
 
+/* Open a file the user named (a profile, a facts file, a dump) for reading:
+ * never blocks on a FIFO or a device, and refuses anything but a regular
+ * file.  A stream, or NULL with errno set (EISDIR or ENODEV for a directory
+ * or another non-regular file: input_strerror() says "not a regular file"). */
+FILE *fopen_input(const char *path);
+const char *input_strerror(int errnum);
+
 #endif
