@@ -1342,6 +1342,30 @@ static int node_memtotal(struct probe_ctx *ctx, uint64_t *kb)
 	return 0;
 }
 
+/* The NUMA nodes' memory should add up to MemTotal.  Where it does not (a
+ * VM with hot-plugged or virtio-mem memory, firmware that misreports a
+ * node), both are kept and the disagreement is said, not hidden. */
+static void check_node_sum(struct probe_ctx *ctx, uint64_t total)
+{
+	const cJSON *nodes = facts_get(ctx->facts.root, "numa.nodes"), *n;
+	double sum = 0;
+	char a[32], b[32];
+	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) == 0)
+		return;
+	cJSON_ArrayForEach(n, nodes) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(n, "memory_bytes");
+		if (!cJSON_IsNumber(m))
+			return;
+		sum += m->valuedouble;
+	}
+	if (sum < total * 0.98 || sum > total * 1.02)
+		facts_conflict(&ctx->facts, "numa.nodes[].memory_bytes", "/proc/meminfo",
+			       "/sys/devices/system/node/node*/meminfo",
+			       "the NUMA nodes hold %s in all, MemTotal says %s (hot-plugged or "
+			       "ballooned memory, or a node the firmware misreports)",
+			       human_bytes(sum, a, sizeof(a)), human_bytes((double)total, b, sizeof(b)));
+}
+
 static void memtotal(struct probe_ctx *ctx, cJSON *mem)
 {
 	char *buf = NULL, *p;
@@ -1350,6 +1374,7 @@ static void memtotal(struct probe_ctx *ctx, cJSON *mem)
 	if (r == 0 && (p = strstr(buf, "MemTotal:")) && sscanf(p + 9, "%" SCNu64, &kb) == 1) {
 		add_u64(mem, "total_bytes", 1, kb * 1024);
 		facts_evidence(&ctx->facts, "memory.total_bytes", "/proc/meminfo");
+		check_node_sum(ctx, kb * 1024);
 	} else if (!node_memtotal(ctx, &kb)) {
 		add_u64(mem, "total_bytes", 1, kb * 1024);
 	} else {
