@@ -553,6 +553,33 @@ static void obs_swap(const cJSON *root, const char *key, struct obs *o)
 		detail(o, "%s of swap", human_bytes(o->value->valuedouble, buf, sizeof(buf)));
 }
 
+static void obs_hugepages(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *nodes = facts_get(root, "kernel.hugepages.nodes"), *n;
+	char buf[32];
+	(void)key;
+	obs_num(root, "kernel.hugepages.total_bytes", o);
+	if (o->state != OBS_VALUE)
+		return;
+	detail(o, "%s reserved in explicit huge pages", human_bytes(o->value->valuedouble, buf, sizeof(buf)));
+	/* Reserved on one node only, a worker pinned elsewhere cannot use them. */
+	if (cJSON_GetArraySize(nodes) > 1) {
+		double lo = -1, hi = 0;
+		cJSON_ArrayForEach(n, nodes) {
+			const cJSON *t = cJSON_GetObjectItemCaseSensitive(n, "total_bytes");
+			if (!cJSON_IsNumber(t))
+				return;
+			if (lo < 0 || t->valuedouble < lo)
+				lo = t->valuedouble;
+			if (t->valuedouble > hi)
+				hi = t->valuedouble;
+		}
+		if (hi > 0 && lo < hi)
+			strncat(o->detail, "; not the same on every NUMA node",
+				sizeof(o->detail) - strlen(o->detail) - 1);
+	}
+}
+
 static void obs_bench_efficiency(const cJSON *root, const char *key, struct obs *o)
 {
 	const cJSON *b = facts_get(root, "bench");
@@ -806,6 +833,21 @@ const struct check check_catalog[] = {
 	  "disk-bound one.",
 	  NULL,
 	  { { "runtime", "swapoff -a", "and remove the swap entries from /etc/fstab" } } },
+
+	{ "kernel.hugepages", V_NUM, 0, NUM, NULL, "kernel.hugepages.total_bytes, kernel.hugepages.nodes",
+	  NULL, "bytes",
+	  "Explicit huge pages reserved", obs_hugepages,
+	  "Memory reserved in explicit (hugetlbfs) huge pages of every size, in bytes, with a note "
+	  "when the reservation differs between NUMA nodes.",
+	  "Decode streams every weight once per token (DOMAIN.md), so weights must stay in RAM on the "
+	  "worker's node. A runtime that maps them from hugetlbfs needs the pages reserved up front (and on the "
+	  "node its worker is pinned to); a reservation nothing uses is memory taken from the page "
+	  "cache that holds the model. llama.cpp's default mmap path uses transparent huge pages "
+	  "instead (kernel.thp), so no built-in profile asks for explicit ones.",
+	  NULL,
+	  { { "sysctl", "sysctl -w vm.nr_hugepages=N", "vm.nr_hugepages = N in /etc/sysctl.d (2 MiB pages; "
+	      "per node: /sys/devices/system/node/nodeN/hugepages/hugepages-2048kB/nr_hugepages)" },
+	    { "cmdline", NULL, "Reserve 1 GiB pages at boot: 'default_hugepagesz=1G hugepagesz=1G hugepages=N'" } } },
 
 	{ "bench.efficiency", V_NUM, 0, NUM, NULL, "bench.efficiency, bench.bandwidth.bytes_per_s, "
 	  "bench.peak_bytes_per_s", NULL, "ratio",

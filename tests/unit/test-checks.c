@@ -39,6 +39,7 @@ static const char all_profile[] =
 	"\"kernel.thp\": {\"expect\": [\"madvise\", \"always\"]},"
 	"\"kernel.swap\": {\"max\": 0, \"severity\": \"info\"},"
 	"\"bench.efficiency\": {\"min\": 0.25},"
+	"\"kernel.hugepages\": {\"min\": 1073741824},"
 	"\"kernel.cmdline\": {\"mitigations\": {\"expect\": [\"auto\", \"(unset)\"]}}"
 	"}}";
 
@@ -64,6 +65,8 @@ static const char good[] =
 	"   \"sysctl\": {\"vm.swappiness\": \"10\", \"net.ipv4.tcp_tw_reuse\": \"1\","
 	"     \"net.ipv4.ip_local_port_range\": \"1024  65535\", \"net.core.rmem_max\": \"67108864\"},"
 	"   \"thp\": {\"enabled\": \"madvise\", \"defrag\": \"madvise\"}, \"swap\": {\"total_bytes\": 0},"
+	"   \"hugepages\": {\"total_bytes\": 2147483648, \"nodes\": [{\"node\": 0, \"total_bytes\": 1073741824},"
+	"     {\"node\": 1, \"total_bytes\": 1073741824}]},"
 	"   \"cmdline\": {\"raw\": \"ro quiet\", \"params\": {\"ro\": \"\", \"quiet\": \"\"}}}}";
 
 /* Everything wrong. */
@@ -92,6 +95,8 @@ static const char bad[] =
 	"   \"sysctl\": {\"vm.swappiness\": \"60\", \"net.ipv4.tcp_tw_reuse\": \"2\","
 	"     \"net.ipv4.ip_local_port_range\": \"32768 60999\", \"net.core.rmem_max\": \"212992\"},"
 	"   \"thp\": {\"enabled\": \"never\"}, \"swap\": {\"total_bytes\": 8589934592},"
+	"   \"hugepages\": {\"total_bytes\": 1073741824, \"nodes\": [{\"node\": 0, \"total_bytes\": 1073741824},"
+	"     {\"node\": 1, \"total_bytes\": 0}]},"
 	"   \"cmdline\": {\"params\": {\"mitigations\": \"off\"}}}}";
 
 static int fetch_all(void *data, const char *name, const char *from, char **text, char **source,
@@ -207,6 +212,9 @@ int main(void)
 	STATUS(fs, "kernel.sysctl", "net.core.rmem_max", "fail");
 	STATUS(fs, "kernel.thp", NULL, "warn");
 	STATUS(fs, "kernel.swap", NULL, "info");
+	STATUS(fs, "kernel.hugepages", NULL, "pass");
+	ok(strstr(field(fs, "kernel.hugepages", NULL, "detail"), "not the same on every NUMA node") != NULL,
+	   "1 GiB on node 0 and none on node 1: said");
 	STATUS(fs, "kernel.cmdline", "mitigations", "warn");
 	is_int(checks_exit(counts, "warn"), 2, "failures: exit 2");
 	is_int(checks_exit(counts, "fail"), 2, "--fail-on fail: still 2");
