@@ -425,8 +425,10 @@ static void read_configs(struct pci_scan *s, struct pcisrc *src)
 	for (i = 0; i < s->n; i++) {
 		struct pdev *p = &s->d[i];
 		p->cfg = xcalloc(1, 4096);
+		/* The link registers lie in the first 256 bytes: extended
+		 * space would cost time (a VM traps each dword) for nothing. */
 		if (src)
-			p->cfglen = pcisrc_config(src, p->dom, p->bus, p->dev, p->fn, p->cfg);
+			p->cfglen = pcisrc_config_max(src, p->dom, p->bus, p->dev, p->fn, p->cfg, 256);
 		parse_config(p);
 	}
 }
