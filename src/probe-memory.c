@@ -17,7 +17,7 @@
  * command line, not part of the probed machine), the sysroot's
  * /sys/firmware/dmi/tables/{smbios_entry_point,DMI} (root only on a live
  * machine), /sys/firmware/dmi/entries/T-N/raw (one structure each), else a
- * gap.  /sys/firmware/dmi/id/ (world readable) still names the platform.
+ * gap.  /sys/class/dmi/id/ (world readable) still names the platform.
  * EDAC (/sys/devices/system/edac/mc) gives error counts and, without
  * SMBIOS, the ECC mode.
  *
@@ -333,7 +333,7 @@ static void platform_from_id(struct probe_ctx *ctx, cJSON *pl)
 	size_t i;
 	int any = 0;
 	for (i = 0; i < ARRAY_SIZE(ids); i++) {
-		char *path = xasprintf("/sys/firmware/dmi/id/%s", ids[i].file), *v = NULL;
+		char *path = xasprintf("/sys/class/dmi/id/%s", ids[i].file), *v = NULL;
 		cJSON *o = cJSON_GetObjectItemCaseSensitive(pl, ids[i].obj);
 		if (!o)
 			o = cJSON_AddObjectToObject(pl, ids[i].obj);
@@ -347,7 +347,7 @@ static void platform_from_id(struct probe_ctx *ctx, cJSON *pl)
 		free(path);
 	}
 	if (!any)
-		facts_gap(&ctx->facts, "platform", "neither an SMBIOS table nor /sys/firmware/dmi/id names the platform");
+		facts_gap(&ctx->facts, "platform", "neither an SMBIOS table nor /sys/class/dmi/id names the platform");
 }
 
 static void platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
@@ -928,8 +928,10 @@ static const char *ecc_from_smbios(const struct smbios_info *s, const char **sou
 		return mode;
 	}
 	if (widths == 1) {
+		/* 72/64 bits say ECC is there, not what the controller corrects
+		 * (SECDED or chipkill): only "ecc". */
 		*source = "smbios-dimm-widths";
-		return "single-bit";
+		return "ecc";
 	}
 	if (widths == 0) {
 		*source = "smbios-dimm-widths";
