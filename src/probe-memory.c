@@ -1483,6 +1483,8 @@ void text_memory(FILE *out, const cJSON *root)
 	if (jnum(o, "configured_mts", &v))
 		tx_kv(out, "speed", "%.0f MT/s configured%s", v,
 		      jnum(o, "rated_mts", &w) && w > v ? " (below rated)" : "");
+	else if (jnum(o, "rated_mts", &v))
+		tx_kv(out, "speed", "%.0f MT/s rated (configured unknown)", v);
 	o = cJSON_GetObjectItemCaseSensitive(mem, "bandwidth");
 	if (jnum(o, "theoretical_bytes_per_s", &v))
 		tx_kv(out, "peak bandwidth", "%.1f GB/s (theoretical)", v / 1e9);
@@ -1494,9 +1496,9 @@ void text_memory(FILE *out, const cJSON *root)
 		tx_kv(out, "memory errors", "%.0f corrected, %.0f uncorrected", v, w);
 	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(mem, "dimms")) {
 		double sz = 0, sp = 0;
-		jnum(d, "size_bytes", &sz);
 		fprintf(out, "  %-22s %s %s", jstr(d, "locator") ? jstr(d, "locator") : "?",
-			human_bytes(sz, b1, sizeof(b1)), jstr(d, "type") ? jstr(d, "type") : "");
+			jnum(d, "size_bytes", &sz) ? human_bytes(sz, b1, sizeof(b1)) : "size unknown",
+			jstr(d, "type") ? jstr(d, "type") : "type unknown");
 		if (jnum(d, "configured_speed_mts", &sp) || jnum(d, "speed_mts", &sp))
 			fprintf(out, " %.0f MT/s", sp);
 		if (jstr(d, "channel"))
