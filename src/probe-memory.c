@@ -1344,6 +1344,29 @@ static int node_memtotal(struct probe_ctx *ctx, uint64_t *kb)
 	return 0;
 }
 
+/* The NUMA nodes' MemTotal sum should be MemTotal (within what the kernel
+ * keeps per node); far apart (memory hot-added to a VM, a node file not
+ * updated) the per-node figures cannot be trusted for sizing: say so. */
+static void nodes_vs_memtotal(struct probe_ctx *ctx, uint64_t total)
+{
+	const cJSON *nodes = facts_get(ctx->facts.root, "numa.nodes"), *nd;
+	double sum = 0;
+	int n = 0;
+	char a[32], b[32];
+	cJSON_ArrayForEach(nd, nodes) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(nd, "memory_bytes");
+		if (!cJSON_IsNumber(m))
+			return;
+		sum += m->valuedouble;
+		n++;
+	}
+	if (!n || !total || (sum > total * 0.9 && sum < total * 1.1))
+		return;
+	facts_conflict(&ctx->facts, "memory.total_bytes", "/proc/meminfo", "numa.nodes[].memory_bytes",
+		       "MemTotal is %s, the NUMA %s MemTotal sum %s", human_bytes((double)total, a, sizeof(a)),
+		       n == 1 ? "node's" : "nodes'", human_bytes(sum, b, sizeof(b)));
+}
+
 static void memtotal(struct probe_ctx *ctx, cJSON *mem)
 {
 	char *buf = NULL, *p;
@@ -1352,6 +1375,7 @@ static void memtotal(struct probe_ctx *ctx, cJSON *mem)
 	if (r == 0 && (p = strstr(buf, "MemTotal:")) && sscanf(p + 9, "%" SCNu64, &kb) == 1) {
 		add_u64(mem, "total_bytes", 1, kb * 1024);
 		facts_evidence(&ctx->facts, "memory.total_bytes", "/proc/meminfo");
+		nodes_vs_memtotal(ctx, kb * 1024);
 	} else if (!node_memtotal(ctx, &kb)) {
 		add_u64(mem, "total_bytes", 1, kb * 1024);
 	} else {
