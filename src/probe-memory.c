@@ -977,7 +977,10 @@ static void edac_facts(struct probe_ctx *ctx, cJSON *ecc, struct memstate *st)
 		facts_gap(f, "memory.ecc.corrected_errors",
 			  "no EDAC (/sys/devices/system/edac/mc %s): no EDAC driver is loaded, so memory error counts are unknown",
 			  r == -ENOENT || r == -ENOTDIR ? "is absent" : sr_reason(r));
-		facts_gap(f, "memory.ecc.uncorrected_errors", "no EDAC: see memory.ecc.corrected_errors");
+		/* The whole reason: check prints this gap alone. */
+		facts_gap(f, "memory.ecc.uncorrected_errors",
+			  "no EDAC (/sys/devices/system/edac/mc %s): no EDAC driver is loaded, so memory error counts are unknown",
+			  r == -ENOENT || r == -ENOTDIR ? "is absent" : sr_reason(r));
 		return;
 	}
 	ctl = cJSON_AddArrayToObject(ecc, "controllers");
@@ -1406,10 +1409,13 @@ int probe_memory(struct probe_ctx *ctx)
 		fj_set(mem, "slots", cJSON_CreateNull());
 		fj_set(mem, "installed_bytes", cJSON_CreateNull());
 		fj_set(mem, "speed", cJSON_CreateNull());
+		if (!why)
+			why = xstrdup("no SMBIOS memory device records");
 		facts_gap(&ctx->facts, "memory.dimms", "%s", why);
-		facts_gap(&ctx->facts, "memory.slots", "no SMBIOS memory device records (see memory.dimms)");
-		facts_gap(&ctx->facts, "memory.installed_bytes", "no SMBIOS memory device records (see memory.dimms)");
-		facts_gap(&ctx->facts, "memory.speed", "no SMBIOS memory device records (see memory.dimms)");
+		/* The whole reason each time: check prints one gap per finding. */
+		facts_gap(&ctx->facts, "memory.slots", "%s", why);
+		facts_gap(&ctx->facts, "memory.installed_bytes", "%s", why);
+		facts_gap(&ctx->facts, "memory.speed", "%s", why);
 	}
 	ecc_facts(ctx, mem, &m, &st);
 	hugepages_per_node(ctx, mem);
@@ -1428,7 +1434,7 @@ int probe_memory(struct probe_ctx *ctx)
 	}
 	if (!m.have && !(is_virtual(ctx, NULL) == 0 && edac_channels(ctx, mem, &st)))
 		null_channels(ctx, mem, "%s", st.ned ? "no SMBIOS DIMM list, and EDAC DIMM locations name no channel"
-						     : "no DIMM list (see memory.dimms)");
+						     : why);
 	free(st.ed);
 	free(why);
 	if (m.have)
