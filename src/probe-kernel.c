@@ -608,12 +608,12 @@ static void no_cpufreq(struct probe_ctx *ctx, cJSON *cf)
 	const char *why;
 	if (!sr_is_dir(&ctx->sr, "/sys/devices/system/cpu"))
 		why = "/sys/devices/system/cpu: missing (not captured)";
+	else if (cJSON_IsTrue(virt))
+		why = "no cpufreq policies in " CPUFREQ ": the hypervisor controls the CPU frequency";
 	else if (!ctx->sr.live && !sr_exists(&ctx->sr, "/nodeaudit/collected_at"))
 		/* A capture not made by snapshot may simply lack the
 		 * directory (ghw's do). */
 		why = "no cpufreq policies in " CPUFREQ ": no cpufreq driver, or not captured";
-	else if (cJSON_IsTrue(virt))
-		why = "no cpufreq policies in " CPUFREQ ": the hypervisor controls the CPU frequency";
 	else
 		why = "no cpufreq policies in " CPUFREQ ": no cpufreq driver, so the firmware "
 		      "or the hypervisor controls the CPU frequency";
