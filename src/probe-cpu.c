@@ -553,6 +553,16 @@ static const char *vendor_name(const char *vendor_id, long implementer)
 	return NULL;
 }
 
+/* Whether a and b hold the same words (brand strings are space-padded). */
+static int same_words(const char *a, const char *b)
+{
+	char *x = xstrdup(a), *y = xstrdup(b);
+	int same = !strcmp(strsquash(x), strsquash(y));
+	free(x);
+	free(y);
+	return same;
+}
+
 /* libcpuid 0.6.2 knows these well; newer parts it misnames (Zen 4 "Raphael"
  * for Hawk Point...), and then saying nothing is better. */
 static int codename_trusted(const struct cpuid_type *t)
@@ -823,6 +833,48 @@ static void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu
 	facts_evidence(st->f, "cpu.isa", "/proc/cpuinfo");
 }
 
+/* The instances of one level grouped by (size, CPUs sharing it), largest
+ * first: a hybrid's L2 is 4 x 1.25 MiB for 2 CPUs + 2 x 2 MiB for 4. */
+static void cache_groups(struct cpu_state *st, int lvl, cJSON *o)
+{
+	struct { uint64_t size; int cpus, n; } g[64];
+	int ng = 0, j, k;
+	size_t i;
+	cJSON *arr;
+	for (i = 0; i < st->nci; i++) {
+		struct cache_inst *c = &st->ci[i];
+		int w = hwloc_bitmap_weight(c->set);
+		if (c->level != lvl)
+			continue;
+		for (j = 0; j < ng; j++)
+			if (g[j].size == c->size && g[j].cpus == w)
+				break;
+		if (j == ng) {
+			if (ng == (int)ARRAY_SIZE(g))
+				continue;
+			g[ng].size = c->size;
+			g[ng].cpus = w;
+			g[ng++].n = 0;
+		}
+		g[j].n++;
+	}
+	for (j = 1; j < ng; j++)   /* insertion sort: size, then CPUs, descending */
+		for (k = j; k > 0 && (g[k].size > g[k - 1].size ||
+				      (g[k].size == g[k - 1].size && g[k].cpus > g[k - 1].cpus)); k--) {
+			__typeof__(g[0]) t = g[k];
+			g[k] = g[k - 1];
+			g[k - 1] = t;
+		}
+	arr = cJSON_AddArrayToObject(o, "groups");
+	for (j = 0; j < ng; j++) {
+		cJSON *e = cJSON_CreateObject();
+		fj_num(e, "size_bytes", (double)g[j].size);
+		fj_num(e, "instances", g[j].n);
+		fj_num(e, "cpus_per_instance", g[j].cpus);
+		cJSON_AddItemToArray(arr, e);
+	}
+}
+
 static void probe_caches(struct cpu_state *st, cJSON *cpu)
 {
 	cJSON *caches = cJSON_AddObjectToObject(cpu, "caches");
@@ -860,6 +912,7 @@ static void probe_caches(struct cpu_state *st, cJSON *cpu)
 			fj_num(o, "cpus_per_instance", per);
 			fj_num(o, "total_bytes", (double)total);
 			cJSON_AddBoolToObject(o, "uniform", uniform);
+			cache_groups(st, lvl, o);
 		}
 	}
 	facts_evidence(st->f, "cpu.caches", CPUDIR "/cpu*/cache/index*/{level,type,size,shared_cpu_list}");
@@ -1296,13 +1349,30 @@ int probe_cpu(struct probe_ctx *ctx)
 		fj_str_or_null(cpu, "model_name", model);
 		if (!model)
 			facts_gap(st.f, "cpu.model_name", "/proc/cpuinfo has no model name and the core type is unknown");
-		free(armmodel);
 		{
 			const struct cpuid_type *t = NULL;
+			const char *other = NULL;
 			for (i = 0; lib_ok && i < lib.ntypes; i++)
 				if (!t || lib.t[i].purpose == 1)
 					t = &lib.t[i];
-			if (t && codename_trusted(t)) {
+			/* A dump of another CPU than the probed one (--cpuid-dump
+			 * with a sysroot or on a live host) must not name it. */
+			if (t && libsrc && strcmp(libsrc, "live")) {
+				if (vid && t->vendor[0] && strcmp(vid, t->vendor))
+					other = xasprintf("the CPUID dump's vendor is '%s', /proc/cpuinfo's '%s': "
+							  "not this CPU", t->vendor, vid);
+				else if (model && t->brand[0] && !same_words(model, t->brand)) {
+					char *b = strsquash(xstrdup(t->brand));
+					other = xasprintf("the CPUID dump is of '%s', /proc/cpuinfo names '%s': "
+							  "not this CPU", b, model);
+					free(b);
+				}
+			}
+			if (other) {
+				fj_str_or_null(cpu, "codename", NULL);
+				facts_gap(st.f, "cpu.codename", "%s", other);
+				free((char *)other);
+			} else if (t && codename_trusted(t)) {
 				fj_str_or_null(cpu, "codename", t->codename);
 				facts_evidence(st.f, "cpu.codename", "libcpuid");
 			} else {
@@ -1312,6 +1382,7 @@ int probe_cpu(struct probe_ctx *ctx)
 					  "--cpuid-dump or a snapshot's copy)");
 			}
 		}
+		free(armmodel);
 	}
 
 	probe_caches(&st, cpu);
@@ -1350,6 +1421,20 @@ static int jnum(const cJSON *o, const char *k, double *v)
 	return 1;
 }
 
+/* A cache size exactly: "1280 KiB", "18 MiB" (human_bytes would round
+ * 1.25 MiB to "1.2 MiB"). */
+static const char *cache_size(double v, char *buf, size_t n)
+{
+	uint64_t b = (uint64_t)v;
+	if (b && b % (1u << 20) == 0)
+		snprintf(buf, n, "%" PRIu64 " MiB", b >> 20);
+	else if (b && b % 1024 == 0)
+		snprintf(buf, n, "%" PRIu64 " KiB", b >> 10);
+	else
+		snprintf(buf, n, "%" PRIu64 " B", b);
+	return buf;
+}
+
 static const char *num_or(const cJSON *o, const char *k, char *buf, size_t n)
 {
 	double v;
@@ -1379,9 +1464,10 @@ void text_cpu(FILE *out, const cJSON *root)
 	smt = cJSON_GetObjectItemCaseSensitive(cpu, "smt");
 	if (smt) {
 		const cJSON *act = cJSON_GetObjectItemCaseSensitive(smt, "active");
-		tx_kv(out, "SMT", "%s, %s threads per core, control %s",
+		tx_kv(out, "SMT", "%s, %s thread%s per core, control %s",
 		      cJSON_IsTrue(act) ? "on" : cJSON_IsFalse(act) ? "off" : "unknown",
 		      num_or(smt, "threads_per_core", a, sizeof(a)),
+		      jnum(smt, "threads_per_core", &v) && v == 1 ? "" : "s",
 		      jstr(smt, "control") ? jstr(smt, "control") : "unknown");
 	}
 	kinds = cJSON_GetObjectItemCaseSensitive(cpu, "kinds");
@@ -1390,11 +1476,11 @@ void text_cpu(FILE *out, const cJSON *root)
 			char key[48], bm[32];
 			const char *ct = jstr(k, "core_type");
 			snprintf(key, sizeof(key), "kind %s", jstr(k, "name") ? jstr(k, "name") : "?");
-			tx_kv(out, key, "CPUs %s: %s cores, %s threads%s%s, max %s MHz, base %s MHz [%s]%s%s%s%s",
+			tx_kv(out, key, "CPUs %s: %s cores, %s threads%s%s, max %s, base %s [%s]%s%s%s%s",
 			      jstr(k, "cpus") ? jstr(k, "cpus") : "?", num_or(k, "cores", a, sizeof(a)),
 			      num_or(k, "threads", b, sizeof(b)), ct ? ", " : "", ct ? ct : "",
-			      num_or(k, "max_mhz", d, sizeof(d)),
-			      jnum(k, "base_mhz", &v) ? (snprintf(bm, sizeof(bm), "%g", v), bm) : "unknown",
+			      jnum(k, "max_mhz", &v) ? (snprintf(d, sizeof(d), "%g MHz", v), d) : "unknown",
+			      jnum(k, "base_mhz", &v) ? (snprintf(bm, sizeof(bm), "%g MHz", v), bm) : "unknown",
 			      jstr(k, "source") ? jstr(k, "source") : "?",
 			      jstr(k, "driver") ? ", " : "", jstr(k, "driver") ? jstr(k, "driver") : "",
 			      jstr(k, "governor") ? "/" : "", jstr(k, "governor") ? jstr(k, "governor") : "");
@@ -1421,9 +1507,25 @@ void text_cpu(FILE *out, const cJSON *root)
 			tx_kv(out, key, "unknown");
 			continue;
 		}
-		tx_kv(out, key, "%s%s x %s, %s CPUs each", cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "uniform"))
-		      ? "up to " : "", human_bytes(v, hb, sizeof(hb)), num_or(c, "instances", a, sizeof(a)),
-		      num_or(c, "cpus_per_instance", b, sizeof(b)));
+		{
+			/* One "SIZE x N, M CPU(s) each" per group (hybrids: two). */
+			const cJSON *gs = cJSON_GetObjectItemCaseSensitive(c, "groups"), *g;
+			struct strbuf sb = STRBUF_INIT;
+			double n, m;
+			cJSON_ArrayForEach(g, gs) {
+				if (!jnum(g, "size_bytes", &v) || !jnum(g, "instances", &n) || !jnum(g, "cpus_per_instance", &m))
+					continue;
+				strbuf_addf(&sb, "%s%s x %g, %g CPU%s each", sb.len ? " + " : "",
+					    cache_size(v, hb, sizeof(hb)), n, m, m == 1 ? "" : "s");
+			}
+			if (!sb.len) {
+				jnum(c, "size_bytes", &v);
+				strbuf_addf(&sb, "%s x %s, %s CPUs each", cache_size(v, hb, sizeof(hb)),
+					    num_or(c, "instances", a, sizeof(a)), num_or(c, "cpus_per_instance", b, sizeof(b)));
+			}
+			tx_kv(out, key, "%s", sb.buf);
+			strbuf_release(&sb);
+		}
 	}
 	if (h) {
 		const cJSON *vz = cJSON_GetObjectItemCaseSensitive(h, "virtualized");

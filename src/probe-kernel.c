@@ -610,6 +610,10 @@ static void no_cpufreq(struct probe_ctx *ctx, cJSON *cf)
 		why = "/sys/devices/system/cpu: missing (not captured)";
 	else if (cJSON_IsTrue(virt))
 		why = "no cpufreq policies in " CPUFREQ ": the hypervisor controls the CPU frequency";
+	else if (!ctx->sr.live && !sr_exists(&ctx->sr, "/nodeaudit/collected_at"))
+		/* A capture not made by snapshot may simply lack the
+		 * directory (ghw's do). */
+		why = "no cpufreq policies in " CPUFREQ ": no cpufreq driver, or not captured";
 	else
 		why = "no cpufreq policies in " CPUFREQ ": no cpufreq driver, so the firmware "
 		      "or the hypervisor controls the CPU frequency";
@@ -1143,8 +1147,18 @@ void text_kernel(FILE *out, const cJSON *root)
 	}
 	o = cJSON_GetObjectItemCaseSensitive(k, "swap");
 	v = cJSON_GetObjectItemCaseSensitive(o, "total_bytes");
-	tx_kv(out, "swap", "%s, %d device(s)", cJSON_IsNumber(v) ? human_bytes(v->valuedouble, hb, sizeof(hb)) : "unknown",
-	      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "devices")));
+	{
+		/* devices null: /proc/swaps unread, not "0 devices". */
+		const cJSON *dv = cJSON_GetObjectItemCaseSensitive(o, "devices");
+		char nd[32];
+		if (cJSON_IsArray(dv))
+			snprintf(nd, sizeof(nd), "%d device%s", cJSON_GetArraySize(dv),
+				 cJSON_GetArraySize(dv) == 1 ? "" : "s");
+		else
+			snprintf(nd, sizeof(nd), "devices unknown");
+		tx_kv(out, "swap", "%s, %s", cJSON_IsNumber(v) ? human_bytes(v->valuedouble, hb, sizeof(hb)) : "unknown",
+		      nd);
+	}
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(o, "devices"))
 		tx_kv(out, "", "%s (%s, %s)", s_or(it, "name", "?"), s_or(it, "type", "?"),
 		      human_bytes(cJSON_GetObjectItemCaseSensitive(it, "size_bytes")->valuedouble, hb, sizeof(hb)));

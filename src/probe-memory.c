@@ -17,7 +17,7 @@
  * command line, not part of the probed machine), the sysroot's
  * /sys/firmware/dmi/tables/{smbios_entry_point,DMI} (root only on a live
  * machine), /sys/firmware/dmi/entries/T-N/raw (one structure each), else a
- * gap.  /sys/firmware/dmi/id/ (world readable) still names the platform.
+ * gap.  /sys/class/dmi/id/ (world readable) still names the platform.
  * EDAC (/sys/devices/system/edac/mc) gives error counts and, without
  * SMBIOS, the ECC mode.
  *
@@ -333,7 +333,7 @@ static void platform_from_id(struct probe_ctx *ctx, cJSON *pl)
 	size_t i;
 	int any = 0;
 	for (i = 0; i < ARRAY_SIZE(ids); i++) {
-		char *path = xasprintf("/sys/firmware/dmi/id/%s", ids[i].file), *v = NULL;
+		char *path = xasprintf("/sys/class/dmi/id/%s", ids[i].file), *v = NULL;
 		cJSON *o = cJSON_GetObjectItemCaseSensitive(pl, ids[i].obj);
 		if (!o)
 			o = cJSON_AddObjectToObject(pl, ids[i].obj);
@@ -347,7 +347,7 @@ static void platform_from_id(struct probe_ctx *ctx, cJSON *pl)
 		free(path);
 	}
 	if (!any)
-		facts_gap(&ctx->facts, "platform", "neither an SMBIOS table nor /sys/firmware/dmi/id names the platform");
+		facts_gap(&ctx->facts, "platform", "neither an SMBIOS table nor /sys/class/dmi/id names the platform");
 }
 
 static void platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
@@ -928,8 +928,10 @@ static const char *ecc_from_smbios(const struct smbios_info *s, const char **sou
 		return mode;
 	}
 	if (widths == 1) {
+		/* 72/64 bits say ECC is there, not what the controller corrects
+		 * (SECDED or chipkill): only "ecc". */
 		*source = "smbios-dimm-widths";
-		return "single-bit";
+		return "ecc";
 	}
 	if (widths == 0) {
 		*source = "smbios-dimm-widths";
@@ -975,7 +977,10 @@ static void edac_facts(struct probe_ctx *ctx, cJSON *ecc, struct memstate *st)
 		facts_gap(f, "memory.ecc.corrected_errors",
 			  "no EDAC (/sys/devices/system/edac/mc %s): no EDAC driver is loaded, so memory error counts are unknown",
 			  r == -ENOENT || r == -ENOTDIR ? "is absent" : sr_reason(r));
-		facts_gap(f, "memory.ecc.uncorrected_errors", "no EDAC: see memory.ecc.corrected_errors");
+		/* The whole reason: check prints this gap alone. */
+		facts_gap(f, "memory.ecc.uncorrected_errors",
+			  "no EDAC (/sys/devices/system/edac/mc %s): no EDAC driver is loaded, so memory error counts are unknown",
+			  r == -ENOENT || r == -ENOTDIR ? "is absent" : sr_reason(r));
 		return;
 	}
 	ctl = cJSON_AddArrayToObject(ecc, "controllers");
@@ -1342,28 +1347,27 @@ static int node_memtotal(struct probe_ctx *ctx, uint64_t *kb)
 	return 0;
 }
 
-/* The NUMA nodes' memory should add up to MemTotal.  Where it does not (a
- * VM with hot-plugged or virtio-mem memory, firmware that misreports a
- * node), both are kept and the disagreement is said, not hidden. */
-static void check_node_sum(struct probe_ctx *ctx, uint64_t total)
+/* The NUMA nodes' MemTotal sum should be MemTotal (within what the kernel
+ * keeps per node); far apart (memory hot-added to a VM, a node file not
+ * updated) the per-node figures cannot be trusted for sizing: say so. */
+static void nodes_vs_memtotal(struct probe_ctx *ctx, uint64_t total)
 {
-	const cJSON *nodes = facts_get(ctx->facts.root, "numa.nodes"), *n;
+	const cJSON *nodes = facts_get(ctx->facts.root, "numa.nodes"), *nd;
 	double sum = 0;
+	int n = 0;
 	char a[32], b[32];
-	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) == 0)
-		return;
-	cJSON_ArrayForEach(n, nodes) {
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(n, "memory_bytes");
+	cJSON_ArrayForEach(nd, nodes) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(nd, "memory_bytes");
 		if (!cJSON_IsNumber(m))
 			return;
 		sum += m->valuedouble;
+		n++;
 	}
-	if (sum < total * 0.98 || sum > total * 1.02)
-		facts_conflict(&ctx->facts, "numa.nodes[].memory_bytes", "/proc/meminfo",
-			       "/sys/devices/system/node/node*/meminfo",
-			       "the NUMA nodes hold %s in all, MemTotal says %s (hot-plugged or "
-			       "ballooned memory, or a node the firmware misreports)",
-			       human_bytes(sum, a, sizeof(a)), human_bytes((double)total, b, sizeof(b)));
+	if (!n || !total || (sum > total * 0.9 && sum < total * 1.1))
+		return;
+	facts_conflict(&ctx->facts, "memory.total_bytes", "/proc/meminfo", "numa.nodes[].memory_bytes",
+		       "MemTotal is %s, the NUMA %s MemTotal sum %s", human_bytes((double)total, a, sizeof(a)),
+		       n == 1 ? "node's" : "nodes'", human_bytes(sum, b, sizeof(b)));
 }
 
 static void memtotal(struct probe_ctx *ctx, cJSON *mem)
@@ -1374,7 +1378,7 @@ static void memtotal(struct probe_ctx *ctx, cJSON *mem)
 	if (r == 0 && (p = strstr(buf, "MemTotal:")) && sscanf(p + 9, "%" SCNu64, &kb) == 1) {
 		add_u64(mem, "total_bytes", 1, kb * 1024);
 		facts_evidence(&ctx->facts, "memory.total_bytes", "/proc/meminfo");
-		check_node_sum(ctx, kb * 1024);
+		nodes_vs_memtotal(ctx, kb * 1024);
 	} else if (!node_memtotal(ctx, &kb)) {
 		add_u64(mem, "total_bytes", 1, kb * 1024);
 	} else {
@@ -1405,10 +1409,13 @@ int probe_memory(struct probe_ctx *ctx)
 		fj_set(mem, "slots", cJSON_CreateNull());
 		fj_set(mem, "installed_bytes", cJSON_CreateNull());
 		fj_set(mem, "speed", cJSON_CreateNull());
+		if (!why)
+			why = xstrdup("no SMBIOS memory device records");
 		facts_gap(&ctx->facts, "memory.dimms", "%s", why);
-		facts_gap(&ctx->facts, "memory.slots", "no SMBIOS memory device records (see memory.dimms)");
-		facts_gap(&ctx->facts, "memory.installed_bytes", "no SMBIOS memory device records (see memory.dimms)");
-		facts_gap(&ctx->facts, "memory.speed", "no SMBIOS memory device records (see memory.dimms)");
+		/* The whole reason each time: check prints one gap per finding. */
+		facts_gap(&ctx->facts, "memory.slots", "%s", why);
+		facts_gap(&ctx->facts, "memory.installed_bytes", "%s", why);
+		facts_gap(&ctx->facts, "memory.speed", "%s", why);
 	}
 	ecc_facts(ctx, mem, &m, &st);
 	hugepages_per_node(ctx, mem);
@@ -1427,7 +1434,7 @@ int probe_memory(struct probe_ctx *ctx)
 	}
 	if (!m.have && !(is_virtual(ctx, NULL) == 0 && edac_channels(ctx, mem, &st)))
 		null_channels(ctx, mem, "%s", st.ned ? "no SMBIOS DIMM list, and EDAC DIMM locations name no channel"
-						     : "no DIMM list (see memory.dimms)");
+						     : why);
 	free(st.ed);
 	free(why);
 	if (m.have)
@@ -1506,6 +1513,8 @@ void text_memory(FILE *out, const cJSON *root)
 	if (jnum(o, "configured_mts", &v))
 		tx_kv(out, "speed", "%.0f MT/s configured%s", v,
 		      jnum(o, "rated_mts", &w) && w > v ? " (below rated)" : "");
+	else if (jnum(o, "rated_mts", &v))
+		tx_kv(out, "speed", "%.0f MT/s rated (configured unknown)", v);
 	o = cJSON_GetObjectItemCaseSensitive(mem, "bandwidth");
 	if (jnum(o, "theoretical_bytes_per_s", &v))
 		tx_kv(out, "peak bandwidth", "%.1f GB/s (theoretical)", v / 1e9);
@@ -1517,9 +1526,9 @@ void text_memory(FILE *out, const cJSON *root)
 		tx_kv(out, "memory errors", "%.0f corrected, %.0f uncorrected", v, w);
 	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(mem, "dimms")) {
 		double sz = 0, sp = 0;
-		jnum(d, "size_bytes", &sz);
 		fprintf(out, "  %-22s %s %s", jstr(d, "locator") ? jstr(d, "locator") : "?",
-			human_bytes(sz, b1, sizeof(b1)), jstr(d, "type") ? jstr(d, "type") : "");
+			jnum(d, "size_bytes", &sz) ? human_bytes(sz, b1, sizeof(b1)) : "size unknown",
+			jstr(d, "type") ? jstr(d, "type") : "type unknown");
 		if (jnum(d, "configured_speed_mts", &sp) || jnum(d, "speed_mts", &sp))
 			fprintf(out, " %.0f MT/s", sp);
 		if (jstr(d, "channel"))

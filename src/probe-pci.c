@@ -427,8 +427,10 @@ static void read_configs(struct pci_scan *s, struct pcisrc *src)
 	for (i = 0; i < s->n; i++) {
 		struct pdev *p = &s->d[i];
 		p->cfg = xcalloc(1, 4096);
+		/* The link registers lie in the first 256 bytes: extended
+		 * space would cost time (a VM traps each dword) for nothing. */
 		if (src)
-			p->cfglen = pcisrc_config(src, p->dom, p->bus, p->dev, p->fn, p->cfg);
+			p->cfglen = pcisrc_config_max(src, p->dom, p->bus, p->dev, p->fn, p->cfg, 256);
 		parse_config(p);
 	}
 }
@@ -871,6 +873,7 @@ static void nic_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, cons
 		fact = xasprintf("%s.interface", base);
 		cJSON_AddNullToObject(o, "interface");
 		cJSON_AddNullToObject(o, "speed_mbps");
+		cJSON_AddNullToObject(o, "operstate");
 		facts_gap(f, fact, "a PCI config dump holds no network interfaces");
 		free(fact);
 		return;
@@ -898,6 +901,7 @@ static void nic_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, cons
 	if (r < 0 || n == 0) {
 		cJSON_AddNullToObject(o, "interface");
 		cJSON_AddNullToObject(o, "speed_mbps");
+		cJSON_AddNullToObject(o, "operstate");
 		if (r == -ENOENT || n == 0)
 			facts_gap(f, fact, "%s: missing (no driver bound, or the port is used by RDMA only)", dir);
 		else
@@ -915,21 +919,51 @@ static void nic_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, cons
 			path = xasprintf("%s/%s/speed", dir, names[0]);
 			r = sr_read_s64(sr, path, &mbps);
 		}
-		if (r == 0 && mbps > 0) {
-			fj_num(o, "speed_mbps", (double)mbps);
-			facts_evidence(f, fact, path);
-		} else {
-			cJSON_AddNullToObject(o, "speed_mbps");
-			if (r == 0 || r == -EINVAL)
-				facts_gap(f, fact, "%s: no link (cable unplugged or interface down)", path);
-			else
-				facts_gap_read(f, fact, path, r);
+		/* The kernel's operstate says whether the link is up: speed -1
+		 * with the link up is a driver that reports no speed (virtio). */
+		{
+			char *op = NULL, *opath = xasprintf("/sys/class/net/%s/operstate", names[0]);
+			int ro = sr_read_str(sr, opath, &op);
+			if (ro < 0) {
+				free(opath);
+				opath = xasprintf("%s/%s/operstate", dir, names[0]);
+				ro = sr_read_str(sr, opath, &op);
+			}
+			fj_str_or_null(o, "operstate", ro == 0 && *op ? op : NULL);
+			if (r == 0 && mbps > 0) {
+				fj_num(o, "speed_mbps", (double)mbps);
+				facts_evidence(f, fact, path);
+			} else {
+				cJSON_AddNullToObject(o, "speed_mbps");
+				if ((r == 0 || r == -EINVAL) && ro == 0 && !strcmp(op, "up"))
+					facts_gap(f, fact, "%s: the driver reports no speed (%s), the link is up",
+						  path, r == 0 ? "-1" : "empty or unparsable");
+				else if (r == 0 || r == -EINVAL)
+					facts_gap(f, fact, "%s: no link (%s)", path,
+						  ro == 0 ? "interface not up" : "cable unplugged or interface down");
+				else
+					facts_gap_read(f, fact, path, r);
+			}
+			free(op);
+			free(opath);
 		}
 		free(path);
 	}
 	free(fact);
 	free(dir);
 	sr_free_list(names, n);
+}
+
+/* Why a device has no port above it.  On bus 00, or placed by its sysfs
+ * path, it sits on a root bus; a device on another bus whose bridge the
+ * capture lacks (a dump of one card) has a port above it that is unknown. */
+static void no_port_gap(struct probe_ctx *ctx, const struct pdev *p, const char *fact)
+{
+	if (p->bus != 0 && !p->nanc)
+		facts_gap(&ctx->facts, fact, "no bridge to bus %02x in the %s: the port above it is unknown",
+			  p->bus, p->sys ? "sysfs capture" : "PCI dump");
+	else
+		facts_gap(&ctx->facts, fact, "on the root bus: no port above it");
 }
 
 static void upstream_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
@@ -939,7 +973,7 @@ static void upstream_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSO
 	cJSON *u;
 	if (p->parent == NO_PARENT) {
 		cJSON_AddNullToObject(o, "upstream");
-		facts_gap(&ctx->facts, fact, "on the root bus: no port above it");
+		no_port_gap(ctx, p, fact);
 	} else {
 		const struct pdev *q = &s->d[p->parent];
 		u = cJSON_AddObjectToObject(o, "upstream");
@@ -965,7 +999,7 @@ static void shared_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON 
 	const struct pdev *u;
 	if (up < 0) {
 		cJSON_AddNullToObject(o, "shared_uplink");
-		facts_gap(&ctx->facts, fact, "on the root bus: no port above it");
+		no_port_gap(ctx, &s->d[i], fact);
 		free(fact);
 		return;
 	}
@@ -1371,8 +1405,12 @@ static void table(FILE *out, const cJSON *list, int nic)
 			snprintf(port, sizeof(port), "%s %gG", ifn ? ifn : "?", mbps->valuedouble / 1000);
 		else if (cJSON_IsNumber(mbps))
 			snprintf(port, sizeof(port), "%s %gM", ifn ? ifn : "?", mbps->valuedouble);
+		else if (ifn && jstr(d, "operstate"))
+			/* No speed: the kernel's operstate ("up": a driver with
+			 * no speed, such as virtio), never a guessed "down". */
+			snprintf(port, sizeof(port), "%s %s", ifn, jstr(d, "operstate"));
 		else
-			snprintf(port, sizeof(port), "%s%s", ifn ? ifn : "-", ifn ? " down" : "");
+			snprintf(port, sizeof(port), "%s%s", ifn ? ifn : "-", ifn ? " ?" : "");
 		fprintf(out, "  %-13s %-28.28s %-18s %4s %-9s %-9s %s\n", jstr(d, "bdf"), name, port, nd, w, sp,
 			verdict(d));
 	}

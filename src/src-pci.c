@@ -136,6 +136,12 @@ size_t pcisrc_devices(struct pcisrc *ps, unsigned (**addrs)[4])
 int pcisrc_config(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
 		  unsigned fn, uint8_t *buf)
 {
+	return pcisrc_config_max(ps, dom, bus, dev, fn, buf, 4096);
+}
+
+int pcisrc_config_max(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
+		      unsigned fn, uint8_t *buf, int max)
+{
 	jmp_buf jb;
 	struct pci_dev *volatile d = NULL;
 	volatile int len = 0;
@@ -159,7 +165,7 @@ int pcisrc_config(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
 		else
 			for (pos = 64; pos < 256 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
 				len = pos + 16;
-		if (len == 256) {
+		if (len == 256 && max > 256) {
 			if (pci_read_block(d, 256, buf + 256, 4096 - 256))
 				len = 4096;
 			else
@@ -177,6 +183,108 @@ int pcisrc_config(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
 static struct pci_access *names_acc;
 static int names_failed;
 
+/*
+ * libpci parses all of pci.ids into a hash on the first lookup (1.3 MB:
+ * most of a probe's user time).  A probe names a handful of devices, so
+ * when the list is a plain file, look the few lines up in it directly:
+ * the same lines libpci would use, the same name text.  A compressed list
+ * (pci.ids.gz) goes through libpci.
+ */
+static char *ids_text;      /* the plain list, NUL-terminated */
+static int ids_state;       /* 0 untried, 1 loaded, -1 use libpci */
+
+#define IDS_MAX (64u << 20)
+
+static void ids_load(void)
+{
+	const char *name = names_acc->id_file_name;
+	char *plain;
+	size_t n;
+	struct stat st;
+	FILE *fp;
+	ids_state = -1;
+	if (!name)
+		return;
+	n = strlen(name);
+	if (n > 3 && !strcmp(name + n - 3, ".gz")) {
+		if (stat(name, &st) == 0)
+			return;    /* compressed: libpci reads it */
+		plain = xstrdup(name);
+		plain[n - 3] = '\0';
+	} else
+		plain = xstrdup(name);
+	fp = fopen(plain, "r");
+	free(plain);
+	if (!fp)
+		return;
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (unsigned long long)st.st_size < IDS_MAX) {
+		size_t len = (size_t)st.st_size;
+		ids_text = xmalloc(len + 2);
+		ids_text[0] = '\n';   /* every line, the first too, follows a newline */
+		if (fread(ids_text + 1, 1, len, fp) == len && !memchr(ids_text + 1, '\0', len)) {
+			ids_text[len + 1] = '\0';
+			ids_state = 1;
+		} else {
+			free(ids_text);
+			ids_text = NULL;
+		}
+	}
+	fclose(fp);
+}
+
+/* The name on the line after "id" (4 hex digits) that starts at p. */
+static char *ids_name(const char *p)
+{
+	const char *e;
+	p += 4;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	e = strchr(p, '\n');
+	if (!e)
+		e = p + strlen(p);
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return e > p ? xstrndup(p, (size_t)(e - p)) : NULL;
+}
+
+static int is_id_at(const char *p, const char *id)
+{
+	return !strncmp(p, id, 4) && (p[4] == ' ' || p[4] == '\t');
+}
+
+static char *ids_lookup(int what, unsigned a, unsigned b)
+{
+	char vid[8], did[8];
+	const char *p = ids_text;
+	snprintf(vid, sizeof(vid), "%04x", a & 0xffff);
+	snprintf(did, sizeof(did), "%04x", b & 0xffff);
+	/* The vendor line: "\nvvvv  Name". */
+	for (;;) {
+		p = strstr(p, "\n");
+		if (!p)
+			return NULL;
+		p++;
+		if (is_id_at(p, vid))
+			break;
+	}
+	if (what == PCI_LOOKUP_VENDOR)
+		return ids_name(p);
+	/* Its devices: "\tdddd  Name" up to the next line that is not a
+	 * device, subsystem, comment or blank line. */
+	for (p = strchr(p, '\n'); p; p = strchr(p, '\n')) {
+		p++;
+		if (*p == '\t' && p[1] != '\t') {
+			if (is_id_at(p + 1, did))
+				return ids_name(p + 1);
+		} else if (*p != '\t' && *p != '#' && *p != '\n' && *p != '\r' && *p != '\0')
+			return NULL;
+		else if (*p == '\0')
+			return NULL;
+	}
+	return NULL;
+}
+
 static char *lookup(int what, unsigned a, unsigned b)
 {
 	jmp_buf jb;
@@ -186,6 +294,10 @@ static char *lookup(int what, unsigned a, unsigned b)
 		return NULL;
 	if (!names_acc)
 		names_acc = new_access();
+	if (!ids_state)
+		ids_load();
+	if (ids_state > 0)
+		return ids_lookup(what, a, b);
 	pci_jmp = &jb;
 	if (setjmp(jb)) {
 		/* A garbled pci.ids: names are unknown, nothing else is. */
@@ -219,6 +331,9 @@ void pci_names_release(void)
 		pci_jmp = NULL;
 	}
 	names_acc = NULL;
+	free(ids_text);
+	ids_text = NULL;
+	ids_state = 0;
 }
 
 /*** Dump validation ***/

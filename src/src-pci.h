@@ -31,6 +31,11 @@ size_t pcisrc_devices(struct pcisrc *ps, unsigned (**addrs)[4]);
  * into buf (4096 bytes); returns the length. */
 int pcisrc_config(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
 		  unsigned fn, uint8_t *buf);
+/* The same, reading at most max bytes (256: the standard header and
+ * capability list, enough for the PCIe link registers; extended space is
+ * slow to read on some hosts, a VM traps every dword). */
+int pcisrc_config_max(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
+		      unsigned fn, uint8_t *buf, int max);
 
 /* Names from pci.ids (NULL when there is no pci.ids or no entry); malloc'd.
  * Works with ps NULL (a private name-only handle). */

@@ -116,7 +116,7 @@ while read -r file want; do
 done <<'DUMPS'
 12th-gen-intel-core-i7-12700h.test {"cpu": {"libcpuid": {"source": "dump", "types": [{"purpose": "performance", "cores": 6, "threads": 12}, {"purpose": "efficiency", "cores": 8, "threads": 8}]}}}
 13th-gen-intel-core-i9-13900k.test.xz {"cpu": {"libcpuid": {"source": "dump", "types": [{"purpose": "performance", "cores": 8, "threads": 16}, {"purpose": "efficiency", "cores": 16, "threads": 16}]}}}
-amd-epyc-7763-64-core-processor-dual.test.xz {"cpu": {"codename": "EPYC (Milan)", "libcpuid": {"types": [{"purpose": "general", "cores": 64, "threads": 128}, {"purpose": "general", "cores": 64, "threads": 128}]}}}
+amd-epyc-7763-64-core-processor-dual.test.xz {"cpu": {"codename": null, "libcpuid": {"types": [{"purpose": "general", "cores": 64, "threads": 128}, {"purpose": "general", "cores": 64, "threads": 128}]}}}
 amd-ryzen-7-8845hs-with-radeon-780m-graphics.test {"cpu": {"codename": null, "libcpuid": {"types": [{"purpose": "general", "cores": 8, "threads": 16}]}}}
 cortex-a72.test {"cpu": {"libcpuid": null, "codename": null, "packages": 4}}
 DUMPS

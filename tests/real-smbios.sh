@@ -66,7 +66,8 @@ check "Gigabyte GA-MA74GMT-S2" "{\"memory\": {
 
 # hwloc 32em64t (Dell DCS8000Z): /sys/firmware/dmi/entries/17-0..23, 8 x
 # 4 GiB DDR3 registered ECC (72/64) in DIMM_A1-A4 and DIMM_B1-B4 of 24
-# slots; DIMM_A1..A12 name a socket's slots, not channels: unknown.
+# slots; DIMM_A1..A12 name a socket's slots, not channels: unknown.  No
+# memory array record: the 72/64 widths say ECC, not which kind ("ecc").
 tb=$(ls "$real"/sysfs/hwloc__32em64t-2n8c+dax+nvme+mic+dimms/*.tar.bz2 2>/dev/null | head -n 1)
 if [ -n "$tb" ] && tar -xjf "$tb" -C "$tmp" 2>/dev/null; then
 	r=$tmp/32em64t-2n8c+1mic
@@ -74,7 +75,7 @@ if [ -n "$tb" ] && tar -xjf "$tb" -C "$tmp" 2>/dev/null; then
 	check "hwloc 32em64t DIMM entries" "{\"memory\": {
 	  \"dimms\": [$dd, $dd, $dd, $dd, $dd, $dd, $dd, $dd],
 	  \"installed_bytes\": $((32 * G)), \"slots\": {\"total\": 24, \"populated\": 8},
-	  \"channels\": null, \"ecc\": {\"mode\": \"single-bit\", \"source\": \"smbios-dimm-widths\"}}}" --sysroot "$r"
+	  \"channels\": null, \"ecc\": {\"mode\": \"ecc\", \"source\": \"smbios-dimm-widths\"}}}" --sysroot "$r"
 	n=$((n + 1))
 	locs=$(grep -o '"locator":[[:space:]]*"[^"]*"' "$tmp/out.json" | sed 's/.*:[[:space:]]*"//; s/"$//' | sort | tr '\n' ' ')
 	if [ "$locs" = "DIMM_A1 DIMM_A2 DIMM_A3 DIMM_A4 DIMM_B1 DIMM_B2 DIMM_B3 DIMM_B4 " ]; then
