@@ -676,16 +676,6 @@ static const char *archive_kind(const char *p)
 	return NULL;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
 static const char *base_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -710,7 +700,7 @@ static int check_not_in_sysroot(const char *out)
 	if (!sys || !*sys || !strcmp(sys, "/"))
 		return 0;
 	rs = realpath(sys, NULL);
-	parent = dir_of(out);
+	parent = path_dirname(out);
 	rp = realpath(parent, NULL);
 	if (rs && rp) {
 		struct stat st;
@@ -795,7 +785,7 @@ int cmd_snapshot(int argc, char **argv)
 		outbuf[i - 1] = '\0';
 	out = outbuf;
 	kind = archive_kind(out);
-	parent = dir_of(out);
+	parent = path_dirname(out);
 	if (!strcmp(out, "/")) {
 		error("refusing to write a snapshot into '/'");
 		goto done;

@@ -14,16 +14,6 @@
 
 int color_on;
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
 int output_open(struct output *o, const char *path, const char *refuse_under)
 {
 	char *dir, *realdir;
@@ -33,7 +23,7 @@ int output_open(struct output *o, const char *path, const char *refuse_under)
 		o->fp = stdout;
 		return 0;
 	}
-	dir = dir_of(path);
+	dir = path_dirname(path);
 	realdir = realpath(dir, NULL);
 	if (!realdir) {
 		error("cannot write '%s': %s", path, strerror(errno));

@@ -266,6 +266,16 @@ char *strbuf_detach(struct strbuf *sb)
 	return p;
 }
 
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
 const char *human_bytes(double bytes, char *buf, size_t n)
 {
 	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };

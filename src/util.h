@@ -55,6 +55,9 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb);
 
+/* The directory part of path ("." when it has none); malloc'd. */
+char *path_dirname(const char *path);
+
 /* Human-readable size ("31.3 GiB"), into buf. */
 const char *human_bytes(double bytes, char *buf, size_t n);
 
