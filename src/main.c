@@ -25,39 +25,6 @@ const struct command commands[] = {
 	  "  --only LIST     probe only these subjects (comma list of: host, cpu, numa,\n"
 	  "                  memory, pci, kernel)\n"
 	  "  --format FMT    text (default) or json\n" },
-	{ "plan", cmd_plan, "the fixes: numactl/taskset per NUMA node, sysctl.d, kernel command line, systemd, BIOS",
-	  "Usage: nodeaudit plan [--command CMD] [--reserve N] [--unit NAME] [--report FILE]\n"
-	  "                      [--profile NAME] [--format text|json|sh|sysctl|systemd]\n"
-	  "\n"
-	  "Print the fixes for this node; never change anything.  One inference worker\n"
-	  "per NUMA node with CPUs, one hardware thread per physical core (P-cores only\n"
-	  "on hybrid CPUs), N cores per node reserved for the OS (default 1; the E-cores\n"
-	  "on hybrids), one feeder per accelerator on its local node, and the settings\n"
-	  "that the check found wrong.\n"
-	  "\n"
-	  "  --command CMD   the worker command (default: a marked placeholder)\n"
-	  "  --reserve N     cores per node kept for the OS and the orchestrator\n"
-	  "  --unit NAME     systemd template unit for the drop-ins (default inference-worker)\n"
-	  "  --report FILE   plan from a saved 'check --format json' report\n"
-	  "  --profile NAME  the profile whose findings are fixed (default agent-cpu-inference)\n"
-	  "  --format FMT    text (default), json, sh (runtime script), sysctl\n"
-	  "                  (/etc/sysctl.d file), systemd (drop-ins)\n" },
-	{ "report", cmd_report, "fleet summary of many 'check --format json' reports",
-	  "Usage: nodeaudit report [--top N] [--format text|json|csv] FILE|DIR...\n"
-	  "\n"
-	  "Read the reports that 'nodeaudit check --format json' wrote on many nodes\n"
-	  "(directories are searched for *.json) and print the fleet view: per check\n"
-	  "the count of pass/warn/fail/unknown/skip and the failing nodes, the worst\n"
-	  "nodes, and the spread of key figures (memory channels and bandwidth, core\n"
-	  "counts, accelerator link widths).  A file that is not such a report is\n"
-	  "named on standard error and skipped.\n"
-	  "\n"
-	  "  --top N         list at most N worst nodes (default 10)\n"
-	  "  --format FMT    text (default), json (schema nodeaudit.fleet/1) or csv\n"
-	  "                  (one row per node)\n"
-	  "\n"
-	  "Exit status: the worst node's (0, 1 or 2; a node that exited 3 counts as 2),\n"
-	  "3 when no file is a usable report.\n" },
 	{ "check", cmd_check, "compare the node against a profile; findings and exit status",
 	  "Usage: nodeaudit check [--profile NAME|FILE] [--fail-on warn|fail|never]\n"
 	  "                       [--facts FILE.json] [GLOBAL OPTIONS]\n"
@@ -76,31 +43,23 @@ const struct command commands[] = {
 	  "  --format FMT    text (default), json, junit or prometheus\n"
 	  "\n"
 	  "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n" },
-	{ "profiles", cmd_profiles, "list | show NAME | validate FILE...: the check profiles",
-	  "Usage: nodeaudit profiles list\n"
-	  "       nodeaudit profiles show NAME|FILE [--format json]\n"
-	  "       nodeaudit profiles validate FILE...\n"
+	{ "plan", cmd_plan, "the fixes: numactl/taskset per NUMA node, sysctl.d, kernel command line, systemd, BIOS",
+	  "Usage: nodeaudit plan [--command CMD] [--reserve N] [--unit NAME] [--report FILE]\n"
+	  "                      [--profile NAME] [--format text|json|sh|sysctl|systemd]\n"
 	  "\n"
-	  "List the profiles found ($NODEAUDIT_PROFILE_PATH, /etc/nodeaudit/profiles,\n"
-	  "the installed ones, the built-in ones), show one with its inheritance\n"
-	  "resolved, or validate profile files (exit 3 with the file, key and problem).\n" },
-	{ "explain", cmd_explain, "CHECK-ID: what a check measures, why, how to fix it",
-	  "Usage: nodeaudit explain [CHECK-ID]\n"
+	  "Print the fixes for this node; never change anything.  One inference worker\n"
+	  "per NUMA node with CPUs, one hardware thread per physical core (P-cores only\n"
+	  "on hybrid CPUs), N cores per node reserved for the OS (default 1; the E-cores\n"
+	  "on hybrids), one feeder per accelerator on its local node, and the settings\n"
+	  "that the check found wrong.\n"
 	  "\n"
-	  "What the check measures, why it matters (with the field figures), where\n"
-	  "sources disagree, how to fix it, and what each built-in profile expects.\n"
-	  "Without an ID, list every check.\n" },
-	{ "snapshot", cmd_snapshot, "capture what probe reads, for offline audit elsewhere",
-	  "Usage: nodeaudit snapshot -o DIR|FILE.tar.gz [GLOBAL OPTIONS]\n"
-	  "\n"
-	  "Run every probe, then copy exactly the files they read (and those hwloc\n"
-	  "reads for the same facts) into DIR, or into an archive (.tar.gz, .tgz,\n"
-	  ".tar.xz, .tar.bz2, .tar) written atomically, with a manifest in\n"
-	  "/nodeaudit/MANIFEST.json.  'nodeaudit probe --sysroot DIR' then prints\n"
-	  "the same facts on any machine.  With --sysroot, re-snapshots a snapshot.\n"
-	  "Files that cannot be read (run as root for all) are left out.\n"
-	  "\n"
-	  "  -o PATH         a new or empty directory, or an archive name\n" },
+	  "  --command CMD   the worker command (default: a marked placeholder)\n"
+	  "  --reserve N     cores per node kept for the OS and the orchestrator\n"
+	  "  --unit NAME     systemd template unit for the drop-ins (default inference-worker)\n"
+	  "  --report FILE   plan from a saved 'check --format json' report\n"
+	  "  --profile NAME  the profile whose findings are fixed (default agent-cpu-inference)\n"
+	  "  --format FMT    text (default), json, sh (runtime script), sysctl\n"
+	  "                  (/etc/sysctl.d file), systemd (drop-ins)\n" },
 	{ "bench", cmd_bench, "GGUF memory-bandwidth microbenchmark and decode tokens/s ceiling",
 	  "Usage: nodeaudit bench [MODEL.gguf] [--size BYTES] [--threads N] [--nodes LIST]\n"
 	  "                       [--ctx N] [--seconds S] [--kv-type T] [--dry-run]\n"
@@ -125,6 +84,47 @@ const struct command commands[] = {
 	  "                  q5_0, q5_1, iq4_nl\n"
 	  "  --dry-run       read the model and print its figures; measure nothing\n"
 	  "  --format FMT    text (default) or json\n" },
+	{ "snapshot", cmd_snapshot, "capture what probe reads, for offline audit elsewhere",
+	  "Usage: nodeaudit snapshot -o DIR|FILE.tar.gz [GLOBAL OPTIONS]\n"
+	  "\n"
+	  "Run every probe, then copy exactly the files they read (and those hwloc\n"
+	  "reads for the same facts) into DIR, or into an archive (.tar.gz, .tgz,\n"
+	  ".tar.xz, .tar.bz2, .tar) written atomically, with a manifest in\n"
+	  "/nodeaudit/MANIFEST.json.  'nodeaudit probe --sysroot DIR' then prints\n"
+	  "the same facts on any machine.  With --sysroot, re-snapshots a snapshot.\n"
+	  "Files that cannot be read (run as root for all) are left out.\n"
+	  "\n"
+	  "  -o PATH         a new or empty directory, or an archive name\n" },
+	{ "profiles", cmd_profiles, "list | show NAME | validate FILE...: the check profiles",
+	  "Usage: nodeaudit profiles list\n"
+	  "       nodeaudit profiles show NAME|FILE [--format json]\n"
+	  "       nodeaudit profiles validate FILE...\n"
+	  "\n"
+	  "List the profiles found ($NODEAUDIT_PROFILE_PATH, /etc/nodeaudit/profiles,\n"
+	  "the installed ones, the built-in ones), show one with its inheritance\n"
+	  "resolved, or validate profile files (exit 3 with the file, key and problem).\n" },
+	{ "explain", cmd_explain, "CHECK-ID: what a check measures, why, how to fix it",
+	  "Usage: nodeaudit explain [CHECK-ID]\n"
+	  "\n"
+	  "What the check measures, why it matters (with the field figures), where\n"
+	  "sources disagree, how to fix it, and what each built-in profile expects.\n"
+	  "Without an ID, list every check.\n" },
+	{ "report", cmd_report, "fleet summary of many 'check --format json' reports",
+	  "Usage: nodeaudit report [--top N] [--format text|json|csv] FILE|DIR...\n"
+	  "\n"
+	  "Read the reports that 'nodeaudit check --format json' wrote on many nodes\n"
+	  "(directories are searched for *.json) and print the fleet view: per check\n"
+	  "the count of pass/warn/fail/unknown/skip and the failing nodes, the worst\n"
+	  "nodes, and the spread of key figures (memory channels and bandwidth, core\n"
+	  "counts, accelerator link widths).  A file that is not such a report is\n"
+	  "named on standard error and skipped.\n"
+	  "\n"
+	  "  --top N         list at most N worst nodes (default 10)\n"
+	  "  --format FMT    text (default), json (schema nodeaudit.fleet/1) or csv\n"
+	  "                  (one row per node)\n"
+	  "\n"
+	  "Exit status: the worst node's (0, 1 or 2; a node that exited 3 counts as 2),\n"
+	  "3 when no file is a usable report.\n" },
 };
 const size_t ncommands = ARRAY_SIZE(commands);
 
