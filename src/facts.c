@@ -162,3 +162,18 @@ void fj_bool_or_null(cJSON *obj, const char *key, int v)
 {
 	fj_set(obj, key, v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v));
 }
+
+const char *fj_get_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int fj_get_num(const cJSON *obj, const char *key, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!cJSON_IsNumber(v))
+		return 0;
+	*out = v->valuedouble;
+	return 1;
+}

@@ -45,6 +45,10 @@ void fj_num(cJSON *obj, const char *key, double v);
 void fj_num_or_null(cJSON *obj, const char *key, int has, double v);
 void fj_str_or_null(cJSON *obj, const char *key, const char *s);
 void fj_bool_or_null(cJSON *obj, const char *key, int v);   /* v < 0: null */
+/* Getters: the string at key (NULL unless a string); a number into *out
+ * (1 if it is one, else 0 and *out untouched). */
+const char *fj_get_str(const cJSON *obj, const char *key);
+int fj_get_num(const cJSON *obj, const char *key, double *out);
 /* Replace (or add) a key. */
 void fj_set(cJSON *obj, const char *key, cJSON *item);
 

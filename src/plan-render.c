@@ -1,5 +1,6 @@
 /* plan-render.c - the plan as text, shell script, sysctl.d file, systemd drop-ins */
 #include "config.h"
+#include "facts.h"
 #include "plan.h"
 #include "output.h"
 #include "util.h"
@@ -7,15 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static const char *jstr_or(const cJSON *o, const char *key, const char *dflt)
 {
-	const char *s = jstr(o, key);
+	const char *s = fj_get_str(o, key);
 	return s ? s : dflt;
 }
 
@@ -62,7 +57,7 @@ static void finding_comment(FILE *out, const cJSON *s)
 	char *os = o ? (cJSON_IsString(o) ? xstrdup(o->valuestring) : cJSON_PrintUnformatted(o)) : NULL;
 	char *es = e ? (cJSON_IsString(e) ? xstrdup(e->valuestring) : cJSON_PrintUnformatted(e)) : NULL;
 	const char *id = jstr_or(s, "finding", "");
-	const char *key = jstr(s, "key");
+	const char *key = fj_get_str(s, "key");
 	char *line = xasprintf("%s%s%s%s%s%s%s", id, key && !strstr(id, key) ? " " : "",
 			       key && !strstr(id, key) ? key : "", os ? ": is " : "", os ? os : "",
 			       es ? ", expected " : "", es ? es : "");
@@ -132,10 +127,10 @@ void plan_text(FILE *out, const cJSON *plan)
 			else if (!strcmp(kind, "smt"))
 				fprintf(out, "turn SMT off (runtime: /sys/devices/system/cpu/smt/control)");
 			else
-				fprintf(out, "%s", jstr(s, "command") ? jstr(s, "command") : jstr_or(s, "text", ""));
+				fprintf(out, "%s", fj_get_str(s, "command") ? fj_get_str(s, "command") : jstr_or(s, "text", ""));
 			fputc('\n', out);
-			if (jstr(s, "reason"))
-				fprintf(out, "      why: %s\n", jstr(s, "reason"));
+			if (fj_get_str(s, "reason"))
+				fprintf(out, "      why: %s\n", fj_get_str(s, "reason"));
 		}
 		fprintf(out, "  (nodeaudit plan --format sh|sysctl|systemd writes these as files)\n");
 	}
@@ -157,13 +152,13 @@ void plan_sysctl(FILE *out, const cJSON *plan)
 	header(out, plan, "#");
 	fputs("# Apply with: sysctl --system\n", out);
 	cJSON_ArrayForEach(s, arr(plan, "steps")) {
-		if (!jstr(s, "kind") || strcmp(jstr(s, "kind"), "sysctl") || !jstr(s, "key") || !jstr(s, "value"))
+		if (!fj_get_str(s, "kind") || strcmp(fj_get_str(s, "kind"), "sysctl") || !fj_get_str(s, "key") || !fj_get_str(s, "value"))
 			continue;
 		fputc('\n', out);
 		finding_comment(out, s);
-		if (jstr(s, "reason"))
-			comment(out, "# why: ", jstr(s, "reason"));
-		fprintf(out, "%s = %s\n", jstr(s, "key"), jstr(s, "value"));
+		if (fj_get_str(s, "reason"))
+			comment(out, "# why: ", fj_get_str(s, "reason"));
+		fprintf(out, "%s = %s\n", fj_get_str(s, "key"), fj_get_str(s, "value"));
 		n++;
 	}
 	if (!n)
@@ -231,44 +226,44 @@ void plan_sh(FILE *out, const cJSON *plan)
 	fputs(sh_helpers, out);
 	cJSON_ArrayForEach(s, arr(plan, "steps")) {
 		const char *kind = jstr_or(s, "kind", "");
-		const char *v = jstr(s, "value");
+		const char *v = fj_get_str(s, "value");
 		char *q = v ? shq(v) : NULL;
-		if (!strcmp(kind, "sysctl") && q && jstr(s, "key")) {
-			char *k = shq(jstr(s, "key"));
+		if (!strcmp(kind, "sysctl") && q && fj_get_str(s, "key")) {
+			char *k = shq(fj_get_str(s, "key"));
 			fputc('\n', out);
 			finding_comment(out, s);
-			if (jstr(s, "reason"))
-				comment(out, "# why: ", jstr(s, "reason"));
+			if (fj_get_str(s, "reason"))
+				comment(out, "# why: ", fj_get_str(s, "reason"));
 			fprintf(out, "set_sysctl %s %s\n", k, q);
 			free(k);
 		} else if (!strcmp(kind, "thp") && q) {
 			fputc('\n', out);
-			comment(out, "# ", jstr(s, "finding"));
-			if (jstr(s, "reason"))
-				comment(out, "# why: ", jstr(s, "reason"));
+			comment(out, "# ", fj_get_str(s, "finding"));
+			if (fj_get_str(s, "reason"))
+				comment(out, "# why: ", fj_get_str(s, "reason"));
 			fprintf(out, "set_choice /sys/kernel/mm/transparent_hugepage/enabled %s\n", q);
 		} else if (!strcmp(kind, "governor") && q) {
 			fputc('\n', out);
-			comment(out, "# ", jstr(s, "finding"));
-			if (jstr(s, "reason"))
-				comment(out, "# why: ", jstr(s, "reason"));
+			comment(out, "# ", fj_get_str(s, "finding"));
+			if (fj_get_str(s, "reason"))
+				comment(out, "# why: ", fj_get_str(s, "reason"));
 			fprintf(out, "for g in /sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do\n"
 				     "\t[ -e \"$g\" ] || continue\n"
 				     "\tset_plain \"$g\" %s\n"
 				     "done\n", q);
 		} else if (!strcmp(kind, "smt")) {
 			fputc('\n', out);
-			comment(out, "# ", jstr(s, "finding"));
-			if (jstr(s, "reason"))
-				comment(out, "# why: ", jstr(s, "reason"));
+			comment(out, "# ", fj_get_str(s, "finding"));
+			if (fj_get_str(s, "reason"))
+				comment(out, "# why: ", fj_get_str(s, "reason"));
 			fputs("# Takes SMT siblings offline until reboot; for good: BIOS or 'nosmt' on the kernel command line.\n", out);
 			fputs("if [ -e /sys/devices/system/cpu/smt/control ]; then\n"
 			      "\tset_plain /sys/devices/system/cpu/smt/control off\n"
 			      "fi\n", out);
 		} else if (!strcmp(kind, "cmdline")) {
-			const char *arg = jstr(s, "command") ? jstr(s, "command") : jstr(s, "text");
+			const char *arg = fj_get_str(s, "command") ? fj_get_str(s, "command") : fj_get_str(s, "text");
 			fputc('\n', out);
-			comment(out, "# ", jstr(s, "finding"));
+			comment(out, "# ", fj_get_str(s, "finding"));
 			fputs("# Kernel command line (not run; takes effect after the next reboot):\n", out);
 			comment(out, "#   ", arg);
 			fputs("#   Debian/Ubuntu: add it to GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub\n", out);
@@ -289,7 +284,7 @@ void plan_sh(FILE *out, const cJSON *plan)
 			    !strcmp(kind, "smt") || !strcmp(kind, "cmdline"))
 				continue;
 			line = xasprintf("#   [%s] %s: %s", kind, jstr_or(s, "finding", "?"),
-					 jstr(s, "command") ? jstr(s, "command") : jstr_or(s, "text", ""));
+					 fj_get_str(s, "command") ? fj_get_str(s, "command") : jstr_or(s, "text", ""));
 			comment(out, "", line);
 			free(line);
 		}

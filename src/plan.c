@@ -11,25 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static int jnum(const cJSON *o, const char *key, double *out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	if (!cJSON_IsNumber(v))
-		return 0;
-	*out = v->valuedouble;
-	return 1;
-}
-
 /* A cpulist fact into a bitmap; 0 when absent or unparsable. */
 static int fact_set(const cJSON *o, const char *key, hwloc_bitmap_t set)
 {
-	const char *s = jstr(o, key);
+	const char *s = fj_get_str(o, key);
 	return s && parse_cpulist(s, set) == 0;
 }
 
@@ -95,7 +80,7 @@ static int kind_set(const cJSON *facts, const char *name, int invert, hwloc_bitm
 	int found = 0;
 	hwloc_bitmap_zero(out);
 	cJSON_ArrayForEach(k, kinds) {
-		const char *n = jstr(k, "name");
+		const char *n = fj_get_str(k, "name");
 		if (!n || (!strcmp(n, name)) == invert)
 			continue;
 		if (fact_set(k, "cpus", s)) {
@@ -205,7 +190,7 @@ static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts
 				id = cJSON_GetObjectItemCaseSensitive(node, "id");
 				if (!fact_set(node, "cpus", ncpus) || hwloc_bitmap_iszero(ncpus)) {
 					double d;
-					if (jnum(node, "id", &d))
+					if (fj_get_num(node, "id", &d))
 						note(plan, "node %d has no CPUs (memory only): no worker", (int)d);
 					goto next;
 				}
@@ -285,9 +270,9 @@ static void plan_feeders(cJSON *plan, const cJSON *facts, const struct plan_opts
 	cJSON *feeders = cJSON_AddArrayToObject(plan, "feeders");
 	cJSON_ArrayForEach(a, accs) {
 		cJSON *f = cJSON_CreateObject();
-		const char *bdf = jstr(a, "bdf");
-		const char *dev = jstr(a, "device");
-		const char *vendor = jstr(a, "vendor");
+		const char *bdf = fj_get_str(a, "bdf");
+		const char *dev = fj_get_str(a, "device");
+		const char *vendor = fj_get_str(a, "vendor");
 		double node;
 		char *name = xasprintf("%s%s%s", vendor ? vendor : "", vendor && dev ? " " : "",
 				       dev ? dev : (vendor ? "" : "unknown device"));
@@ -298,14 +283,14 @@ static void plan_feeders(cJSON *plan, const cJSON *facts, const struct plan_opts
 			free(name);
 			continue;
 		}
-		if (jnum(a, "numa_node", &node)) {
+		if (fj_get_num(a, "numa_node", &node)) {
 			char *s = xasprintf("numactl --cpunodebind=%d --membind=%d -- %s", (int)node, (int)node,
 					    worker_command(o));
 			cJSON_AddNumberToObject(f, "node", (int)node);
 			cJSON_AddStringToObject(f, "numactl", s);
 			free(s);
-			if (jstr(a, "local_cpus"))
-				cJSON_AddStringToObject(f, "local_cpus", jstr(a, "local_cpus"));
+			if (fj_get_str(a, "local_cpus"))
+				cJSON_AddStringToObject(f, "local_cpus", fj_get_str(a, "local_cpus"));
 		} else {
 			cJSON_AddNullToObject(f, "node");
 			cJSON_AddStringToObject(f, "note",
@@ -377,15 +362,15 @@ static void add_step(cJSON *steps, const char *id, const char *kind, const char 
 
 static int is_sysctl_finding(const cJSON *f)
 {
-	const char *id = jstr(f, "id");
+	const char *id = fj_get_str(f, "id");
 	return id && (!strcmp(id, "kernel.sysctl") || str_startswith(id, "kernel.sysctl."));
 }
 
 static const char *sysctl_key(const cJSON *f)
 {
-	const char *id = jstr(f, "id");
-	if (jstr(f, "key"))
-		return jstr(f, "key");
+	const char *id = fj_get_str(f, "id");
+	if (fj_get_str(f, "key"))
+		return fj_get_str(f, "key");
 	return id && str_startswith(id, "kernel.sysctl.") && id[14] ? id + 14 : NULL;
 }
 
@@ -394,9 +379,9 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 	cJSON *steps = cJSON_AddArrayToObject(plan, "steps");
 	const cJSON *f;
 	cJSON_ArrayForEach(f, findings) {
-		const char *id = jstr(f, "id"), *status = jstr(f, "status");
-		const char *reason = jstr(f, "rationale") ? jstr(f, "rationale") :
-				     jstr(f, "reason") ? jstr(f, "reason") : jstr(f, "title");
+		const char *id = fj_get_str(f, "id"), *status = fj_get_str(f, "status");
+		const char *reason = fj_get_str(f, "rationale") ? fj_get_str(f, "rationale") :
+				     fj_get_str(f, "reason") ? fj_get_str(f, "reason") : fj_get_str(f, "title");
 		const cJSON *fixes = cJSON_GetObjectItemCaseSensitive(f, "fix"), *x;
 		if (!id || !status || (strcmp(status, "warn") && strcmp(status, "fail")))
 			continue;
@@ -410,10 +395,10 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 			const cJSON *fx = NULL;
 			char *v;
 			cJSON_ArrayForEach(x, fixes)
-				if (jstr(x, "kind") && !strcmp(jstr(x, "kind"), "sysctl"))
+				if (fj_get_str(x, "kind") && !strcmp(fj_get_str(x, "kind"), "sysctl"))
 					fx = x;
-			if (fx && jstr(fx, "key"))
-				key = jstr(fx, "key");
+			if (fx && fj_get_str(fx, "key"))
+				key = fj_get_str(fx, "key");
 			v = !strcmp(id, "numa.balancing") ? xstrdup("0") : target_value(f, fx);
 			if (key && v) {
 				add_step(steps, id, "sysctl", key, v, NULL, NULL, reason);
@@ -422,12 +407,12 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 			}
 			free(v);
 		}
-		if (!strcmp(id, "kernel.cmdline") && jstr(f, "key")) {
+		if (!strcmp(id, "kernel.cmdline") && fj_get_str(f, "key")) {
 			char *v = target_value(f, NULL);
 			if (v) {
-				char *text = strcmp(v, "true") ? xasprintf("%s=%s", jstr(f, "key"), v)
-							       : xstrdup(jstr(f, "key"));
-				add_step(steps, id, "cmdline", jstr(f, "key"), v, NULL, text, reason);
+				char *text = strcmp(v, "true") ? xasprintf("%s=%s", fj_get_str(f, "key"), v)
+							       : xstrdup(fj_get_str(f, "key"));
+				add_step(steps, id, "cmdline", fj_get_str(f, "key"), v, NULL, text, reason);
 				free(text);
 				free(v);
 				continue;
@@ -443,15 +428,15 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 		}
 		/* Everything else the check suggested, as it said it. */
 		cJSON_ArrayForEach(x, fixes) {
-			const char *kind = jstr(x, "kind");
+			const char *kind = fj_get_str(x, "kind");
 			if (!kind || !strcmp(kind, "sysctl"))
 				continue;
 			if (!strcmp(kind, "runtime") && (!strcmp(id, "cpu.smt") || !strcmp(id, "cpu.governor") ||
 							 !strcmp(id, "kernel.thp") || !strcmp(id, "numa.balancing") ||
 							 is_sysctl_finding(f)))
 				continue;   /* typed above */
-			add_step(steps, id, kind, jstr(x, "key"), jstr(x, "value"), jstr(x, "command"),
-				 jstr(x, "text"), reason);
+			add_step(steps, id, kind, fj_get_str(x, "key"), fj_get_str(x, "value"), fj_get_str(x, "command"),
+				 fj_get_str(x, "text"), reason);
 		}
 	}
 }

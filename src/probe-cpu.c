@@ -5,6 +5,7 @@
  * snapshot); hwloc's CPU kinds and libcpuid are cross-checks whose
  * disagreement is reported as a conflict, never silently preferred. */
 #include "config.h"
+#include "facts.h"
 #include "probe.h"
 #include "cpu-kinds.h"
 #include "src-cpuid.h"
@@ -1407,20 +1408,6 @@ out:
 
 /* ---- text ---- */
 
-static const char *jstr(const cJSON *o, const char *k)
-{
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-}
-
-static int jnum(const cJSON *o, const char *k, double *v)
-{
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
-	if (!cJSON_IsNumber(x))
-		return 0;
-	*v = x->valuedouble;
-	return 1;
-}
-
 /* A cache size exactly: "1280 KiB", "18 MiB" (human_bytes would round
  * 1.25 MiB to "1.2 MiB"). */
 static const char *cache_size(double v, char *buf, size_t n)
@@ -1438,7 +1425,7 @@ static const char *cache_size(double v, char *buf, size_t n)
 static const char *num_or(const cJSON *o, const char *k, char *buf, size_t n)
 {
 	double v;
-	if (!jnum(o, k, &v))
+	if (!fj_get_num(o, k, &v))
 		return "unknown";
 	snprintf(buf, n, "%g", v);
 	return buf;
@@ -1454,36 +1441,36 @@ void text_cpu(FILE *out, const cJSON *root)
 	if (!cpu)
 		return;
 	tx_section(out, "CPU");
-	tx_kv(out, "model", "%s", jstr(cpu, "model_name") ? jstr(cpu, "model_name") : "unknown");
-	tx_kv(out, "vendor", "%s%s%s%s", jstr(cpu, "vendor") ? jstr(cpu, "vendor") : "unknown",
-	      jstr(cpu, "codename") ? " (" : "", jstr(cpu, "codename") ? jstr(cpu, "codename") : "",
-	      jstr(cpu, "codename") ? ")" : "");
+	tx_kv(out, "model", "%s", fj_get_str(cpu, "model_name") ? fj_get_str(cpu, "model_name") : "unknown");
+	tx_kv(out, "vendor", "%s%s%s%s", fj_get_str(cpu, "vendor") ? fj_get_str(cpu, "vendor") : "unknown",
+	      fj_get_str(cpu, "codename") ? " (" : "", fj_get_str(cpu, "codename") ? fj_get_str(cpu, "codename") : "",
+	      fj_get_str(cpu, "codename") ? ")" : "");
 	tx_kv(out, "packages/cores/threads", "%s / %s / %s (online %s)",
 	      num_or(cpu, "packages", a, sizeof(a)), num_or(cpu, "cores", b, sizeof(b)),
-	      num_or(cpu, "threads", d, sizeof(d)), jstr(cpu, "online") ? jstr(cpu, "online") : "unknown");
+	      num_or(cpu, "threads", d, sizeof(d)), fj_get_str(cpu, "online") ? fj_get_str(cpu, "online") : "unknown");
 	smt = cJSON_GetObjectItemCaseSensitive(cpu, "smt");
 	if (smt) {
 		const cJSON *act = cJSON_GetObjectItemCaseSensitive(smt, "active");
 		tx_kv(out, "SMT", "%s, %s thread%s per core, control %s",
 		      cJSON_IsTrue(act) ? "on" : cJSON_IsFalse(act) ? "off" : "unknown",
 		      num_or(smt, "threads_per_core", a, sizeof(a)),
-		      jnum(smt, "threads_per_core", &v) && v == 1 ? "" : "s",
-		      jstr(smt, "control") ? jstr(smt, "control") : "unknown");
+		      fj_get_num(smt, "threads_per_core", &v) && v == 1 ? "" : "s",
+		      fj_get_str(smt, "control") ? fj_get_str(smt, "control") : "unknown");
 	}
 	kinds = cJSON_GetObjectItemCaseSensitive(cpu, "kinds");
 	if (cJSON_IsArray(kinds)) {
 		cJSON_ArrayForEach(k, kinds) {
 			char key[48], bm[32];
-			const char *ct = jstr(k, "core_type");
-			snprintf(key, sizeof(key), "kind %s", jstr(k, "name") ? jstr(k, "name") : "?");
+			const char *ct = fj_get_str(k, "core_type");
+			snprintf(key, sizeof(key), "kind %s", fj_get_str(k, "name") ? fj_get_str(k, "name") : "?");
 			tx_kv(out, key, "CPUs %s: %s cores, %s threads%s%s, max %s, base %s [%s]%s%s%s%s",
-			      jstr(k, "cpus") ? jstr(k, "cpus") : "?", num_or(k, "cores", a, sizeof(a)),
+			      fj_get_str(k, "cpus") ? fj_get_str(k, "cpus") : "?", num_or(k, "cores", a, sizeof(a)),
 			      num_or(k, "threads", b, sizeof(b)), ct ? ", " : "", ct ? ct : "",
-			      jnum(k, "max_mhz", &v) ? (snprintf(d, sizeof(d), "%g MHz", v), d) : "unknown",
-			      jnum(k, "base_mhz", &v) ? (snprintf(bm, sizeof(bm), "%g MHz", v), bm) : "unknown",
-			      jstr(k, "source") ? jstr(k, "source") : "?",
-			      jstr(k, "driver") ? ", " : "", jstr(k, "driver") ? jstr(k, "driver") : "",
-			      jstr(k, "governor") ? "/" : "", jstr(k, "governor") ? jstr(k, "governor") : "");
+			      fj_get_num(k, "max_mhz", &v) ? (snprintf(d, sizeof(d), "%g MHz", v), d) : "unknown",
+			      fj_get_num(k, "base_mhz", &v) ? (snprintf(bm, sizeof(bm), "%g MHz", v), bm) : "unknown",
+			      fj_get_str(k, "source") ? fj_get_str(k, "source") : "?",
+			      fj_get_str(k, "driver") ? ", " : "", fj_get_str(k, "driver") ? fj_get_str(k, "driver") : "",
+			      fj_get_str(k, "governor") ? "/" : "", fj_get_str(k, "governor") ? fj_get_str(k, "governor") : "");
 		}
 	} else
 		tx_kv(out, "kinds", "unknown");
@@ -1503,7 +1490,7 @@ void text_cpu(FILE *out, const cJSON *root)
 	for (c = caches ? caches->child : NULL; c; c = c->next) {
 		char key[16], hb[32];
 		snprintf(key, sizeof(key), "%s cache", c->string);
-		if (!jnum(c, "size_bytes", &v)) {
+		if (!fj_get_num(c, "size_bytes", &v)) {
 			tx_kv(out, key, "unknown");
 			continue;
 		}
@@ -1513,13 +1500,13 @@ void text_cpu(FILE *out, const cJSON *root)
 			struct strbuf sb = STRBUF_INIT;
 			double n, m;
 			cJSON_ArrayForEach(g, gs) {
-				if (!jnum(g, "size_bytes", &v) || !jnum(g, "instances", &n) || !jnum(g, "cpus_per_instance", &m))
+				if (!fj_get_num(g, "size_bytes", &v) || !fj_get_num(g, "instances", &n) || !fj_get_num(g, "cpus_per_instance", &m))
 					continue;
 				strbuf_addf(&sb, "%s%s x %g, %g CPU%s each", sb.len ? " + " : "",
 					    cache_size(v, hb, sizeof(hb)), n, m, m == 1 ? "" : "s");
 			}
 			if (!sb.len) {
-				jnum(c, "size_bytes", &v);
+				fj_get_num(c, "size_bytes", &v);
 				strbuf_addf(&sb, "%s x %s, %s CPUs each", cache_size(v, hb, sizeof(hb)),
 					    num_or(c, "instances", a, sizeof(a)), num_or(c, "cpus_per_instance", b, sizeof(b)));
 			}
@@ -1530,7 +1517,7 @@ void text_cpu(FILE *out, const cJSON *root)
 	if (h) {
 		const cJSON *vz = cJSON_GetObjectItemCaseSensitive(h, "virtualized");
 		tx_kv(out, "virtualization", "%s%s%s%s", cJSON_IsTrue(vz) ? "guest" : cJSON_IsFalse(vz) ? "none (bare metal)" : "unknown",
-		      jstr(h, "hypervisor") ? " (" : "", jstr(h, "hypervisor") ? jstr(h, "hypervisor") : "",
-		      jstr(h, "hypervisor") ? ")" : "");
+		      fj_get_str(h, "hypervisor") ? " (" : "", fj_get_str(h, "hypervisor") ? fj_get_str(h, "hypervisor") : "",
+		      fj_get_str(h, "hypervisor") ? ")" : "");
 	}
 }

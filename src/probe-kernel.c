@@ -1,6 +1,7 @@
 /* probe-kernel.c - kernel and OS settings: sysctls, huge pages, swap,
  * cpufreq and cpuidle, command line, version, cgroups, clocksource */
 #include "config.h"
+#include "facts.h"
 #include "probe.h"
 #include "cmdline.h"
 #include "output.h"
@@ -116,12 +117,6 @@ static int u64_fact(struct probe_ctx *ctx, cJSON *obj, const char *key, const ch
 	if (keep)
 		*keep = v;
 	return r;
-}
-
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 /* "MemTotal:  123 kB" -> 123 (in kB).  0 or -ENOENT/-EINVAL. */
@@ -243,7 +238,7 @@ static void probe_sysctls(struct probe_ctx *ctx)
 static void probe_numa_balancing(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
-	const char *v = jstr(facts_obj(&ctx->facts, "kernel.sysctl"), "kernel.numa_balancing");
+	const char *v = fj_get_str(facts_obj(&ctx->facts, "kernel.sysctl"), "kernel.numa_balancing");
 	uint64_t n;
 	if (!v) {
 		fj_str_or_null(k, "numa_balancing", NULL);
@@ -525,7 +520,7 @@ static const char *agg(const cJSON *pols, const char *key)
 	const char *v = NULL;
 	int mixed = 0, unknown = 0;
 	cJSON_ArrayForEach(p, pols) {
-		const char *s = jstr(p, key);
+		const char *s = fj_get_str(p, key);
 		if (!s)
 			unknown = 1;
 		else if (!v)
@@ -684,7 +679,7 @@ static cJSON *read_policy(struct probe_ctx *ctx, const char *dir, uint64_t id, i
 static void policy_cover(const cJSON *p, hwloc_bitmap_t set)
 {
 	hwloc_bitmap_t t = hwloc_bitmap_alloc();
-	if (jstr(p, "cpus") && parse_cpulist(jstr(p, "cpus"), t) == 0)
+	if (fj_get_str(p, "cpus") && parse_cpulist(fj_get_str(p, "cpus"), t) == 0)
 		hwloc_bitmap_or(set, set, t);
 	hwloc_bitmap_free(t);
 }
@@ -760,7 +755,7 @@ static void probe_cpufreq(struct probe_ctx *ctx)
 		if (!v && no_epp == npol)
 			facts_gap(&ctx->facts, "kernel.cpufreq.epp",
 				  "no energy_performance_preference: the driver '%s' has none",
-				  jstr(cf, "driver") ? jstr(cf, "driver") : "?");
+				  fj_get_str(cf, "driver") ? fj_get_str(cf, "driver") : "?");
 		else if (!v)
 			facts_gap(&ctx->facts, "kernel.cpufreq.epp",
 				  "a policy's energy_performance_preference is unreadable");
@@ -1043,7 +1038,7 @@ int probe_kernel(struct probe_ctx *ctx)
 
 static const char *s_or(const cJSON *o, const char *key, const char *dflt)
 {
-	const char *s = jstr(o, key);
+	const char *s = fj_get_str(o, key);
 	return s ? s : dflt;
 }
 
@@ -1069,7 +1064,7 @@ static void text_policies(FILE *out, const cJSON *pols)
 					s_or(it, "governor", "unknown"), mx->valuedouble);
 		else
 			key = xasprintf("%s, %s", s_or(it, "driver", "unknown"), s_or(it, "governor", "unknown"));
-		if (!jstr(it, "cpus") || parse_cpulist(jstr(it, "cpus"), set) < 0) {
+		if (!fj_get_str(it, "cpus") || parse_cpulist(fj_get_str(it, "cpus"), set) < 0) {
 			hwloc_bitmap_free(set);
 			set = NULL;
 		}
@@ -1118,8 +1113,8 @@ void text_kernel(FILE *out, const cJSON *root)
 	o = cJSON_GetObjectItemCaseSensitive(k, "cpufreq");
 	tx_kv(out, "cpufreq driver", "%s", s_or(o, "driver", "none"));
 	tx_kv(out, "governor", "%s", s_or(k, "governor", "unknown"));
-	if (jstr(o, "epp"))
-		tx_kv(out, "energy preference", "%s", jstr(o, "epp"));
+	if (fj_get_str(o, "epp"))
+		tx_kv(out, "energy preference", "%s", fj_get_str(o, "epp"));
 	tx_kv(out, "boost", "%s", tf(cJSON_GetObjectItemCaseSensitive(o, "boost"), "on", "off"));
 	text_policies(out, cJSON_GetObjectItemCaseSensitive(o, "policies"));
 	o = cJSON_GetObjectItemCaseSensitive(k, "cpuidle");

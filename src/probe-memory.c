@@ -1,5 +1,6 @@
 /* probe-memory.c - DIMMs, channels, ECC and EDAC, theoretical bandwidth, platform */
 #include "config.h"
+#include "facts.h"
 #include "probe.h"
 #include "memory.h"
 #include "output.h"
@@ -1444,21 +1445,6 @@ int probe_memory(struct probe_ctx *ctx)
 
 /*** Text ***/
 
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static int jnum(const cJSON *o, const char *k, double *out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	if (!cJSON_IsNumber(v))
-		return 0;
-	*out = v->valuedouble;
-	return 1;
-}
-
 /* "a b c" from the pieces present, "unknown" when none is. */
 static const char *join3(char *buf, size_t n, const char *a, const char *b, const char *c)
 {
@@ -1483,56 +1469,56 @@ void text_memory(FILE *out, const cJSON *root)
 		const cJSON *sy = cJSON_GetObjectItemCaseSensitive(pl, "system");
 		const cJSON *bo = cJSON_GetObjectItemCaseSensitive(pl, "board");
 		tx_section(out, "Platform");
-		tx_kv(out, "system", "%s", join3(b1, sizeof(b1), jstr(sy, "vendor"), jstr(sy, "product"), NULL));
-		tx_kv(out, "board", "%s", join3(b1, sizeof(b1), jstr(bo, "vendor"), jstr(bo, "product"), NULL));
-		tx_kv(out, "BIOS", "%s", join3(b1, sizeof(b1), jstr(bi, "vendor"), jstr(bi, "version"), jstr(bi, "date")));
+		tx_kv(out, "system", "%s", join3(b1, sizeof(b1), fj_get_str(sy, "vendor"), fj_get_str(sy, "product"), NULL));
+		tx_kv(out, "board", "%s", join3(b1, sizeof(b1), fj_get_str(bo, "vendor"), fj_get_str(bo, "product"), NULL));
+		tx_kv(out, "BIOS", "%s", join3(b1, sizeof(b1), fj_get_str(bi, "vendor"), fj_get_str(bi, "version"), fj_get_str(bi, "date")));
 	}
 	if (!mem)
 		return;
 	tx_section(out, "Memory");
-	if (jnum(mem, "total_bytes", &v))
+	if (fj_get_num(mem, "total_bytes", &v))
 		tx_kv(out, "total (MemTotal)", "%s", human_bytes(v, b1, sizeof(b1)));
 	else
 		tx_kv(out, "total (MemTotal)", "unknown");
-	if (jnum(mem, "installed_bytes", &v))
+	if (fj_get_num(mem, "installed_bytes", &v))
 		tx_kv(out, "installed (DIMMs)", "%s", human_bytes(v, b1, sizeof(b1)));
 	o = cJSON_GetObjectItemCaseSensitive(mem, "slots");
-	if (jnum(o, "total", &w))
-		tx_kv(out, "slots", jnum(o, "populated", &v) ? "%.0f of %.0f populated" : "? of %.0f populated",
-		      jnum(o, "populated", &v) ? v : w, w);
+	if (fj_get_num(o, "total", &w))
+		tx_kv(out, "slots", fj_get_num(o, "populated", &v) ? "%.0f of %.0f populated" : "? of %.0f populated",
+		      fj_get_num(o, "populated", &v) ? v : w, w);
 	o = cJSON_GetObjectItemCaseSensitive(mem, "channels");
-	if (jnum(o, "total", &w) && jnum(o, "populated", &v)) {
+	if (fj_get_num(o, "total", &w) && fj_get_num(o, "populated", &v)) {
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "balanced");
 		tx_kv(out, "channels", "%.0f of %.0f populated%s", v, w,
 		      cJSON_IsTrue(b) ? ", balanced" : cJSON_IsFalse(b) ? ", NOT balanced" : "");
-	} else if (jnum(o, "populated", &v))
+	} else if (fj_get_num(o, "populated", &v))
 		tx_kv(out, "channels", "%.0f populated (total unknown)", v);
 	else
 		tx_kv(out, "channels", "unknown");
 	o = cJSON_GetObjectItemCaseSensitive(mem, "speed");
-	if (jnum(o, "configured_mts", &v))
+	if (fj_get_num(o, "configured_mts", &v))
 		tx_kv(out, "speed", "%.0f MT/s configured%s", v,
-		      jnum(o, "rated_mts", &w) && w > v ? " (below rated)" : "");
-	else if (jnum(o, "rated_mts", &v))
+		      fj_get_num(o, "rated_mts", &w) && w > v ? " (below rated)" : "");
+	else if (fj_get_num(o, "rated_mts", &v))
 		tx_kv(out, "speed", "%.0f MT/s rated (configured unknown)", v);
 	o = cJSON_GetObjectItemCaseSensitive(mem, "bandwidth");
-	if (jnum(o, "theoretical_bytes_per_s", &v))
+	if (fj_get_num(o, "theoretical_bytes_per_s", &v))
 		tx_kv(out, "peak bandwidth", "%.1f GB/s (theoretical)", v / 1e9);
 	o = cJSON_GetObjectItemCaseSensitive(mem, "ecc");
-	tx_kv(out, "ECC", "%s%s%s%s", jstr(o, "mode") ? jstr(o, "mode") : "unknown",
-	      jstr(o, "source") ? " (" : "", jstr(o, "source") ? jstr(o, "source") : "",
-	      jstr(o, "source") ? ")" : "");
-	if (jnum(o, "corrected_errors", &v) && jnum(o, "uncorrected_errors", &w))
+	tx_kv(out, "ECC", "%s%s%s%s", fj_get_str(o, "mode") ? fj_get_str(o, "mode") : "unknown",
+	      fj_get_str(o, "source") ? " (" : "", fj_get_str(o, "source") ? fj_get_str(o, "source") : "",
+	      fj_get_str(o, "source") ? ")" : "");
+	if (fj_get_num(o, "corrected_errors", &v) && fj_get_num(o, "uncorrected_errors", &w))
 		tx_kv(out, "memory errors", "%.0f corrected, %.0f uncorrected", v, w);
 	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(mem, "dimms")) {
 		double sz = 0, sp = 0;
-		fprintf(out, "  %-22s %s %s", jstr(d, "locator") ? jstr(d, "locator") : "?",
-			jnum(d, "size_bytes", &sz) ? human_bytes(sz, b1, sizeof(b1)) : "size unknown",
-			jstr(d, "type") ? jstr(d, "type") : "type unknown");
-		if (jnum(d, "configured_speed_mts", &sp) || jnum(d, "speed_mts", &sp))
+		fprintf(out, "  %-22s %s %s", fj_get_str(d, "locator") ? fj_get_str(d, "locator") : "?",
+			fj_get_num(d, "size_bytes", &sz) ? human_bytes(sz, b1, sizeof(b1)) : "size unknown",
+			fj_get_str(d, "type") ? fj_get_str(d, "type") : "type unknown");
+		if (fj_get_num(d, "configured_speed_mts", &sp) || fj_get_num(d, "speed_mts", &sp))
 			fprintf(out, " %.0f MT/s", sp);
-		if (jstr(d, "channel"))
-			fprintf(out, "  channel %s", jstr(d, "channel"));
+		if (fj_get_str(d, "channel"))
+			fprintf(out, "  channel %s", fj_get_str(d, "channel"));
 		fputc('\n', out);
 	}
 }

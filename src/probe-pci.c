@@ -1,5 +1,6 @@
 /* probe-pci.c - PCIe accelerators and NICs: links vs capability, locality, shared uplinks */
 #include "config.h"
+#include "facts.h"
 #include "probe.h"
 #include "output.h"
 #include "src-pci.h"
@@ -1307,12 +1308,6 @@ int probe_pci(struct probe_ctx *ctx)
 
 /*** Text ***/
 
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static const cJSON *jget(const cJSON *o, const char *path)
 {
 	return facts_get(o, path);
@@ -1383,13 +1378,13 @@ static void table(FILE *out, const cJSON *list, int nic)
 		const cJSON *l = cJSON_GetObjectItemCaseSensitive(d, "link");
 		const cJSON *node = cJSON_GetObjectItemCaseSensitive(d, "numa_node");
 		const cJSON *mbps = cJSON_GetObjectItemCaseSensitive(d, "speed_mbps");
-		const char *dev = jstr(d, "device"), *ifn = jstr(d, "interface");
+		const char *dev = fj_get_str(d, "device"), *ifn = fj_get_str(d, "interface");
 		char name[80], w[24] = "-", sp[24] = "-", nd[12] = "?", port[64];
 		if (dev)
 			snprintf(name, sizeof(name), "%s", dev);
 		else
-			snprintf(name, sizeof(name), "%s:%s", jstr(d, "vendor_id") ? jstr(d, "vendor_id") : "?",
-				 jstr(d, "device_id") ? jstr(d, "device_id") : "?");
+			snprintf(name, sizeof(name), "%s:%s", fj_get_str(d, "vendor_id") ? fj_get_str(d, "vendor_id") : "?",
+				 fj_get_str(d, "device_id") ? fj_get_str(d, "device_id") : "?");
 		if (cJSON_IsObject(l)) {
 			fmt_pair_int(w, sizeof(w), l, "width");
 			fmt_pair_speed(sp, sizeof(sp), l);
@@ -1397,7 +1392,7 @@ static void table(FILE *out, const cJSON *list, int nic)
 		if (cJSON_IsNumber(node))
 			snprintf(nd, sizeof(nd), "%d", node->valueint);
 		if (!nic) {
-			fprintf(out, "  %-13s %-34.34s %4s %-9s %-9s %s\n", jstr(d, "bdf"), name, nd, w, sp,
+			fprintf(out, "  %-13s %-34.34s %4s %-9s %-9s %s\n", fj_get_str(d, "bdf"), name, nd, w, sp,
 				verdict(d));
 			continue;
 		}
@@ -1405,13 +1400,13 @@ static void table(FILE *out, const cJSON *list, int nic)
 			snprintf(port, sizeof(port), "%s %gG", ifn ? ifn : "?", mbps->valuedouble / 1000);
 		else if (cJSON_IsNumber(mbps))
 			snprintf(port, sizeof(port), "%s %gM", ifn ? ifn : "?", mbps->valuedouble);
-		else if (ifn && jstr(d, "operstate"))
+		else if (ifn && fj_get_str(d, "operstate"))
 			/* No speed: the kernel's operstate ("up": a driver with
 			 * no speed, such as virtio), never a guessed "down". */
-			snprintf(port, sizeof(port), "%s %s", ifn, jstr(d, "operstate"));
+			snprintf(port, sizeof(port), "%s %s", ifn, fj_get_str(d, "operstate"));
 		else
 			snprintf(port, sizeof(port), "%s%s", ifn ? ifn : "-", ifn ? " ?" : "");
-		fprintf(out, "  %-13s %-28.28s %-18s %4s %-9s %-9s %s\n", jstr(d, "bdf"), name, port, nd, w, sp,
+		fprintf(out, "  %-13s %-28.28s %-18s %4s %-9s %-9s %s\n", fj_get_str(d, "bdf"), name, port, nd, w, sp,
 			verdict(d));
 	}
 }
@@ -1446,11 +1441,11 @@ void text_pci(FILE *out, const cJSON *root)
 		const cJSON *ratio = cJSON_GetObjectItemCaseSensitive(sh, "ratio");
 		const cJSON *first = cJSON_GetArrayItem(devs, 0);
 		if (cJSON_GetArraySize(devs) < 2 || !cJSON_IsString(first) ||
-		    strcmp(first->valuestring, jstr(d, "bdf")))
+		    strcmp(first->valuestring, fj_get_str(d, "bdf")))
 			continue;
 		if (!printed++)
 			tx_section(out, "Shared uplinks");
-		fprintf(out, "  %s (%s): %d accelerators", jstr(sh, "bdf"), jstr(sh, "kind"),
+		fprintf(out, "  %s (%s): %d accelerators", fj_get_str(sh, "bdf"), fj_get_str(sh, "kind"),
 			cJSON_GetArraySize(devs));
 		if (cJSON_IsNumber(ratio))
 			fprintf(out, ", %.2f:1 of the uplink%s", ratio->valuedouble,
@@ -1471,7 +1466,7 @@ void text_pci(FILE *out, const cJSON *root)
 		cJSON_ArrayForEach(row, rows) {
 			const cJSON *a = cJSON_GetArrayItem(acc, i);
 			const cJSON *node = cJSON_GetObjectItemCaseSensitive(a, "numa_node");
-			const char *cpus = jstr(a, "local_cpus");
+			const char *cpus = fj_get_str(a, "local_cpus");
 			char nd[12] = "N/A";
 			fprintf(out, "  ACC%-3d", i);
 			cJSON_ArrayForEach(c, row)

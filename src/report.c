@@ -50,12 +50,6 @@ cJSON *report_build(const struct profile *p, const cJSON *root, const cJSON *gap
 
 /*** Shared helpers ***/
 
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static int jint(const cJSON *o, const char *k)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -66,7 +60,7 @@ static int jint(const cJSON *o, const char *k)
 static const char *observed_text(const cJSON *f, char *buf, size_t n)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "observed");
-	const struct check *c = check_find(jstr(f, "id") ? jstr(f, "id") : "");
+	const struct check *c = check_find(fj_get_str(f, "id") ? fj_get_str(f, "id") : "");
 	if (cJSON_IsString(v))
 		snprintf(buf, n, "%s", *v->valuestring ? v->valuestring : "''");
 	else if (cJSON_IsBool(v))
@@ -96,7 +90,7 @@ static const char *observed_text(const cJSON *f, char *buf, size_t n)
 
 static int status_of(const cJSON *f)
 {
-	const char *s = jstr(f, "status");
+	const char *s = fj_get_str(f, "status");
 	int i;
 	for (i = 0; i < ST__N; i++)
 		if (s && !strcmp(s, status_name(i)))
@@ -153,11 +147,11 @@ void report_text(FILE *fp, const cJSON *r)
 	const cJSON *findings = cJSON_GetObjectItemCaseSensitive(r, "findings"), *f, *x;
 	const cJSON *prof = cJSON_GetObjectItemCaseSensitive(r, "profile");
 	const cJSON *sum = cJSON_GetObjectItemCaseSensitive(r, "summary");
-	const char *host = jstr(cJSON_GetObjectItemCaseSensitive(r, "host"), "hostname");
+	const char *host = fj_get_str(cJSON_GetObjectItemCaseSensitive(r, "host"), "hostname");
 	size_t k, col;
 	char buf[600], line[1400];
 
-	fprintf(fp, "%snodeaudit check%s: profile %s", c_bold(), c_reset(), jstr(prof, "name"));
+	fprintf(fp, "%snodeaudit check%s: profile %s", c_bold(), c_reset(), fj_get_str(prof, "name"));
 	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(prof, "chain"))
 		if (x == cJSON_GetObjectItemCaseSensitive(prof, "chain")->child)
 			fprintf(fp, " (%s", x->valuestring);
@@ -167,7 +161,7 @@ void report_text(FILE *fp, const cJSON *r)
 	for (k = 0; k < ARRAY_SIZE(order); k++) {
 		cJSON_ArrayForEach(f, findings) {
 			int st = status_of(f);
-			const char *id = jstr(f, "id"), *key = jstr(f, "key");
+			const char *id = fj_get_str(f, "id"), *key = fj_get_str(f, "key");
 			char idbuf[200];
 			if (st != order[k])
 				continue;
@@ -178,27 +172,27 @@ void report_text(FILE *fp, const cJSON *r)
 			fprintf(fp, "%s%-7s%s %-34s ", status_color(st), status_name(st), c_reset(), idbuf);
 			col = 8 + (strlen(idbuf) > 34 ? strlen(idbuf) : 34) + 1;
 			if (st == ST_UNKNOWN || st == ST_SKIP) {
-				wrap(fp, col, 10, jstr(f, "title"));
-				snprintf(line, sizeof(line), "%s", jstr(f, "reason") ? jstr(f, "reason") : "");
+				wrap(fp, col, 10, fj_get_str(f, "title"));
+				snprintf(line, sizeof(line), "%s", fj_get_str(f, "reason") ? fj_get_str(f, "reason") : "");
 				fprintf(fp, "        %s", c_dim());
 				wrap(fp, 8, 10, line);
 				fputs(c_reset(), fp);
 				continue;
 			}
-			snprintf(line, sizeof(line), "%s: %s%s%s", key ? "value" : jstr(f, "title"),
+			snprintf(line, sizeof(line), "%s: %s%s%s", key ? "value" : fj_get_str(f, "title"),
 				 observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
-				 st != ST_PASS ? jstr(f, "expected") : "");
+				 st != ST_PASS ? fj_get_str(f, "expected") : "");
 			wrap(fp, col, 10, line);
 			if (st == ST_PASS)
 				continue;
-			if (jstr(f, "detail")) {
+			if (fj_get_str(f, "detail")) {
 				fputs("        ", fp);
-				wrap(fp, 8, 10, jstr(f, "detail"));
+				wrap(fp, 8, 10, fj_get_str(f, "detail"));
 			}
-			if (jstr(f, "when"))
-				fprintf(fp, "        applies when workers are %s per NUMA node\n", jstr(f, "when"));
+			if (fj_get_str(f, "when"))
+				fprintf(fp, "        applies when workers are %s per NUMA node\n", fj_get_str(f, "when"));
 			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(f, "fix")) {
-				const char *cmd = jstr(x, "command"), *txt = jstr(x, "text"), *kind = jstr(x, "kind");
+				const char *cmd = fj_get_str(x, "command"), *txt = fj_get_str(x, "text"), *kind = fj_get_str(x, "kind");
 				const char *what = cmd ? cmd : txt;
 				snprintf(line, sizeof(line), "fix (%s): %s", kind ? kind : "?", what ? what : "");
 				fputs("        ", fp);
@@ -264,16 +258,16 @@ void report_junit(FILE *fp, const cJSON *r, const char *fail_on)
 	fprintf(fp, "<testsuites name=\"nodeaudit\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
 		tests, failures, skipped);
 	fprintf(fp, "  <testsuite name=\"nodeaudit.");
-	xml_escape(fp, jstr(prof, "name"));
+	xml_escape(fp, fj_get_str(prof, "name"));
 	fprintf(fp, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\"", tests, failures, skipped);
-	if (jstr(host, "hostname")) {
+	if (fj_get_str(host, "hostname")) {
 		fprintf(fp, " hostname=\"");
-		xml_escape(fp, jstr(host, "hostname"));
+		xml_escape(fp, fj_get_str(host, "hostname"));
 		fputc('"', fp);
 	}
-	if (jstr(host, "collected_at")) {
+	if (fj_get_str(host, "collected_at")) {
 		/* JUnit wants ISO 8601 without the zone letter. */
-		snprintf(buf, sizeof(buf), "%s", jstr(host, "collected_at"));
+		snprintf(buf, sizeof(buf), "%s", fj_get_str(host, "collected_at"));
 		if (*buf && buf[strlen(buf) - 1] == 'Z')
 			buf[strlen(buf) - 1] = '\0';
 		fprintf(fp, " timestamp=\"");
@@ -281,12 +275,12 @@ void report_junit(FILE *fp, const cJSON *r, const char *fail_on)
 		fputc('"', fp);
 	}
 	fprintf(fp, ">\n    <properties>\n      <property name=\"profile\" value=\"");
-	xml_escape(fp, jstr(prof, "name"));
+	xml_escape(fp, fj_get_str(prof, "name"));
 	fprintf(fp, "\"/>\n      <property name=\"nodeaudit.version\" value=\"%s\"/>\n    </properties>\n",
 		PACKAGE_VERSION);
 	cJSON_ArrayForEach(f, findings) {
 		int st = status_of(f);
-		const char *id = jstr(f, "id"), *key = jstr(f, "key");
+		const char *id = fj_get_str(f, "id"), *key = fj_get_str(f, "key");
 		char area[32];
 		snprintf(area, sizeof(area), "%.*s", (int)strcspn(id, "."), id);
 		fprintf(fp, "    <testcase classname=\"nodeaudit.%s\" name=\"", area);
@@ -299,33 +293,33 @@ void report_junit(FILE *fp, const cJSON *r, const char *fail_on)
 		fprintf(fp, "\" time=\"0\">\n");
 		if (st == ST_FAIL || (st == ST_WARN && warn_fails)) {
 			fprintf(fp, "      <failure type=\"%s\" message=\"", status_name(st));
-			snprintf(buf, sizeof(buf), "%s: observed ", jstr(f, "title"));
+			snprintf(buf, sizeof(buf), "%s: observed ", fj_get_str(f, "title"));
 			xml_escape(fp, buf);
 			xml_escape(fp, observed_text(f, buf, sizeof(buf)));
 			fprintf(fp, ", expected ");
-			xml_escape(fp, jstr(f, "expected"));
+			xml_escape(fp, fj_get_str(f, "expected"));
 			fprintf(fp, "\">");
-			if (jstr(f, "detail")) {
-				xml_escape(fp, jstr(f, "detail"));
+			if (fj_get_str(f, "detail")) {
+				xml_escape(fp, fj_get_str(f, "detail"));
 				fputc('\n', fp);
 			}
-			xml_escape(fp, jstr(f, "rationale"));
+			xml_escape(fp, fj_get_str(f, "rationale"));
 			fputc('\n', fp);
 			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(f, "fix")) {
-				fprintf(fp, "fix (%s): ", jstr(x, "kind"));
-				xml_escape(fp, jstr(x, "command") ? jstr(x, "command") : jstr(x, "text"));
+				fprintf(fp, "fix (%s): ", fj_get_str(x, "kind"));
+				xml_escape(fp, fj_get_str(x, "command") ? fj_get_str(x, "command") : fj_get_str(x, "text"));
 				fputc('\n', fp);
 			}
 			fprintf(fp, "</failure>\n");
 		} else if (st == ST_UNKNOWN || st == ST_SKIP) {
 			fprintf(fp, "      <skipped message=\"%s: ", status_name(st));
-			xml_escape(fp, jstr(f, "reason"));
+			xml_escape(fp, fj_get_str(f, "reason"));
 			fprintf(fp, "\"/>\n");
 		} else if (st != ST_PASS) {
 			fprintf(fp, "      <system-out>%s: observed ", status_name(st));
 			xml_escape(fp, observed_text(f, buf, sizeof(buf)));
 			fprintf(fp, ", expected ");
-			xml_escape(fp, jstr(f, "expected"));
+			xml_escape(fp, fj_get_str(f, "expected"));
 			fprintf(fp, "</system-out>\n");
 		}
 		fprintf(fp, "    </testcase>\n");
@@ -373,23 +367,23 @@ void report_prometheus(FILE *fp, const cJSON *r)
 
 	prom_head(fp, "nodeaudit_info", "nodeaudit version and the profile checked (always 1).");
 	fprintf(fp, "nodeaudit_info{version=\"%s\",profile=\"", PACKAGE_VERSION);
-	prom_label(fp, jstr(prof, "name"));
+	prom_label(fp, fj_get_str(prof, "name"));
 	fprintf(fp, "\",schema=\"%s\"} 1\n", REPORT_SCHEMA);
 	prom_head(fp, "nodeaudit_check_status",
 		  "Check status: 0 pass, 1 warn or info, 2 fail, 3 unknown (skipped checks are omitted).");
 	cJSON_ArrayForEach(f, findings) {
 		int st = status_of(f), v;
-		const char *key = jstr(f, "key");
+		const char *key = fj_get_str(f, "key");
 		if (st == ST_SKIP)
 			continue;
 		v = st == ST_PASS ? 0 : st == ST_FAIL ? 2 : st == ST_UNKNOWN ? 3 : 1;
 		fprintf(fp, "nodeaudit_check_status{id=\"");
-		prom_label(fp, jstr(f, "id"));
+		prom_label(fp, fj_get_str(f, "id"));
 		if (key) {
 			fprintf(fp, "\",key=\"");
 			prom_label(fp, key);
 		}
-		fprintf(fp, "\",severity=\"%s\"} %d\n", jstr(f, "severity"), v);
+		fprintf(fp, "\",severity=\"%s\"} %d\n", fj_get_str(f, "severity"), v);
 	}
 	prom_head(fp, "nodeaudit_findings", "Number of findings by status.");
 	for (i = 0; i < ST__N; i++)
