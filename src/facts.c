@@ -81,8 +81,7 @@ void facts_gap(struct facts *f, const char *fact, const char *fmt, ...)
 	char *reason;
 	cJSON *g = cJSON_CreateObject(), *it;
 	va_start(ap, fmt);
-	if (vasprintf(&reason, fmt, ap) < 0)
-		die("out of memory");
+	reason = xvasprintf(fmt, ap);
 	va_end(ap);
 	/* The same fact and reason twice (e.g. one file for many CPUs) is one gap. */
 	cJSON_ArrayForEach(it, f->gaps) {
@@ -124,8 +123,7 @@ void facts_conflict(struct facts *f, const char *fact, const char *chosen_source
 	char *note;
 	cJSON *c = cJSON_CreateObject();
 	va_start(ap, fmt);
-	if (vasprintf(&note, fmt, ap) < 0)
-		die("out of memory");
+	note = xvasprintf(fmt, ap);
 	va_end(ap);
 	cJSON_AddStringToObject(c, "fact", fact);
 	cJSON_AddStringToObject(c, "chosen", chosen_source);

@@ -30,8 +30,7 @@ static void note(cJSON *plan, const char *fmt, ...)
 	va_list ap;
 	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(plan, "notes"), cJSON_CreateString(s));
 	free(s);

@@ -78,8 +78,7 @@ static int fail(char **err, const char *fmt, ...)
 	va_list ap;
 	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	free(*err);
 	*err = s;

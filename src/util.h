@@ -22,6 +22,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* "nodeaudit: MSG" on stderr.  error() returns -1 so callers may write
  * "return error(...)"; warning() is silenced by -q; debug() needs -v. */
