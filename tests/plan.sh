@@ -36,6 +36,11 @@ grep -q "populate channels C, D, G and H" "$tmp/text"; ok $? "hardware hint show
 printf '{"schema":"nodeaudit.plan/1","workers":[{"node":0,"cpus":"1-3","threads":3,"reserved_cpus":"0,8"},{"node":1,"cpus":"5-7","threads":3}],"feeders":[{"bdf":"0000:81:00.0","node":1}]}' >"$tmp/want.json"
 "$JSUBSET" "$tmp/want.json" "$tmp/plan.json"; ok $? "json plan as designed"
 "$NODEAUDIT" plan --report /nonexistent.json >/dev/null 2>"$tmp/err"; [ $? -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; ok $? "missing report: exit 3, one line"
+printf '{"schema": "nodeaudit.fleet/1"}' >"$tmp/notreport.json"
+"$NODEAUDIT" plan --report "$tmp/notreport.json" >/dev/null 2>"$tmp/err"; [ $? -eq 3 ] && grep -q "is not a 'nodeaudit check --format json' report" "$tmp/err"; ok $? "a JSON that is not a report: exit 3, says so"
+head -c 300 "$rep" >"$tmp/cut.json"
+"$NODEAUDIT" plan --report "$tmp/cut.json" >/dev/null 2>"$tmp/err"; [ $? -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; ok $? "a truncated report: exit 3, one line"
+"$NODEAUDIT" plan --report "$rep" --unit 'a/b' >/dev/null 2>&1; [ $? -eq 3 ]; ok $? "a unit name with '/': exit 3"
 "$NODEAUDIT" plan --reserve lots >/dev/null 2>&1; [ $? -eq 3 ]; ok $? "bad --reserve: exit 3"
 echo "1..$n"
 [ $fail -eq 0 ]
