@@ -67,7 +67,7 @@ int cmd_probe(int argc, char **argv)
 		output_json(out.fp, j);
 		cJSON_Delete(j);
 	} else
-		probe_text(out.fp, &ctx);
+		{ cJSON *j = probe_json(&ctx); probe_render_text(out.fp, j); cJSON_Delete(j); }
 	ok = output_close(&out, 1) == 0;
 	probe_release(&ctx);
 	return ok ? EXIT_OK : EXIT_UNKNOWN;

@@ -117,26 +117,3 @@ int probe_host(struct probe_ctx *ctx)
 	free(s);
 	return 0;
 }
-
-static const char *str_or(const cJSON *o, const char *key, const char *dflt)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : dflt;
-}
-
-void text_host(FILE *out, const cJSON *root)
-{
-	const cJSON *h = cJSON_GetObjectItemCaseSensitive(root, "host");
-	const cJSON *v;
-	if (!h)
-		return;
-	tx_section(out, "Host");
-	tx_kv(out, "hostname", "%s", str_or(h, "hostname", "unknown"));
-	tx_kv(out, "kernel", "%s", str_or(h, "kernel", "unknown"));
-	tx_kv(out, "architecture", "%s", str_or(h, "arch", "unknown"));
-	v = cJSON_GetObjectItemCaseSensitive(h, "virtualized");
-	if (v)
-		tx_kv(out, "virtualized", "%s", cJSON_IsTrue(v) ? "yes" : cJSON_IsFalse(v) ? "no" : "unknown");
-	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(h, "sysroot")))
-		tx_kv(out, "sysroot", "%s", str_or(h, "sysroot", ""));
-}

@@ -13,12 +13,12 @@
 /* Order matters: later probes read earlier facts (memory bandwidth needs the
  * CPU packages, PCI locality needs the NUMA nodes). */
 const struct prober probers[] = {
-	{ "host", probe_host, text_host },
-	{ "cpu", probe_cpu, text_cpu },
-	{ "numa", probe_numa, text_numa },
-	{ "memory", probe_memory, text_memory },
-	{ "pci", probe_pci, text_pci },
-	{ "kernel", probe_kernel, text_kernel },
+	{ "host", probe_host },
+	{ "cpu", probe_cpu },
+	{ "numa", probe_numa },
+	{ "memory", probe_memory },
+	{ "pci", probe_pci },
+	{ "kernel", probe_kernel },
 };
 const size_t nprobers = ARRAY_SIZE(probers);
 
@@ -165,31 +165,4 @@ cJSON *probe_json(const struct probe_ctx *ctx)
 	add_copy(j, "conflicts", ctx->facts.conflicts);
 	add_copy(j, "evidence", ctx->facts.evidence);
 	return j;
-}
-
-void probe_text(FILE *out, const struct probe_ctx *ctx)
-{
-	size_t i;
-	const cJSON *g;
-	for (i = 0; i < nprobers; i++)
-		if (probers[i].text)
-			probers[i].text(out, ctx->facts.root);
-	if (cJSON_GetArraySize(ctx->facts.conflicts) > 0) {
-		tx_section(out, "Sources that disagree");
-		cJSON_ArrayForEach(g, ctx->facts.conflicts) {
-			const cJSON *fa = cJSON_GetObjectItemCaseSensitive(g, "fact");
-			const cJSON *no = cJSON_GetObjectItemCaseSensitive(g, "note");
-			fprintf(out, "  %-22s %s\n", cJSON_IsString(fa) ? fa->valuestring : "?",
-				cJSON_IsString(no) ? no->valuestring : "");
-		}
-	}
-	if (cJSON_GetArraySize(ctx->facts.gaps) > 0) {
-		tx_section(out, "Unknown (with the reason)");
-		cJSON_ArrayForEach(g, ctx->facts.gaps) {
-			const cJSON *fa = cJSON_GetObjectItemCaseSensitive(g, "fact");
-			const cJSON *re = cJSON_GetObjectItemCaseSensitive(g, "reason");
-			fprintf(out, "  %-22s %s\n", cJSON_IsString(fa) ? fa->valuestring : "?",
-				cJSON_IsString(re) ? re->valuestring : "");
-		}
-	}
 }

@@ -26,12 +26,11 @@ struct probe_ctx {
 
 /* One probe per subject.  fn fills ctx->facts and returns 0, or a negative
  * errno when it could not run at all (an unreadable --smbios file named on
- * the command line); unreadable facts are gaps, not errors.  text prints
- * the subject's part of `probe`'s text inventory from the fact tree. */
+ * the command line); unreadable facts are gaps, not errors.  Probes print
+ * nothing: render-probe-text.c renders the facts. */
 struct prober {
 	const char *name;
 	int (*fn)(struct probe_ctx *ctx);
-	void (*text)(FILE *out, const cJSON *root);
 };
 extern const struct prober probers[];
 extern const size_t nprobers;
@@ -48,14 +47,12 @@ hwloc_topology_t probe_topology(struct probe_ctx *ctx);
 /* The probe JSON document: schema, tool, host, facts at top level, gaps,
  * conflicts, evidence.  Takes ownership of nothing; returns a new tree. */
 cJSON *probe_json(const struct probe_ctx *ctx);
-/* `probe`'s text inventory. */
-void probe_text(FILE *out, const struct probe_ctx *ctx);
+/* `probe`'s text inventory from a probe document (render-probe-text.c). */
+void probe_render_text(FILE *out, const cJSON *doc);
 
 /* Each probe, in probe-*.c. */
 int probe_host(struct probe_ctx *ctx);
-void text_host(FILE *out, const cJSON *root);
 int probe_kernel(struct probe_ctx *ctx);
-void text_kernel(FILE *out, const cJSON *root);
 
 /* The sysctls the kernel probe always reads (NULL-ended), and one more into
  * kernel.sysctl (e.g. every key a profile mentions): "vm.swappiness" is read
@@ -64,7 +61,6 @@ void text_kernel(FILE *out, const cJSON *root);
 extern const char *const kernel_sysctls[];
 void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name);
 int probe_numa(struct probe_ctx *ctx);
-void text_numa(FILE *out, const cJSON *root);
 /* probe-numa.c parsers: "Node 0 MemTotal: N kB" (or /proc/meminfo's line)
  * into bytes; a nodeN/distance row into a new array.  0 or -EINVAL/-ERANGE. */
 int numa_parse_memtotal(const char *text, uint64_t *bytes);
@@ -73,15 +69,12 @@ int numa_parse_distances(const char *text, long **out, size_t *n);
  * probe does; returns the number of blocks (for tests and fuzzing). */
 size_t cpuinfo_parse_count(const char *text);
 int probe_cpu(struct probe_ctx *ctx);
-void text_cpu(FILE *out, const cJSON *root);
 
 /* Write the raw libcpuid dump of this machine to path (snapshot's
  * /nodeaudit/cpuid.raw).  Returns 0, -ENOTSUP when not x86 or no CPUID,
  * or -1 after printing one line. */
 int cpu_snapshot_cpuid(const char *path);
 int probe_pci(struct probe_ctx *ctx);
-void text_pci(FILE *out, const cJSON *root);
 int probe_memory(struct probe_ctx *ctx);
-void text_memory(FILE *out, const cJSON *root);
 
 #endif
