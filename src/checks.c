@@ -604,6 +604,11 @@ static const char *const thp_modes[] = { "always", "madvise", "never", NULL };
 #define NUM (CMP_EXPECT | CMP_MIN | CMP_MAX)
 #define MINMAX (CMP_MIN | CMP_MAX)
 
+/* NEEDSWORK: entries are positional; fixes name only the fields they have
+ * (the data fields step/key/value are designated), so -Wextra's
+ * missing-field-initializers is off for the table alone. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const struct check check_catalog[] = {
 	{ "host.virtualized", V_BOOL, 0, CMP_EXPECT, NULL, "host.virtualized, host.hypervisor", NULL, NULL,
 	  "Running on bare metal", obs_host_virt,
@@ -623,7 +628,8 @@ const struct check check_catalog[] = {
 	  "nodes turn it off, or run one thread per physical core.",
 	  NULL,
 	  { { "bios", NULL, "Disable Hyper-Threading / SMT in the firmware setup" },
-	    { "runtime", "echo off > /sys/devices/system/cpu/smt/control", NULL },
+	    { "runtime", "echo off > /sys/devices/system/cpu/smt/control", NULL,
+	      .step = "smt", .key = "/sys/devices/system/cpu/smt/control", .value = "off" },
 	    { "cmdline", NULL, "Add 'nosmt' to the kernel command line" } } },
 
 	{ "cpu.governor", V_STR, 0, CMP_EXPECT, governors, "kernel.governor, kernel.cpufreq.governor", NULL, NULL,
@@ -632,7 +638,8 @@ const struct check check_catalog[] = {
 	  "The 4096-node deployment in DOMAIN.md sets the governor to performance: the orchestration "
 	  "loop is single-thread bound and latency suffers while a ramping governor raises the clock.",
 	  NULL,
-	  { { "runtime", "cpupower frequency-set -g {expected}", NULL },
+	  { { "runtime", "cpupower frequency-set -g {expected}", NULL, .step = "governor",
+	      .key = "/sys/devices/system/cpu/cpufreq/policy*/scaling_governor", .value = "{expected}" },
 	    { "systemd", NULL, "Make it persistent: a tuned profile (throughput-performance) or a "
 	      "oneshot unit running 'cpupower frequency-set -g {expected}'" } } },
 
@@ -676,7 +683,8 @@ const struct check check_catalog[] = {
 	  "general unpinned workloads. tuned's hpc-compute profile turns it off. nodeaudit follows "
 	  "the placement: agent-cpu-inference pins one worker per node (see 'nodeaudit plan'), so "
 	  "it expects off; base and agent-orchestrator, whose processes are not pinned, do not check it.",
-	  { { "sysctl", "sysctl -w kernel.numa_balancing=0", "kernel.numa_balancing = 0 in /etc/sysctl.d/90-nodeaudit.conf" },
+	  { { "sysctl", "sysctl -w kernel.numa_balancing=0", "kernel.numa_balancing = 0 in /etc/sysctl.d/90-nodeaudit.conf",
+	      .step = "sysctl", .key = "kernel.numa_balancing", .value = "0" },
 	    { "cmdline", NULL, "Add 'numa_balancing=disable' to the kernel command line" } } },
 
 	{ "numa.nodes.memory_balanced", V_NUM, 0, NUM, NULL, "numa.nodes[].memory_bytes, numa.nodes[].cpus", NULL, "ratio",
@@ -809,7 +817,8 @@ const struct check check_catalog[] = {
 	  "net.ipv4.ip_local_port_range=1024 65535, fs.file-max=2097152, for many short connections "
 	  "and large buffers.",
 	  NULL,
-	  { { "sysctl", "sysctl -w {key}='{expected}'", "{key} = {expected} in /etc/sysctl.d/90-nodeaudit.conf" } } },
+	  { { "sysctl", "sysctl -w {key}='{expected}'", "{key} = {expected} in /etc/sysctl.d/90-nodeaudit.conf",
+	      .step = "sysctl", .key = "{key}", .value = "{expected}" } } },
 
 	{ "kernel.thp", V_STR, 0, CMP_EXPECT, thp_modes, "kernel.thp.enabled, kernel.thp.defrag", NULL, NULL,
 	  "Transparent huge pages", obs_thp,
@@ -818,7 +827,8 @@ const struct check check_catalog[] = {
 	  "TLB; 'never' forbids huge pages even for runtimes that ask for them (madvise). DOMAIN.md "
 	  "gives no measured figure for THP, so the built-in profiles only warn.",
 	  NULL,
-	  { { "runtime", "echo {expected} > /sys/kernel/mm/transparent_hugepage/enabled", NULL },
+	  { { "runtime", "echo {expected} > /sys/kernel/mm/transparent_hugepage/enabled", NULL, .step = "thp",
+	      .key = "/sys/kernel/mm/transparent_hugepage/enabled", .value = "{expected}" },
 	    { "cmdline", NULL, "Add 'transparent_hugepage={expected}' to the kernel command line" } } },
 
 	{ "kernel.swap", V_NUM, 0, NUM, NULL, "kernel.swap.total_bytes", NULL, "bytes",
@@ -868,9 +878,10 @@ const struct check check_catalog[] = {
 	  "Some settings only exist at boot (nosmt, numa_balancing=disable, transparent_hugepage=, "
 	  "isolcpus=); DOMAIN.md lists the kernel command line among the fixes an audit must give.",
 	  NULL,
-	  { { "cmdline", NULL, "Set {key}={expected} in GRUB_CMDLINE_LINUX (/etc/default/grub), "
+	  { { "cmdline", NULL, .step = "cmdline", .key = "{key}", .value = "{expected}", .text = "Set {key}={expected} in GRUB_CMDLINE_LINUX (/etc/default/grub), "
 	      "regenerate the boot configuration and reboot" } } },
 };
+#pragma GCC diagnostic pop
 const size_t ncheck_catalog = ARRAY_SIZE(check_catalog);
 
 /*** Lookup ***/
@@ -1232,6 +1243,19 @@ static cJSON *finding(const struct pspec *s, const cJSON *root, const cJSON *gap
 			if (c->fixes[i].text) {
 				char *t = fill(c->fixes[i].text, s);
 				cJSON_AddStringToObject(x, "text", t);
+				free(t);
+			}
+			/* What the fix sets, as data: plan renders it without knowing the check. */
+			if (c->fixes[i].step)
+				cJSON_AddStringToObject(x, "step", c->fixes[i].step);
+			if (c->fixes[i].key) {
+				char *t = fill(c->fixes[i].key, s);
+				cJSON_AddStringToObject(x, "key", t);
+				free(t);
+			}
+			if (c->fixes[i].value) {
+				char *t = fill(c->fixes[i].value, s);
+				cJSON_AddStringToObject(x, "value", t);
 				free(t);
 			}
 			cJSON_AddItemToArray(fix, x);

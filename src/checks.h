@@ -37,10 +37,21 @@ struct obs {
 	char keypath[300];     /* storage for a keyed path: kernel.sysctl."vm.swappiness" */
 };
 
+/*
+ * A fix, as data.  Fixes that set one value also say which and how, so that
+ * plan (and every format) renders them without knowing the check:
+ *   step "sysctl":   key = sysctl name, value
+ *   step "cmdline":  key = kernel parameter, value ("true": a bare flag)
+ *   step "governor", "thp", "smt", "sysfs": key = sysfs path (a glob for
+ *                    one file per CPU policy), value
+ */
 struct fixdef {
 	const char *kind;      /* runtime, bios, sysctl, cmdline, systemd, hardware */
 	const char *command;   /* shell command, or NULL; "{expected}" / "{key}" substituted */
 	const char *text;      /* or a sentence */
+	const char *step;      /* the plan step it becomes (above), or NULL: shown as it is */
+	const char *key;       /* what it sets ("{key}" / "{expected}" substituted), or NULL */
+	const char *value;     /* the value it sets, or NULL */
 };
 
 struct check {

@@ -3,38 +3,18 @@
 #include "bench.h"
 #include "cli.h"
 #include "gguf.h"
-#include "output.h"
 #include "util.h"
 
 #include <errno.h>
-#include <math.h>
-#include <numa.h>
-#include <numaif.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
-#define DEFAULT_SIZE (1ull << 30)
 #define DEFAULT_SECONDS 5.0
-#define DEFAULT_CTX 4096
-#define SMALL_BUFFER (64ull << 20)   /* below this, caches inflate the figure */
 
 /*** Options ***/
 
-enum { OPT_SIZE = 2100, OPT_THREADS, OPT_NODES, OPT_CTX, OPT_SECONDS, OPT_KV_TYPE, OPT_DRY_RUN };
-
-static const struct option bench_long[] = {
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "nodes", required_argument, NULL, OPT_NODES },
-	{ "ctx", required_argument, NULL, OPT_CTX },
-	{ "seconds", required_argument, NULL, OPT_SECONDS },
-	{ "kv-type", required_argument, NULL, OPT_KV_TYPE },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ NULL, 0, NULL, 0 },
-};
+enum { OPT_SIZE = 256, OPT_THREADS, OPT_NODES, OPT_CTX, OPT_SECONDS, OPT_KV_TYPE, OPT_DRY_RUN };
 
 /* "512M", "1G", "4096", "16k": binary multiples. */
 static int parse_size(const char *s, uint64_t *out)
@@ -79,9 +59,9 @@ static int kv_type_id(const char *name, uint32_t *id)
 	return -1;
 }
 
-static int bench_opt(int val, const char *arg, void *data)
+static int bench_option(void *args, int val, const char *arg)
 {
-	struct bench_opts *o = data;
+	struct bench_opts *o = args;
 	uint64_t v;
 	double d;
 	int64_t s;
@@ -112,8 +92,9 @@ static int bench_opt(int val, const char *arg, void *data)
 		o->ctx = s;
 		return 0;
 	case OPT_SECONDS:
-		if (parse_double(arg, &d) < 0 || !(d > 0) || d > 3600)
-			return usage_error("bench", "--seconds takes a duration from 0 to 3600, not '%s'", arg);
+		if (parse_duration(arg, &d) < 0)
+			return usage_error("bench", "--seconds takes a duration from 0.1 to 3600 seconds "
+					   "(such as 5, 0.5 or 2m), not '%s'", arg);
 		o->seconds = d;
 		return 0;
 	case OPT_KV_TYPE:
@@ -128,430 +109,34 @@ static int bench_opt(int val, const char *arg, void *data)
 	return -1;
 }
 
-/*** Helpers ***/
-
-/* MemAvailable from /proc/meminfo, in bytes. */
-static int mem_available(struct sysroot *sr, uint64_t *out)
-{
-	char *buf, *p;
-	int r = sr_read(sr, "/proc/meminfo", &buf, NULL);
-	unsigned long long kb;
-	if (r < 0)
-		return r;
-	p = strstr(buf, "\nMemAvailable:");
-	r = p && sscanf(p + 14, "%llu", &kb) == 1 ? 0 : -EINVAL;
-	if (!r)
-		*out = (uint64_t)kb * 1024;
-	free(buf);
-	return r;
-}
-
-static void num_or_null(cJSON *obj, const char *key, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(obj, key, v);
-	else
-		cJSON_AddNullToObject(obj, key);
-}
-
-/* Where the mapped file's pages sit now (after the copy touched them):
- * {"sampled_pages": n, "nodes": {"0": fraction, ...}}. */
-static cJSON *page_cache_nodes(const uint8_t *map, uint64_t from, uint64_t len)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	uint64_t first = from / pg, last = (from + len + pg - 1) / pg, npages = last - first, i;
-	unsigned long n = npages < 4096 ? npages : 4096;
-	void **pages;
-	int *status;
-	cJSON *j = NULL, *nodes;
-	if (!n || pg <= 0)
-		return NULL;
-	pages = xcalloc(n, sizeof(*pages));
-	status = xcalloc(n, sizeof(*status));
-	for (i = 0; i < n; i++)
-		pages[i] = (void *)(map + (first + i * npages / n) * pg);
-	if (numa_move_pages(0, n, pages, NULL, status, 0) == 0) {
-		int counts[1024] = { 0 }, other = 0;
-		j = cJSON_CreateObject();
-		cJSON_AddNumberToObject(j, "sampled_pages", n);
-		nodes = cJSON_AddObjectToObject(j, "nodes");
-		for (i = 0; i < n; i++) {
-			if (status[i] >= 0 && status[i] < 1024)
-				counts[status[i]]++;
-			else
-				other++;
-		}
-		for (i = 0; i < 1024; i++)
-			if (counts[i]) {
-				char k[16];
-				snprintf(k, sizeof(k), "%d", (int)i);
-				cJSON_AddNumberToObject(nodes, k, (double)counts[i] / n);
-			}
-		cJSON_AddNumberToObject(j, "not_resident", (double)other / n);
-	}
-	free(pages);
-	free(status);
-	return j;
-}
-
-/*** The work ***/
-
-static cJSON *model_json(const struct gguf_file *g, const struct gguf_model *m, const struct bench_opts *o,
-			 uint64_t ctx, uint64_t kv_per_pos, uint64_t kv_bytes, uint64_t per_token)
-{
-	cJSON *j = cJSON_CreateObject(), *ty;
-	uint32_t i;
-	cJSON_AddStringToObject(j, "path", g->path);
-	fj_str_or_null(j, "architecture", m->arch[0] ? m->arch : NULL);
-	cJSON_AddNumberToObject(j, "gguf_version", g->version);
-	cJSON_AddNumberToObject(j, "tensor_count", (double)g->n_tensors);
-	fj_num_or_null(j, "layers", m->has_n_layer, (double)m->n_layer);
-	fj_num_or_null(j, "embedding_length", m->has_n_embd, (double)m->n_embd);
-	fj_num_or_null(j, "context_length", m->has_n_ctx_train, (double)m->n_ctx_train);
-	cJSON_AddNumberToObject(j, "tensor_bytes", (double)m->tensor_bytes);
-	ty = cJSON_AddObjectToObject(j, "types");
-	for (i = 0; i < GGML_TYPE_COUNT; i++)
-		if (m->type_bytes[i])
-			cJSON_AddNumberToObject(ty, ggml_type(i)->name, (double)m->type_bytes[i]);
-	cJSON_AddBoolToObject(j, "tied_embeddings", m->tied);
-	cJSON_AddBoolToObject(j, "moe", m->moe);
-	cJSON_AddNumberToObject(j, "weight_bytes_per_token", (double)m->weight_bytes_per_token);
-	cJSON_AddNumberToObject(j, "ctx", (double)ctx);
-	cJSON_AddStringToObject(j, "kv_type", ggml_type(o->kv_type)->name);
-	fj_num_or_null(j, "kv_bytes_per_position", m->kv_known, (double)kv_per_pos);
-	fj_num_or_null(j, "kv_bytes_per_token", m->kv_known, (double)kv_bytes);
-	cJSON_AddNumberToObject(j, "bytes_per_token", (double)per_token);
-	return j;
-}
-
-static void add_note(cJSON *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_note(cJSON *notes, const char *fmt, ...)
-{
-	va_list ap;
-	char buf[512];
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
-}
-
-int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
-{
-	struct gguf_file g;
-	struct gguf_model m;
-	struct membw_opts mo;
-	struct membw_result r;
-	hwloc_topology_t topo;
-	cJSON *bw, *samples, *nodes, *notes, *pred, *mj = NULL;
-	const cJSON *peak;
-	int have_model = 0, *ids = NULL, nids = 0, i, ret = -1;
-	uint64_t per_token = 0, avail = 0, size, want = 0, ctxlen = 0, kv_per_pos = 0, kv_bytes = 0;
-	double peak_bps = NAN;
-	char hb[32], hb2[32];
-
-	memset(&r, 0, sizeof(r));
-	memset(&mo, 0, sizeof(mo));
-	g.fd = -1;
-	g.path = NULL;
-	notes = cJSON_CreateArray();
-
-	/* The model first: a malformed file stops everything. */
-	if (o->model) {
-		const struct ggml_type_info *kt = ggml_type(o->kv_type);
-		int e = gguf_open(&g, o->model);
-		if (e == GGUF_EIO) {
-			error("cannot read '%s': %s", o->model, g.err);
-			goto done;
-		}
-		if (e == 0)
-			e = gguf_model_summary(&g, &m);
-		if (e < 0) {
-			error("'%s': %s", o->model, g.err);
-			goto done;
-		}
-		have_model = 1;
-		ctxlen = o->ctx >= 0 ? (uint64_t)o->ctx
-			: m.has_n_ctx_train && m.n_ctx_train < DEFAULT_CTX ? m.n_ctx_train : DEFAULT_CTX;
-		kv_per_pos = m.kv_elems_per_pos / kt->blck * kt->bytes;
-		kv_bytes = kv_per_pos * ctxlen;
-		per_token = m.weight_bytes_per_token + (m.kv_known ? kv_bytes : 0);
-		if (!m.kv_known) {
-			facts_gap(&ctx->facts, "bench.model.kv_bytes_per_token", "%s", m.note);
-			add_note(notes, "%s; the ceiling counts the weights only", m.note);
-		}
-		if (m.has_n_ctx_train && ctxlen > m.n_ctx_train)
-			add_note(notes, "--ctx %llu is beyond the model's training context (%llu)",
-				 (unsigned long long)ctxlen, (unsigned long long)m.n_ctx_train);
-		if (m.moe)
-			add_note(notes, "mixture of experts: expert tensors counted at expert_used_count / "
-				 "expert_count");
-		want = g.size - g.data_offset < g.data_bytes ? g.size - g.data_offset : g.data_bytes;
-		mj = model_json(&g, &m, o, ctxlen, kv_per_pos, kv_bytes, per_token);
-	}
-
-	/* Nodes under test. */
-	topo = probe_topology(ctx);
-	if (!topo) {
-		error("bench: cannot load the topology of this machine (hwloc)");
-		goto done;
-	}
-	{
-		hwloc_bitmap_t want_nodes = hwloc_bitmap_alloc();
-		hwloc_obj_t n = NULL;
-		unsigned id;
-		if (o->nodes)
-			parse_cpulist(o->nodes, want_nodes);
-		ids = xcalloc(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE) + 1, sizeof(*ids));
-		while ((n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n))) {
-			if (o->nodes ? !hwloc_bitmap_isset(want_nodes, n->os_index)
-				     : hwloc_bitmap_iszero(n->cpuset))
-				continue;
-			ids[nids++] = (int)n->os_index;
-			hwloc_bitmap_clr(want_nodes, n->os_index);
-		}
-		id = hwloc_bitmap_first(want_nodes);
-		hwloc_bitmap_free(want_nodes);
-		if (o->nodes && (int)id != -1) {
-			error("bench: --nodes: this machine has no NUMA node %u", id);
-			goto done;
-		}
-		if (!nids) {
-			error("bench: no NUMA node with CPUs to test");
-			goto done;
-		}
-	}
-
-	/* The memory budget: one copy per node, half of the available memory kept free. */
-	if (mem_available(&ctx->sr, &avail) < 0) {
-		error("bench: cannot read MemAvailable from '/proc/meminfo'; give --size");
-		if (!o->size)
-			goto done;
-		avail = 0;
-	}
-	size = o->size ? o->size : DEFAULT_SIZE;
-	if (!o->size && avail && size > avail / 2 / nids)
-		size = avail / 2 / nids / (1u << 20) * (1u << 20);
-	if (have_model) {
-		if (want > size)
-			add_note(notes, "the model's %s of tensor data is more than the %s budget: "
-				 "streaming its first %s", human_bytes(want, hb, sizeof(hb)),
-				 human_bytes(size, hb2, sizeof(hb2)), hb2);
-		else
-			size = want ? want : 4096;
-	}
-	if (avail && size > avail / 2 / nids) {
-		error("bench: %d cop%s of %s would not fit in half of the %s of available memory; "
-		      "use a smaller --size", nids, nids == 1 ? "y" : "ies",
-		      human_bytes(size, hb, sizeof(hb)), human_bytes(avail, hb2, sizeof(hb2)));
-		goto done;
-	}
-	if (size < SMALL_BUFFER)
-		add_note(notes, "a buffer of %s per node fits in caches: the figure is not memory "
-			 "bandwidth", human_bytes(size, hb, sizeof(hb)));
-
-	/* The peak from the memory probe. */
-	peak = facts_get(ctx->facts.root, "memory.bandwidth.theoretical_bytes_per_s");
-	if (cJSON_IsNumber(peak) && peak->valuedouble > 0)
-		peak_bps = peak->valuedouble;
-	else
-		facts_gap(&ctx->facts, "bench.peak_bytes_per_s", "the theoretical peak is unknown "
-			  "(memory.bandwidth.theoretical_bytes_per_s)");
-	if (isfinite(peak_bps) && o->nodes)
-		add_note(notes, "the peak is the whole machine's; --nodes tests part of it");
-
-	if (!o->dry_run) {
-		mo.size = size;
-		mo.threads = o->threads;
-		mo.nodes = ids;
-		mo.nnodes = nids;
-		mo.seconds = o->seconds;
-		mo.progress = isatty(STDERR_FILENO) && verbosity >= 0;
-		if (have_model) {
-			mo.src = g.map + g.data_offset;
-			mo.src_len = size < want ? size : want;
-		}
-		if (membw_run(topo, &mo, &r) < 0)
-			goto done;
-		if (r.note[0])
-			add_note(notes, "%s", r.note);
-		if (have_model) {
-			cJSON *pc = page_cache_nodes(g.map, g.data_offset, mo.src_len);
-			if (pc)
-				cJSON_AddItemToObject(mj, "page_cache", pc);
-			cJSON_AddNumberToObject(mj, "streamed_bytes", (double)mo.src_len);
-		}
-	} else {
-		facts_gap(&ctx->facts, "bench.bandwidth.bytes_per_s", "--dry-run: not measured");
-	}
-
-	/* The bench.* keys. */
-	bw = cJSON_AddObjectToObject(out, "bandwidth");
-	num_or_null(bw, "bytes_per_s", o->dry_run ? NAN : r.bytes_per_s);
-	num_or_null(bw, "min_bytes_per_s", o->dry_run ? NAN : r.min);
-	num_or_null(bw, "max_bytes_per_s", o->dry_run ? NAN : r.max);
-	samples = cJSON_AddArrayToObject(bw, "samples");
-	for (i = 0; i < r.nsamples; i++)
-		cJSON_AddItemToArray(samples, cJSON_CreateNumber(r.samples[i]));
-	nodes = cJSON_AddArrayToObject(out, "nodes");
-	for (i = 0; i < r.nnodes; i++) {
-		cJSON *n = cJSON_CreateObject(), *s;
-		int k;
-		cJSON_AddNumberToObject(n, "node", r.nodes[i].node);
-		cJSON_AddNumberToObject(n, "threads", r.nodes[i].threads);
-		cJSON_AddStringToObject(n, "cpus", r.nodes[i].cpus);
-		num_or_null(n, "bytes_per_s", r.nodes[i].bytes_per_s);
-		num_or_null(n, "min_bytes_per_s", r.nodes[i].min);
-		num_or_null(n, "max_bytes_per_s", r.nodes[i].max);
-		s = cJSON_AddArrayToObject(n, "samples");
-		for (k = 0; k < r.nodes[i].nsamples; k++)
-			cJSON_AddItemToArray(s, cJSON_CreateNumber(r.nodes[i].samples[k]));
-		cJSON_AddItemToArray(nodes, n);
-	}
-	if (mj) {
-		cJSON_AddItemToObject(out, "model", mj);
-		mj = NULL;
-	} else
-		cJSON_AddNullToObject(out, "model");
-	num_or_null(out, "peak_bytes_per_s", peak_bps);
-	num_or_null(out, "efficiency", o->dry_run ? NAN : r.bytes_per_s / peak_bps);
-	pred = cJSON_AddObjectToObject(out, "predicted");
-	num_or_null(pred, "tokens_per_s", have_model && per_token && !o->dry_run
-		    ? r.bytes_per_s / (double)per_token : NAN);
-	if (!have_model)
-		facts_gap(&ctx->facts, "bench.predicted.tokens_per_s", "no model given (bench MODEL.gguf)");
-	if (o->dry_run)
-		cJSON_AddNullToObject(out, "threads");
-	else
-		cJSON_AddNumberToObject(out, "threads", r.threads);
-	cJSON_AddNumberToObject(out, "seconds", o->dry_run ? 0 : r.seconds);
-	cJSON_AddNumberToObject(out, "size_bytes", (double)size);
-	fj_str_or_null(out, "kernel", o->dry_run ? NULL : r.kernel);
-	cJSON_AddItemToObject(out, "notes", notes);
-	notes = NULL;
-	ret = 0;
-done:
-	cJSON_Delete(notes);
-	cJSON_Delete(mj);
-	membw_result_free(&r);
-	free(ids);
-	if (o->model)
-		gguf_close(&g);
-	return ret;
-}
-
-/*** Text ***/
-
-static double jnum(const cJSON *root, const char *path)
-{
-	const cJSON *j = facts_get(root, path);
-	return cJSON_IsNumber(j) ? j->valuedouble : NAN;
-}
-
-static const char *gbs(double v, char *buf, size_t n)
-{
-	if (isfinite(v))
-		snprintf(buf, n, "%.1f GB/s", v / 1e9);
-	else
-		snprintf(buf, n, "unknown");
-	return buf;
-}
-
-static void bench_text(FILE *fp, const cJSON *root, const cJSON *gaps)
-{
-	const cJSON *b = facts_get(root, "bench"), *m, *it;
-	char a[64], c[64], d[64];
-	double v;
-	tx_section(fp, "Bench");
-	m = cJSON_GetObjectItemCaseSensitive(b, "model");
-	if (cJSON_IsObject(m)) {
-		const cJSON *arch = cJSON_GetObjectItemCaseSensitive(m, "architecture");
-		tx_kv(fp, "model", "%s (%s)", cJSON_GetObjectItemCaseSensitive(m, "path")->valuestring,
-		      cJSON_IsString(arch) ? arch->valuestring : "architecture unknown");
-		tx_kv(fp, "tensor bytes", "%.0f (%s)", jnum(m, "tensor_bytes"),
-		      human_bytes(jnum(m, "tensor_bytes"), a, sizeof(a)));
-		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(m, "types"))
-			tx_kv(fp, "", "%-8s %.0f", it->string, it->valuedouble);
-		v = jnum(m, "kv_bytes_per_token");
-		tx_kv(fp, "bytes per token", "%.0f (%s weights + %s KV cache at ctx %.0f)",
-		      jnum(m, "bytes_per_token"), human_bytes(jnum(m, "weight_bytes_per_token"), a, sizeof(a)),
-		      isfinite(v) ? human_bytes(v, c, sizeof(c)) : "unknown", jnum(m, "ctx"));
-	}
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(b, "nodes")) {
-		char k[32];
-		snprintf(k, sizeof(k), "node %.0f", jnum(it, "node"));
-		tx_kv(fp, k, "%s (%s to %s; %.0f thread%s on CPUs %s)", gbs(jnum(it, "bytes_per_s"), a, sizeof(a)),
-		      gbs(jnum(it, "min_bytes_per_s"), c, sizeof(c)), gbs(jnum(it, "max_bytes_per_s"), d, sizeof(d)),
-		      jnum(it, "threads"), jnum(it, "threads") == 1 ? "" : "s",
-		      cJSON_GetObjectItemCaseSensitive(it, "cpus")->valuestring);
-	}
-	if (cJSON_GetArraySize(facts_get(b, "bandwidth.samples")) == 0)
-		tx_kv(fp, "bandwidth", "not measured");
-	else
-		tx_kv(fp, "bandwidth", "%s (median of %d, %s to %s)",
-		      gbs(jnum(b, "bandwidth.bytes_per_s"), a, sizeof(a)),
-		      cJSON_GetArraySize(facts_get(b, "bandwidth.samples")),
-		      gbs(jnum(b, "bandwidth.min_bytes_per_s"), c, sizeof(c)),
-		      gbs(jnum(b, "bandwidth.max_bytes_per_s"), d, sizeof(d)));
-	it = cJSON_GetObjectItemCaseSensitive(b, "kernel");
-	if (cJSON_IsString(it))
-		tx_kv(fp, "kernel", "%s, %s per node", it->valuestring, human_bytes(jnum(b, "size_bytes"), a, sizeof(a)));
-	v = jnum(b, "efficiency");
-	if (isfinite(v))
-		tx_kv(fp, "peak", "%s (%.0f%% reached)", gbs(jnum(b, "peak_bytes_per_s"), a, sizeof(a)), v * 100);
-	else
-		tx_kv(fp, "peak", "%s", gbs(jnum(b, "peak_bytes_per_s"), a, sizeof(a)));
-	v = jnum(b, "predicted.tokens_per_s");
-	if (isfinite(v))
-		tx_kv(fp, "decode ceiling", "%.1f tokens/s at ctx %.0f", v, jnum(b, "model.ctx"));
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(b, "notes"))
-		tx_kv(fp, "note", "%s", it->valuestring);
-	if (cJSON_GetArraySize(gaps) > 0) {
-		tx_section(fp, "Unknown (with the reason)");
-		cJSON_ArrayForEach(it, gaps)
-			fprintf(fp, "  %-22s %s\n", cJSON_GetObjectItemCaseSensitive(it, "fact")->valuestring,
-				cJSON_GetObjectItemCaseSensitive(it, "reason")->valuestring);
-	}
-}
-
 /*** The command ***/
 
-int cmd_bench(int argc, char **argv)
+static void bench_init(void *args)
 {
-	struct bench_opts o = { .ctx = -1, .seconds = DEFAULT_SECONDS, .kv_type = 1 };
-	struct probe_ctx ctx;
-	struct output out;
-	cJSON *doc, *gaps, *it;
-	int i = parse_cmd_options(argc, argv, bench_long, "", bench_opt, &o);
-	int ok;
+	struct bench_opts *o = args;
+	o->ctx = -1;
+	o->seconds = DEFAULT_SECONDS;
+	o->kv_type = 1;
+}
 
-	if (i == -2)
-		return EXIT_OK;
-	if (i < 0)
-		return EXIT_UNKNOWN;
-	if (i < argc)
-		o.model = argv[i++];
-	if (i < argc) {
-		usage_error("bench", "unexpected argument '%s' (one model at a time)", argv[i]);
-		return EXIT_UNKNOWN;
-	}
-	if (check_format("bench", "text,json") < 0)
-		return EXIT_UNKNOWN;
-	if (G.probe.sysroot) {
-		usage_error("bench", "bench measures this machine: it cannot use --sysroot");
-		return EXIT_UNKNOWN;
-	}
+static int bench_cmd(struct invocation *inv)
+{
+	struct bench_opts *o = inv->args;
+	struct probe_ctx ctx;
+	cJSON *doc, *gaps, *it, *tool;
+
+	if (inv->noperands)
+		o->model = inv->operands[0];
+	if (G.probe.sysroot)
+		return usage_error("bench", "bench measures this machine: it cannot use --sysroot");
 	/* The memory probe gives the theoretical peak (host always runs). */
 	if (probe_run(&ctx, &G.probe, "memory") < 0) {
 		probe_release(&ctx);
-		return EXIT_UNKNOWN;
+		return -1;
 	}
-	if (bench_run(&ctx, &o, facts_obj(&ctx.facts, "bench")) < 0) {
+	if (bench_run(&ctx, o, facts_obj(&ctx.facts, "bench")) < 0) {
 		probe_release(&ctx);
-		return EXIT_UNKNOWN;
-	}
-	if (output_open(&out, G.output, NULL) < 0) {
-		probe_release(&ctx);
-		return EXIT_UNKNOWN;
+		return -1;
 	}
 	/* Only the gaps of the bench and of the peak it needed. */
 	gaps = cJSON_CreateArray();
@@ -561,23 +146,59 @@ int cmd_bench(int argc, char **argv)
 					  str_startswith(f->valuestring, "memory.bandwidth")))
 			cJSON_AddItemToArray(gaps, cJSON_Duplicate(it, 1));
 	}
-	if (G.format && !strcmp(G.format, "json")) {
-		cJSON *tool;
-		doc = cJSON_CreateObject();
-		cJSON_AddStringToObject(doc, "schema", "nodeaudit.bench/1");
-		tool = cJSON_AddObjectToObject(doc, "tool");
-		cJSON_AddStringToObject(tool, "name", PACKAGE_NAME);
-		cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION);
-		cJSON_AddItemToObject(doc, "host", cJSON_Duplicate(facts_get(ctx.facts.root, "host"), 1));
-		cJSON_AddItemToObject(doc, "bench", cJSON_Duplicate(facts_get(ctx.facts.root, "bench"), 1));
-		cJSON_AddItemToObject(doc, "gaps", gaps);
-		output_json(out.fp, doc);
-		cJSON_Delete(doc);
-	} else {
-		bench_text(out.fp, ctx.facts.root, gaps);
-		cJSON_Delete(gaps);
-	}
-	ok = output_close(&out, 1) == 0;
+	doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "schema", "nodeaudit.bench/1");
+	tool = cJSON_AddObjectToObject(doc, "tool");
+	cJSON_AddStringToObject(tool, "name", PACKAGE_NAME);
+	cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION);
+	cJSON_AddItemToObject(doc, "host", cJSON_Duplicate(facts_get(ctx.facts.root, "host"), 1));
+	cJSON_AddItemToObject(doc, "bench", cJSON_Duplicate(facts_get(ctx.facts.root, "bench"), 1));
+	cJSON_AddItemToObject(doc, "gaps", gaps);
+	inv->doc.json = doc;
 	probe_release(&ctx);
-	return ok ? EXIT_OK : EXIT_UNKNOWN;
+	return EXIT_OK;
 }
+
+static const struct cmd_option bench_options[] = {
+	{ "size", OPT_SIZE, "BYTES", "bytes per node (K, M, G suffixes; default 1G, at most half\n"
+	  "of the available memory); a larger model is streamed in part" },
+	{ "threads", OPT_THREADS, "N", "threads per node (default: one per physical core)" },
+	{ "nodes", OPT_NODES, "LIST", "NUMA nodes to test (default: every node with CPUs)" },
+	{ "ctx", OPT_CTX, "N", "context length for the KV cache reads (default: 4096 or\n"
+	  "the model's training context when smaller)" },
+	{ "seconds", OPT_SECONDS, "S", "time budget (default 5; 0.5, 90s or 2m also work)" },
+	{ "kv-type", OPT_KV_TYPE, "T", "KV cache type: f16 (default), f32, bf16, q8_0, q4_0, q4_1,\n"
+	  "q5_0, q5_1, iq4_nl" },
+	{ "dry-run", OPT_DRY_RUN, NULL, "read the model and print its figures; measure nothing" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cmd_format bench_formats[] = {
+	{ "text", bench_render_text },
+	{ "json", render_json },
+	{ NULL, NULL },
+};
+
+const struct command cmd_bench = {
+	.name = "bench",
+	.summary = "GGUF memory-bandwidth microbenchmark and decode tokens/s ceiling",
+	.synopsis = "[MODEL.gguf] [--size BYTES] [--threads N] [--nodes LIST] [--ctx N] [--seconds S]\n"
+		    "[--kv-type T] [--dry-run]",
+	.description =
+		"Copy the model's tensor data (or a synthetic buffer) into the memory of each\n"
+		"NUMA node under test, stream it with one pinned thread per physical core,\n"
+		"and report the bandwidth per node and in total (median of repeats, with the\n"
+		"spread), the share of the theoretical peak, and the decode ceiling:\n"
+		"  tokens/s = bandwidth / bytes read per token\n"
+		"  bytes per token = all tensors but token_embd (one row of it; all of it\n"
+		"  when there is no output.weight) + KV cache at --ctx (layers x ctx x\n"
+		"  head_count_kv x (key_length + value_length) x element size)\n",
+	.options = bench_options,
+	.formats = bench_formats,
+	.min_operands = 0, .max_operands = 1,
+	.flags = CMD_PROBES,
+	.args_size = sizeof(struct bench_opts),
+	.init = bench_init,
+	.option = bench_option,
+	.run = bench_cmd,
+};

@@ -1,6 +1,7 @@
 /* cmd-explain.c - `nodeaudit explain [CHECK-ID]`: what a check measures, why, how to fix */
 #include "config.h"
 #include "cli.h"
+#include "checks.h"
 #include "output.h"
 #include "profile.h"
 #include "util.h"
@@ -105,43 +106,51 @@ static void explain_one(FILE *fp, const struct check *c)
 	}
 }
 
-int cmd_explain(int argc, char **argv)
+void explain_render_text(FILE *fp, const struct doc *d)
 {
-	struct output out;
-	const struct check *c;
-	int i = parse_cmd_options(argc, argv, NULL, "", NULL, NULL), ok;
-	if (i == -2)
-		return EXIT_OK;
-	if (i < 0)
-		return EXIT_UNKNOWN;
-	if (check_format("explain", "text") < 0)
-		return EXIT_UNKNOWN;
-	if (argc - i > 1) {
-		usage_error("explain", "unexpected argument '%s'", argv[i + 1]);
-		return EXIT_UNKNOWN;
-	}
-	c = i < argc ? check_find(argv[i]) : NULL;
-	if (i < argc && !c) {
-		/* "kernel.sysctl.vm.swappiness" explains kernel.sysctl. */
-		if (str_startswith(argv[i], "kernel.sysctl."))
-			c = check_find("kernel.sysctl");
-		else if (str_startswith(argv[i], "kernel.cmdline."))
-			c = check_find("kernel.cmdline");
-	}
-	if (i < argc && !c) {
-		const char *sug = check_suggest(argv[i]);
-		if (sug)
-			error("unknown check '%s' (did you mean '%s'?)", argv[i], sug);
-		else
-			error("unknown check '%s'; 'nodeaudit explain' lists them", argv[i]);
-		return EXIT_UNKNOWN;
-	}
-	if (output_open(&out, G.output, NULL) < 0)
-		return EXIT_UNKNOWN;
-	if (c)
-		explain_one(out.fp, c);
+	if (d->data)
+		explain_one(fp, d->data);
 	else
-		explain_list(out.fp);
-	ok = output_close(&out, 1) == 0;
-	return ok ? EXIT_OK : EXIT_UNKNOWN;
+		explain_list(fp);
 }
+
+static int explain_cmd(struct invocation *inv)
+{
+	const struct check *c = NULL;
+	const char *id = inv->noperands ? inv->operands[0] : NULL;
+	char b1[48];
+	if (id) {
+		c = check_find(id);
+		/* "kernel.sysctl.vm.swappiness" explains kernel.sysctl. */
+		if (!c && str_startswith(id, "kernel.sysctl."))
+			c = check_find("kernel.sysctl");
+		else if (!c && str_startswith(id, "kernel.cmdline."))
+			c = check_find("kernel.cmdline");
+		if (!c) {
+			const char *sug = check_suggest(id);
+			if (sug)
+				return error("unknown check '%s' (did you mean '%s'?)", str_shown(id, b1, sizeof(b1)), sug);
+			return error("unknown check '%s'; 'nodeaudit explain' lists them", str_shown(id, b1, sizeof(b1)));
+		}
+	}
+	inv->doc.data = c;
+	return EXIT_OK;
+}
+
+static const struct cmd_format explain_formats[] = {
+	{ "text", explain_render_text },
+	{ NULL, NULL },
+};
+
+const struct command cmd_explain = {
+	.name = "explain",
+	.summary = "CHECK-ID: what a check measures, why, how to fix it",
+	.synopsis = "[CHECK-ID]",
+	.description =
+		"What the check measures, why it matters (with the field figures), where\n"
+		"sources disagree, how to fix it, and what each built-in profile expects.\n"
+		"Without an ID, list every check.\n",
+	.formats = explain_formats,
+	.min_operands = 0, .max_operands = 1,
+	.run = explain_cmd,
+};

@@ -1,26 +1,14 @@
 /* cmd-plan.c - `nodeaudit plan`: the fixes, as text, sh, sysctl, systemd or json */
 #include "config.h"
+#include "audit.h"
 #include "cli.h"
-#include "output.h"
 #include "plan.h"
-#include "profile.h"
-#include "report.h"
 #include "util.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_COMMAND = 2100, OPT_RESERVE, OPT_UNIT, OPT_REPORT, OPT_PROFILE };
-
-static const struct option plan_long[] = {
-	{ "command", required_argument, NULL, OPT_COMMAND },
-	{ "reserve", required_argument, NULL, OPT_RESERVE },
-	{ "unit", required_argument, NULL, OPT_UNIT },
-	{ "report", required_argument, NULL, OPT_REPORT },
-	{ "profile", required_argument, NULL, OPT_PROFILE },
-	{ NULL, 0, NULL, 0 },
-};
+enum { OPT_COMMAND = 256, OPT_RESERVE, OPT_UNIT, OPT_REPORT, OPT_PROFILE };
 
 struct plan_args {
 	struct plan_opts o;
@@ -28,11 +16,17 @@ struct plan_args {
 	const char *profile;
 };
 
-static int plan_opt(int val, const char *arg, void *data)
+static void plan_init(void *args)
 {
-	struct plan_args *a = data;
+	struct plan_args *a = args;
+	a->o.reserve = -1;
+}
+
+static int plan_option(void *args, int key, const char *arg)
+{
+	struct plan_args *a = args;
 	uint64_t v;
-	switch (val) {
+	switch (key) {
 	case OPT_COMMAND: a->o.command = arg; return 0;
 	case OPT_UNIT:
 		if (!*arg || strpbrk(arg, "/@ \t\n"))
@@ -50,135 +44,78 @@ static int plan_opt(int val, const char *arg, void *data)
 	return -1;
 }
 
-/* A saved `check --format json` report: its facts and findings. */
-static cJSON *load_report(const char *path)
+static int plan_cmd(struct invocation *inv)
 {
-	FILE *f = fopen_input(path);
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
-	cJSON *j;
-	if (!f) {
-		error("cannot read '%s': %s", path, input_strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		strbuf_add(&sb, buf, n);
-		if (sb.len > (256u << 20)) {
-			fclose(f);
-			strbuf_release(&sb);
-			error("cannot read '%s': larger than 256 MiB", path);
-			return NULL;
-		}
-	}
-	fclose(f);
-	j = cJSON_ParseWithLength(sb.buf ? sb.buf : "", sb.len);
-	strbuf_release(&sb);
-	if (!j || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "facts"))) {
-		error("'%s' is not a 'nodeaudit check --format json' report", path);
-		cJSON_Delete(j);
-		return NULL;
-	}
-	return j;
-}
-
-/* The check report for the profile (default: the default profile) on the
- * probed facts: the plan fixes its warned and failed findings. */
-static int plan_check_findings(struct probe_ctx *ctx, const char *profile, cJSON **report,
-			       const char **profile_name)
-{
-	struct profile prof;
-	char *err = NULL;
+	struct plan_args *a = inv->args;
+	cJSON *report;
+	const cJSON *facts, *findings, *p;
+	const char *profile;
 	int code;
-	static char name[256];
-	*report = NULL;
-	*profile_name = NULL;
-	if (profile_load(&prof, profile ? profile : DEFAULT_PROFILE, NULL, NULL, &err) < 0) {
-		error("%s", err);
-		free(err);
-		return -1;
-	}
-	check_read_profile_sysctls(ctx, &prof);
-	*report = report_build(&prof, ctx->facts.root, ctx->facts.gaps, ctx->facts.evidence,
-			       ctx->facts.conflicts, "warn", &code);
-	snprintf(name, sizeof(name), "%s", prof.name ? prof.name : (profile ? profile : DEFAULT_PROFILE));
-	*profile_name = name;
-	profile_release(&prof);
-	return 0;
-}
 
-static void render(FILE *fp, const cJSON *plan)
-{
-	const char *fmt = G.format ? G.format : "text";
-	if (!strcmp(fmt, "json"))
-		output_json(fp, plan);
-	else if (!strcmp(fmt, "sh"))
-		plan_sh(fp, plan);
-	else if (!strcmp(fmt, "sysctl"))
-		plan_sysctl(fp, plan);
-	else if (!strcmp(fmt, "systemd"))
-		plan_systemd(fp, plan);
-	else
-		plan_text(fp, plan);
-}
-
-int cmd_plan(int argc, char **argv)
-{
-	struct plan_args a = { .o = { .reserve = -1 } };
-	struct output out;
-	cJSON *plan = NULL, *report = NULL, *facts = NULL;
-	const cJSON *findings = NULL;
-	const char *profile = NULL;
-	struct probe_ctx ctx;
-	int have_ctx = 0, i, ok;
-
-	i = parse_cmd_options(argc, argv, plan_long, "", plan_opt, &a);
-	if (i == -2)
-		return EXIT_OK;
-	if (i < 0)
-		return EXIT_UNKNOWN;
-	if (i < argc)
-		return usage_error("plan", "unexpected argument '%s'", argv[i]), EXIT_UNKNOWN;
-	if (check_format("plan", "text,json,sh,sysctl,systemd") < 0)
-		return EXIT_UNKNOWN;
-
-	if (a.report) {
-		const cJSON *p;
-		report = load_report(a.report);
+	if (a->report) {
+		if (G.probe.sysroot)
+			return usage_error("plan", "--report and --sysroot exclude each other");
+		report = audit_load_doc(a->report, "nodeaudit.report/1",
+					"a 'nodeaudit check --format json' report", 256u << 20);
 		if (!report)
-			return EXIT_UNKNOWN;
-		facts = cJSON_GetObjectItemCaseSensitive(report, "facts");
-		/* The report's host sits beside its facts: put it where the planner looks. */
-		if (!cJSON_GetObjectItemCaseSensitive(facts, "host") && cJSON_GetObjectItemCaseSensitive(report, "host"))
-			cJSON_AddItemToObject(facts, "host",
-					      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(report, "host"), 1));
-		findings = cJSON_GetObjectItemCaseSensitive(report, "findings");
-		p = cJSON_GetObjectItemCaseSensitive(report, "profile");
-		profile = cJSON_IsObject(p) ? (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "name")) ?
-					       cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring : NULL) : NULL;
-	} else {
-		if (probe_run(&ctx, &G.probe, NULL) < 0) {
-			probe_release(&ctx);
-			return EXIT_UNKNOWN;
+			return -1;
+		if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(report, "facts"))) {
+			cJSON_Delete(report);
+			return error("'%s' is not a 'nodeaudit check --format json' report (no facts)", a->report);
 		}
-		have_ctx = 1;
-		facts = ctx.facts.root;
-		if (plan_check_findings(&ctx, a.profile, &report, &profile) < 0) {
-			probe_release(&ctx);
-			return EXIT_UNKNOWN;
-		}
-		findings = report ? cJSON_GetObjectItemCaseSensitive(report, "findings") : NULL;
-	}
-	plan = plan_build(facts, findings, profile, &a.o);
-	if (output_open(&out, G.output, G.probe.sysroot) < 0) {
-		ok = 0;
 	} else {
-		render(out.fp, plan);
-		ok = output_close(&out, 1) == 0;
+		struct audit_opts ao = { .profile = a->profile, .fail_on = "warn" };
+		if (audit_run(&ao, &G.probe, &report, &code) < 0)
+			return -1;
 	}
-	cJSON_Delete(plan);
+	facts = cJSON_GetObjectItemCaseSensitive(report, "facts");
+	/* The report's host sits beside its facts: put it where the planner looks. */
+	if (!cJSON_GetObjectItemCaseSensitive(facts, "host") && cJSON_GetObjectItemCaseSensitive(report, "host"))
+		cJSON_AddItemToObject((cJSON *)facts, "host",
+				      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(report, "host"), 1));
+	findings = cJSON_GetObjectItemCaseSensitive(report, "findings");
+	p = cJSON_GetObjectItemCaseSensitive(report, "profile");
+	profile = fj_get_str(p, "name");
+	inv->doc.json = plan_build(facts, findings, profile, &a->o);
 	cJSON_Delete(report);
-	if (have_ctx)
-		probe_release(&ctx);
-	return ok ? EXIT_OK : EXIT_UNKNOWN;
+	return EXIT_OK;
 }
+
+static const struct cmd_option plan_options[] = {
+	{ "command", OPT_COMMAND, "CMD", "the worker command (default: a marked placeholder)" },
+	{ "reserve", OPT_RESERVE, "N", "cores per node kept for the OS and the orchestrator" },
+	{ "unit", OPT_UNIT, "NAME", "systemd template unit for the drop-ins (default inference-worker)" },
+	{ "report", OPT_REPORT, "FILE", "plan from a saved 'check --format json' report" },
+	{ "profile", OPT_PROFILE, "NAME", "the profile whose findings are fixed (default agent-cpu-inference)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cmd_format plan_formats[] = {
+	{ "text", plan_render_text },
+	{ "json", render_json },
+	{ "sh", plan_render_sh },
+	{ "sysctl", plan_render_sysctl },
+	{ "systemd", plan_render_systemd },
+	{ NULL, NULL },
+};
+
+const struct command cmd_plan = {
+	.name = "plan",
+	.summary = "the fixes: numactl/taskset per NUMA node, sysctl.d, kernel command line, systemd, BIOS",
+	.synopsis = "[--command CMD] [--reserve N] [--unit NAME] [--report FILE] [--profile NAME]",
+	.description =
+		"Print the fixes for this node; never change anything.  One inference worker\n"
+		"per NUMA node with CPUs, one hardware thread per physical core (P-cores only\n"
+		"on hybrid CPUs), N cores per node reserved for the OS (default 1; the E-cores\n"
+		"on hybrids), one feeder per accelerator on its local node, and the settings\n"
+		"that the check found wrong.\n",
+	.options = plan_options,
+	.formats = plan_formats,
+	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file;\nsystemd: drop-ins",
+	.min_operands = 0, .max_operands = 0,
+	.flags = CMD_PROBES,
+	.args_size = sizeof(struct plan_args),
+	.init = plan_init,
+	.option = plan_option,
+	.run = plan_cmd,
+};

@@ -1,24 +1,22 @@
 /* cmd-probe.c - `nodeaudit probe`: the inventory, as text or JSON */
 #include "config.h"
 #include "cli.h"
-#include "output.h"
 #include "util.h"
 
 #include <string.h>
 
-enum { OPT_ONLY = 2000 };
+enum { OPT_ONLY = 256 };
 
-static const struct option probe_long[] = {
-	{ "only", required_argument, NULL, OPT_ONLY },
-	{ NULL, 0, NULL, 0 },
+struct probe_args {
+	const char *only;   /* comma list of subjects, or NULL: all */
 };
 
-static int probe_opt(int val, const char *arg, void *data)
+static int probe_option(void *args, int key, const char *arg)
 {
-	const char **only = data;
+	struct probe_args *a = args;
 	size_t i;
 	char *copy, *tok, *save = NULL;
-	if (val != OPT_ONLY)
+	if (key != OPT_ONLY)
 		return -1;
 	copy = xstrdup(arg);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -32,43 +30,48 @@ static int probe_opt(int val, const char *arg, void *data)
 		}
 	}
 	free(copy);
-	*only = arg;
+	a->only = arg;
 	return 0;
 }
 
-int cmd_probe(int argc, char **argv)
+static int probe_cmd(struct invocation *inv)
 {
+	const struct probe_args *a = inv->args;
 	struct probe_ctx ctx;
-	struct output out;
-	const char *only = NULL;
-	int i = parse_cmd_options(argc, argv, probe_long, "", probe_opt, &only);
-	int ok;
-
-	if (i == -2)
-		return EXIT_OK;
-	if (i < 0)
-		return EXIT_UNKNOWN;
-	if (i < argc) {
-		usage_error("probe", "unexpected argument '%s'", argv[i]);
-		return EXIT_UNKNOWN;
-	}
-	if (check_format("probe", "text,json") < 0)
-		return EXIT_UNKNOWN;
-	if (probe_run(&ctx, &G.probe, only) < 0) {
+	if (probe_run(&ctx, &G.probe, a->only) < 0) {
 		probe_release(&ctx);
-		return EXIT_UNKNOWN;
+		return -1;
 	}
-	if (output_open(&out, G.output, G.probe.sysroot) < 0) {
-		probe_release(&ctx);
-		return EXIT_UNKNOWN;
-	}
-	if (G.format && !strcmp(G.format, "json")) {
-		cJSON *j = probe_json(&ctx);
-		output_json(out.fp, j);
-		cJSON_Delete(j);
-	} else
-		{ cJSON *j = probe_json(&ctx); probe_render_text(out.fp, j); cJSON_Delete(j); }
-	ok = output_close(&out, 1) == 0;
+	inv->doc.json = probe_json(&ctx);
 	probe_release(&ctx);
-	return ok ? EXIT_OK : EXIT_UNKNOWN;
+	return EXIT_OK;
 }
+
+static const struct cmd_option probe_options[] = {
+	{ "only", OPT_ONLY, "LIST", "probe only these subjects (comma list of: host, cpu, numa,\n"
+	  "memory, pci, kernel)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cmd_format probe_formats[] = {
+	{ "text", probe_render_text },
+	{ "json", render_json },
+	{ NULL, NULL },
+};
+
+const struct command cmd_probe = {
+	.name = "probe",
+	.summary = "inventory of this node (or of a snapshot): CPU, NUMA, memory, PCIe, kernel",
+	.synopsis = "[--only LIST] [OPTIONS]",
+	.description =
+		"Print what this node has: CPU packages, cores, threads, SMT, core kinds,\n"
+		"ISA, caches, NUMA nodes, memory, and the settings that matter for AI-agent\n"
+		"workloads.  Facts that cannot be read are listed with the reason.\n",
+	.options = probe_options,
+	.formats = probe_formats,
+	.min_operands = 0, .max_operands = 0,
+	.flags = CMD_PROBES,
+	.args_size = sizeof(struct probe_args),
+	.option = probe_option,
+	.run = probe_cmd,
+};

@@ -5,46 +5,17 @@
 #include "profile.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int profiles_list(FILE *fp)
-{
-	const char *env = getenv("NODEAUDIT_PROFILE_PATH");
-	char *dirs = xasprintf("%s:%s:%s", env ? env : "", SYSCONFDIR "/nodeaudit/profiles",
-			       DATADIR "/nodeaudit/profiles");
-	char *dir, *save = NULL, **names = NULL;
-	size_t n = 0, i, j;
-	int json = G.format && !strcmp(G.format, "json");
-	cJSON *arr = json ? cJSON_CreateArray() : NULL;
+/* The document: {"list": [...]}, {"profile": {...}} or {"validated": [...]}. */
 
-	for (i = 0; i < nbuiltin_profiles; i++) {
-		names = xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = xstrdup(builtin_profiles[i].name);
-	}
-	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		DIR *d = *dir ? opendir(dir) : NULL;
-		struct dirent *de;
-		while (d && (de = readdir(d))) {
-			char *nm;
-			int dup = 0;
-			if (!str_endswith(de->d_name, ".json") || de->d_name[0] == '.')
-				continue;
-			nm = xstrndup(de->d_name, strlen(de->d_name) - 5);
-			for (j = 0; j < n; j++)
-				dup |= !strcmp(names[j], nm);
-			if (dup) {
-				free(nm);
-				continue;
-			}
-			names = xrealloc(names, (n + 1) * sizeof(*names));
-			names[n++] = nm;
-		}
-		if (d)
-			closedir(d);
-	}
-	free(dirs);
+static int profiles_list(struct invocation *inv)
+{
+	char **names;
+	size_t n, i;
+	cJSON *doc = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(doc, "profiles");
+	profile_list_names(&names, &n);
 	for (i = 0; i < n; i++) {
 		struct profile p;
 		char *err = NULL;
@@ -54,31 +25,53 @@ static int profiles_list(FILE *fp)
 			free(names[i]);
 			continue;
 		}
-		if (json) {
+		{
 			cJSON *o = cJSON_CreateObject();
 			cJSON_AddStringToObject(o, "name", p.name);
 			cJSON_AddStringToObject(o, "source", p.source);
 			cJSON_AddStringToObject(o, "description", p.description);
 			cJSON_AddBoolToObject(o, "default", !strcmp(p.name, DEFAULT_PROFILE));
 			cJSON_AddItemToArray(arr, o);
-		} else
-			fprintf(fp, "%-24s %s%s\n", p.name, p.description,
-				!strcmp(p.name, DEFAULT_PROFILE) ? " (default)" : "");
+		}
 		profile_release(&p);
 		free(names[i]);
 	}
 	free(names);
-	if (json) {
-		output_json(fp, arr);
-		cJSON_Delete(arr);
-	}
-	return 0;
+	inv->doc.json = doc;
+	return EXIT_OK;
 }
 
-static void profile_show_text(FILE *fp, const struct profile *p)
+static void release_profile(void *p)
 {
+	profile_release(p);
+	free(p);
+}
+
+/* `profiles list --format json` prints the array, `show` the profile. */
+static void profiles_render_json(FILE *fp, const struct doc *d)
+{
+	const cJSON *inner = cJSON_GetObjectItemCaseSensitive(d->json, "profiles");
+	struct doc sub = { NULL, NULL, NULL };
+	if (!inner)
+		inner = cJSON_GetObjectItemCaseSensitive(d->json, "profile");
+	sub.json = (cJSON *)(inner ? inner : d->json);
+	render_json(fp, &sub);
+}
+
+void profiles_render_text(FILE *fp, const struct doc *d)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(d->json, "profiles"), *it;
+	const struct profile *p = d->data;
 	size_t i;
 	char buf[300], id[200];
+	if (list) {
+		cJSON_ArrayForEach(it, list)
+			fprintf(fp, "%-24s %s%s\n", fj_get_str(it, "name"), fj_get_str(it, "description"),
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "default")) ? " (default)" : "");
+		return;
+	}
+	if (!p)
+		return;
 	fprintf(fp, "%s: %s\n", p->name, p->description);
 	fprintf(fp, "  source: %s\n  chain: ", p->source);
 	for (i = 0; i < p->nchain; i++)
@@ -95,84 +88,78 @@ static void profile_show_text(FILE *fp, const struct profile *p)
 	}
 }
 
-int cmd_profiles(int argc, char **argv)
+static int profiles_cmd(struct invocation *inv)
 {
-	struct output out;
-	int i = parse_cmd_options(argc, argv, NULL, "", NULL, NULL);
-	const char *sub;
-	int ret = EXIT_OK, ok;
+	const char *sub = inv->operands[0];
+	int i, ret = EXIT_OK;
 
-	if (i == -2)
-		return EXIT_OK;
-	if (i < 0)
-		return EXIT_UNKNOWN;
-	if (i >= argc) {
-		usage_error("profiles", "missing subcommand (list, show NAME or validate FILE)");
-		return EXIT_UNKNOWN;
-	}
-	sub = argv[i++];
-	if (check_format("profiles", "text,json") < 0)
-		return EXIT_UNKNOWN;
 	if (!strcmp(sub, "validate")) {
-		if (i >= argc) {
-			usage_error("profiles", "validate needs at least one FILE");
-			return EXIT_UNKNOWN;
-		}
-		for (; i < argc; i++) {
+		if (inv->noperands < 2)
+			return usage_error("profiles", "validate needs at least one FILE");
+		for (i = 1; i < inv->noperands; i++) {
 			struct profile p;
 			char *err = NULL;
 			/* A bare name would be looked up; validate reads exactly the file given. */
-			char *path = strchr(argv[i], '/') ? xstrdup(argv[i]) : xasprintf("./%s", argv[i]);
+			char *path = strchr(inv->operands[i], '/') ? xstrdup(inv->operands[i])
+								   : xasprintf("./%s", inv->operands[i]);
 			if (profile_load(&p, path, NULL, NULL, &err) < 0) {
 				error("%s", err);
 				free(err);
-				ret = EXIT_UNKNOWN;
+				ret = -1;
 			} else {
 				if (verbosity >= 0)
-					printf("%s: ok, profile '%s', %zu check(s), chain %zu deep\n", argv[i],
+					printf("%s: ok, profile '%s', %zu check(s), chain %zu deep\n", inv->operands[i],
 					       p.name, p.nspecs, p.nchain);
 				profile_release(&p);
 			}
 			free(path);
 		}
+		/* validate reports per file as it goes: nothing to render. */
+		inv->format = NULL;
 		return ret;
 	}
 	if (!strcmp(sub, "list")) {
-		if (i < argc) {
-			usage_error("profiles", "unexpected argument '%s'", argv[i]);
-			return EXIT_UNKNOWN;
-		}
-		if (output_open(&out, G.output, NULL) < 0)
-			return EXIT_UNKNOWN;
-		profiles_list(out.fp);
-		return output_close(&out, 1) == 0 ? EXIT_OK : EXIT_UNKNOWN;
+		if (inv->noperands > 1)
+			return usage_error("profiles", "unexpected argument '%s'", inv->operands[1]);
+		return profiles_list(inv);
 	}
 	if (!strcmp(sub, "show")) {
-		struct profile p;
+		struct profile *p;
 		char *err = NULL;
-		if (i + 1 != argc) {
-			usage_error("profiles", "show takes one profile NAME (or FILE)");
-			return EXIT_UNKNOWN;
-		}
-		if (profile_load(&p, argv[i], NULL, NULL, &err) < 0) {
+		if (inv->noperands != 2)
+			return usage_error("profiles", "show takes one profile NAME (or FILE)");
+		p = xcalloc(1, sizeof(*p));
+		if (profile_load(p, inv->operands[1], NULL, NULL, &err) < 0) {
 			error("%s", err);
 			free(err);
-			return EXIT_UNKNOWN;
+			free(p);
+			return -1;
 		}
-		if (output_open(&out, G.output, NULL) < 0) {
-			profile_release(&p);
-			return EXIT_UNKNOWN;
-		}
-		if (G.format && !strcmp(G.format, "json")) {
-			cJSON *j = profile_json(&p);
-			output_json(out.fp, j);
-			cJSON_Delete(j);
-		} else
-			profile_show_text(out.fp, &p);
-		ok = output_close(&out, 1) == 0;
-		profile_release(&p);
-		return ok ? EXIT_OK : EXIT_UNKNOWN;
+		inv->doc.json = cJSON_CreateObject();
+		cJSON_AddItemToObject(inv->doc.json, "profile", profile_json(p));
+		inv->doc.data = p;
+		inv->doc.free_data = release_profile;
+		return EXIT_OK;
 	}
-	usage_error("profiles", "unknown subcommand '%s' (list, show or validate)", sub);
-	return EXIT_UNKNOWN;
+	return usage_error("profiles", "unknown subcommand '%s' (list, show or validate)", sub);
 }
+
+static const struct cmd_format profiles_formats[] = {
+	{ "text", profiles_render_text },
+	{ "json", profiles_render_json },
+	{ NULL, NULL },
+};
+
+const struct command cmd_profiles = {
+	.name = "profiles",
+	.summary = "list | show NAME | validate FILE...: the check profiles",
+	.synopsis = "list\nshow NAME|FILE [--format json]\nvalidate FILE...",
+	.description =
+		"List the profiles found ($NODEAUDIT_PROFILE_PATH, /etc/nodeaudit/profiles,\n"
+		"the installed ones, the built-in ones), show one with its inheritance\n"
+		"resolved, or validate profile files (exit 3 with the file, key and problem).\n",
+	.formats = profiles_formats,
+	.min_operands = 1, .max_operands = -1,
+	.operands_help = "subcommand (list, show NAME or validate FILE)",
+	.run = profiles_cmd,
+};

@@ -13,17 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_TOP = 2100 };
+enum { OPT_TOP = 256 };
 
 /* A report bigger than this is not one nodeaudit wrote. */
 #define REPORT_MAX_BYTES (64u << 20)
 /* Directories nested deeper than this are not followed (loops, mistakes). */
 #define REPORT_MAX_DEPTH 32
-
-static const struct option report_long[] = {
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ NULL, 0, NULL, 0 },
-};
 
 struct report_state {
 	struct fleet fleet;
@@ -32,9 +27,15 @@ struct report_state {
 	size_t abuf;
 };
 
-static int report_opt(int val, const char *arg, void *data)
+static void report_init(void *args)
 {
-	struct report_state *st = data;
+	struct report_state *st = args;
+	st->top = 10;
+}
+
+static int report_option(void *args, int val, const char *arg)
+{
+	struct report_state *st = args;
 	uint64_t n;
 	if (val != OPT_TOP)
 		return -1;
@@ -212,59 +213,87 @@ static void warn_duplicates(const struct fleet *f)
 	free(v);
 }
 
-int cmd_report(int argc, char **argv)
+static void release_state(void *data)
 {
-	struct report_state st;
-	struct output out;
-	const char *fmt;
-	int i, ok, ret;
-
-	memset(&st, 0, sizeof(st));
-	st.top = 10;
-	i = parse_cmd_options(argc, argv, report_long, "", report_opt, &st);
-	if (i == -2)
-		return EXIT_OK;
-	if (i < 0)
-		return EXIT_UNKNOWN;
-	if (i >= argc) {
-		usage_error("report", "no report files or directories given");
-		return EXIT_UNKNOWN;
-	}
-	if (check_format("report", "text,json,csv") < 0)
-		return EXIT_UNKNOWN;
-	fmt = G.format ? G.format : "text";
-
-	fleet_init(&st.fleet);
-	for (; i < argc; i++) {
-		struct stat sb;
-		if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode))
-			read_dir(&st, argv[i], 0);
-		else
-			read_report(&st, argv[i]);
-	}
-	free(st.buf);
-	if (!st.fleet.nrows) {
-		error("no usable report among %zu file%s", st.fleet.files,
-		      st.fleet.files == 1 ? "" : "s");
-		fleet_release(&st.fleet);
-		return EXIT_UNKNOWN;
-	}
-	fleet_finish(&st.fleet);
-	warn_duplicates(&st.fleet);
-	if (output_open(&out, G.output, NULL) < 0) {
-		fleet_release(&st.fleet);
-		return EXIT_UNKNOWN;
-	}
-	if (!strcmp(fmt, "json")) {
-		cJSON *j = fleet_json(&st.fleet, st.top);
-		output_json(out.fp, j);
-		cJSON_Delete(j);
-	} else if (!strcmp(fmt, "csv"))
-		fleet_csv(out.fp, &st.fleet);
-	else
-		fleet_text(out.fp, &st.fleet, st.top);
-	ok = output_close(&out, 1) == 0;
-	ret = ok ? fleet_exit(&st.fleet) : EXIT_UNKNOWN;
-	fleet_release(&st.fleet);
-	return ret;
+	struct report_state *st = data;
+	fleet_release(&st->fleet);
 }
+
+static void render_text(FILE *fp, const struct doc *d)
+{
+	const struct report_state *st = d->data;
+	fleet_text(fp, &st->fleet, st->top);
+}
+
+static void render_csv(FILE *fp, const struct doc *d)
+{
+	const struct report_state *st = d->data;
+	fleet_csv(fp, &st->fleet);
+}
+
+static int report_cmd(struct invocation *inv)
+{
+	struct report_state *st = inv->args;
+	int i;
+
+	fleet_init(&st->fleet);
+	for (i = 0; i < inv->noperands; i++) {
+		struct stat sb;
+		if (stat(inv->operands[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+			read_dir(st, inv->operands[i], 0);
+		else
+			read_report(st, inv->operands[i]);
+	}
+	free(st->buf);
+	st->buf = NULL;
+	if (!st->fleet.nrows) {
+		error("no usable report among %zu file%s", st->fleet.files,
+		      st->fleet.files == 1 ? "" : "s");
+		fleet_release(&st->fleet);
+		return -1;
+	}
+	fleet_finish(&st->fleet);
+	warn_duplicates(&st->fleet);
+	/* The JSON document only when it is the format asked for (it is big). */
+	if (!strcmp(inv->format->name, "json"))
+		inv->doc.json = fleet_json(&st->fleet, st->top);
+	inv->doc.data = st;
+	inv->doc.free_data = release_state;
+	return fleet_exit(&st->fleet);
+}
+
+static const struct cmd_option report_options[] = {
+	{ "top", OPT_TOP, "N", "list at most N worst nodes (default 10)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cmd_format report_formats[] = {
+	{ "text", render_text },
+	{ "json", render_json },
+	{ "csv", render_csv },
+	{ NULL, NULL },
+};
+
+const struct command cmd_report = {
+	.name = "report",
+	.summary = "fleet summary of many 'check --format json' reports",
+	.synopsis = "[--top N] FILE|DIR...",
+	.description =
+		"Read the reports that 'nodeaudit check --format json' wrote on many nodes\n"
+		"(directories are searched for *.json) and print the fleet view: per check\n"
+		"the count of pass/warn/fail/unknown/skip and the failing nodes, the worst\n"
+		"nodes, and the spread of key figures (memory channels and bandwidth, core\n"
+		"counts, accelerator link widths).  A file that is not such a report is\n"
+		"named on standard error and skipped.\n",
+	.options = report_options,
+	.formats = report_formats,
+	.format_help = "json: schema nodeaudit.fleet/1; csv: one row per node",
+	.epilog = "Exit status: the worst node's (0, 1 or 2; a node that exited 3 counts as 2),\n"
+		  "3 when no file is a usable report.\n",
+	.min_operands = 1, .max_operands = -1,
+	.operands_help = "report files or directories",
+	.args_size = sizeof(struct report_state),
+	.init = report_init,
+	.option = report_option,
+	.run = report_cmd,
+};

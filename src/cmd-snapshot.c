@@ -1,5 +1,6 @@
 /* cmd-snapshot.c - `nodeaudit snapshot`: capture what probe reads, for replay elsewhere */
 #include "config.h"
+#include "audit.h"
 #include "cli.h"
 #include "output.h"
 #include "snapshot.h"
@@ -754,37 +755,45 @@ static int dir_is_empty(const char *dir)
 
 /*** The command ***/
 
-int cmd_snapshot(int argc, char **argv)
+/* A name that looks like an archive snapshot cannot write: its suffix, or NULL. */
+static const char *unsupported_archive(const char *p)
+{
+	static const char *const sfx[] = { ".zip", ".7z", ".rar", ".tar.zst", ".tzst", ".zst", ".tar.lz4",
+					    ".lz4", ".tar.lzma", ".lzma", ".tbz2", ".tbz", ".cpio", ".gz",
+					    ".xz", ".bz2", ".jar", NULL };
+	size_t i;
+	for (i = 0; sfx[i]; i++)
+		if (str_endswith(p, sfx[i]))
+			return sfx[i];
+	return NULL;
+}
+
+/*** The command ***/
+
+static int snapshot_cmd(struct invocation *inv)
 {
 	struct probe_ctx ctx;
-	const char *out, *kind;
+	const char *out, *kind, *bad;
 	char *stage = NULL, *parent = NULL, *tmpar = NULL, *outbuf = NULL;
 	struct stat st;
 	size_t i, nfiles = 0;
-	int ret = EXIT_UNKNOWN, first = parse_cmd_options(argc, argv, NULL, "", NULL, NULL);
+	int ret = -1;
 
-	if (first == -2)
-		return EXIT_OK;
-	if (first < 0)
-		return EXIT_UNKNOWN;
-	if (first < argc) {
-		usage_error("snapshot", "unexpected argument '%s'", argv[first]);
-		return EXIT_UNKNOWN;
-	}
-	if (G.format) {
-		usage_error("snapshot", "'snapshot' has no --format (it writes a directory or an archive)");
-		return EXIT_UNKNOWN;
-	}
-	if (!G.output || !*G.output || !strcmp(G.output, "-")) {
-		usage_error("snapshot", "needs -o DIR or -o FILE.tar.gz");
-		return EXIT_UNKNOWN;
-	}
+	(void)inv;
+	if (!G.output || !*G.output || !strcmp(G.output, "-"))
+		return usage_error("snapshot", "needs -o DIR or -o FILE.tar.gz");
 	/* "snap/" is the directory "snap". */
 	outbuf = xstrdup(G.output);
 	for (i = strlen(outbuf); i > 1 && outbuf[i - 1] == '/'; i--)
 		outbuf[i - 1] = '\0';
 	out = outbuf;
 	kind = archive_kind(out);
+	if (!kind && (bad = unsupported_archive(out))) {
+		error("cannot write '%s': '%s' is not an archive format snapshot writes (use a "
+		      "directory name, or .tar, .tar.gz, .tgz, .tar.xz, .txz or .tar.bz2)", out, bad);
+		free(outbuf);
+		return -1;
+	}
 	parent = path_dirname(out);
 	if (!strcmp(out, "/")) {
 		error("refusing to write a snapshot into '/'");
@@ -828,6 +837,8 @@ int cmd_snapshot(int argc, char **argv)
 
 	if (probe_run(&ctx, &G.probe, NULL) < 0)
 		goto out;
+	/* A sysctl that only a custom profile names must replay too. */
+	audit_read_all_profile_inputs(&ctx);
 	for (i = 0; extra_captures[i].name; i++) {
 		int r = extra_captures[i].fn(&ctx, stage);
 		if (r < 0)
@@ -835,7 +846,7 @@ int cmd_snapshot(int argc, char **argv)
 	}
 	capture_read_files(&ctx, stage);
 	capture_hwloc_inputs(&ctx, stage);
-	if (write_meta(&ctx, stage, argc, argv, &nfiles) < 0) {
+	if (write_meta(&ctx, stage, inv->argc, inv->argv, &nfiles) < 0) {
 		error("cannot write '%s': %s", stage, strerror(errno));
 		goto out;
 	}
@@ -887,3 +898,21 @@ done:
 	free(outbuf);
 	return ret;
 }
+
+const struct command cmd_snapshot = {
+	.name = "snapshot",
+	.summary = "capture what probe reads, for offline audit elsewhere",
+	.synopsis = "-o DIR|FILE.tar.gz [OPTIONS]",
+	.description =
+		"Run every probe, then copy exactly the files they read (and those hwloc\n"
+		"reads for the same facts, and every sysctl a profile in the search path\n"
+		"names) into DIR, or into an archive (.tar.gz, .tgz, .tar.xz, .txz,\n"
+		".tar.bz2, .tar) written atomically, with a manifest in\n"
+		"/nodeaudit/MANIFEST.json.  'nodeaudit probe --sysroot DIR' then prints\n"
+		"the same facts on any machine.  With --sysroot, re-snapshots a snapshot.\n"
+		"Files that cannot be read (run as root for all) are left out.  -o names a\n"
+		"new or empty directory, or an archive.\n",
+	.min_operands = 0, .max_operands = 0,
+	.flags = CMD_PROBES | CMD_OUTPUT_DEST,
+	.run = snapshot_cmd,
+};

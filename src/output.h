@@ -19,6 +19,13 @@ int output_open(struct output *o, const char *path, const char *refuse_under);
  * Returns 0 or -1 after printing one line (a write error, a full disk). */
 int output_close(struct output *o, int ok);
 
+/* Strings from other machines (hostnames, SMBIOS and cpuinfo strings): a
+ * copy with invalid UTF-8 replaced by U+FFFD and, for_text, C0/C1 control
+ * characters (but newline and tab) by '?'; NULL when nothing had to change. */
+char *text_clean(const char *s, int for_text);
+/* The same for every key and string of a tree, in place. */
+void json_clean(cJSON *j, int for_text);
+
 /* Print a JSON tree, indented, with a final newline. */
 void output_json(FILE *fp, const cJSON *j);
 

@@ -2,6 +2,7 @@
  * and the settings steps derived from findings.  Pure: facts in, plan out. */
 #include "config.h"
 #include "plan.h"
+#include "checks.h"
 #include "facts.h"
 #include "sysroot.h"
 #include "util.h"
@@ -333,18 +334,18 @@ static char *target_value(const cJSON *finding, const cJSON *fix)
 	return NULL;
 }
 
-/* The finding whose steps add_step() is adding (plan_steps sets them). */
-static const cJSON *cur_observed, *cur_expected;
-
-static void add_step(cJSON *steps, const char *id, const char *kind, const char *key, const char *value,
-		     const char *command, const char *text, const char *reason)
+/* One step: the finding it fixes (with what was observed and expected). */
+static void add_step(cJSON *steps, const cJSON *finding, const char *kind, const char *key,
+		     const char *value, const char *command, const char *text, const char *reason)
 {
 	cJSON *s = cJSON_CreateObject();
-	cJSON_AddStringToObject(s, "finding", id);
-	if (cur_observed)
-		cJSON_AddItemToObject(s, "observed", cJSON_Duplicate(cur_observed, 1));
-	if (cur_expected)
-		cJSON_AddItemToObject(s, "expected", cJSON_Duplicate(cur_expected, 1));
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(finding, "observed");
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(finding, "expected");
+	cJSON_AddStringToObject(s, "finding", fj_get_str(finding, "id"));
+	if (o)
+		cJSON_AddItemToObject(s, "observed", cJSON_Duplicate(o, 1));
+	if (e)
+		cJSON_AddItemToObject(s, "expected", cJSON_Duplicate(e, 1));
 	cJSON_AddStringToObject(s, "kind", kind);
 	if (key)
 		cJSON_AddStringToObject(s, "key", key);
@@ -359,18 +360,57 @@ static void add_step(cJSON *steps, const char *id, const char *kind, const char 
 	cJSON_AddItemToArray(steps, s);
 }
 
-static int is_sysctl_finding(const cJSON *f)
+/*
+ * The fixes of a finding as data.  A report written by this version carries
+ * them (fix[].step/key/value); an older one names only the check, whose
+ * catalogue entry says the same.  Returns a new array.
+ */
+static cJSON *fix_data(const cJSON *f)
 {
-	const char *id = fj_get_str(f, "id");
-	return id && (!strcmp(id, "kernel.sysctl") || str_startswith(id, "kernel.sysctl."));
-}
-
-static const char *sysctl_key(const cJSON *f)
-{
-	const char *id = fj_get_str(f, "id");
-	if (fj_get_str(f, "key"))
-		return fj_get_str(f, "key");
-	return id && str_startswith(id, "kernel.sysctl.") && id[14] ? id + 14 : NULL;
+	const cJSON *fixes = cJSON_GetObjectItemCaseSensitive(f, "fix"), *x;
+	const char *id = fj_get_str(f, "id") ? fj_get_str(f, "id") : "";
+	const struct check *c = check_find(id);
+	const char *key = fj_get_str(f, "key");
+	cJSON *out = cJSON_Duplicate(fixes, 1);
+	size_t i;
+	if (!out)
+		out = cJSON_CreateArray();
+	cJSON_ArrayForEach(x, out)
+		if (fj_get_str(x, "step"))
+			return out;
+	/* The oldest reports spell a sysctl's key into the ID ("kernel.sysctl.vm.swappiness"). */
+	if (!c && str_startswith(id, "kernel.sysctl.") && id[14]) {
+		c = check_find("kernel.sysctl");
+		key = id + 14;
+	}
+	if (!c)
+		return out;
+	/* Older reports: the catalogue's data, with the finding's key and expected value. */
+	for (i = 0; i < ARRAY_SIZE(c->fixes) && c->fixes[i].kind; i++) {
+		const struct fixdef *d = &c->fixes[i];
+		cJSON *m = NULL;
+		char *v;
+		if (!d->step)
+			continue;
+		cJSON *y;
+		cJSON_ArrayForEach(y, out)
+			if (fj_get_str(y, "kind") && !strcmp(fj_get_str(y, "kind"), d->kind) && !fj_get_str(y, "step"))
+				m = y;
+		if (!m) {
+			m = cJSON_CreateObject();
+			cJSON_AddStringToObject(m, "kind", d->kind);
+			cJSON_AddItemToArray(out, m);
+		}
+		fj_set(m, "step", cJSON_CreateString(d->step));
+		if (d->key)
+			fj_set(m, "key", cJSON_CreateString(!strcmp(d->key, "{key}") ? (key ? key : "") : d->key));
+		v = d->value && strcmp(d->value, "{expected}") ? xstrdup(d->value) : target_value(f, NULL);
+		if (v) {
+			fj_set(m, "value", cJSON_CreateString(v));
+			free(v);
+		}
+	}
+	return out;
 }
 
 static void plan_steps(cJSON *plan, const cJSON *findings)
@@ -378,65 +418,46 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 	cJSON *steps = cJSON_AddArrayToObject(plan, "steps");
 	const cJSON *f;
 	cJSON_ArrayForEach(f, findings) {
-		const char *id = fj_get_str(f, "id"), *status = fj_get_str(f, "status");
+		const char *status = fj_get_str(f, "status");
 		const char *reason = fj_get_str(f, "rationale") ? fj_get_str(f, "rationale") :
 				     fj_get_str(f, "reason") ? fj_get_str(f, "reason") : fj_get_str(f, "title");
-		const cJSON *fixes = cJSON_GetObjectItemCaseSensitive(f, "fix"), *x;
-		if (!id || !status || (strcmp(status, "warn") && strcmp(status, "fail")))
+		cJSON *fixes, *x;
+		int typed = 0;
+		if (!fj_get_str(f, "id") || !status || (strcmp(status, "warn") && strcmp(status, "fail")))
 			continue;
-		cur_observed = cJSON_GetObjectItemCaseSensitive(f, "observed");
-		cur_expected = cJSON_GetObjectItemCaseSensitive(f, "expected");
-		/* Settings the shell plan can change idempotently are typed steps:
-		 * "kernel.sysctl" findings name their key ("key"), older reports
-		 * spell it into the id ("kernel.sysctl.vm.swappiness"). */
-		if (is_sysctl_finding(f) || !strcmp(id, "numa.balancing")) {
-			const char *key = !strcmp(id, "numa.balancing") ? "kernel.numa_balancing" : sysctl_key(f);
-			const cJSON *fx = NULL;
+		fixes = fix_data(f);
+		/* Settings the shell plan can change idempotently: typed steps, first. */
+		cJSON_ArrayForEach(x, fixes) {
+			const char *step = fj_get_str(x, "step"), *key = fj_get_str(x, "key");
 			char *v;
-			cJSON_ArrayForEach(x, fixes)
-				if (fj_get_str(x, "kind") && !strcmp(fj_get_str(x, "kind"), "sysctl"))
-					fx = x;
-			if (fx && fj_get_str(fx, "key"))
-				key = fj_get_str(fx, "key");
-			v = !strcmp(id, "numa.balancing") ? xstrdup("0") : target_value(f, fx);
-			if (key && v) {
-				add_step(steps, id, "sysctl", key, v, NULL, NULL, reason);
+			if (!step)
+				continue;
+			v = fj_get_str(x, "value") ? xstrdup(fj_get_str(x, "value")) : target_value(f, x);
+			if (!v || ((!strcmp(step, "sysctl") || !strcmp(step, "cmdline")) && (!key || !*key))) {
 				free(v);
 				continue;
 			}
-			free(v);
-		}
-		if (!strcmp(id, "kernel.cmdline") && fj_get_str(f, "key")) {
-			char *v = target_value(f, NULL);
-			if (v) {
-				char *text = strcmp(v, "true") ? xasprintf("%s=%s", fj_get_str(f, "key"), v)
-							       : xstrdup(fj_get_str(f, "key"));
-				add_step(steps, id, "cmdline", fj_get_str(f, "key"), v, NULL, text, reason);
+			if (!strcmp(step, "cmdline")) {
+				char *text = strcmp(v, "true") ? xasprintf("%s=%s", key, v) : xstrdup(key);
+				add_step(steps, f, step, key, v, NULL, text, reason);
 				free(text);
-				free(v);
-				continue;
-			}
-		}
-		if (!strcmp(id, "cpu.governor") || !strcmp(id, "kernel.thp") || !strcmp(id, "cpu.smt")) {
-			char *v = !strcmp(id, "cpu.smt") ? xstrdup("off") : target_value(f, NULL);
-			if (v) {
-				add_step(steps, id, !strcmp(id, "cpu.governor") ? "governor" :
-					 !strcmp(id, "kernel.thp") ? "thp" : "smt", NULL, v, NULL, NULL, reason);
-				free(v);
-			}
+			} else
+				add_step(steps, f, step, key, v, NULL, NULL, reason);
+			typed = 1;
+			free(v);
 		}
 		/* Everything else the check suggested, as it said it. */
 		cJSON_ArrayForEach(x, fixes) {
 			const char *kind = fj_get_str(x, "kind");
-			if (!kind || !strcmp(kind, "sysctl"))
+			if (!kind || fj_get_str(x, "step"))
 				continue;
-			if (!strcmp(kind, "runtime") && (!strcmp(id, "cpu.smt") || !strcmp(id, "cpu.governor") ||
-							 !strcmp(id, "kernel.thp") || !strcmp(id, "numa.balancing") ||
-							 is_sysctl_finding(f)))
-				continue;   /* typed above */
-			add_step(steps, id, kind, fj_get_str(x, "key"), fj_get_str(x, "value"), fj_get_str(x, "command"),
+			/* A sysctl without a value to set is a choice for the admin: shown, not set. */
+			if (typed && !strcmp(kind, "sysctl"))
+				continue;
+			add_step(steps, f, kind, fj_get_str(x, "key"), fj_get_str(x, "value"), fj_get_str(x, "command"),
 				 fj_get_str(x, "text"), reason);
 		}
+		cJSON_Delete(fixes);
 	}
 }
 

@@ -22,10 +22,6 @@ struct plan_opts {
 cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile,
 		  const struct plan_opts *o);
 
-/* Renderers, one per format (plan-render.c). */
-void plan_text(FILE *out, const cJSON *plan);
-void plan_sh(FILE *out, const cJSON *plan);
-void plan_sysctl(FILE *out, const cJSON *plan);
-void plan_systemd(FILE *out, const cJSON *plan);
+/* Its renderers are in render-plan.c (render.h). */
 
 #endif

@@ -47,8 +47,6 @@ hwloc_topology_t probe_topology(struct probe_ctx *ctx);
 /* The probe JSON document: schema, tool, host, facts at top level, gaps,
  * conflicts, evidence.  Takes ownership of nothing; returns a new tree. */
 cJSON *probe_json(const struct probe_ctx *ctx);
-/* `probe`'s text inventory from a probe document (render-probe-text.c). */
-void probe_render_text(FILE *out, const cJSON *doc);
 
 /* Each probe, in probe-*.c. */
 int probe_host(struct probe_ctx *ctx);

@@ -3,6 +3,7 @@
 #include "profile.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -719,4 +720,44 @@ cJSON *profile_json(const struct profile *p)
 		cJSON_AddItemToObject(parent, s->key ? s->key : s->check->id, o);
 	}
 	return j;
+}
+
+/* Every profile name the search finds: the built-in ones, then the *.json
+ * of $NODEAUDIT_PROFILE_PATH, SYSCONFDIR and DATADIR (first name wins). */
+void profile_list_names(char ***out, size_t *count)
+{
+	const char *env = getenv("NODEAUDIT_PROFILE_PATH");
+	char *dirs = xasprintf("%s:%s:%s", env ? env : "", SYSCONFDIR "/nodeaudit/profiles",
+			       DATADIR "/nodeaudit/profiles");
+	char *dir, *save = NULL, **names = NULL;
+	size_t n = 0, i, j;
+
+	for (i = 0; i < nbuiltin_profiles; i++) {
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = xstrdup(builtin_profiles[i].name);
+	}
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		DIR *d = *dir ? opendir(dir) : NULL;
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			char *nm;
+			int dup = 0;
+			if (!str_endswith(de->d_name, ".json") || de->d_name[0] == '.')
+				continue;
+			nm = xstrndup(de->d_name, strlen(de->d_name) - 5);
+			for (j = 0; j < n; j++)
+				dup |= !strcmp(names[j], nm);
+			if (dup) {
+				free(nm);
+				continue;
+			}
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = nm;
+		}
+		if (d)
+			closedir(d);
+	}
+	free(dirs);
+	*out = names;
+	*count = n;
 }

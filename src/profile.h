@@ -61,6 +61,10 @@ int profile_load(struct profile *p, const char *name, profile_fetch_fn fetch, vo
 		 char **err);
 void profile_release(struct profile *p);
 
+/* Every profile name in the search path, built-in ones first; free each
+ * name and the array. */
+void profile_list_names(char ***names, size_t *n);
+
 /* "off", "one of: madvise, always", ">= 1", ">= 2 and <= 10" into buf. */
 const char *pspec_expected(const struct pspec *s, char *buf, size_t n);
 /* The profile as JSON (for `profiles show --format json`). */

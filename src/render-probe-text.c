@@ -1,6 +1,7 @@
 /* render-probe-text.c - `probe`'s text inventory, from the fact tree alone */
 #include "config.h"
 #include "probe.h"
+#include "render.h"
 #include "facts.h"
 #include "output.h"
 #include "sysroot.h"
@@ -600,8 +601,9 @@ static void (*const subjects[])(FILE *, const cJSON *) = {
 	text_host, text_cpu, text_numa, text_memory, text_pci, text_kernel,
 };
 
-void probe_render_text(FILE *out, const cJSON *doc)
+void probe_render_text(FILE *out, const struct doc *d)
 {
+	const cJSON *doc = d->json;
 	size_t i;
 	const cJSON *g;
 	const cJSON *conflicts = cJSON_GetObjectItemCaseSensitive(doc, "conflicts");

@@ -1,4 +1,4 @@
-/* report.h - the check report: built from findings, rendered as text, JSON, JUnit, Prometheus */
+/* report.h - the check report: built from findings; its renderers are render-check-*.c */
 #ifndef NODEAUDIT_REPORT_H
 #define NODEAUDIT_REPORT_H
 
@@ -15,13 +15,11 @@ cJSON *report_build(const struct profile *p, const cJSON *root, const cJSON *gap
 		    const cJSON *evidence, const cJSON *conflicts, const char *fail_on,
 		    int *exit_code);
 
-void report_text(FILE *fp, const cJSON *report);
-
-/* Read every sysctl profile p names into ctx's facts (cmd-check.c). */
-struct probe_ctx;
-void check_read_profile_sysctls(struct probe_ctx *ctx, const struct profile *p);
-void report_junit(FILE *fp, const cJSON *report, const char *fail_on);
-void report_prometheus(FILE *fp, const cJSON *report);
+/* Shared by the renderers (render-check-common.c): an integer of a report
+ * object, a finding's observed value for people, a finding's status. */
+int report_jint(const cJSON *o, const char *k);
+const char *report_observed_text(const cJSON *f, char *buf, size_t n);
+int report_status_of(const cJSON *f);
 
 /* XML text with &, <, >, " and ' escaped and control characters dropped. */
 void xml_escape(FILE *fp, const char *s);

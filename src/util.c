@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,4 +329,39 @@ const char *input_strerror(int errnum)
 	if (errnum == EISDIR || errnum == ENODEV)
 		return "not a regular file";
 	return strerror(errnum);
+}
+
+int parse_duration(const char *s, double *out)
+{
+	char buf[64];
+	size_t n;
+	double v, mul = 1;
+	if (!s)
+		return -EINVAL;
+	n = strlen(s);
+	if (!n || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n + 1);
+	switch (buf[n - 1]) {
+	case 's': mul = 1; buf[n - 1] = '\0'; break;
+	case 'm': mul = 60; buf[n - 1] = '\0'; break;
+	case 'h': mul = 3600; buf[n - 1] = '\0'; break;
+	}
+	if (parse_double(buf, &v) < 0 || !isfinite(v))
+		return -EINVAL;
+	v *= mul;
+	if (!(v >= 0.1) || v > 3600)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+const char *str_shown(const char *s, char *buf, size_t n)
+{
+	size_t i;
+	snprintf(buf, n, "%.40s", s ? s : "");
+	for (i = 0; buf[i]; i++)
+		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] >= 0x7f)
+			buf[i] = '?';
+	return buf;
 }

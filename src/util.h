@@ -43,6 +43,10 @@ int str_endswith(const char *s, const char *suffix);
 int parse_u64(const char *s, uint64_t *out);
 int parse_s64(const char *s, int64_t *out);
 int parse_double(const char *s, double *out);
+/* A duration in seconds, the one grammar of every option that takes one:
+ * a decimal number with an optional unit s, m or h ("5", "0.5", "90s",
+ * "2m"), from 0.1 s to 1 h.  0 or -EINVAL / -ERANGE. */
+int parse_duration(const char *s, double *out);
 
 /* A growable string buffer. */
 struct strbuf {
@@ -55,6 +59,10 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb);
+
+/* A user's or a file's word for a message: at most n-1 bytes (cut at 40
+ * characters), control characters and bytes over 0x7e as '?'; returns buf. */
+const char *str_shown(const char *s, char *buf, size_t n);
 
 /* The directory part of path ("." when it has none); malloc'd. */
 char *path_dirname(const char *path);

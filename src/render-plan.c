@@ -1,7 +1,8 @@
-/* plan-render.c - the plan as text, shell script, sysctl.d file, systemd drop-ins */
+/* render-plan.c - the plan as text, shell script, sysctl.d file, systemd drop-ins */
 #include "config.h"
 #include "facts.h"
 #include "plan.h"
+#include "render.h"
 #include "output.h"
 #include "util.h"
 
@@ -77,8 +78,9 @@ static void header(FILE *out, const cJSON *plan, const char *c)
 
 /*** text ***/
 
-void plan_text(FILE *out, const cJSON *plan)
+void plan_render_text(FILE *out, const struct doc *d)
 {
+	const cJSON *plan = d->json;
 	const cJSON *w, *f, *s, *h = cJSON_GetObjectItemCaseSensitive(plan, "housekeeping");
 	tx_section(out, "Inference workers (one per NUMA node, one thread per physical core)");
 	cJSON_ArrayForEach(w, arr(plan, "workers")) {
@@ -115,7 +117,7 @@ void plan_text(FILE *out, const cJSON *plan)
 		cJSON_ArrayForEach(s, arr(plan, "steps")) {
 			const char *kind = jstr_or(s, "kind", "?");
 			fprintf(out, "  [%s] %s: ", kind, jstr_or(s, "finding", "?"));
-			if (!strcmp(kind, "sysctl")) {
+			if (!strcmp(kind, "sysctl") && fj_get_str(s, "key") && fj_get_str(s, "value")) {
 				const char *v = jstr_or(s, "value", "?");
 				const char *q = strpbrk(v, " \t") ? "'" : "";
 				fprintf(out, "sysctl -w %s%s=%s%s", q, jstr_or(s, "key", "?"), v, q);
@@ -144,8 +146,9 @@ void plan_text(FILE *out, const cJSON *plan)
 
 /*** sysctl.d ***/
 
-void plan_sysctl(FILE *out, const cJSON *plan)
+void plan_render_sysctl(FILE *out, const struct doc *d)
 {
+	const cJSON *plan = d->json;
 	const cJSON *s;
 	int n = 0;
 	fputs("# /etc/sysctl.d/90-nodeaudit.conf\n", out);
@@ -213,8 +216,38 @@ static const char sh_helpers[] =
 	"\tfi\n"
 	"}\n";
 
-void plan_sh(FILE *out, const cJSON *plan)
+/* A sysfs path (or glob) the script may name unquoted: /sys/ and letters, digits and _ . / * - only. */
+static int sh_safe_path(const char *p)
 {
+	if (!p || strncmp(p, "/sys/", 5) || strstr(p, ".."))
+		return 0;
+	return strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./*-") == strlen(p);
+}
+
+/* The step's path when it is safe to use, else the one its kind always had. */
+static const char *sh_path(const cJSON *s, const char *dflt)
+{
+	const char *k = fj_get_str(s, "key");
+	return sh_safe_path(k) ? k : dflt;
+}
+
+/* Steps the script carries out (the others it lists for a person). */
+static int sh_automated(const cJSON *s)
+{
+	const char *kind = jstr_or(s, "kind", "");
+	int v = fj_get_str(s, "value") != NULL;
+	if (!strcmp(kind, "sysctl"))
+		return v && fj_get_str(s, "key") != NULL;
+	if (!strcmp(kind, "thp") || !strcmp(kind, "governor"))
+		return v;
+	if (!strcmp(kind, "sysfs"))
+		return v && sh_safe_path(fj_get_str(s, "key"));
+	return !strcmp(kind, "smt") || !strcmp(kind, "cmdline");
+}
+
+void plan_render_sh(FILE *out, const struct doc *d)
+{
+	const cJSON *plan = d->json;
 	const cJSON *s;
 	int manual = 0;
 	fputs("#!/bin/sh\n", out);
@@ -228,7 +261,9 @@ void plan_sh(FILE *out, const cJSON *plan)
 		const char *kind = jstr_or(s, "kind", "");
 		const char *v = fj_get_str(s, "value");
 		char *q = v ? shq(v) : NULL;
-		if (!strcmp(kind, "sysctl") && q && fj_get_str(s, "key")) {
+		if (!sh_automated(s)) {
+			manual++;
+		} else if (!strcmp(kind, "sysctl")) {
 			char *k = shq(fj_get_str(s, "key"));
 			fputc('\n', out);
 			finding_comment(out, s);
@@ -236,30 +271,32 @@ void plan_sh(FILE *out, const cJSON *plan)
 				comment(out, "# why: ", fj_get_str(s, "reason"));
 			fprintf(out, "set_sysctl %s %s\n", k, q);
 			free(k);
-		} else if (!strcmp(kind, "thp") && q) {
+		} else if (!strcmp(kind, "thp")) {
 			fputc('\n', out);
 			comment(out, "# ", fj_get_str(s, "finding"));
 			if (fj_get_str(s, "reason"))
 				comment(out, "# why: ", fj_get_str(s, "reason"));
-			fprintf(out, "set_choice /sys/kernel/mm/transparent_hugepage/enabled %s\n", q);
-		} else if (!strcmp(kind, "governor") && q) {
+			fprintf(out, "set_choice %s %s\n", sh_path(s, "/sys/kernel/mm/transparent_hugepage/enabled"), q);
+		} else if (!strcmp(kind, "governor") || !strcmp(kind, "sysfs")) {
 			fputc('\n', out);
 			comment(out, "# ", fj_get_str(s, "finding"));
 			if (fj_get_str(s, "reason"))
 				comment(out, "# why: ", fj_get_str(s, "reason"));
-			fprintf(out, "for g in /sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do\n"
+			/* The key may be a glob (one file per cpufreq policy): not quoted. */
+			fprintf(out, "for g in %s; do\n"
 				     "\t[ -e \"$g\" ] || continue\n"
 				     "\tset_plain \"$g\" %s\n"
-				     "done\n", q);
+				     "done\n", sh_path(s, "/sys/devices/system/cpu/cpufreq/policy*/scaling_governor"), q);
 		} else if (!strcmp(kind, "smt")) {
+			const char *p = sh_path(s, "/sys/devices/system/cpu/smt/control");
 			fputc('\n', out);
 			comment(out, "# ", fj_get_str(s, "finding"));
 			if (fj_get_str(s, "reason"))
 				comment(out, "# why: ", fj_get_str(s, "reason"));
 			fputs("# Takes SMT siblings offline until reboot; for good: BIOS or 'nosmt' on the kernel command line.\n", out);
-			fputs("if [ -e /sys/devices/system/cpu/smt/control ]; then\n"
-			      "\tset_plain /sys/devices/system/cpu/smt/control off\n"
-			      "fi\n", out);
+			fprintf(out, "if [ -e %s ]; then\n"
+				     "\tset_plain %s %s\n"
+				     "fi\n", p, p, !v || !strcmp(v, "off") ? "off" : q);
 		} else if (!strcmp(kind, "cmdline")) {
 			const char *arg = fj_get_str(s, "command") ? fj_get_str(s, "command") : fj_get_str(s, "text");
 			fputc('\n', out);
@@ -271,19 +308,16 @@ void plan_sh(FILE *out, const cJSON *plan)
 			for (; arg && *arg; arg++)
 				fputc(*arg == '"' || *arg == '\n' ? ' ' : *arg, out);
 			fputs("\"\n", out);
-		} else
-			manual++;
+		}
 		free(q);
 	}
 	if (manual) {
 		fputs("\n# Not automated here (BIOS, hardware, or a choice to make):\n", out);
 		cJSON_ArrayForEach(s, arr(plan, "steps")) {
-			const char *kind = jstr_or(s, "kind", "");
 			char *line;
-			if (!strcmp(kind, "sysctl") || !strcmp(kind, "thp") || !strcmp(kind, "governor") ||
-			    !strcmp(kind, "smt") || !strcmp(kind, "cmdline"))
+			if (sh_automated(s))
 				continue;
-			line = xasprintf("#   [%s] %s: %s", kind, jstr_or(s, "finding", "?"),
+			line = xasprintf("#   [%s] %s: %s", jstr_or(s, "kind", ""), jstr_or(s, "finding", "?"),
 					 fj_get_str(s, "command") ? fj_get_str(s, "command") : jstr_or(s, "text", ""));
 			comment(out, "", line);
 			free(line);
@@ -294,8 +328,9 @@ void plan_sh(FILE *out, const cJSON *plan)
 
 /*** systemd drop-ins ***/
 
-void plan_systemd(FILE *out, const cJSON *plan)
+void plan_render_systemd(FILE *out, const struct doc *d)
 {
+	const cJSON *plan = d->json;
 	const cJSON *w;
 	const char *unit = jstr_or(plan, "unit", "inference-worker");
 	int n = 0;

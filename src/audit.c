@@ -1,0 +1,165 @@
+/* audit.c - the audit pipeline: probe (or saved facts) -> profile -> report */
+#include "config.h"
+#include "audit.h"
+#include "report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void audit_read_profile_inputs(struct probe_ctx *ctx, const struct profile *p)
+{
+	size_t i;
+	for (i = 0; i < p->nspecs; i++) {
+		const struct check *c = p->specs[i].check;
+		if (c->keyed && c->type == V_SYSCTL && !strcmp(c->id, "kernel.sysctl"))
+			kernel_probe_sysctl(ctx, p->specs[i].key);
+		else if (c->sysctl)
+			kernel_probe_sysctl(ctx, c->sysctl);
+	}
+}
+
+void audit_read_all_profile_inputs(struct probe_ctx *ctx)
+{
+	char **names;
+	size_t n, i;
+	profile_list_names(&names, &n);
+	for (i = 0; i < n; i++) {
+		struct profile p;
+		char *err = NULL;
+		if (profile_load(&p, names[i], NULL, NULL, &err) == 0) {
+			audit_read_profile_inputs(ctx, &p);
+			profile_release(&p);
+		} else
+			debug("%s", err);
+		free(err);
+		free(names[i]);
+	}
+	free(names);
+}
+
+cJSON *audit_load_doc(const char *path, const char *want, const char *what, size_t max)
+{
+	FILE *fp = fopen_input(path);
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+	const char *end = NULL;
+	const cJSON *schema;
+	cJSON *doc;
+	if (!fp) {
+		error("cannot read '%s': %s", path, input_strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		strbuf_add(&sb, buf, n);
+		if (sb.len > max) {
+			fclose(fp);
+			strbuf_release(&sb);
+			error("cannot read '%s': larger than %zu MiB", path, max >> 20);
+			return NULL;
+		}
+	}
+	if (ferror(fp)) {
+		fclose(fp);
+		strbuf_release(&sb);
+		error("cannot read '%s': %s", path, strerror(EIO));
+		return NULL;
+	}
+	fclose(fp);
+	if (!sb.buf) {
+		error("'%s': empty file, expected %s", path, what);
+		return NULL;
+	}
+	doc = cJSON_ParseWithOpts(sb.buf, &end, 1);
+	if (!doc) {
+		int line, col;
+		text_line_col(sb.buf, end ? (size_t)(end - sb.buf) : 0, &line, &col);
+		strbuf_release(&sb);
+		error("'%s': line %d, column %d: invalid JSON", path, line, col);
+		return NULL;
+	}
+	strbuf_release(&sb);
+	schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+	if (!cJSON_IsObject(doc) || !cJSON_IsString(schema)) {
+		cJSON_Delete(doc);
+		error("'%s' is not %s (it has no \"schema\")", path, what);
+		return NULL;
+	}
+	if (strcmp(schema->valuestring, want)) {
+		char shown[48];
+		error("'%s' is not %s: its schema is '%s', not '%s'", path, what,
+		      str_shown(schema->valuestring, shown, sizeof(shown)), want);
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* A probe document split into the fact tree (root.cpu...) and its meta. */
+static cJSON *facts_from_probe_doc(const cJSON *doc)
+{
+	static const char *const meta[] = { "schema", "tool", "gaps", "conflicts", "evidence", NULL };
+	cJSON *root = cJSON_CreateObject();
+	const cJSON *it;
+	cJSON_ArrayForEach(it, doc) {
+		size_t i;
+		int skip = 0;
+		for (i = 0; meta[i]; i++)
+			if (!strcmp(it->string, meta[i]))
+				skip = 1;
+		if (!skip)
+			cJSON_AddItemToObject(root, it->string, cJSON_Duplicate(it, 1));
+	}
+	return root;
+}
+
+int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **report,
+	      int *exit_code)
+{
+	struct profile prof;
+	struct probe_ctx ctx;
+	char *err = NULL;
+	const char *fail_on = o->fail_on ? o->fail_on : "warn";
+
+	*report = NULL;
+	if (profile_load(&prof, o->profile ? o->profile : DEFAULT_PROFILE, NULL, NULL, &err) < 0) {
+		error("%s", err);
+		free(err);
+		return -1;
+	}
+	if (o->facts) {
+		cJSON *doc = audit_load_doc(o->facts, "nodeaudit.probe/1",
+					    "the JSON of 'nodeaudit probe --format json'", 64u << 20);
+		cJSON *root;
+		if (!doc) {
+			profile_release(&prof);
+			return -1;
+		}
+		root = facts_from_probe_doc(doc);
+		*report = report_build(&prof, root, cJSON_GetObjectItemCaseSensitive(doc, "gaps"),
+				       cJSON_GetObjectItemCaseSensitive(doc, "evidence"),
+				       cJSON_GetObjectItemCaseSensitive(doc, "conflicts"), fail_on, exit_code);
+		cJSON_Delete(root);
+		cJSON_Delete(doc);
+		profile_release(&prof);
+		return 0;
+	}
+	if (probe_run(&ctx, po, NULL) < 0) {
+		probe_release(&ctx);
+		profile_release(&prof);
+		return -1;
+	}
+	audit_read_profile_inputs(&ctx, &prof);
+	if (o->bench && bench_run(&ctx, o->bench, facts_obj(&ctx.facts, "bench")) < 0) {
+		probe_release(&ctx);
+		profile_release(&prof);
+		return -1;
+	}
+	*report = report_build(&prof, ctx.facts.root, ctx.facts.gaps, ctx.facts.evidence,
+			       ctx.facts.conflicts, fail_on, exit_code);
+	probe_release(&ctx);
+	profile_release(&prof);
+	return 0;
+}

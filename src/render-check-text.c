@@ -1,0 +1,127 @@
+/* render-check-text.c - the check report for people */
+#include "config.h"
+#include "report.h"
+#include "render.h"
+#include "facts.h"
+#include "output.h"
+#include "util.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TEXT_WIDTH 100
+
+/* Print text from column col, breaking at spaces before TEXT_WIDTH, with
+ * continuation lines indented by indent; ends the line. */
+static void wrap(FILE *fp, size_t col, size_t indent, const char *text)
+{
+	const char *s = text;
+	while (*s) {
+		size_t w = strcspn(s, " ");
+		if (col > indent && col + w > TEXT_WIDTH) {
+			fprintf(fp, "\n%*s", (int)indent, "");
+			col = indent;
+		}
+		fwrite(s, 1, w, fp);
+		col += w;
+		s += w;
+		if (*s == ' ') {
+			if (s[1] && col + 1 + strcspn(s + 1, " ") <= TEXT_WIDTH) {
+				fputc(' ', fp);
+				col++;
+			} else if (s[1]) {
+				fprintf(fp, "\n%*s", (int)indent, "");
+				col = indent;
+			}
+			while (*s == ' ')
+				s++;
+		}
+	}
+	fputc('\n', fp);
+}
+
+static const char *status_color(int st)
+{
+	switch (st) {
+	case ST_FAIL: return c_red();
+	case ST_WARN: return c_yellow();
+	case ST_PASS: return c_green();
+	default: return c_dim();
+	}
+}
+
+void report_render_text(FILE *fp, const struct doc *d)
+{
+	const cJSON *r = d->json;
+	static const int order[] = { ST_FAIL, ST_WARN, ST_INFO, ST_UNKNOWN, ST_SKIP, ST_PASS };
+	const cJSON *findings = cJSON_GetObjectItemCaseSensitive(r, "findings"), *f, *x;
+	const cJSON *prof = cJSON_GetObjectItemCaseSensitive(r, "profile");
+	const cJSON *sum = cJSON_GetObjectItemCaseSensitive(r, "summary");
+	const char *host = fj_get_str(cJSON_GetObjectItemCaseSensitive(r, "host"), "hostname");
+	size_t k, col;
+	char buf[600], line[1400];
+
+	fprintf(fp, "%snodeaudit check%s: profile %s", c_bold(), c_reset(), fj_get_str(prof, "name"));
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(prof, "chain"))
+		if (x == cJSON_GetObjectItemCaseSensitive(prof, "chain")->child)
+			fprintf(fp, " (%s", x->valuestring);
+		else
+			fprintf(fp, " > %s", x->valuestring);
+	fprintf(fp, ")%s%s\n\n", host ? " on " : "", host ? host : "");
+	for (k = 0; k < ARRAY_SIZE(order); k++) {
+		cJSON_ArrayForEach(f, findings) {
+			int st = report_status_of(f);
+			const char *id = fj_get_str(f, "id"), *key = fj_get_str(f, "key");
+			char idbuf[200];
+			if (st != order[k])
+				continue;
+			if (key)
+				snprintf(idbuf, sizeof(idbuf), "%s %s", id, key);
+			else
+				snprintf(idbuf, sizeof(idbuf), "%s", id);
+			fprintf(fp, "%s%-7s%s %-34s ", status_color(st), status_name(st), c_reset(), idbuf);
+			col = 8 + (strlen(idbuf) > 34 ? strlen(idbuf) : 34) + 1;
+			if (st == ST_UNKNOWN || st == ST_SKIP) {
+				wrap(fp, col, 10, fj_get_str(f, "title"));
+				snprintf(line, sizeof(line), "%s", fj_get_str(f, "reason") ? fj_get_str(f, "reason") : "");
+				fprintf(fp, "        %s", c_dim());
+				wrap(fp, 8, 10, line);
+				fputs(c_reset(), fp);
+				continue;
+			}
+			snprintf(line, sizeof(line), "%s: %s%s%s", key ? "value" : fj_get_str(f, "title"),
+				 report_observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
+				 st != ST_PASS ? fj_get_str(f, "expected") : "");
+			wrap(fp, col, 10, line);
+			if (st == ST_PASS)
+				continue;
+			if (fj_get_str(f, "detail")) {
+				fputs("        ", fp);
+				wrap(fp, 8, 10, fj_get_str(f, "detail"));
+			}
+			if (fj_get_str(f, "when"))
+				fprintf(fp, "        applies when workers are %s per NUMA node\n", fj_get_str(f, "when"));
+			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(f, "fix")) {
+				const char *cmd = fj_get_str(x, "command"), *txt = fj_get_str(x, "text"), *kind = fj_get_str(x, "kind");
+				const char *what = cmd ? cmd : txt;
+				snprintf(line, sizeof(line), "fix (%s): %s", kind ? kind : "?", what ? what : "");
+				fputs("        ", fp);
+				wrap(fp, 8, 10, line);
+				if (cmd && txt) {
+					fputs("          ", fp);
+					wrap(fp, 10, 10, txt);
+				}
+			}
+		}
+	}
+	snprintf(line, sizeof(line), "%d fail, %d warn, %d info, %d pass, %d unknown, %d skip; exit %d",
+		 report_jint(sum, "fail"), report_jint(sum, "warn"), report_jint(sum, "info"), report_jint(sum, "pass"),
+		 report_jint(sum, "unknown"), report_jint(sum, "skip"), report_jint(sum, "exit"));
+	fputc('\n', fp);
+	wrap(fp, 0, 0, line);
+	if (report_jint(sum, "unknown")) {
+		snprintf(line, sizeof(line), "%d check(s) could not be decided: see the reasons above",
+			 report_jint(sum, "unknown"));
+		wrap(fp, 0, 0, line);
+	}
+}

@@ -1,0 +1,43 @@
+/* render.h - the renderers: one function per command and format, one signature */
+#ifndef NODEAUDIT_RENDER_H
+#define NODEAUDIT_RENDER_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+/*
+ * What a command hands its renderer: the document that `--format json`
+ * prints, and for commands whose other formats need more than the document
+ * (report: every node's row), a pointer to their own state.  Renderers only
+ * format: no I/O besides fp, no decisions (hwloc lstopo's output methods).
+ */
+struct doc {
+	cJSON *json;        /* owned by the invocation; may be NULL (data only) */
+	const void *data;   /* command-specific, or NULL */
+	void (*free_data)(void *data);   /* releases data, or NULL */
+};
+
+typedef void render_fn(FILE *fp, const struct doc *d);
+
+/* Any JSON document, indented, valid UTF-8 whatever its strings held. */
+render_fn render_json;
+
+/* probe (render-probe-text.c) */
+render_fn probe_render_text;
+/* check: the report (render-check-*.c) */
+render_fn report_render_text;
+render_fn report_render_junit;
+render_fn report_render_prometheus;
+/* plan (render-plan.c) */
+render_fn plan_render_text;
+render_fn plan_render_sh;
+render_fn plan_render_sysctl;
+render_fn plan_render_systemd;
+/* bench (render-bench.c) */
+render_fn bench_render_text;
+/* explain (cmd-explain.c data: a check, or NULL for the list) */
+render_fn explain_render_text;
+/* profiles (cmd-profiles.c) */
+render_fn profiles_render_text;
+
+#endif
