@@ -475,7 +475,10 @@ static int run_command(const struct command *c, int argc, char **argv)
 		return EXIT_UNKNOWN;
 	}
 	if ((c->flags & CMD_OUTPUT_DEST) || !inv.format) {
+		/* What the command printed itself (snapshot's line, validate's). */
 		invocation_release(&inv);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			return error("cannot write to standard output: %s", strerror(errno)), EXIT_UNKNOWN;
 		return code;
 	}
 	if (output_open(&out, G.output, G.probe.sysroot) < 0) {

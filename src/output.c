@@ -14,14 +14,45 @@
 
 int color_on;
 
+/*
+ * -o PATH: a new or an existing regular file is replaced atomically (a
+ * temporary file beside it, renamed over it); a character device or a FIFO
+ * (/dev/stdout, /dev/null, a named pipe a reader holds open) is written in
+ * place, as a shell redirection would; anything else -- a directory, a
+ * block device, a socket, a symbolic link to a file -- is refused, so that
+ * nothing but a regular file is ever created or replaced.
+ */
 int output_open(struct output *o, const char *path, const char *refuse_under)
 {
 	char *dir, *realdir;
+	struct stat lst, st;
 	int fd;
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->fp = stdout;
 		return 0;
+	}
+	if (lstat(path, &lst) == 0 && !S_ISREG(lst.st_mode)) {
+		if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+			/* O_NONBLOCK: a FIFO without a reader is an error, not a hang. */
+			fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+			if (fd < 0)
+				return error("cannot write '%s': %s", path,
+					     errno == ENXIO ? "a named pipe with no reader" : strerror(errno));
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+			o->fp = fdopen(fd, "w");
+			if (!o->fp) {
+				close(fd);
+				return error("cannot write '%s': %s", path, strerror(errno));
+			}
+			o->path = xstrdup(path);
+			o->in_place = 1;
+			return 0;
+		}
+		return error("refusing to write '%s': it is %s; -o writes regular files only", path,
+			     S_ISDIR(lst.st_mode) ? "a directory" : S_ISLNK(lst.st_mode) ? "a symbolic link" :
+			     S_ISBLK(lst.st_mode) ? "a block device" : S_ISSOCK(lst.st_mode) ? "a socket" :
+			     "not a regular file");
 	}
 	dir = path_dirname(path);
 	realdir = realpath(dir, NULL);
@@ -45,7 +76,8 @@ int output_open(struct output *o, const char *path, const char *refuse_under)
 	}
 	free(realdir);
 	o->path = xstrdup(path);
-	o->tmp = xasprintf("%s/.%s.XXXXXX", dir, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	/* A short name: the target's own may already be NAME_MAX long. */
+	o->tmp = xasprintf("%s/.nodeaudit-out.XXXXXX", dir);
 	free(dir);
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
@@ -73,7 +105,17 @@ int output_close(struct output *o, int ok)
 	if (!o->path) {
 		if (fflush(stdout) != 0 || ferror(stdout))
 			ret = error("cannot write to standard output: %s", strerror(errno));
+		clearerr(stdout);
 		o->fp = NULL;
+		return ret;
+	}
+	if (o->in_place) {
+		if (fflush(o->fp) != 0 || ferror(o->fp))
+			ret = error("cannot write '%s': %s", o->path, strerror(errno));
+		if (fclose(o->fp) != 0 && !ret)
+			ret = error("cannot write '%s': %s", o->path, strerror(errno));
+		free(o->path);
+		memset(o, 0, sizeof(*o));
 		return ret;
 	}
 	if (ok) {

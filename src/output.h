@@ -9,6 +9,7 @@ struct output {
 	FILE *fp;
 	char *path;   /* NULL for stdout */
 	char *tmp;    /* temporary file beside path, renamed over it on success */
+	int in_place; /* 1: a character device or FIFO, written directly */
 };
 
 /* path NULL or "-": stdout.  Else a temporary file in path's directory.
