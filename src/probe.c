@@ -45,10 +45,23 @@ int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *
 		return -1;
 	facts_init(&ctx->facts);
 	for (i = 0; i < nprobers; i++) {
+		struct timespec t0, t1;
+		size_t nread = ctx->sr.nread, k;
 		if (!named(only, probers[i].name) && strcmp(probers[i].name, "host"))
 			continue;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (probers[i].fn(ctx) < 0)
 			return -1;
+		/* -v: what each probe read and how long it took; -vv: every file. */
+		if (verbosity >= 1) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			debug("probe %s: %.2f ms, %zu file%s read", probers[i].name,
+			      (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
+			      ctx->sr.nread - nread, ctx->sr.nread - nread == 1 ? "" : "s");
+			if (verbosity >= 2)
+				for (k = nread; k < ctx->sr.nread; k++)
+					debug("  read %s", ctx->sr.read[k]);
+		}
 	}
 	return 0;
 }

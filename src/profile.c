@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -258,6 +259,8 @@ static int valid_key_name(const char *k)
 static int valid_expect_value(const struct check *c, const cJSON *v, const char *src,
 			      const char *kp, char **err)
 {
+	if (cJSON_IsNumber(v) && (!isfinite(v->valuedouble) || fabs(v->valuedouble) > 9.007199254740992e15))
+		return fail(err, "'%s': %s.expect: a finite number of at most 2^53 is expected", src, kp);
 	switch (c->type) {
 	case V_ONOFF:
 	case V_STR:
@@ -329,6 +332,9 @@ static int validate_spec(const struct check *c, const cJSON *spec, const char *s
 		} else if (!strcmp(k, "min") || !strcmp(k, "max")) {
 			if (!cJSON_IsNumber(f))
 				return fail(err, "'%s': %s.%s: expected a number, not %s", src, kp, k, json_type(f));
+			/* cJSON reads 1e999 as infinity: a bound nothing can meet (or miss). */
+			if (!isfinite(f->valuedouble) || fabs(f->valuedouble) > 9.007199254740992e15)
+				return fail(err, "'%s': %s.%s: a finite number of at most 2^53 is expected", src, kp, k);
 		} else if (!strcmp(k, "severity")) {
 			if (!cJSON_IsString(f) || !word_in(f->valuestring, severities))
 				return fail(err, "'%s': %s.severity: expected info, warn or fail, not %s", src,

@@ -120,6 +120,20 @@ else
 	skip "snapshot of a custom profile's sysctl" "/proc/sys/kernel/pid_max unreadable"
 fi
 
+# Profile numbers must be finite.
+printf '{"name":"inf","extends":"base","description":"d","checks":{"memory.channels.populated_ratio":{"min":1e999}}}' >"$tmp/inf.json"
+run 3 "$NODEAUDIT" profiles validate "$tmp/inf.json"; one_line && grep -q 'populated_ratio".min: a finite number' "$tmp/err"
+res "profile min 1e999: refused with the key path" $?
+printf '{"name":"inf","extends":"base","description":"d","checks":{"kernel.sysctl":{"vm.swappiness":{"expect":-1e999}}}}' >"$tmp/inf2.json"
+run 3 "$NODEAUDIT" check --facts "$facts/good.json" --profile "$tmp/inf2.json"; one_line && grep -q 'swappiness".expect: a finite' "$tmp/err"
+res "profile expect -1e999: refused" $?
+
+# -v: what each probe read and how long it took.
+run 0 "$NODEAUDIT" -v --sysroot "$top_srcdir/tests/fixtures/cpu-2s-smt" probe --format json
+grep -Eq '^nodeaudit: debug: probe cpu: [0-9.]+ ms, [0-9]+ files? read$' "$tmp/err"; res "-v: per-probe time and files" $?
+run 0 "$NODEAUDIT" -vv --sysroot "$top_srcdir/tests/fixtures/cpu-2s-smt" probe --only cpu --format json
+grep -q 'debug:   read /sys/devices/system/cpu/online' "$tmp/err"; res "-vv: every file read" $?
+
 # Durations: one grammar.
 run 3 "$NODEAUDIT" check --bench-seconds 0.5 --facts "$facts/good.json"; grep -q "measures this machine" "$tmp/err"
 res "check --bench-seconds 0.5 is a duration (refused only for --facts)" $?
