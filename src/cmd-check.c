@@ -78,6 +78,7 @@ static const struct cmd_format check_formats[] = {
 	{ "json", render_json },
 	{ "junit", report_render_junit },
 	{ "prometheus", report_render_prometheus },
+	{ "tap", report_render_tap },
 	{ NULL, NULL },
 };
 
@@ -91,7 +92,7 @@ const struct command cmd_check = {
 		"(with the reason) or is skipped when it does not apply.\n",
 	.options = check_options,
 	.formats = check_formats,
-	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile",
+	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile;\ntap: TAP for prove",
 	.epilog = "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,

@@ -28,6 +28,7 @@ render_fn probe_render_text;
 render_fn report_render_text;
 render_fn report_render_junit;
 render_fn report_render_prometheus;
+render_fn report_render_tap;
 /* plan (render-plan.c) */
 render_fn plan_render_text;
 render_fn plan_render_sh;

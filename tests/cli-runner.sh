@@ -134,6 +134,19 @@ grep -Eq '^nodeaudit: debug: probe cpu: [0-9.]+ ms, [0-9]+ files? read$' "$tmp/e
 run 0 "$NODEAUDIT" -vv --sysroot "$top_srcdir/tests/fixtures/cpu-2s-smt" probe --only cpu --format json
 grep -q 'debug:   read /sys/devices/system/cpu/online' "$tmp/err"; res "-vv: every file read" $?
 
+# check --format tap: prove's verdict is the exit status's.
+if command -v prove >/dev/null 2>&1; then
+	"$NODEAUDIT" check --facts "$facts/good.json" --format tap >"$tmp/good.tap"
+	prove -e cat "$tmp/good.tap" >/dev/null 2>&1; res "tap: a passing node passes prove" $?
+	"$NODEAUDIT" check --facts "$facts/warn.json" --format tap >"$tmp/warn.tap"
+	! prove -e cat "$tmp/warn.tap" >/dev/null 2>&1; res "tap: a warning fails prove" $?
+	grep -q '^not ok 1 - cpu.smt$' "$tmp/warn.tap"; res "tap: the warned check is not ok" $?
+	"$NODEAUDIT" check --facts "$facts/warn.json" --format tap --fail-on fail >"$tmp/warn2.tap"
+	prove -e cat "$tmp/warn2.tap" >/dev/null 2>&1; res "tap: --fail-on fail tolerates the warning" $?
+else
+	skip "check --format tap under prove" "prove not installed"
+fi
+
 # Durations: one grammar.
 run 3 "$NODEAUDIT" check --bench-seconds 0.5 --facts "$facts/good.json"; grep -q "measures this machine" "$tmp/err"
 res "check --bench-seconds 0.5 is a duration (refused only for --facts)" $?
