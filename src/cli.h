@@ -49,5 +49,6 @@ int cmd_check(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

@@ -125,6 +125,27 @@ const struct command commands[] = {
 	  "\n"
 	  "Exit status: the worst node's (0, 1 or 2; a node that exited 3 counts as 2),\n"
 	  "3 when no file is a usable report.\n" },
+	{ "diff", cmd_diff, "OLD [NEW]: what changed between two probes, reports or snapshots",
+	  "Usage: nodeaudit diff [--all] [--profile NAME] [--format text|json] OLD [NEW]\n"
+	  "\n"
+	  "Compare two nodes, or one node at two times: OLD and NEW are each a\n"
+	  "'probe --format json' file, a 'check --format json' report, or a snapshot\n"
+	  "(directory or archive, probed here).  Without NEW, this node (or --sysroot)\n"
+	  "is NEW: 'nodeaudit diff golden.json' shows its drift from the golden node.\n"
+	  "Facts are shown by path, arrays keyed by what identifies an element\n"
+	  "(numa.nodes by id, PCI devices by address, DIMMs by locator, CPU kinds\n"
+	  "by name):  pci.accelerators[0000:41:00.0].link.width.current 16 -> 8\n"
+	  "Checks that appeared, cleared, got worse or better are listed when both\n"
+	  "sides are reports, or with --profile.\n"
+	  "\n"
+	  "  --all           also list volatile facts (time of reading, host name, free\n"
+	  "                  huge pages, swap in use, bench figures); EDAC error\n"
+	  "                  counters that grew are always listed\n"
+	  "  --profile NAME  check both sides against this profile and compare findings\n"
+	  "  --format FMT    text (default) or json (schema nodeaudit.diff/1)\n"
+	  "\n"
+	  "Exit status: 0 nothing that matters changed, 1 facts changed, 2 a check got\n"
+	  "worse, 3 could not run (an input that is none of the above).\n" },
 };
 const size_t ncommands = ARRAY_SIZE(commands);
 
