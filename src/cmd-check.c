@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "output.h"
 #include "bench.h"
+#include "diff.h"
 #include "profile.h"
 #include "report.h"
 #include "util.h"
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_PROFILE = 2100, OPT_FAIL_ON, OPT_FACTS, OPT_BENCH, OPT_BENCH_MODEL, OPT_BENCH_SECONDS };
+enum { OPT_PROFILE = 2100, OPT_FAIL_ON, OPT_FACTS, OPT_BENCH, OPT_BENCH_MODEL, OPT_BENCH_SECONDS, OPT_BASELINE };
 
 static const struct option check_long[] = {
 	{ "profile", required_argument, NULL, OPT_PROFILE },
@@ -20,6 +21,7 @@ static const struct option check_long[] = {
 	{ "bench", no_argument, NULL, OPT_BENCH },
 	{ "bench-model", required_argument, NULL, OPT_BENCH_MODEL },
 	{ "bench-seconds", required_argument, NULL, OPT_BENCH_SECONDS },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -30,6 +32,7 @@ struct check_args {
 	int bench;                /* run the bandwidth benchmark into facts.bench */
 	const char *bench_model;
 	double bench_seconds;
+	const char *baseline;     /* compare with this golden node (diff.h) */
 };
 
 static int check_opt(int val, const char *arg, void *data)
@@ -38,6 +41,7 @@ static int check_opt(int val, const char *arg, void *data)
 	switch (val) {
 	case OPT_PROFILE: a->profile = arg; return 0;
 	case OPT_FACTS: a->facts = arg; return 0;
+	case OPT_BASELINE: a->baseline = arg; return 0;
 	case OPT_BENCH: a->bench = 1; return 0;
 	case OPT_BENCH_MODEL: a->bench = 1; a->bench_model = arg; return 0;
 	case OPT_BENCH_SECONDS:
@@ -133,7 +137,7 @@ static cJSON *facts_from_doc(const cJSON *doc)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { NULL, "warn", NULL, 0, NULL, 10 };
+	struct check_args a = { NULL, "warn", NULL, 0, NULL, 10, NULL };
 	struct profile prof;
 	struct probe_ctx ctx;
 	struct output out;
@@ -200,7 +204,9 @@ int cmd_check(int argc, char **argv)
 	}
 	report = report_build(&prof, probed ? ctx.facts.root : root, gaps, evidence, conflicts,
 			      a.fail_on, &code);
-	ok = output_open(&out, G.output, G.probe.sysroot) == 0;
+	if (a.baseline)
+		code = diff_check_baseline(report, a.baseline, &prof, a.fail_on, code);
+	ok = code >= 0 && output_open(&out, G.output, G.probe.sysroot) == 0;
 	if (ok) {
 		if (!strcmp(fmt, "json"))
 			output_json(out.fp, report);

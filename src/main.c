@@ -27,7 +27,7 @@ const struct command commands[] = {
 	  "  --format FMT    text (default) or json\n" },
 	{ "check", cmd_check, "compare the node against a profile; findings and exit status",
 	  "Usage: nodeaudit check [--profile NAME|FILE] [--fail-on warn|fail|never]\n"
-	  "                       [--facts FILE.json] [GLOBAL OPTIONS]\n"
+	  "                       [--facts FILE.json] [--baseline FILE] [GLOBAL OPTIONS]\n"
 	  "\n"
 	  "Probe the node (or a snapshot with --sysroot) and compare it with a profile\n"
 	  "(default agent-cpu-inference).  Each check passes, warns, fails, is unknown\n"
@@ -40,6 +40,9 @@ const struct command commands[] = {
 	  "  --bench         also measure memory bandwidth (as 'bench') into facts.bench\n"
 	  "                  for the bench.* checks; --bench-model FILE.gguf adds the\n"
 	  "                  decode ceiling, --bench-seconds S bounds it (default 10)\n"
+	  "  --baseline FILE compare with a golden node (a probe JSON, report or\n"
+	  "                  snapshot, as for 'diff'): the changes go into the report,\n"
+	  "                  and with --fail-on warn drift exits at least 1\n"
 	  "  --format FMT    text (default), json, junit or prometheus\n"
 	  "\n"
 	  "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n" },

@@ -1,6 +1,7 @@
 /* report.c - the check report and its renderers: text, JUnit XML, Prometheus textfile */
 #include "config.h"
 #include "report.h"
+#include "diff.h"
 #include "facts.h"
 #include "output.h"
 #include "util.h"
@@ -204,6 +205,7 @@ void report_text(FILE *fp, const cJSON *r)
 			}
 		}
 	}
+	diff_text_baseline(fp, cJSON_GetObjectItemCaseSensitive(r, "baseline"));
 	snprintf(line, sizeof(line), "%d fail, %d warn, %d info, %d pass, %d unknown, %d skip; exit %d",
 		 jint(sum, "fail"), jint(sum, "warn"), jint(sum, "info"), jint(sum, "pass"),
 		 jint(sum, "unknown"), jint(sum, "skip"), jint(sum, "exit"));
