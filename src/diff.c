@@ -248,36 +248,67 @@ static char *element_id(const cJSON *e, const struct identity *id)
 	return strbuf_detach(&sb);
 }
 
-/* The identities of every element, or NULL when one lacks it or two share it. */
-static char **array_ids(const cJSON *arr, const struct identity *id, int *n)
+/* An element and its identity. */
+struct keyed {
+	char *id;
+	const cJSON *item;
+};
+
+static int cmp_keyed(const void *x, const void *y)
+{
+	return strcmp(((const struct keyed *)x)->id, ((const struct keyed *)y)->id);
+}
+
+static void free_keyed(struct keyed *v, int n)
+{
+	int i;
+	for (i = 0; v && i < n; i++)
+		free(v[i].id);
+	free(v);
+}
+
+/*
+ * The identities of every element in array order (*sorted: the same, sorted
+ * by identity, for lookups), or NULL when one lacks it or two share it.
+ * Sorting keeps a hostile input with many elements from costing n squared.
+ */
+static struct keyed *array_ids(const cJSON *arr, const struct identity *id, int *n, struct keyed **sorted)
 {
 	const cJSON *e;
-	char **ids;
-	int i = 0, j;
+	struct keyed *v;
+	int i = 0;
 	*n = cJSON_GetArraySize(arr);
-	ids = xcalloc((size_t)*n + 1, sizeof(*ids));
+	v = xcalloc((size_t)*n + 1, sizeof(*v));
 	cJSON_ArrayForEach(e, arr) {
-		ids[i] = element_id(e, id);
-		for (j = 0; ids[i] && j < i; j++)
-			if (!strcmp(ids[i], ids[j]))
-				break;
-		if (!ids[i] || j < i) {
-			for (j = 0; j <= i; j++)
-				free(ids[j]);
-			free(ids);
+		v[i].item = e;
+		v[i].id = element_id(e, id);
+		if (!v[i].id) {
+			free_keyed(v, i);
 			return NULL;
 		}
 		i++;
 	}
-	return ids;
+	*sorted = xcalloc((size_t)*n + 1, sizeof(**sorted));
+	if (*n)
+		memcpy(*sorted, v, (size_t)*n * sizeof(*v));
+	qsort(*sorted, (size_t)*n, sizeof(**sorted), cmp_keyed);
+	for (i = 1; i < *n; i++)
+		if (!strcmp((*sorted)[i - 1].id, (*sorted)[i].id))
+			break;
+	if (*n && i < *n) {
+		free(*sorted);
+		*sorted = NULL;
+		free_keyed(v, *n);
+		return NULL;
+	}
+	return v;
 }
 
-static void free_ids(char **ids, int n)
+static const cJSON *lookup(const struct keyed *sorted, int n, const char *id)
 {
-	int i;
-	for (i = 0; ids && i < n; i++)
-		free(ids[i]);
-	free(ids);
+	struct keyed k = { (char *)id, NULL };
+	const struct keyed *hit = n ? bsearch(&k, sorted, (size_t)n, sizeof(k), cmp_keyed) : NULL;
+	return hit ? hit->item : NULL;
 }
 
 static int all_objects(const cJSON *arr)
@@ -294,8 +325,8 @@ static void cmp_array(struct diff_ctx *c, const cJSON *a, const cJSON *b, struct
 {
 	const struct identity *id = NULL;
 	size_t pl = path->len, gl = gpath->len, k;
-	char **ia = NULL, **ib = NULL;
-	int na = 0, nb = 0, i, j;
+	struct keyed *ia = NULL, *ib = NULL, *sa = NULL, *sb = NULL;
+	int na = 0, nb = 0, i;
 	const cJSON *x, *y;
 
 	if (!all_objects(a) || !all_objects(b) || (!cJSON_GetArraySize(a) && !cJSON_GetArraySize(b))) {
@@ -307,54 +338,38 @@ static void cmp_array(struct diff_ctx *c, const cJSON *a, const cJSON *b, struct
 	for (k = 0; k < ARRAY_SIZE(identities); k++)
 		if (!strcmp(identities[k].path, gpath->buf))
 			id = &identities[k];
-	if (id) {
-		ia = array_ids(a, id, &na);
-		ib = ia ? array_ids(b, id, &nb) : NULL;
-		if (!ib) {
-			free_ids(ia, na);
-			ia = NULL;
-		}
+	if (id && (ia = array_ids(a, id, &na, &sa)) && !(ib = array_ids(b, id, &nb, &sb))) {
+		free_keyed(ia, na);
+		free(sa);
+		ia = sa = NULL;
 	}
 	strbuf_addstr(gpath, "[]");
 	if (ia) {
-		i = 0;
-		cJSON_ArrayForEach(x, a) {
-			const cJSON *match = NULL;
-			j = 0;
-			cJSON_ArrayForEach(y, b) {
-				if (!strcmp(ia[i], ib[j])) {
-					match = y;
-					break;
-				}
-				j++;
-			}
-			strbuf_addf(path, "[%s]", ia[i]);
+		for (i = 0; i < na; i++) {
+			const cJSON *match = lookup(sb, nb, ia[i].id);
+			strbuf_addf(path, "[%s]", ia[i].id);
 			if (match)
-				cmp_value(c, x, match, path, gpath, NULL);
+				cmp_value(c, ia[i].item, match, path, gpath, NULL);
 			else
-				add_change(c, path->buf, gpath->buf, NULL, x, NULL);
+				add_change(c, path->buf, gpath->buf, NULL, ia[i].item, NULL);
 			path->len = pl;
 			path->buf[pl] = '\0';
-			i++;
 		}
-		j = 0;
-		cJSON_ArrayForEach(y, b) {
-			for (i = 0; i < na && strcmp(ia[i], ib[j]); i++)
-				;
-			if (i == na) {
-				strbuf_addf(path, "[%s]", ib[j]);
-				add_change(c, path->buf, gpath->buf, NULL, NULL, y);
-				path->len = pl;
-				path->buf[pl] = '\0';
-			}
-			j++;
+		for (i = 0; i < nb; i++) {
+			if (lookup(sa, na, ib[i].id))
+				continue;
+			strbuf_addf(path, "[%s]", ib[i].id);
+			add_change(c, path->buf, gpath->buf, NULL, NULL, ib[i].item);
+			path->len = pl;
+			path->buf[pl] = '\0';
 		}
+		free_keyed(ia, na);
+		free_keyed(ib, nb);
+		free(sa);
+		free(sb);
 	} else {
-		na = cJSON_GetArraySize(a);
-		nb = cJSON_GetArraySize(b);
-		for (i = 0; i < na || i < nb; i++) {
-			x = i < na ? cJSON_GetArrayItem(a, i) : NULL;
-			y = i < nb ? cJSON_GetArrayItem(b, i) : NULL;
+		/* By index: walk both lists once. */
+		for (i = 0, x = a->child, y = b->child; x || y; i++) {
 			strbuf_addf(path, "[%d]", i);
 			if (x && y)
 				cmp_value(c, x, y, path, gpath, NULL);
@@ -362,13 +377,12 @@ static void cmp_array(struct diff_ctx *c, const cJSON *a, const cJSON *b, struct
 				add_change(c, path->buf, gpath->buf, NULL, x, y);
 			path->len = pl;
 			path->buf[pl] = '\0';
+			x = x ? x->next : NULL;
+			y = y ? y->next : NULL;
 		}
-		na = nb = 0;
 	}
 	gpath->len = gl;
 	gpath->buf[gl] = '\0';
-	free_ids(ia, na);
-	free_ids(ib, nb);
 }
 
 static void cmp_value(struct diff_ctx *c, const cJSON *a, const cJSON *b, struct strbuf *path,
