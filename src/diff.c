@@ -77,6 +77,9 @@ static const struct identity {
 	{ "kernel.cpufreq.policies", { "id", NULL } },
 	{ "kernel.hugepages.sizes", { "size_bytes", NULL } },
 	{ "kernel.hugepages.nodes", { "node", NULL } },
+	{ "kernel.hugepages.nodes[].sizes", { "size_bytes", NULL } },
+	{ "memory.hugepages_per_node", { "node", NULL } },
+	{ "memory.hugepages_per_node[].pages", { "size_bytes", NULL } },
 	{ "kernel.swap.devices", { "name", NULL } },
 	{ "platform.sockets", { "designation", NULL } },
 };

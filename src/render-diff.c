@@ -50,12 +50,15 @@ static void put_side(FILE *fp, const char *label, const cJSON *side)
 	const char *host = fj_get_str(side, "hostname"), *at = fj_get_str(side, "collected_at");
 	const char *prof = fj_get_str(side, "profile");
 	fprintf(fp, "%s%s%s  ", c_bold(), label, c_reset());
-	put_clean(fp, src ? src : "(this node)", 200);
-	fprintf(fp, " (%s", kind ? kind : "?");
-	if (host) {
-		fputs(" of ", fp);
+	if (src) {
+		put_clean(fp, src, 200);
+		fprintf(fp, " (%s", kind ? kind : "?");
+		if (host)
+			fputs(" of ", fp);
+	} else
+		fputs(kind && !strcmp(kind, "live") ? "this node (" : "this check (", fp);
+	if (host)
 		put_clean(fp, host, 100);
-	}
 	if (at) {
 		fputs(", ", fp);
 		put_clean(fp, at, 40);

@@ -136,6 +136,16 @@ int main(void)
 	is_str(cpath(d, 2), "memory.channels.list[1/A].dimms", "channel by package and name");
 	cJSON_Delete(d);
 
+	/* Huge pages per node by node id and page size. */
+	d = dif("{\"memory\":{\"hugepages_per_node\":[{\"node\":0,\"pages\":[{\"size_bytes\":2097152,\"total\":4},"
+		"{\"size_bytes\":1073741824,\"total\":2}]}]}}",
+		"{\"memory\":{\"hugepages_per_node\":[{\"node\":0,\"pages\":[{\"size_bytes\":1073741824,\"total\":1}]}]}}",
+		NULL, NULL, 0);
+	is_int(nchanges(d), 2, "huge pages: one size gone, one changed");
+	is_str(cpath(d, 0), "memory.hugepages_per_node[0].pages[2097152]", "page size removed by size");
+	is_str(cpath(d, 1), "memory.hugepages_per_node[0].pages[1073741824].total", "page size by size");
+	cJSON_Delete(d);
+
 	/* Repeated identities (two DIMMs called "DIMM 0") fall back to the index. */
 	d = dif("{\"memory\":{\"dimms\":[{\"locator\":\"DIMM 0\",\"size_bytes\":1},{\"locator\":\"DIMM 0\",\"size_bytes\":2}]}}",
 		"{\"memory\":{\"dimms\":[{\"locator\":\"DIMM 0\",\"size_bytes\":1},{\"locator\":\"DIMM 0\",\"size_bytes\":4}]}}",
