@@ -91,7 +91,7 @@ static const char *const volatile_paths[] = {
 	"host.sysroot",        /* where it was read from */
 	"host.hostname",       /* which sibling it is */
 	"host.root",           /* who ran the probe */
-	NULL,
+	NULL,                  /* (and kernel.cmdline.raw when only root=UUID... differs) */
 };
 static const char *const volatile_leaves[] = {
 	"free",                /* free huge pages */
@@ -111,6 +111,57 @@ static int in_list(const char *const *list, const char *s)
 		if (!strcmp(*list, s))
 			return 1;
 	return 0;
+}
+
+/* Boot parameters that name this node's own disks or image: they differ
+ * between siblings (root=UUID=...) without anything having drifted. */
+static const char *const node_own_params[] = {
+	"root=", "BOOT_IMAGE=", "initrd=", "resume=", "rd.luks.uuid=", "rd.lvm.lv=", "cryptdevice=", NULL,
+};
+
+static int node_own_param(const char *tok, size_t n)
+{
+	size_t i, l;
+	for (i = 0; node_own_params[i]; i++) {
+		l = strlen(node_own_params[i]);
+		if (n >= l && !strncmp(tok, node_own_params[i], l))
+			return 1;
+	}
+	return 0;
+}
+
+/* The next parameter of a command line that is not one of the node's own;
+ * *n gets its length, NULL at the end. */
+static const char *next_param(const char **p, size_t *n)
+{
+	const char *t;
+	for (;;) {
+		while (**p == ' ' || **p == '\t' || **p == '\n')
+			(*p)++;
+		if (!**p)
+			return NULL;
+		t = *p;
+		while (**p && **p != ' ' && **p != '\t' && **p != '\n')
+			(*p)++;
+		*n = (size_t)(*p - t);
+		if (!node_own_param(t, *n))
+			return t;
+	}
+}
+
+/* Two kernel command lines that differ only in the node's own parameters. */
+static int cmdline_same_but_node(const char *a, const char *b)
+{
+	const char *ta, *tb;
+	size_t na = 0, nb = 0;
+	for (;;) {
+		ta = next_param(&a, &na);
+		tb = next_param(&b, &nb);
+		if (!ta || !tb)
+			return !ta && !tb;
+		if (na != nb || strncmp(ta, tb, na))
+			return 0;
+	}
 }
 
 static int is_edac_counter(const char *gpath, const char *leaf)
@@ -161,6 +212,8 @@ static void add_change(struct diff_ctx *c, const char *path, const char *gpath, 
 	if (in_list(volatile_paths, gpath) || (leaf && in_list(volatile_leaves, leaf)) ||
 	    !strcmp(gpath, "bench") || str_startswith(gpath, "bench."))
 		vol = 1;
+	if (!strcmp(gpath, "kernel.cmdline.raw") && cJSON_IsString(a) && cJSON_IsString(b))
+		vol = cmdline_same_but_node(a->valuestring, b->valuestring);
 	if (is_edac_counter(gpath, leaf) && cJSON_IsNumber(a) && cJSON_IsNumber(b)) {
 		/* More errors is news, always; fewer is a reboot or a driver reload. */
 		grew = b->valuedouble > a->valuedouble;

@@ -47,7 +47,15 @@ if smbios "$src/smbios/server-2s8c-ddr5.desc" "$g"; then ok "golden node put tog
 else nok "golden node put together"; echo "1..$n"; exit 1; fi
 
 ## The siblings, one planted difference each.
-for node in dimm link smt sysctl edac same; do cp -R "$g" "$tmp/node-$node"; done
+# Siblings have their own name and root file system, which is no drift.
+uuid=0
+for node in dimm link smt sysctl edac same; do
+	cp -R "$g" "$tmp/node-$node"
+	echo "node-$node" >"$tmp/node-$node/proc/sys/kernel/hostname"
+	uuid=$((uuid + 1))
+	sed "s/root=UUID=[^ ]*/root=UUID=0b6f3c2e-8d1a-4f7e-9c55-00000000000$uuid/" "$g/proc/cmdline" \
+		>"$tmp/node-$node/proc/cmdline"
+done
 # The slot stays, empty, as SMBIOS reports a module that dropped out.
 sed 's/^\(dimm locator "CPU1_DIMM_D1" .*\)$/\1 size 0 speed 0 configured 0 rank 0/' \
 	"$src/smbios/server-2s8c-ddr5.desc" >"$tmp/15dimms.desc"
@@ -91,10 +99,12 @@ line() { # line PATH OLD NEW: the change is printed as "PATH  OLD -> NEW"
 ## Nothing changed: exit 0, the volatile facts only counted.
 run 0 diff "$g" "$tmp/node-same"
 has "  (no change)"
-has "1 volatile fact changed too (--all shows it)"
+has "3 volatile facts changed too (--all shows them)"
 hasnt "host.sysroot"
 run 0 diff --all "$g" "$tmp/node-same"
 has "host.sysroot"
+line host.hostname tuned-01 node-same
+has "kernel.cmdline.raw"
 
 ## The missing DIMM.
 run 1 diff "$g" "$tmp/node-dimm"
@@ -129,7 +139,7 @@ line memory.ecc.corrected_errors '7' '11  \(grew\)'
 line 'memory.ecc.controllers[mc0].dimms[dimm0].corrected_errors' 5 '9  \(grew\)'
 only '^memory\.ecc\.'
 run 0 diff "$tmp/node-edac" "$g"
-has "4 volatile facts changed too"
+has "6 volatile facts changed too"
 
 ## The same comparison from probe JSON, check reports and an archive.
 for node in golden node-dimm node-smt node-sysctl node-link; do
@@ -179,7 +189,7 @@ if [ -n "${JSUBSET:-}" ]; then
  "old": {"kind": "snapshot"}, "new": {"kind": "snapshot"},
  "changes": [{"path": "cpu.smt.active", "old": false, "new": true, "kind": "changed", "volatile": false}],
  "findings": [],
- "summary": {"facts_changed": 1, "volatile_changed": 1, "checks_worse": 0, "findings_compared": false, "exit": 1}}
+ "summary": {"facts_changed": 1, "volatile_changed": 3, "checks_worse": 0, "findings_compared": false, "exit": 1}}
 JSON
 	if "$JSUBSET" "$tmp/want.json" "$tmp/out" >"$tmp/js" 2>&1; then ok "json document"
 	else nok "json document"; sed 's/^/# /' "$tmp/js"; fi

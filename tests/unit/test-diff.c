@@ -185,6 +185,18 @@ int main(void)
 		cJSON_Delete(d);
 	}
 
+	/* The kernel command line: the node's own root=UUID is no drift, a new parameter is. */
+	d = dif("{\"kernel\":{\"cmdline\":{\"raw\":\"BOOT_IMAGE=/vmlinuz root=UUID=aaaa ro quiet\"}}}",
+		"{\"kernel\":{\"cmdline\":{\"raw\":\"BOOT_IMAGE=/vmlinuz  root=UUID=bbbb ro quiet\"}}}", NULL, NULL, 0);
+	is_int(nchanges(d), 0, "cmdline differing in root=UUID only: not listed");
+	is_int(sumv(d, "volatile_changed"), 1, "but counted as volatile");
+	cJSON_Delete(d);
+	d = dif("{\"kernel\":{\"cmdline\":{\"raw\":\"root=UUID=aaaa ro quiet\"}}}",
+		"{\"kernel\":{\"cmdline\":{\"raw\":\"root=UUID=bbbb ro quiet mitigations=off\"}}}", NULL, NULL, 0);
+	is_int(nchanges(d), 1, "cmdline with a new parameter: listed");
+	ok(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(change(d, 0), "volatile")), "and not volatile");
+	cJSON_Delete(d);
+
 	/* EDAC counters: grew is never volatile, fell (reboot) is. */
 	d = dif("{\"memory\":{\"ecc\":{\"corrected_errors\":7,\"uncorrected_errors\":0}}}",
 		"{\"memory\":{\"ecc\":{\"corrected_errors\":9,\"uncorrected_errors\":0}}}", NULL, NULL, 0);
