@@ -18,7 +18,7 @@ struct global_opts G;
 
 const struct command *const commands[] = {
 	&cmd_probe, &cmd_check, &cmd_plan, &cmd_bench, &cmd_snapshot, &cmd_profiles,
-	&cmd_explain, &cmd_report, &cmd_help,
+	&cmd_explain, &cmd_report, &cmd_diff, &cmd_help,
 };
 const size_t ncommands = ARRAY_SIZE(commands);
 

@@ -88,7 +88,7 @@ const struct command *find_command(const char *name);
 
 /* The descriptors, one per cmd-*.c. */
 extern const struct command cmd_probe, cmd_check, cmd_plan, cmd_bench, cmd_snapshot,
-	cmd_profiles, cmd_explain, cmd_report, cmd_help;
+	cmd_profiles, cmd_explain, cmd_report, cmd_diff, cmd_help;
 
 /*
  * Parse argv (after the program name) for cmd: global and command options

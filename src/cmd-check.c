@@ -2,16 +2,19 @@
 #include "config.h"
 #include "audit.h"
 #include "cli.h"
+#include "diff.h"
 #include "util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-enum { OPT_PROFILE = 256, OPT_FAIL_ON, OPT_FACTS, OPT_BENCH, OPT_BENCH_MODEL, OPT_BENCH_SECONDS };
+enum { OPT_PROFILE = 256, OPT_FAIL_ON, OPT_FACTS, OPT_BENCH, OPT_BENCH_MODEL, OPT_BENCH_SECONDS, OPT_BASELINE };
 
 struct check_args {
 	struct audit_opts audit;
 	int bench;                  /* --bench, --bench-model or --bench-seconds given */
 	struct bench_opts bo;
+	const char *baseline;       /* compare with this golden node (diff.h) */
 };
 
 static void check_init(void *args)
@@ -29,6 +32,7 @@ static int check_option(void *args, int key, const char *arg)
 	switch (key) {
 	case OPT_PROFILE: a->audit.profile = arg; return 0;
 	case OPT_FACTS: a->audit.facts = arg; return 0;
+	case OPT_BASELINE: a->baseline = arg; return 0;
 	case OPT_BENCH: a->bench = 1; return 0;
 	case OPT_BENCH_MODEL: a->bench = 1; a->bo.model = arg; return 0;
 	case OPT_BENCH_SECONDS:
@@ -58,6 +62,17 @@ static int check_cmd(struct invocation *inv)
 		a->audit.bench = &a->bo;
 	if (audit_run(&a->audit, &G.probe, &inv->doc.json, &code) < 0)
 		return -1;
+	if (a->baseline) {
+		struct profile prof;
+		char *err = NULL;
+		if (profile_load(&prof, a->audit.profile ? a->audit.profile : DEFAULT_PROFILE, NULL, NULL, &err) < 0) {
+			error("%s", err);
+			free(err);
+			return -1;
+		}
+		code = diff_check_baseline(inv->doc.json, a->baseline, &prof, a->audit.fail_on, code);
+		profile_release(&prof);
+	}
 	return code;
 }
 
@@ -70,6 +85,9 @@ static const struct cmd_option check_options[] = {
 	  "for the bench.* checks" },
 	{ "bench-model", OPT_BENCH_MODEL, "FILE", "with --bench: the GGUF model for the decode ceiling" },
 	{ "bench-seconds", OPT_BENCH_SECONDS, "S", "with --bench: its time budget (default 10)" },
+	{ "baseline", OPT_BASELINE, "FILE", "compare with a golden node (a probe JSON, report or\n"
+	  "snapshot, as for 'diff'): the changes go into the report,\n"
+	  "and with --fail-on warn drift exits at least 1" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -85,7 +103,8 @@ static const struct cmd_format check_formats[] = {
 const struct command cmd_check = {
 	.name = "check",
 	.summary = "compare the node against a profile; findings and exit status",
-	.synopsis = "[--profile NAME|FILE] [--fail-on warn|fail|never] [--facts FILE.json] [OPTIONS]",
+	.synopsis = "[--profile NAME|FILE] [--fail-on warn|fail|never] [--facts FILE.json]\n"
+		    "[--baseline FILE] [OPTIONS]",
 	.description =
 		"Probe the node (or a snapshot with --sysroot) and compare it with a profile\n"
 		"(default agent-cpu-inference).  Each check passes, warns, fails, is unknown\n"

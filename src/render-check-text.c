@@ -1,6 +1,7 @@
 /* render-check-text.c - the check report for people */
 #include "config.h"
 #include "report.h"
+#include "diff.h"
 #include "render.h"
 #include "facts.h"
 #include "output.h"
@@ -114,6 +115,7 @@ void report_render_text(FILE *fp, const struct doc *d)
 			}
 		}
 	}
+	diff_text_baseline(fp, cJSON_GetObjectItemCaseSensitive(r, "baseline"));
 	snprintf(line, sizeof(line), "%d fail, %d warn, %d info, %d pass, %d unknown, %d skip; exit %d",
 		 report_jint(sum, "fail"), report_jint(sum, "warn"), report_jint(sum, "info"), report_jint(sum, "pass"),
 		 report_jint(sum, "unknown"), report_jint(sum, "skip"), report_jint(sum, "exit"));

@@ -39,7 +39,7 @@ has() {
 
 want "commands starting with pr" "probe profiles" pr
 want "plan --format" "text json sh sysctl systemd" plan --format ""
-want "check --format" "text json junit prometheus" check --format ""
+want "check --format" "text json junit prometheus tap" check --format ""
 want "report --format" "text json csv" report --format ""
 want "--fail-on" "warn fail never" --sysroot /x check --fail-on ""
 want "--color" "auto always never" --color ""
@@ -83,6 +83,9 @@ has "--sysroot completes directories" "$tmp/d/snapdir" --sysroot "$tmp/d/s"
 has "--smbios completes files" "$tmp/d/smbios.bin" --smbios "$tmp/d/sm"
 has "bench MODEL completes files" "$tmp/d/smbios.bin" bench "$tmp/d/sm"
 has "check --facts completes files" "$tmp/d/smbios.bin" check --facts "$tmp/d/sm"
+has "check --baseline completes files" "$tmp/d/smbios.bin" check --baseline "$tmp/d/sm"
+has "diff OLD completes files" "$tmp/d/smbios.bin" diff "$tmp/d/sm"
+has "diff NEW completes directories" "$tmp/d/snapdir" diff old.json "$tmp/d/s"
 
 if command -v shellcheck >/dev/null 2>&1; then
 	if shellcheck -s bash "$script" >"$tmp/out" 2>&1; then ok "shellcheck"
