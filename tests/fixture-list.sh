@@ -1,5 +1,5 @@
 #!/bin/sh
-# fixtures.sh - the fixture tests' declarations hang together: every
+# fixture-list.sh - the fixture tests' declarations hang together: every
 # tests/*.test is listed in FIXTURE_TESTS in Makefile.am (so that make check
 # runs it) and every listed one exists; every expect/expect-text file a test
 # names exists; a test with wrong: lines is in XFAIL_TESTS and only then.
