@@ -63,10 +63,12 @@ static void explain_one(FILE *fp, const struct check *c)
 	fprintf(fp, "%s%s%s: %s\n\n", c_bold(), c->id, c_reset(), c->title);
 	fprintf(fp, "What it measures\n");
 	wrap(fp, "  ", c->what);
-	fprintf(fp, "  Facts read: %s\n  Value: %s%s%s; comparators: %s%s%s\n\n", c->facts, type_name(c),
-		c->unit ? ", in " : "", c->unit ? c->unit : "",
-		c->cmps & CMP_EXPECT ? "expect " : "", c->cmps & CMP_MIN ? "min " : "",
-		c->cmps & CMP_MAX ? "max" : "");
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s", c->cmps & CMP_EXPECT ? "expect" : "",
+		 (c->cmps & CMP_EXPECT) && (c->cmps & (CMP_MIN | CMP_MAX)) ? " " : "",
+		 c->cmps & CMP_MIN ? "min" : "", (c->cmps & CMP_MIN) && (c->cmps & CMP_MAX) ? " " : "",
+		 c->cmps & CMP_MAX ? "max" : "");
+	fprintf(fp, "  Facts read: %s\n  Value: %s%s%s; comparators: %s\n\n", c->facts, type_name(c),
+		c->unit ? ", in " : "", c->unit ? c->unit : "", buf);
 	fprintf(fp, "Why it matters\n");
 	wrap(fp, "  ", c->why);
 	if (c->disagree) {
