@@ -857,7 +857,7 @@ const struct check check_catalog[] = {
 
 	{ "bench.efficiency", V_NUM, 0, NUM, NULL, "bench.efficiency, bench.bandwidth.bytes_per_s, "
 	  "bench.peak_bytes_per_s", NULL, "ratio",
-	  "Measured memory bandwidth of the theoretical", obs_bench_efficiency,
+	  "Memory bandwidth reached, of the theoretical peak", obs_bench_efficiency,
 	  "The read bandwidth 'check --bench' measured (all NUMA nodes at once, one pinned thread "
 	  "per physical core) divided by the theoretical peak of the populated DIMMs. Skipped when "
 	  "the benchmark was not run.",

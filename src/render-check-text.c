@@ -80,8 +80,13 @@ void report_render_text(FILE *fp, const struct doc *d)
 				snprintf(idbuf, sizeof(idbuf), "%s %s", id, key);
 			else
 				snprintf(idbuf, sizeof(idbuf), "%s", id);
-			fprintf(fp, "%s%-7s%s %-34s ", status_color(st), status_name(st), c_reset(), idbuf);
-			col = 8 + (strlen(idbuf) > 34 ? strlen(idbuf) : 34) + 1;
+			col = 8 + 34 + 1;
+			/* A long ID (a sysctl's key) gets a line of its own: its value would run into it. */
+			if (strlen(idbuf) > 34)
+				fprintf(fp, "%s%-7s%s %s\n%*s", status_color(st), status_name(st), c_reset(), idbuf,
+					(int)col, "");
+			else
+				fprintf(fp, "%s%-7s%s %-34s ", status_color(st), status_name(st), c_reset(), idbuf);
 			if (st == ST_UNKNOWN || st == ST_SKIP) {
 				wrap(fp, col, 10, fj_get_str(f, "title"));
 				snprintf(line, sizeof(line), "%s", fj_get_str(f, "reason") ? fj_get_str(f, "reason") : "");

@@ -71,9 +71,9 @@ static void text_cpu(FILE *out, const cJSON *root)
 		return;
 	tx_section(out, "CPU");
 	tx_kv(out, "model", "%s", fj_get_str(cpu, "model_name") ? fj_get_str(cpu, "model_name") : "unknown");
-	tx_kv(out, "vendor", "%s%s%s%s", fj_get_str(cpu, "vendor") ? fj_get_str(cpu, "vendor") : "unknown",
-	      fj_get_str(cpu, "codename") ? " (" : "", fj_get_str(cpu, "codename") ? fj_get_str(cpu, "codename") : "",
-	      fj_get_str(cpu, "codename") ? ")" : "");
+	tx_kv(out, "vendor", "%s%s%s", fj_get_str(cpu, "vendor") ? fj_get_str(cpu, "vendor") : "unknown",
+	      fj_get_str(cpu, "codename") ? ", codename " : "",
+	      fj_get_str(cpu, "codename") ? fj_get_str(cpu, "codename") : "");
 	tx_kv(out, "packages/cores/threads", "%s / %s / %s (online %s)",
 	      num_or(cpu, "packages", a, sizeof(a)), num_or(cpu, "cores", b, sizeof(b)),
 	      num_or(cpu, "threads", d, sizeof(d)), fj_get_str(cpu, "online") ? fj_get_str(cpu, "online") : "unknown");
@@ -92,9 +92,9 @@ static void text_cpu(FILE *out, const cJSON *root)
 			char key[48], bm[32];
 			const char *ct = fj_get_str(k, "core_type");
 			snprintf(key, sizeof(key), "kind %s", fj_get_str(k, "name") ? fj_get_str(k, "name") : "?");
-			tx_kv(out, key, "CPUs %s: %s cores, %s threads%s%s, max %s, base %s [%s]%s%s%s%s",
-			      fj_get_str(k, "cpus") ? fj_get_str(k, "cpus") : "?", num_or(k, "cores", a, sizeof(a)),
-			      num_or(k, "threads", b, sizeof(b)), ct ? ", " : "", ct ? ct : "",
+			tx_kv(out, key, "%s cores, %s threads on CPUs %s%s%s, max %s, base %s [%s]%s%s%s%s",
+			      num_or(k, "cores", a, sizeof(a)), num_or(k, "threads", b, sizeof(b)),
+			      fj_get_str(k, "cpus") ? fj_get_str(k, "cpus") : "?", ct ? ", " : "", ct ? ct : "",
 			      fj_get_num(k, "max_mhz", &v) ? (snprintf(d, sizeof(d), "%g MHz", v), d) : "unknown",
 			      fj_get_num(k, "base_mhz", &v) ? (snprintf(bm, sizeof(bm), "%g MHz", v), bm) : "unknown",
 			      fj_get_str(k, "source") ? fj_get_str(k, "source") : "?",
