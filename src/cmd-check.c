@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "profile.h"
 #include "report.h"
+#include "html.h"
 #include "util.h"
 
 #include <errno.h>
@@ -152,7 +153,7 @@ int cmd_check(int argc, char **argv)
 		usage_error("check", "unexpected argument '%s'", argv[i]);
 		return EXIT_UNKNOWN;
 	}
-	if (check_format("check", "text,json,junit,prometheus") < 0)
+	if (check_format("check", "text,json,junit,prometheus,html") < 0)
 		return EXIT_UNKNOWN;
 	if (a.bench && (a.facts || G.probe.sysroot)) {
 		usage_error("check", "--bench measures this machine: not with --facts or --sysroot");
@@ -208,6 +209,8 @@ int cmd_check(int argc, char **argv)
 			report_junit(out.fp, report, a.fail_on);
 		else if (!strcmp(fmt, "prometheus"))
 			report_prometheus(out.fp, report);
+		else if (!strcmp(fmt, "html"))
+			report_html(out.fp, report);
 		else
 			report_text(out.fp, report);
 		ok = output_close(&out, 1) == 0;

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "output.h"
 #include "fleet.h"
+#include "html.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -49,7 +50,8 @@ static int report_opt(int val, const char *arg, void *data)
 static void skip_file(struct report_state *st, const char *path, const char *why)
 {
 	fleet_skip(&st->fleet, path, why);
-	error("skipping '%s': %s", path, why);
+	if (verbosity >= 0)   /* -q: the skipped files are still named in the JSON */
+		error("skipping '%s': %s", path, why);
 }
 
 /* Line and column (1-based) of offset off in buf. */
@@ -230,7 +232,7 @@ int cmd_report(int argc, char **argv)
 		usage_error("report", "no report files or directories given");
 		return EXIT_UNKNOWN;
 	}
-	if (check_format("report", "text,json,csv") < 0)
+	if (check_format("report", "text,json,csv,html") < 0)
 		return EXIT_UNKNOWN;
 	fmt = G.format ? G.format : "text";
 
@@ -251,6 +253,10 @@ int cmd_report(int argc, char **argv)
 	}
 	fleet_finish(&st.fleet);
 	warn_duplicates(&st.fleet);
+	if (st.fleet.nprofiles > 1)
+		warning("the reports were checked against %zu different profiles ('%s', '%s'%s); "
+			"their findings do not compare", st.fleet.nprofiles, st.fleet.profiles[0].name,
+			st.fleet.profiles[1].name, st.fleet.nprofiles > 2 ? ", ..." : "");
 	if (output_open(&out, G.output, NULL) < 0) {
 		fleet_release(&st.fleet);
 		return EXIT_UNKNOWN;
@@ -261,6 +267,8 @@ int cmd_report(int argc, char **argv)
 		cJSON_Delete(j);
 	} else if (!strcmp(fmt, "csv"))
 		fleet_csv(out.fp, &st.fleet);
+	else if (!strcmp(fmt, "html"))
+		fleet_html(out.fp, &st.fleet, st.top);
 	else
 		fleet_text(out.fp, &st.fleet, st.top);
 	ok = output_close(&out, 1) == 0;
