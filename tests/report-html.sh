@@ -74,7 +74,6 @@ PY
 ## The fleet.
 sh "$src/report-outliers.sh" --build "$tmp/fleet" || { nok "fleet built"; echo "1..$n"; exit 1; }
 "$NODEAUDIT" report "$tmp/fleet/reports" --format json >"$tmp/fleet.json" 2>/dev/null
-start=$(date +%s)
 "$NODEAUDIT" report "$tmp/fleet/reports" --format html -o "$tmp/fleet.html" 2>/dev/null
 rc=$?
 if [ $rc -eq 2 ] && [ -s "$tmp/fleet.html" ]; then ok "report --format html exits 2 and writes the page"
@@ -249,6 +248,20 @@ if python3 -c 'import json, sys
 f = json.load(open(sys.argv[1]))["facts"]
 sys.exit(0 if f["cpu"]["hybrid"] and f["pci"]["accelerators"] and f["memory"]["channels"]["populated"] < f["memory"]["channels"]["total"] else 1)' "$tmp/one.json"
 then ok "node fixture: hybrid CPU, an accelerator, an empty channel"; else nok "node fixture"; fi
+# Hostile strings in a node's facts (host name, PCI device name, SMBIOS
+# socket version) are text in the page, never markup.
+"$NODEAUDIT" --sysroot "$one" probe --format json >"$tmp/probe.json" 2>/dev/null
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["host"]["hostname"] = "<b>evil</b>&"
+d["pci"]["accelerators"][0]["device"] = "<script>alert(1)</script>"
+d["platform"]["sockets"][0]["version"] = "\"><svg onload=alert(2)>"
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/probe.json" "$tmp/evil.json"
+"$NODEAUDIT" check --facts "$tmp/evil.json" --profile agent-accelerator-host --format html -o "$tmp/evil.html" 2>/dev/null
+if grep -qF '&lt;b&gt;evil&lt;/b&gt;&amp;' "$tmp/evil.html" && grep -qF '&lt;script&gt;alert(1)' "$tmp/evil.html" &&
+   grep -qF '&quot;&gt;&lt;svg onload=alert(2)&gt;' "$tmp/evil.html" &&
+   ! grep -qE '<script|<b>evil|<svg onload' "$tmp/evil.html"
+then ok "node: hostile strings escaped"; else nok "node: hostile strings not escaped"; fi
 if [ -n "${KEEP_HTML:-}" ]; then cp "$tmp"/*.png "$tmp"/*.html "$KEEP_HTML/"; fi
 
 echo "1..$n"
