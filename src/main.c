@@ -40,7 +40,7 @@ const struct command commands[] = {
 	  "  --bench         also measure memory bandwidth (as 'bench') into facts.bench\n"
 	  "                  for the bench.* checks; --bench-model FILE.gguf adds the\n"
 	  "                  decode ceiling, --bench-seconds S bounds it (default 10)\n"
-	  "  --format FMT    text (default), json, junit or prometheus\n"
+	  "  --format FMT    text (default), json, junit, prometheus or html (one page)\n"
 	  "\n"
 	  "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n" },
 	{ "plan", cmd_plan, "the fixes: numactl/taskset per NUMA node, sysctl.d, kernel command line, systemd, BIOS",
@@ -110,18 +110,19 @@ const struct command commands[] = {
 	  "sources disagree, how to fix it, and what each built-in profile expects.\n"
 	  "Without an ID, list every check.\n" },
 	{ "report", cmd_report, "fleet summary of many 'check --format json' reports",
-	  "Usage: nodeaudit report [--top N] [--format text|json|csv] FILE|DIR...\n"
+	  "Usage: nodeaudit report [--top N] [--format text|json|csv|html] FILE|DIR...\n"
 	  "\n"
 	  "Read the reports that 'nodeaudit check --format json' wrote on many nodes\n"
 	  "(directories are searched for *.json) and print the fleet view: per check\n"
 	  "the count of pass/warn/fail/unknown/skip and the failing nodes, the worst\n"
-	  "nodes, and the spread of key figures (memory channels and bandwidth, core\n"
-	  "counts, accelerator link widths).  A file that is not such a report is\n"
-	  "named on standard error and skipped.\n"
+	  "nodes, the spread of key figures (memory channels and bandwidth, core\n"
+	  "counts, accelerator link widths) and the outliers: the nodes that differ\n"
+	  "from the fleet in a fact that should be uniform.  A file that is not\n"
+	  "such a report is named on standard error and skipped.\n"
 	  "\n"
 	  "  --top N         list at most N worst nodes (default 10)\n"
-	  "  --format FMT    text (default), json (schema nodeaudit.fleet/1) or csv\n"
-	  "                  (one row per node)\n"
+	  "  --format FMT    text (default), json (schema nodeaudit.fleet/1), csv\n"
+	  "                  (one row per node) or html (one page)\n"
 	  "\n"
 	  "Exit status: the worst node's (0, 1 or 2; a node that exited 3 counts as 2),\n"
 	  "3 when no file is a usable report.\n" },
