@@ -59,7 +59,7 @@ static const char css[] =
 	"table{border-collapse:collapse;margin:.4em 0;width:100%}"
 	"th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top}"
 	"th{background:#f3f5f7}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
-	"code,.mono{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.92em}"
+	"code,.mono{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.92em;overflow-wrap:anywhere}"
 	".cards{display:flex;flex-wrap:wrap;gap:.6em;margin:.6em 0}"
 	".card{border:1px solid #d0d7de;border-radius:6px;padding:.4em .9em;min-width:7em}"
 	".card b{display:block;font-size:1.5em}"
