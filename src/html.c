@@ -43,10 +43,10 @@ void html_id(FILE *fp, const char *prefix, const char *s)
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    c == '_' || c == '.')
+		    c == '-' || c == '.')
 			fputc(c, fp);
 		else
-			fprintf(fp, "-%02x", c);
+			fprintf(fp, "_%02x", c);
 	}
 }
 
@@ -65,11 +65,12 @@ static const char css[] =
 	".card b{display:block;font-size:1.5em}"
 	".pass{background:#dafbe1}.warn{background:#fff8c5}.fail{background:#ffebe9}"
 	".unknown{background:#eaeef2}.skip,.info{background:#f6f8fa}"
-	"span.st{display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3em;"
+	".st{font-style:normal;display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3em;"
 	"border:1px solid #d0d7de;font-size:.9em}"
 	".note{color:#57606a}.mixed{border:2px solid #bf8700;padding:.4em .8em;background:#fff8c5}"
 	"svg{max-width:100%;height:auto}svg text{font:11px system-ui,sans-serif;fill:#1b1f24}"
-	"section.node{border-top:1px solid #d0d7de;padding:.3em 0}"
+	"#nodes-table td:nth-child(n+2):nth-child(-n+5){text-align:right}"
+	"#nodes-table td:nth-child(6),#nodes-table td:nth-child(7){font-size:.92em}"
 	"rect.pass{fill:#aceebb}rect.warn{fill:#fae17d}rect.fail{fill:#ff8182}rect.unknown{fill:#d0d7de}"
 	"rect.skip,rect.none{fill:#fff}rect.empty{fill:#fff}"
 	"@media print{body{max-width:none;margin:0}h2{break-after:avoid}tr,svg,section.node{break-inside:avoid}"

@@ -245,20 +245,23 @@ static void nodes_table(FILE *fp, const struct fleet *f, size_t top)
 		html_id(fp, "node-", r->hostname);
 		fprintf(fp, "\" class=\"%s\"><td>", exit_class[r->exit]);
 		html_esc(fp, r->hostname);
-		fprintf(fp, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td>",
+		fprintf(fp, "</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>",
 			r->exit, r->count[ST_FAIL], r->count[ST_WARN], r->count[ST_UNKNOWN]);
 		for (j = 0; j < r->nbad; j++) {
 			const struct check_agg *c = &f->checks[f->check_by_serial[r->bad[j] >> 3]];
 			const char *st = report_status_names[r->bad[j] & 7];
-			fprintf(fp, "%s<span class=\"st %s\">%s</span> ", j ? "<br>" : "", st, st);
-			check_name(fp, c);
+			fprintf(fp, "%s<i class=\"st %s\">%s</i> ", j ? "<br>" : "", st, st);
+			html_esc(fp, c->id);
+			if (c->key) {
+				fputc(' ', fp);
+				html_esc(fp, c->key);
+			}
 		}
 		fputs("</td><td>", fp);
 		for (j = 0; j < f->nuf; j++)
 			if (fleet_row_differs(&f->uf[j], i)) {
-				fputs("<code>", fp);
 				html_esc(fp, f->uf[j].name);
-				fputs("</code> ", fp);
+				fputs(": ", fp);
 				html_esc(fp, fleet_row_value(&f->uf[j], i, b, sizeof(b)));
 				fputs("<br>", fp);
 			}

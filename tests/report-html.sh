@@ -30,7 +30,7 @@ browse() {
 		if [ $what = screenshot ]; then a="--screenshot=$tmp/$2.png"; else a=--dump-dom; fi
 		HOME=$tmp timeout 120 "$browser" --headless --disable-gpu --no-sandbox --no-first-run \
 			--proxy-server=127.0.0.1:9 --proxy-bypass-list='<-loopback>' --enable-logging=stderr --v=0 \
-			--user-data-dir="$tmp/profile" --window-size=1280,2000 "$a" "file://$1" \
+			--user-data-dir="$tmp/profile" --window-size=1280,2000 --virtual-time-budget=10000 "$a" "file://$1" \
 			>"$tmp/$2.$what" 2>"$tmp/$2.$what.err"
 	done
 	mv "$tmp/$2.dump" "$tmp/$2.dom"
