@@ -3,6 +3,7 @@
 #include "audit.h"
 #include "cli.h"
 #include "diff.h"
+#include "html.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -91,12 +92,18 @@ static const struct cmd_option check_options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+static void render_html(FILE *fp, const struct doc *d)
+{
+	report_html(fp, d->json);
+}
+
 static const struct cmd_format check_formats[] = {
 	{ "text", report_render_text },
 	{ "json", render_json },
 	{ "junit", report_render_junit },
 	{ "prometheus", report_render_prometheus },
 	{ "tap", report_render_tap },
+	{ "html", render_html },
 	{ NULL, NULL },
 };
 
@@ -111,7 +118,7 @@ const struct command cmd_check = {
 		"(with the reason) or is skipped when it does not apply.\n",
 	.options = check_options,
 	.formats = check_formats,
-	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile;\ntap: TAP for prove",
+	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile;\ntap: TAP for prove; html: one self-contained page",
 	.epilog = "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,

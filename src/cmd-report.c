@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "output.h"
 #include "fleet.h"
+#include "html.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -50,7 +51,8 @@ static int report_option(void *args, int val, const char *arg)
 static void skip_file(struct report_state *st, const char *path, const char *why)
 {
 	fleet_skip(&st->fleet, path, why);
-	error("skipping '%s': %s", path, why);
+	if (verbosity >= 0)   /* -q: the skipped files are still named in the JSON */
+		error("skipping '%s': %s", path, why);
 }
 
 /* Line and column (1-based) of offset off in buf. */
@@ -231,6 +233,12 @@ static void render_csv(FILE *fp, const struct doc *d)
 	fleet_csv(fp, &st->fleet);
 }
 
+static void render_html(FILE *fp, const struct doc *d)
+{
+	const struct report_state *st = d->data;
+	fleet_html(fp, &st->fleet, st->top);
+}
+
 static int report_cmd(struct invocation *inv)
 {
 	struct report_state *st = inv->args;
@@ -254,6 +262,10 @@ static int report_cmd(struct invocation *inv)
 	}
 	fleet_finish(&st->fleet);
 	warn_duplicates(&st->fleet);
+	if (st->fleet.nprofiles > 1)
+		warning("the reports were checked against %zu different profiles ('%s', '%s'%s); "
+			"their findings do not compare", st->fleet.nprofiles, st->fleet.profiles[0].name,
+			st->fleet.profiles[1].name, st->fleet.nprofiles > 2 ? ", ..." : "");
 	/* The JSON document only when it is the format asked for (it is big). */
 	if (!strcmp(inv->format->name, "json"))
 		inv->doc.json = fleet_json(&st->fleet, st->top);
@@ -271,6 +283,7 @@ static const struct cmd_format report_formats[] = {
 	{ "text", render_text },
 	{ "json", render_json },
 	{ "csv", render_csv },
+	{ "html", render_html },
 	{ NULL, NULL },
 };
 
@@ -282,12 +295,13 @@ const struct command cmd_report = {
 		"Read the reports that 'nodeaudit check --format json' wrote on many nodes\n"
 		"(directories are searched for *.json) and print the fleet view: per check\n"
 		"the count of pass/warn/fail/unknown/skip and the failing nodes, the worst\n"
-		"nodes, and the spread of key figures (memory channels and bandwidth, core\n"
-		"counts, accelerator link widths).  A file that is not such a report is\n"
-		"named on standard error and skipped.\n",
+		"nodes, the spread of key figures (memory channels and bandwidth, core\n"
+		"counts, accelerator link widths) and the outliers: the nodes that differ\n"
+		"from the fleet in a fact that should be uniform.  A file that is not\n"
+		"such a report is named on standard error and skipped.\n",
 	.options = report_options,
 	.formats = report_formats,
-	.format_help = "json: schema nodeaudit.fleet/1; csv: one row per node",
+	.format_help = "json: schema nodeaudit.fleet/1; csv: one row per node;\nhtml: one self-contained page",
 	.epilog = "Exit status: the worst node's (0, 1 or 2; a node that exited 3 counts as 2),\n"
 		  "3 when no file is a usable report.\n",
 	.min_operands = 1, .max_operands = -1,

@@ -2,6 +2,8 @@
 #ifndef NODEAUDIT_FLEET_H
 #define NODEAUDIT_FLEET_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
@@ -9,7 +11,7 @@
 #define FLEET_SCHEMA "nodeaudit.fleet/1"
 
 /* Finding statuses, in the order of every count array below. */
-enum { ST_PASS, ST_WARN, ST_FAIL, ST_UNKNOWN, ST_SKIP, ST_N };
+enum { ST_PASS, ST_WARN, ST_FAIL, ST_UNKNOWN, ST_SKIP, ST_INFO, ST_N };
 extern const char *const report_status_names[ST_N];
 
 /* The key figures of one node; NaN where the report has null or nothing. */
@@ -33,11 +35,18 @@ struct node_row {
 	int count[ST_N];   /* from summary */
 	int exit;          /* summary.exit, 0..3 */
 	double fig[FIG_N];
+	/* the warn, fail and unknown findings: check serial << 3 | status */
+	uint32_t *bad;
+	uint32_t nbad;
 };
 
-/* Per check ID. */
+/* Per check ID, and per key for checks with one finding per key
+ * (kernel.sysctl: one row per sysctl, counting nodes). */
 struct check_agg {
 	char *id;
+	char *key;              /* NULL: the check has no per-key findings */
+	char *hkey;             /* hash key: id, or "id\nkey" */
+	uint32_t serial;        /* creation order, as kept in node_row.bad */
 	int count[ST_N];
 	int nfail_shown;
 	size_t fail_nodes[5];   /* row indexes of the first failing nodes */
@@ -56,6 +65,40 @@ struct spread {
 	size_t missing;      /* nodes (or devices) where the fact is null/absent */
 };
 
+/*
+ * A fact that should be the same on every node of a fleet (issue: outliers).
+ * Per node only a value index is kept (4 bytes), so that 50,000 reports stay
+ * small and linear; each distinct value is stored once.  A measured figure
+ * (bandwidth) keeps its number instead and is compared with a tolerance
+ * around the fleet median.
+ */
+#define UNIFORM_NONE UINT32_MAX   /* unknown on that node (null or absent) */
+#define UNIFORM_TOLERANCE 0.10    /* measured: more than 10% from the median */
+struct uniform_fact {
+	char *name;             /* fact path as in the report */
+	int measured;
+	uint32_t *val;          /* per row: value index or UNIFORM_NONE */
+	double *num;            /* measured: per row value, NaN when unknown */
+	size_t arow;
+	char **values;          /* distinct values, in first-seen order */
+	size_t *counts;
+	size_t nvalues, avalues;
+	uint32_t *hash;         /* open addressing over values: index + 1 */
+	size_t ahash;
+	/* after fleet_finish */
+	size_t nknown;          /* nodes where the fact is known */
+	size_t ndiffer;         /* nodes that differ from the fleet */
+	uint32_t majority;      /* the most common value (not measured) */
+	double median;          /* measured: median of the known values */
+	uint32_t *order;        /* the minority values, most common first */
+	size_t norder;
+};
+
+struct fleet_profile {
+	char *name;
+	size_t count;
+};
+
 struct fleet {
 	struct node_row *rows;
 	size_t nrows, arows;
@@ -68,6 +111,11 @@ struct fleet {
 		char *file, *why;
 	} *bad;                     /* the skipped files, in input order */
 	size_t abad;
+	struct uniform_fact *uf;    /* in first-seen order; sorted by name at finish */
+	size_t nuf, auf, uf_hint;
+	size_t *check_by_serial;    /* after fleet_finish: serial -> index in checks */
+	struct fleet_profile *profiles;   /* distinct profile names, first-seen order */
+	size_t nprofiles;
 	int sorted;
 };
 
@@ -87,13 +135,29 @@ void fleet_finish(struct fleet *f);
 /* Worst node exit mapped to a fleet exit (0, 1 or 2); a node exit 3 counts as 2. */
 int fleet_exit(const struct fleet *f);
 
+/* The number of facts with outliers (after fleet_finish). */
+size_t fleet_outlier_facts(const struct fleet *f);
+/* Does row r differ from the fleet on fact u? */
+int fleet_row_differs(const struct uniform_fact *u, size_t r);
+/* The value of fact u on row r for people ("unknown" when not known). */
+const char *fleet_row_value(const struct uniform_fact *u, size_t r, char *buf, size_t n);
+/* The fleet value of fact u for people. */
+const char *fleet_majority_value(const struct uniform_fact *u, char *buf, size_t n);
+/* The rows that differ on fact u, grouped by minority value in u->order
+ * (measured: row order); returns the count, free(*rows). */
+size_t fleet_outlier_rows(const struct fleet *f, const struct uniform_fact *u, size_t **rows);
+/* Bandwidth and measured figures for people ("250.0 GB/s"); plain numbers as is. */
+const char *fleet_fmt_measured(char *buf, size_t n, const char *name, double x);
+
 void fleet_text(FILE *fp, const struct fleet *f, size_t top);
 cJSON *fleet_json(const struct fleet *f, size_t top);
 void fleet_csv(FILE *fp, const struct fleet *f);
 
 /* Median of sorted values (mean of the two middle ones for an even count). */
 double spread_median(const double *v, size_t n);
-/* Write one RFC 4180 CSV field (quoted when it holds , " CR or LF). */
+/* Write one RFC 4180 CSV field (quoted when it holds , " CR or LF); a field
+ * that a spreadsheet would take for a formula (it starts with =, +, -, @, a
+ * tab or a CR) gets a leading ' so that it stays text. */
 void csv_field(FILE *fp, const char *s);
 
 #endif

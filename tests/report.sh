@@ -30,21 +30,24 @@ subset() { # subset EXPECTED_FILE
 	else nok "json does not match $(basename "$1")"; sed 's/^/# /' "$tmp/js"; fi
 }
 
-## The fleet in JSON: 5 usable nodes, 3 bad files named and skipped.
+## The fleet in JSON: 5 usable nodes, 3 bad files named and skipped; the
+## nodes were checked against two profiles, which is said.
 run 2 report report --format json
 subset "$exp/report-fleet.json"
-err_lines 3
+err_lines 4
+has_err "warning: the reports were checked against 2 different profiles ('agent-cpu-inference', 'agent-accelerator-host'); their findings do not compare"
 has_err "skipping 'report/bad/garbled.json': not JSON (syntax error at line 11, column 14)"
 has_err "skipping 'report/bad/wrong-schema.json': schema is 'nodeaudit.probe/1', not 'nodeaudit.report/1'"
-has_err "skipping 'report/bad/bad-status.json': 'findings[1].status' is 'passed', not pass, warn, fail, unknown or skip"
+has_err "skipping 'report/bad/bad-status.json': 'findings[1].status' is 'passed', not pass, warn, fail, unknown, skip or info"
 
 ## Text.
 run 2 report report
 has "Fleet: 5 nodes from 8 files (3 skipped)"
 has "exit                   2 (critical)"
 has "ok 1, warning 2, critical 2, unknown 0"
-has "memory.ecc                             2     0     2     1     0  node-c, node-d"
-has "cpu.smt                                3     2     0     0     0"
+has "profiles               MIXED: agent-cpu-inference (2 nodes), agent-accelerator-host (3 nodes)"
+has "memory.ecc                             2     0     2     1     0     0  node-c, node-d"
+has "cpu.smt                                3     2     0     0     0     0"
 has "node-c                   fail 2, warn 1, unknown 0, exit 2  report/b/node-c.json"
 has "min 120.0 GB/s, median 180.0 GB/s, max 250.0 GB/s (3 values, 2 unknown)"
 has "min 4, median 7, max 8 (4 values, 1 unknown)"
@@ -55,15 +58,22 @@ has "min 16, median 32, max 64 (5 values, 0 unknown)"
 has "16: 1, 32: 2, 64: 2"
 if grep -q ' $' "$tmp/out"; then nok "text has trailing blanks"; else ok "text has no trailing blanks"; fi
 
-## CSV: one row per node in file order, CRLF line ends (RFC 4180).
+## CSV: one row per node in file order, CRLF line ends (RFC 4180).  The last
+## column names the facts where the node differs from the fleet's most common
+## value (ties go to the smaller value in byte order), worked out by hand:
+## packages 1 (a b e) against 2 (c d); cores 32 (a b) ties 64 (c d), so 32,
+## and e's 16 differs too; SMT only a (false) and b (true): false; channels
+## populated 8 (a b); kernel amd64 but e; accelerators 1 (b d); the link
+## multisets tie one each ("1 at x16" first) and d's unknown link is not
+## compared; bandwidth median 180 GB/s: a (250) and e (120) are over 10% off.
 run 2 report report --format csv
 cat >"$tmp/want.csv" <<'CSV'
-hostname,file,exit,pass,warn,fail,unknown,skip,cpu_cores,memory_channels_populated,memory_channels_total,memory_theoretical_bytes_per_s,bench_bytes_per_s,accelerators,accelerator_link_width_min,accelerators_narrow_link
-node-a,report/a/node-a.json,0,4,0,0,0,0,32,8,8,307200000000,250000000000,0,,0
-node-b,report/a/node-b.json,1,3,1,0,0,0,32,8,8,307200000000,,1,16,0
-node-c,report/b/node-c.json,2,1,1,2,0,0,64,6,8,230400000000,180000000000,2,8,1
-node-d,report/b/node-d.json,2,2,0,1,1,0,64,,,,,1,,0
-node-e,report/node-e.json,1,1,1,0,1,1,16,4,8,153600000000,120000000000,,,
+hostname,file,exit,pass,warn,fail,unknown,skip,info,cpu_cores,memory_channels_populated,memory_channels_total,memory_theoretical_bytes_per_s,bench_bytes_per_s,accelerators,accelerator_link_width_min,accelerators_narrow_link,outliers
+node-a,report/a/node-a.json,0,4,0,0,0,0,0,32,8,8,307200000000,250000000000,0,,0,bench.bandwidth.bytes_per_s=250000000000;pci.accelerators=0;pci.accelerators[].link.speed_gts.current=none;pci.accelerators[].link.width.current=none
+node-b,report/a/node-b.json,1,3,1,0,0,0,0,32,8,8,307200000000,,1,16,0,cpu.smt.active=true
+node-c,report/b/node-c.json,2,1,1,2,0,0,0,64,6,8,230400000000,180000000000,2,8,1,"cpu.cores=64;cpu.packages=2;memory.channels.populated=6;pci.accelerators=2;pci.accelerators[].link.speed_gts.current=2 at 16 GT/s;pci.accelerators[].link.width.current=1 at x16, 1 at x8"
+node-d,report/b/node-d.json,2,2,0,1,1,0,0,64,,,,,1,,0,cpu.cores=64;cpu.packages=2
+node-e,report/node-e.json,1,1,1,0,1,1,0,16,4,8,153600000000,120000000000,,,,bench.bandwidth.bytes_per_s=120000000000;cpu.cores=16;host.kernel=6.1.0-18-arm64;memory.channels.populated=4
 CSV
 tr -d '\r' <"$tmp/out" >"$tmp/got.csv"
 if cmp -s "$tmp/want.csv" "$tmp/got.csv"; then ok "csv rows"; else nok "csv rows"; diff "$tmp/want.csv" "$tmp/got.csv" | sed 's/^/# /'; fi
@@ -74,6 +84,31 @@ mkdir -p "$tmp/q"
 sed 's/"hostname": "node-a"/"hostname": "odd,\\"name\\""/' "$fix/report/a/node-a.json" >"$tmp/q/odd.json"
 run 0 report "$tmp/q/odd.json" --format csv
 if grep -qF '"odd,""name""",' "$tmp/out"; then ok "csv quotes a field with , and \""; else nok "csv quoting"; sed 's/^/# /' "$tmp/out"; fi
+
+## CSV: a cell a spreadsheet would run as a formula stays text (a leading ').
+for h in '=HYPERLINK(1)' '+1' '-2' '@SUM(A1)'; do
+	sed "s|\"hostname\": \"node-a\"|\"hostname\": \"$h\"|" "$fix/report/a/node-a.json" >"$tmp/q/odd.json"
+	run 0 report "$tmp/q/odd.json" --format csv
+	if sed -n 2p "$tmp/out" | grep -q "^\"'[-=+@]"; then ok "csv neutralises a hostname starting with ${h%"${h#?}"}"
+	else nok "csv formula ${h%"${h#?}"}"; sed 's/^/# /' "$tmp/out"; fi
+done
+
+## -q: the skipped files are not named on stderr (the JSON still names them).
+run 2 report report --format json -q
+err_lines 0
+has '"skipped":	3'
+
+## A status "info" (check writes it for advisory findings) is a usable report;
+## kernel.sysctl findings count one row per key, nodes not keys.
+sed -e 's/"status": "pass", "severity": "warn", "title": "governor is performance"/"status": "info", "severity": "info", "title": "governor is performance"/' \
+    -e 's/"findings": \[/"findings": [{"id": "kernel.sysctl", "key": "vm.swappiness", "status": "warn"}, {"id": "kernel.sysctl", "key": "fs.file-max", "status": "pass"},/' \
+    "$fix/report/a/node-a.json" >"$tmp/q/info.json"
+sed 's/"vm.swappiness", "status": "warn"/"vm.swappiness", "status": "pass"/; s/"node-a"/"node-z"/' "$tmp/q/info.json" >"$tmp/q/info2.json"
+run 0 report "$tmp/q/info.json" "$tmp/q/info2.json"
+has "cpu.governor                           0     0     0     0     0     2"
+has "kernel.sysctl vm.swappiness            1     1     0     0     0     0"
+has "kernel.sysctl fs.file-max              2     0     0     0     0     0"
+rm -f "$tmp/q/odd.json" "$tmp/q/info.json" "$tmp/q/info2.json"
 
 ## Exit status is the worst node's.
 run 0 report report/a/node-a.json
