@@ -164,7 +164,7 @@ static void print_help(FILE *fp)
 		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(fp, "\nWith no command, nodeaudit runs '%s' on this machine.\n\n%s\n"
 		    "Exit status: 0 OK, 1 warning, 2 critical, 3 unknown (could not run).\n"
-		    "See nodeaudit(1).\n", default_command, global_help);
+		    "See nodeaudit(1); the checks and the field figures behind them: nodeaudit-checks(7).\n", default_command, global_help);
 }
 
 static void print_version(void)
