@@ -7,7 +7,11 @@
 # resident set size.  Target: 10,000 reports in under 2 s on 2 cores.
 # A benchmark, not a test: it prints figures and never fails on them.
 set -eu
-bin=${1:-${NODEAUDIT:-src/nodeaudit}}
+top=$(cd "$(dirname "$0")/.." && pwd)
+# The binary: $NODEAUDIT, else build/src/nodeaudit (the README's build), else src/nodeaudit.
+def=$top/build/src/nodeaudit
+[ -x "$def" ] || def=$top/src/nodeaudit
+bin=${1:-${NODEAUDIT:-$def}}
 count=${2:-10000}
 [ -x "$bin" ] || { echo "report-fleet.sh: '$bin' is not an executable; build first" >&2; exit 1; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/nodeaudit-fleet.XXXXXX")
