@@ -96,5 +96,18 @@ if [ ! -e /usr/local/bin/nodeaudit ] && [ ! -e /usr/bin/nodeaudit ]; then
 	else nok "facts script without nodeaudit"; sed 's/^/# /' "$tmp/got.json"; fi
 fi
 
+# bench/README.md: the scripts default to build/src/nodeaudit.  Only where
+# this build is <srcdir>/build (not in distcheck's tree).
+if [ -x "$top_srcdir/build/src/nodeaudit" ] &&
+   [ "$(cd "$top_srcdir/build/src" && pwd)/nodeaudit" = "$NODEAUDIT" ]; then
+	script=$(cd "$top_srcdir/bench" && pwd)/report-fleet.sh
+	(cd "$tmp" && env -u NODEAUDIT sh "$script" "" 20) >"$tmp/out" 2>&1
+	if grep -q '^nodeaudit report exit: [0-2]$' "$tmp/out" && grep -q '^  count 20$' "$tmp/out"; then
+		ok "bench/report-fleet.sh finds build/src/nodeaudit by itself"
+	else nok "bench/report-fleet.sh finds build/src/nodeaudit by itself"; sed 's/^/# /' "$tmp/out"; fi
+else
+	echo "# skip: the build is not <srcdir>/build; bench default not checked"
+fi
+
 echo "1..$n"
 [ $fail -eq 0 ]
