@@ -610,7 +610,8 @@ const struct check check_catalog[] = {
 	  "Whether the node is a virtual machine (true) or bare metal (false).",
 	  "A guest sees virtual NUMA, virtual CPUs and no DIMMs: SMT, memory channels, ECC and PCIe "
 	  "link facts come from the hypervisor's model, not the hardware, and pinning per NUMA node "
-	  "(45%+ throughput on 2-socket servers in the CPU field reports, nodeaudit-checks(7)) only helps if the host pins the vCPUs too.",
+	  "(45%+ throughput on 2-socket servers in the CPU field reports, nodeaudit-checks(7)) "
+	  "only helps if the host pins the vCPUs too.",
 	  NULL,
 	  { { "hardware", NULL, "Run inference nodes on bare metal, or pin vCPUs and guest memory to host "
 	      "NUMA nodes and pass the host topology through" } } },
@@ -619,7 +620,8 @@ const struct check check_catalog[] = {
 	  NULL, NULL, "SMT (Hyper-Threading)", obs_cpu_smt,
 	  "Whether simultaneous multithreading is active: two (or more) hardware threads per core.",
 	  "For mixed compute/memory inference the two threads of a core compete for execution units "
-	  "and L1; CPU field reports measure 8-12% lower throughput with SMT on (nodeaudit-checks(7)). Inference "
+	  "and L1; CPU field reports measure 8-12% lower throughput with SMT on "
+	  "(nodeaudit-checks(7)). Inference "
 	  "nodes turn it off, or run one thread per physical core.",
 	  NULL,
 	  { { "bios", NULL, "Disable Hyper-Threading / SMT in the firmware setup" },
@@ -629,7 +631,8 @@ const struct check check_catalog[] = {
 	{ "cpu.governor", V_STR, 0, CMP_EXPECT, governors, "kernel.governor, kernel.cpufreq.governor", NULL, NULL,
 	  "CPU frequency governor", obs_cpu_governor,
 	  "The cpufreq governor of every policy (\"mixed\" when they differ).",
-	  "The deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)) sets the governor "
+	  "The deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)) sets the "
+	  "governor "
 	  "to performance: the orchestration "
 	  "loop is single-thread bound and latency suffers while a ramping governor raises the clock.",
 	  NULL,
@@ -641,7 +644,8 @@ const struct check check_catalog[] = {
 	  "Instruction sets for inference", obs_cpu_isa,
 	  "Whether the CPU has at least one of the listed instruction-set flags (avx2, avx512f, "
 	  "avx512_vnni, amx_int8, neon, sve, i8mm, dotprod...).",
-	  "Quantised GGUF decode (Q4_K_M/Q5_K_M in the field reports, nodeaudit-checks(7)) runs SIMD dot products; without AVX2 or "
+	  "Quantised GGUF decode (Q4_K_M/Q5_K_M in the field reports, nodeaudit-checks(7)) runs "
+	  "SIMD dot products; without AVX2 or "
 	  "NEON the kernels fall back to scalar code and the node is compute bound instead of "
 	  "memory-bandwidth bound. VNNI, AMX, i8mm and dotprod speed up int8 further.",
 	  NULL,
@@ -651,7 +655,8 @@ const struct check check_catalog[] = {
 	  "P-cores available", obs_cpu_pcores,
 	  "On hybrid CPUs, the number of online performance cores (skipped on non-hybrid CPUs).",
 	  "The agent's main loop and inference belong on P-cores, logs and heartbeats on E-cores; "
-	  "pinning so cut P99 latency from 800 ms to 350 ms in a CPU field report (nodeaudit-checks(7)).",
+	  "pinning so cut P99 latency from 800 ms to 350 ms in a CPU field report "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "runtime", "echo 1 > /sys/devices/system/cpu/cpuN/online", NULL },
 	    { "bios", NULL, "Enable the P-cores in the firmware setup" } } },
@@ -670,7 +675,8 @@ const struct check check_catalog[] = {
 	  "kernel.numa_balancing", NULL, "Automatic NUMA balancing", obs_numa_balancing,
 	  "Whether the kernel migrates pages and tasks between NUMA nodes on its own (skipped with one node).",
 	  "Inference bound to one node's cores and memory (numactl --cpunodebind=N --membind=N) "
-	  "gains 45%+ on 2-socket servers in the CPU field reports (nodeaudit-checks(7)); with the placement done by hand the balancer "
+	  "gains 45%+ on 2-socket servers in the CPU field reports (nodeaudit-checks(7)); with the "
+	  "placement done by hand the balancer "
 	  "only adds page-fault scans and migrations that fight it.",
 	  "Sources disagree. llama.cpp warns at start-up that NUMA balancing is on and hurts "
 	  "(its --numa modes assume fixed placement). Intel's PerfSpect recommends it on, for "
@@ -712,7 +718,8 @@ const struct check check_catalog[] = {
 	  "Populated memory channels over the channels the platform has (1.0 = all).",
 	  "Decode is bound by memory bandwidth: every token streams every weight once. An 8-channel "
 	  "DDR4 host (~190 GB/s theoretical, 25-50% effective) gives 20-40 tokens/s on a 7B model at "
-	  "Q4 in the CPU field reports; each empty channel cuts that in proportion (nodeaudit-checks(7)).",
+	  "Q4 in the CPU field reports; each empty channel cuts that in proportion "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "hardware", NULL, "Put one DIMM in every memory channel (the A1, B1, C1... slots)" } } },
 
@@ -720,7 +727,8 @@ const struct check check_catalog[] = {
 	  "Memory channels balanced", obs_mem_channels_balanced,
 	  "Whether every populated channel has the same capacity.",
 	  "Interleaving across channels needs equal capacity; an unbalanced channel leaves part of "
-	  "memory on fewer channels, at a fraction of the bandwidth decode depends on (nodeaudit-checks(7)).",
+	  "memory on fewer channels, at a fraction of the bandwidth decode depends on "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "hardware", NULL, "Use identical DIMMs, the same number in every channel" } } },
 
@@ -737,7 +745,8 @@ const struct check check_catalog[] = {
 	  "Memory per core", obs_mem_per_core,
 	  "Total memory (MemTotal) divided by the online physical cores, in bytes.",
 	  "CPU inference nodes in the field pair 64-128 cores with 512 GB-1 TB of RAM, i.e. 4-8 "
-	  "GiB per core, for quantised 7B/13B models and 250-400 agent sessions each (nodeaudit-checks(7)).",
+	  "GiB per core, for quantised 7B/13B models and 250-400 agent sessions each "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "hardware", NULL, "Add memory (in every channel, to keep them balanced)" } } },
 
@@ -745,7 +754,8 @@ const struct check check_catalog[] = {
 	  "Accelerator PCIe link width", obs_acc_width,
 	  "Lowest negotiated/maximum link width over the accelerators (1.0 = full width; skipped without accelerators).",
 	  "Boards may lack lanes for every card: four modules on lanes for two run at half width "
-	  "and higher latency in an accelerator-module write-up (nodeaudit-checks(7)). Unlike speed, a lower width is real, not power saving.",
+	  "and higher latency in an accelerator-module write-up (nodeaudit-checks(7)). Unlike "
+	  "speed, a lower width is real, not power saving.",
 	  NULL,
 	  { { "hardware", NULL, "Move the card to a slot wired for its full width, or check the "
 	      "slot bifurcation setting in the firmware" } } },
@@ -753,7 +763,8 @@ const struct check check_catalog[] = {
 	{ "pci.accelerator.link_speed", V_NUM, 0, NUM, NULL, "pci.accelerators[].link.speed_gts.current, pci.accelerators[].link.speed_gts.max", NULL, "ratio",
 	  "Accelerator PCIe link speed", obs_acc_speed,
 	  "Lowest current/maximum link speed over the accelerators (1.0 = full speed).",
-	  "GPUs lower their link speed at idle to save power (nodeaudit-checks(7)), so a low reading on an "
+	  "GPUs lower their link speed at idle to save power (nodeaudit-checks(7)), so a low "
+	  "reading on an "
 	  "idle node is not a fault: re-check under load. A link that stays slow under load halves "
 	  "host-device bandwidth per generation lost.",
 	  NULL,
@@ -764,7 +775,8 @@ const struct check check_catalog[] = {
 	  "Accelerator NUMA node known", obs_acc_numa_known,
 	  "Whether the firmware tells the NUMA node of every accelerator (skipped with one node).",
 	  "The process feeding an accelerator must sit on its NUMA node: 30% was lost when it ran "
-	  "on the other socket in a CPU field report (nodeaudit-checks(7)). Without the node (numa_node -1) nobody can place it.",
+	  "on the other socket in a CPU field report (nodeaudit-checks(7)). Without the node "
+	  "(numa_node -1) nobody can place it.",
 	  NULL,
 	  { { "bios", NULL, "Enable ACPI SRAT/_PXM reporting (NUMA / 'sub-NUMA' settings) in the firmware" } } },
 
@@ -772,7 +784,8 @@ const struct check check_catalog[] = {
 	  "CPUs local to every accelerator", obs_acc_numa_local,
 	  "Whether every accelerator has CPUs local to it (its NUMA node is not CPU-less).",
 	  "The feeding process must run on the accelerator's node; 30% throughput was lost across "
-	  "sockets in a CPU field report (nodeaudit-checks(7)). A device on a CPU-less node or with no local CPUs always pays that.",
+	  "sockets in a CPU field report (nodeaudit-checks(7)). A device on a CPU-less node or "
+	  "with no local CPUs always pays that.",
 	  NULL,
 	  { { "hardware", NULL, "Move the card to a slot attached to a socket with CPUs" } } },
 
@@ -791,7 +804,8 @@ const struct check check_catalog[] = {
 	  "Lowest ratio over the accelerators of what the port above the card can carry (width x "
 	  "speed) to what the card can use (1.0 or more = the port does not limit it).",
 	  "A board may not have lanes for every card at full width: four modules on lanes for two "
-	  "run at half speed (nodeaudit-checks(7)), whatever each card negotiates with its own switch port.",
+	  "run at half speed (nodeaudit-checks(7)), whatever each card negotiates with its own "
+	  "switch port.",
 	  NULL,
 	  { { "hardware", NULL, "Move the card behind a port (or switch uplink) as wide and fast as the card" } } },
 
@@ -819,7 +833,8 @@ const struct check check_catalog[] = {
 	{ "kernel.thp", V_STR, 0, CMP_EXPECT, thp_modes, "kernel.thp.enabled, kernel.thp.defrag", NULL, NULL,
 	  "Transparent huge pages", obs_thp,
 	  "The selected mode of /sys/kernel/mm/transparent_hugepage/enabled.",
-	  "Decode streams every weight once per token (nodeaudit-checks(7)), gigabytes per second through the "
+	  "Decode streams every weight once per token (nodeaudit-checks(7)), gigabytes per second "
+	  "through the "
 	  "TLB; 'never' forbids huge pages even for runtimes that ask for them (madvise). The field "
 	  "reports give no measured figure for THP, so the built-in profiles only warn.",
 	  NULL,
@@ -829,7 +844,8 @@ const struct check check_catalog[] = {
 	{ "kernel.swap", V_NUM, 0, NUM, NULL, "kernel.swap.total_bytes", NULL, "bytes",
 	  "Swap space", obs_swap,
 	  "Total swap space, in bytes.",
-	  "The 4096-node ARM cluster's deployment guide (nodeaudit-checks(7)) asks for vm.swappiness=10 "
+	  "The 4096-node ARM cluster's deployment guide (nodeaudit-checks(7)) asks for "
+	  "vm.swappiness=10 "
 	  "and a memory watermark per session rather than the "
 	  "OOM killer; weights or sessions paged to swap turn a memory-bandwidth-bound decode into a "
 	  "disk-bound one.",
@@ -841,7 +857,8 @@ const struct check check_catalog[] = {
 	  "Explicit huge pages reserved", obs_hugepages,
 	  "Memory reserved in explicit (hugetlbfs) huge pages of every size, in bytes, with a note "
 	  "when the reservation differs between NUMA nodes.",
-	  "Decode streams every weight once per token (nodeaudit-checks(7)), so weights must stay in RAM on the "
+	  "Decode streams every weight once per token (nodeaudit-checks(7)), so weights must stay "
+	  "in RAM on the "
 	  "worker's node. A runtime that maps them from hugetlbfs needs the pages reserved up front (and on the "
 	  "node its worker is pinned to); a reservation nothing uses is memory taken from the page "
 	  "cache that holds the model. llama.cpp's default mmap path uses transparent huge pages "
@@ -858,7 +875,8 @@ const struct check check_catalog[] = {
 	  "per physical core) divided by the theoretical peak of the populated DIMMs. Skipped when "
 	  "the benchmark was not run.",
 	  "Decode streams every weight once per token, so tokens/s follows the bandwidth actually "
-	  "reached; the CPU field reports measure 25-50% of the theoretical peak (nodeaudit-checks(7)). Far below that, "
+	  "reached; the CPU field reports measure 25-50% of the theoretical peak "
+	  "(nodeaudit-checks(7)). Far below that, "
 	  "something the DIMM population does not show is wrong: remote-node memory, a throttled "
 	  "memory clock, a noisy neighbour, or a virtual machine.",
 	  NULL,
@@ -872,7 +890,8 @@ const struct check check_catalog[] = {
 	  "One finding per kernel parameter the profile names: its value ('' for a flag, '(unset)' "
 	  "when absent).",
 	  "Some settings only exist at boot (nosmt, numa_balancing=disable, transparent_hugepage=, "
-	  "isolcpus=), so an audit has to give them as kernel command line changes (nodeaudit-checks(7)).",
+	  "isolcpus=), so an audit has to give them as kernel command line changes "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "cmdline", NULL, "Set {key}={expected} in GRUB_CMDLINE_LINUX (/etc/default/grub), "
 	      "regenerate the boot configuration and reboot" } } },
