@@ -6,7 +6,11 @@
 # Not a test: numbers depend on the machine and its load.
 set -eu
 size=${1:-512} threads=${2:-$(nproc)} rounds=${3:-5}
-NODEAUDIT=${NODEAUDIT:-src/nodeaudit}
+top=$(cd "$(dirname "$0")/.." && pwd)
+# The binary: $NODEAUDIT, else build/src/nodeaudit (the README's build), else src/nodeaudit.
+def=$top/build/src/nodeaudit
+[ -x "$def" ] || def=$top/src/nodeaudit
+NODEAUDIT=${NODEAUDIT:-$def}
 command -v likwid-bench >/dev/null || { echo "likwid-bench not found (Debian: apt-get install likwid)" >&2; exit 77; }
 kernel=load_sse
 grep -q avx2 /proc/cpuinfo && kernel=load_avx

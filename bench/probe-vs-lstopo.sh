@@ -6,8 +6,11 @@
 #   bench/probe-vs-lstopo.sh [N]      NODEAUDIT=path overrides the binary
 set -eu
 n=${1:-21}
-here=$(cd "$(dirname "$0")/.." && pwd)
-na=${NODEAUDIT:-$here/src/nodeaudit}
+top=$(cd "$(dirname "$0")/.." && pwd)
+# The binary: $NODEAUDIT, else build/src/nodeaudit (the README's build), else src/nodeaudit.
+def=$top/build/src/nodeaudit
+[ -x "$def" ] || def=$top/src/nodeaudit
+na=${NODEAUDIT:-$def}
 [ -x "$na" ] || { echo "probe-vs-lstopo: no nodeaudit at '$na' (build first)" >&2; exit 2; }
 command -v lstopo-no-graphics >/dev/null 2>&1 ||
 	{ echo "probe-vs-lstopo: lstopo-no-graphics not found (Debian: hwloc-nox)" >&2; exit 2; }

@@ -10,7 +10,11 @@
 # under 2 s on 2 cores (JSON) and a page under 15 MB in under 3 s.
 # A benchmark, not a test: it prints figures and never fails on them.
 set -eu
-bin=${1:-${NODEAUDIT:-src/nodeaudit}}
+top=$(cd "$(dirname "$0")/.." && pwd)
+# The binary: $NODEAUDIT, else build/src/nodeaudit (the README's build), else src/nodeaudit.
+def=$top/build/src/nodeaudit
+[ -x "$def" ] || def=$top/src/nodeaudit
+bin=${1:-${NODEAUDIT:-$def}}
 [ $# -gt 0 ] && shift
 counts=${*:-1000 10000 50000}
 [ -x "$bin" ] || { echo "report-fleet.sh: '$bin' is not an executable; build first" >&2; exit 1; }

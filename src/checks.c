@@ -615,7 +615,8 @@ const struct check check_catalog[] = {
 	  "Whether the node is a virtual machine (true) or bare metal (false).",
 	  "A guest sees virtual NUMA, virtual CPUs and no DIMMs: SMT, memory channels, ECC and PCIe "
 	  "link facts come from the hypervisor's model, not the hardware, and pinning per NUMA node "
-	  "(45%+ throughput on 2-socket servers, DOMAIN.md) only helps if the host pins the vCPUs too.",
+	  "(45%+ throughput on 2-socket servers in the CPU field reports, nodeaudit-checks(7)) "
+	  "only helps if the host pins the vCPUs too.",
 	  NULL,
 	  { { "hardware", NULL, "Run inference nodes on bare metal, or pin vCPUs and guest memory to host "
 	      "NUMA nodes and pass the host topology through" } } },
@@ -624,7 +625,8 @@ const struct check check_catalog[] = {
 	  NULL, NULL, "SMT (Hyper-Threading)", obs_cpu_smt,
 	  "Whether simultaneous multithreading is active: two (or more) hardware threads per core.",
 	  "For mixed compute/memory inference the two threads of a core compete for execution units "
-	  "and L1; field reports measure 8-12% lower throughput with SMT on (DOMAIN.md). Inference "
+	  "and L1; CPU field reports measure 8-12% lower throughput with SMT on "
+	  "(nodeaudit-checks(7)). Inference "
 	  "nodes turn it off, or run one thread per physical core.",
 	  NULL,
 	  { { "bios", NULL, "Disable Hyper-Threading / SMT in the firmware setup" },
@@ -635,7 +637,9 @@ const struct check check_catalog[] = {
 	{ "cpu.governor", V_STR, 0, CMP_EXPECT, governors, "kernel.governor, kernel.cpufreq.governor", NULL, NULL,
 	  "CPU frequency governor", obs_cpu_governor,
 	  "The cpufreq governor of every policy (\"mixed\" when they differ).",
-	  "The 4096-node deployment in DOMAIN.md sets the governor to performance: the orchestration "
+	  "The deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)) sets the "
+	  "governor "
+	  "to performance: the orchestration "
 	  "loop is single-thread bound and latency suffers while a ramping governor raises the clock.",
 	  NULL,
 	  { { "runtime", "cpupower frequency-set -g {expected}", NULL, .step = "governor",
@@ -647,7 +651,8 @@ const struct check check_catalog[] = {
 	  "Instruction sets for inference", obs_cpu_isa,
 	  "Whether the CPU has at least one of the listed instruction-set flags (avx2, avx512f, "
 	  "avx512_vnni, amx_int8, neon, sve, i8mm, dotprod...).",
-	  "Quantised GGUF decode (Q4_K_M/Q5_K_M, DOMAIN.md) runs SIMD dot products; without AVX2 or "
+	  "Quantised GGUF decode (Q4_K_M/Q5_K_M in the field reports, nodeaudit-checks(7)) runs "
+	  "SIMD dot products; without AVX2 or "
 	  "NEON the kernels fall back to scalar code and the node is compute bound instead of "
 	  "memory-bandwidth bound. VNNI, AMX, i8mm and dotprod speed up int8 further.",
 	  NULL,
@@ -657,7 +662,8 @@ const struct check check_catalog[] = {
 	  "P-cores available", obs_cpu_pcores,
 	  "On hybrid CPUs, the number of online performance cores (skipped on non-hybrid CPUs).",
 	  "The agent's main loop and inference belong on P-cores, logs and heartbeats on E-cores; "
-	  "pinning so cut P99 latency from 800 ms to 350 ms in a field report (DOMAIN.md).",
+	  "pinning so cut P99 latency from 800 ms to 350 ms in a CPU field report "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "runtime", "echo 1 > /sys/devices/system/cpu/cpuN/online", NULL },
 	    { "bios", NULL, "Enable the P-cores in the firmware setup" } } },
@@ -667,7 +673,7 @@ const struct check check_catalog[] = {
 	  "The highest maximum frequency over the core kinds, in MHz.",
 	  "Orchestration (55-80% of an agent's CPU time: JSON, routing, context assembly) is "
 	  "single-thread bound; high base/turbo frequency beat many slow cores by 40%+ for the same "
-	  "core count (DOMAIN.md).",
+	  "core count in the CPU field reports (nodeaudit-checks(7)).",
 	  NULL,
 	  { { "bios", NULL, "Enable turbo / boost in the firmware setup" },
 	    { "hardware", NULL, "Use a CPU with a higher single-core frequency for orchestration nodes" } } },
@@ -676,7 +682,8 @@ const struct check check_catalog[] = {
 	  "kernel.numa_balancing", NULL, "Automatic NUMA balancing", obs_numa_balancing,
 	  "Whether the kernel migrates pages and tasks between NUMA nodes on its own (skipped with one node).",
 	  "Inference bound to one node's cores and memory (numactl --cpunodebind=N --membind=N) "
-	  "gains 45%+ on 2-socket servers (DOMAIN.md); with the placement done by hand the balancer "
+	  "gains 45%+ on 2-socket servers in the CPU field reports (nodeaudit-checks(7)); with the "
+	  "placement done by hand the balancer "
 	  "only adds page-fault scans and migrations that fight it.",
 	  "Sources disagree. llama.cpp warns at start-up that NUMA balancing is on and hurts "
 	  "(its --numa modes assume fixed placement). Intel's PerfSpect recommends it on, for "
@@ -692,7 +699,7 @@ const struct check check_catalog[] = {
 	  "Smallest over largest memory of the NUMA nodes that have CPUs (1.0 = equal; skipped with one node).",
 	  "Each node runs its own pinned worker on its local memory; a node with less memory holds "
 	  "a smaller model or spills to the remote node, and remote memory costs the 45%+ that "
-	  "binding gains (DOMAIN.md).",
+	  "binding gains (nodeaudit-checks(7)).",
 	  NULL,
 	  { { "hardware", NULL, "Populate the same DIMMs on every socket" } } },
 
@@ -700,7 +707,8 @@ const struct check check_catalog[] = {
 	  "ECC memory", obs_memory_ecc,
 	  "Whether memory error correction is on (single-bit, multi-bit or CRC ECC).",
 	  "ECC memory is mandatory on long-running agent nodes: silent bit flips corrupt session "
-	  "state and crash processes in ways that are hard to trace (DOMAIN.md).",
+	  "state and crash processes in ways that are hard to trace, as the CPU field reports put it "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "bios", NULL, "Enable ECC in the firmware setup" },
 	    { "hardware", NULL, "Install ECC DIMMs (RDIMM) on a platform that supports them" } } },
@@ -709,7 +717,7 @@ const struct check check_catalog[] = {
 	  "Uncorrected memory errors", obs_memory_ecc_errors,
 	  "Uncorrected ECC errors counted since boot (EDAC).",
 	  "An uncorrected error means data was lost: the node cannot be trusted with session state "
-	  "(DOMAIN.md: ECC is mandatory for agent nodes).",
+	  "(the field reports make ECC mandatory for agent nodes: nodeaudit-checks(7)).",
 	  NULL,
 	  { { "hardware", NULL, "Find the DIMM with 'edac-util -v' or the BMC event log and replace it" } } },
 
@@ -718,7 +726,8 @@ const struct check check_catalog[] = {
 	  "Populated memory channels over the channels the platform has (1.0 = all).",
 	  "Decode is bound by memory bandwidth: every token streams every weight once. An 8-channel "
 	  "DDR4 host (~190 GB/s theoretical, 25-50% effective) gives 20-40 tokens/s on a 7B model at "
-	  "Q4; each empty channel cuts that in proportion (DOMAIN.md).",
+	  "Q4 in the CPU field reports; each empty channel cuts that in proportion "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "hardware", NULL, "Put one DIMM in every memory channel (the A1, B1, C1... slots)" } } },
 
@@ -726,7 +735,8 @@ const struct check check_catalog[] = {
 	  "Memory channels balanced", obs_mem_channels_balanced,
 	  "Whether every populated channel has the same capacity.",
 	  "Interleaving across channels needs equal capacity; an unbalanced channel leaves part of "
-	  "memory on fewer channels, at a fraction of the bandwidth decode depends on (DOMAIN.md).",
+	  "memory on fewer channels, at a fraction of the bandwidth decode depends on "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "hardware", NULL, "Use identical DIMMs, the same number in every channel" } } },
 
@@ -734,7 +744,7 @@ const struct check check_catalog[] = {
 	  "Memory runs at its rated speed", obs_mem_speed_ratio,
 	  "Configured memory speed over the DIMMs' rated speed (1.0 = full speed).",
 	  "Bandwidth is channels x transfer rate; mixed DIMM speeds or a down-clocked configuration "
-	  "cut decode tokens/s directly (DOMAIN.md).",
+	  "cut decode tokens/s directly (nodeaudit-checks(7)).",
 	  NULL,
 	  { { "bios", NULL, "Set the memory frequency to the DIMMs' rated speed (or to Auto/XMP/EXPO)" },
 	    { "hardware", NULL, "Use DIMMs of one speed; fewer DIMMs per channel allow higher speeds" } } },
@@ -743,7 +753,8 @@ const struct check check_catalog[] = {
 	  "Memory per core", obs_mem_per_core,
 	  "Total memory (MemTotal) divided by the online physical cores, in bytes.",
 	  "CPU inference nodes in the field pair 64-128 cores with 512 GB-1 TB of RAM, i.e. 4-8 "
-	  "GiB per core, for quantised 7B/13B models and 250-400 agent sessions each (DOMAIN.md).",
+	  "GiB per core, for quantised 7B/13B models and 250-400 agent sessions each "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "hardware", NULL, "Add memory (in every channel, to keep them balanced)" } } },
 
@@ -751,7 +762,8 @@ const struct check check_catalog[] = {
 	  "Accelerator PCIe link width", obs_acc_width,
 	  "Lowest negotiated/maximum link width over the accelerators (1.0 = full width; skipped without accelerators).",
 	  "Boards may lack lanes for every card: four modules on lanes for two run at half width "
-	  "and higher latency (DOMAIN.md). Unlike speed, a lower width is real, not power saving.",
+	  "and higher latency in an accelerator-module write-up (nodeaudit-checks(7)). Unlike "
+	  "speed, a lower width is real, not power saving.",
 	  NULL,
 	  { { "hardware", NULL, "Move the card to a slot wired for its full width, or check the "
 	      "slot bifurcation setting in the firmware" } } },
@@ -759,7 +771,8 @@ const struct check check_catalog[] = {
 	{ "pci.accelerator.link_speed", V_NUM, 0, NUM, NULL, "pci.accelerators[].link.speed_gts.current, pci.accelerators[].link.speed_gts.max", NULL, "ratio",
 	  "Accelerator PCIe link speed", obs_acc_speed,
 	  "Lowest current/maximum link speed over the accelerators (1.0 = full speed).",
-	  "GPUs lower their link speed at idle to save power (DOMAIN.md), so a low reading on an "
+	  "GPUs lower their link speed at idle to save power (nodeaudit-checks(7)), so a low "
+	  "reading on an "
 	  "idle node is not a fault: re-check under load. A link that stays slow under load halves "
 	  "host-device bandwidth per generation lost.",
 	  NULL,
@@ -770,7 +783,8 @@ const struct check check_catalog[] = {
 	  "Accelerator NUMA node known", obs_acc_numa_known,
 	  "Whether the firmware tells the NUMA node of every accelerator (skipped with one node).",
 	  "The process feeding an accelerator must sit on its NUMA node: 30% was lost when it ran "
-	  "on the other socket (DOMAIN.md). Without the node (numa_node -1) nobody can place it.",
+	  "on the other socket in a CPU field report (nodeaudit-checks(7)). Without the node "
+	  "(numa_node -1) nobody can place it.",
 	  NULL,
 	  { { "bios", NULL, "Enable ACPI SRAT/_PXM reporting (NUMA / 'sub-NUMA' settings) in the firmware" } } },
 
@@ -778,7 +792,8 @@ const struct check check_catalog[] = {
 	  "CPUs local to every accelerator", obs_acc_numa_local,
 	  "Whether every accelerator has CPUs local to it (its NUMA node is not CPU-less).",
 	  "The feeding process must run on the accelerator's node; 30% throughput was lost across "
-	  "sockets (DOMAIN.md). A device on a CPU-less node or with no local CPUs always pays that.",
+	  "sockets in a CPU field report (nodeaudit-checks(7)). A device on a CPU-less node or "
+	  "with no local CPUs always pays that.",
 	  NULL,
 	  { { "hardware", NULL, "Move the card to a slot attached to a socket with CPUs" } } },
 
@@ -786,7 +801,8 @@ const struct check check_catalog[] = {
 	  "Accelerator uplink oversubscribed", obs_acc_uplink,
 	  "Whether any accelerator shares a switch or root port whose link carries less than the "
 	  "devices behind it need (true = oversubscribed).",
-	  "Four modules on lanes for two means half-speed transfers and higher latency (DOMAIN.md); "
+	  "Four modules on lanes for two means half-speed transfers and higher latency in an "
+	  "accelerator-module write-up (nodeaudit-checks(7)); "
 	  "check what else shares each accelerator's switch or root port.",
 	  NULL,
 	  { { "hardware", NULL, "Spread the cards over root ports, or use a switch with a wider uplink" } } },
@@ -796,14 +812,16 @@ const struct check check_catalog[] = {
 	  "Lowest ratio over the accelerators of what the port above the card can carry (width x "
 	  "speed) to what the card can use (1.0 or more = the port does not limit it).",
 	  "A board may not have lanes for every card at full width: four modules on lanes for two "
-	  "run at half speed (DOMAIN.md), whatever each card negotiates with its own switch port.",
+	  "run at half speed (nodeaudit-checks(7)), whatever each card negotiates with its own "
+	  "switch port.",
 	  NULL,
 	  { { "hardware", NULL, "Move the card behind a port (or switch uplink) as wide and fast as the card" } } },
 
 	{ "pci.nic.link", V_NUM, 0, NUM, NULL, "pci.nics[].link.width.current, pci.nics[].link.width.max", NULL, "ratio",
 	  "NIC PCIe link width", obs_nic_link,
 	  "Lowest negotiated/maximum link width over the network controllers.",
-	  "Array nodes talk over 25/100 GbE or RoCEv2 (DOMAIN.md); a 100 GbE NIC on a narrowed link "
+	  "Array nodes in the field reports talk over 25/100 GbE or RoCEv2 (nodeaudit-checks(7)); a "
+	  "100 GbE NIC on a narrowed link "
 	  "cannot reach line rate.",
 	  NULL,
 	  { { "hardware", NULL, "Move the NIC to a slot wired for its full width" } } },
@@ -812,7 +830,8 @@ const struct check check_catalog[] = {
 	  "sysctl", obs_sysctl,
 	  "One finding per sysctl the profile names: the value as the kernel prints it, compared as "
 	  "a number (min, max, numeric expect) or as a string (white space normalised).",
-	  "From one 4096-node deployment (DOMAIN.md): vm.swappiness=10, net.core.rmem_max and "
+	  "From the deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)): "
+	  "vm.swappiness=10, net.core.rmem_max and "
 	  "wmem_max=67108864, net.ipv4.tcp_fin_timeout=30, net.ipv4.tcp_tw_reuse=1, "
 	  "net.ipv4.ip_local_port_range=1024 65535, fs.file-max=2097152, for many short connections "
 	  "and large buffers.",
@@ -823,9 +842,10 @@ const struct check check_catalog[] = {
 	{ "kernel.thp", V_STR, 0, CMP_EXPECT, thp_modes, "kernel.thp.enabled, kernel.thp.defrag", NULL, NULL,
 	  "Transparent huge pages", obs_thp,
 	  "The selected mode of /sys/kernel/mm/transparent_hugepage/enabled.",
-	  "Decode streams every weight once per token (DOMAIN.md), gigabytes per second through the "
-	  "TLB; 'never' forbids huge pages even for runtimes that ask for them (madvise). DOMAIN.md "
-	  "gives no measured figure for THP, so the built-in profiles only warn.",
+	  "Decode streams every weight once per token (nodeaudit-checks(7)), gigabytes per second "
+	  "through the "
+	  "TLB; 'never' forbids huge pages even for runtimes that ask for them (madvise). The field "
+	  "reports give no measured figure for THP, so the built-in profiles only warn.",
 	  NULL,
 	  { { "runtime", "echo {expected} > /sys/kernel/mm/transparent_hugepage/enabled", NULL, .step = "thp",
 	      .key = "/sys/kernel/mm/transparent_hugepage/enabled", .value = "{expected}" },
@@ -834,7 +854,9 @@ const struct check check_catalog[] = {
 	{ "kernel.swap", V_NUM, 0, NUM, NULL, "kernel.swap.total_bytes", NULL, "bytes",
 	  "Swap space", obs_swap,
 	  "Total swap space, in bytes.",
-	  "DOMAIN.md asks for vm.swappiness=10 and a memory watermark per session rather than the "
+	  "The 4096-node ARM cluster's deployment guide (nodeaudit-checks(7)) asks for "
+	  "vm.swappiness=10 "
+	  "and a memory watermark per session rather than the "
 	  "OOM killer; weights or sessions paged to swap turn a memory-bandwidth-bound decode into a "
 	  "disk-bound one.",
 	  NULL,
@@ -845,7 +867,8 @@ const struct check check_catalog[] = {
 	  "Explicit huge pages reserved", obs_hugepages,
 	  "Memory reserved in explicit (hugetlbfs) huge pages of every size, in bytes, with a note "
 	  "when the reservation differs between NUMA nodes.",
-	  "Decode streams every weight once per token (DOMAIN.md), so weights must stay in RAM on the "
+	  "Decode streams every weight once per token (nodeaudit-checks(7)), so weights must stay "
+	  "in RAM on the "
 	  "worker's node. A runtime that maps them from hugetlbfs needs the pages reserved up front (and on the "
 	  "node its worker is pinned to); a reservation nothing uses is memory taken from the page "
 	  "cache that holds the model. llama.cpp's default mmap path uses transparent huge pages "
@@ -862,7 +885,8 @@ const struct check check_catalog[] = {
 	  "per physical core) divided by the theoretical peak of the populated DIMMs. Skipped when "
 	  "the benchmark was not run.",
 	  "Decode streams every weight once per token, so tokens/s follows the bandwidth actually "
-	  "reached; DOMAIN.md's field figure is 25-50% of the theoretical peak. Far below that, "
+	  "reached; the CPU field reports measure 25-50% of the theoretical peak "
+	  "(nodeaudit-checks(7)). Far below that, "
 	  "something the DIMM population does not show is wrong: remote-node memory, a throttled "
 	  "memory clock, a noisy neighbour, or a virtual machine.",
 	  NULL,
@@ -876,7 +900,8 @@ const struct check check_catalog[] = {
 	  "One finding per kernel parameter the profile names: its value ('' for a flag, '(unset)' "
 	  "when absent).",
 	  "Some settings only exist at boot (nosmt, numa_balancing=disable, transparent_hugepage=, "
-	  "isolcpus=); DOMAIN.md lists the kernel command line among the fixes an audit must give.",
+	  "isolcpus=), so an audit has to give them as kernel command line changes "
+	  "(nodeaudit-checks(7)).",
 	  NULL,
 	  { { "cmdline", NULL, .step = "cmdline", .key = "{key}", .value = "{expected}", .text = "Set {key}={expected} in GRUB_CMDLINE_LINUX (/etc/default/grub), "
 	      "regenerate the boot configuration and reboot" } } },

@@ -68,7 +68,7 @@ struct check {
 	 * sysctl name for keyed checks, else NULL. */
 	void (*observe)(const cJSON *root, const char *key, struct obs *o);
 	const char *what;               /* explain: what it measures */
-	const char *why;                /* explain: why, with DOMAIN.md's numbers */
+	const char *why;                /* explain: why, with the field figures of nodeaudit-checks(7) */
 	const char *disagree;           /* explain: where sources disagree, or NULL */
 	struct fixdef fixes[4];
 };

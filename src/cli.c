@@ -180,7 +180,7 @@ void cli_print_help(FILE *fp)
 		    "before or after the command.\n\n", default_command);
 	print_globals(fp, 1);
 	fprintf(fp, "\nExit status: 0 OK, 1 warning, 2 critical, 3 unknown (could not run).\n"
-		    "See nodeaudit(1).\n");
+		    "See nodeaudit(1); the checks and the field figures behind them: nodeaudit-checks(7).\n");
 }
 
 static void print_version(void)

@@ -1,8 +1,14 @@
 #!/bin/sh
 # ansible.sh - run contrib/ansible/playbook.yml for real with ansible-playbook
 # against localhost (connection local), with the just-built binary, and check
-# the facts.d facts, the fetched report and the fleet report.  Skips (77)
-# without ansible-playbook, and without the `check` command.
+# the facts.d facts, the fetched report and the fleet report; then the cases
+# admins meet: --check (the read-only audit runs), a host failed by policy
+# (its failing findings are shown), a controller without nodeaudit (the play
+# fails and says so), and -e nodeaudit_deb alone (the package's
+# /usr/bin/nodeaudit is used).  With NODEAUDIT_DEB=path/to/nodeaudit_*.deb
+# and root, that last case installs the package for real (and purges it
+# again if it was not installed before).  Skips (77) without
+# ansible-playbook, and without the `check` command.
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
 if ! command -v ansible-playbook >/dev/null 2>&1; then
@@ -10,6 +16,7 @@ if ! command -v ansible-playbook >/dev/null 2>&1; then
 	exit 77
 fi
 src=$(cd "$top_srcdir/contrib/ansible" && pwd)
+srcroot=$(cd "$top_srcdir" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
@@ -77,11 +84,73 @@ if grep -q '"schema":[[:space:]]*"nodeaudit.fleet/1"' "$tmp/fleet.json" 2>/dev/n
    tr -d ' \t\n' <"$tmp/fleet.json" | grep -q '"nodes":{"count":1,'; then ok "fleet report written on the controller"
 else nok "fleet report written on the controller"; fi
 
+# Check mode, on a node whose audit fails (the bad fixture: ECC off): the
+# audit still runs, the report reaches the controller and is summarised, the
+# node is not written to, and the host fails by policy naming the finding.
+rm -rf "$tmp/reports" "$tmp/node/report.json" "$tmp/fleet.json"
+play --check -e nodeaudit_fail_rc=2 -e nodeaudit_profile=base -e nodeaudit_report_format=text \
+	-e nodeaudit_report_output= \
+	-e "{\"nodeaudit_check_args\": [\"--facts\", \"$srcroot/tests/fixtures/check-facts/bad.json\"]}" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'failed=1' "$tmp/out"; then ok "--check: the host fails by policy (exit $rc)"
+else nok "--check: the host fails by policy (exit $rc)"; sed 's/^/# /' "$tmp/out"; fi
+if grep -q '"schema":[[:space:]]*"nodeaudit.report/1"' "$r" 2>/dev/null; then ok "--check: the report reaches the controller"
+else nok "--check: the report reaches the controller"; fi
+if grep -q '"Fleet: 1 node from 1 file"' "$tmp/out"; then ok "--check: the fleet report ran"
+else nok "--check: the fleet report ran"; fi
+if [ ! -e "$tmp/node/report.json" ]; then ok "--check: nothing written on the node"
+else nok "--check: nothing written on the node"; fi
+if grep -q 'FAIL memory.ecc (ECC memory): observed \\"off\\", expected on' "$tmp/out" &&
+   grep -q 'nodeaudit check exited 2 (CRITICAL)' "$tmp/out"; then ok "the failed host shows its failing findings"
+else nok "the failed host shows its failing findings"; grep -A3 'Apply the policy' "$tmp/out" | sed 's/^/# /'; fi
+
 # Policy: with nodeaudit_fail_rc=0 any outcome fails the host, and the report is still fetched.
 rm -rf "$tmp/reports"
-if play -e nodeaudit_fail_rc=0 >"$tmp/out" 2>&1; then nok "policy fails the host"
+if play -e nodeaudit_fail_rc=0 --tags check >"$tmp/out" 2>&1; then nok "policy fails the host"
 else ok "policy fails the host (exit $?)"; fi
 if [ -s "$r" ]; then ok "report fetched from a failed host"; else nok "report fetched from a failed host"; fi
+if grep -q 'this host fails at 0 or more (nodeaudit_fail_rc)' "$tmp/out"; then ok "the policy failure names nodeaudit_fail_rc"
+else nok "the policy failure names nodeaudit_fail_rc"; sed 's/^/# /' "$tmp/out"; fi
+
+# A controller without nodeaudit: the play fails and says so (it used to end
+# "ok" with an empty fleet report).
+if play --tags check -e nodeaudit_controller_bin=/nonexistent/nodeaudit >"$tmp/out" 2>&1; then
+	nok "a controller without nodeaudit fails the play"
+else ok "a controller without nodeaudit fails the play"; fi
+if grep -q "no '/nonexistent/nodeaudit' on the controller" "$tmp/out"; then ok "... and says why"
+else nok "... and says why"; sed 's/^/# /' "$tmp/out"; fi
+
+# -e nodeaudit_deb alone: the role runs the package's /usr/bin/nodeaudit, not
+# /usr/local/bin/nodeaudit.  Without a package to install (install skipped)
+# it names that path as missing, or runs it where it is installed.
+cat >"$tmp/deb.yml" <<VARS
+nodeaudit_hosts: localhost
+nodeaudit_become: false
+nodeaudit_facts_dir: "$tmp/node/facts.d"
+nodeaudit_remote_report: "$tmp/node/report.json"
+nodeaudit_fetch_dir: "$tmp/reports"
+nodeaudit_controller_bin: "$NODEAUDIT"
+nodeaudit_fail_rc: 4
+VARS
+pd() { LC_ALL=C.UTF-8 LANG=C.UTF-8 ansible-playbook -i localhost, -c local "$src/playbook.yml" -e "@$tmp/deb.yml" "$@"; }
+pd -e nodeaudit_deb=/nonexistent/nodeaudit_0.1.0-1_amd64.deb --skip-tags install,facts,check >"$tmp/out" 2>&1
+if grep -q "nodeaudit: '/usr/bin/nodeaudit' is missing" "$tmp/out" ||
+   { [ -x /usr/bin/nodeaudit ] && ! grep -q 'failed=[1-9]' "$tmp/out"; }; then
+	ok "nodeaudit_deb alone: the role uses /usr/bin/nodeaudit"
+else nok "nodeaudit_deb alone: the role uses /usr/bin/nodeaudit"; sed 's/^/# /' "$tmp/out"; fi
+if [ -n "${NODEAUDIT_DEB:-}" ] && [ "$(id -u)" = 0 ] && command -v dpkg >/dev/null 2>&1; then
+	deb=$(cd "$(dirname "$NODEAUDIT_DEB")" && pwd)/$(basename "$NODEAUDIT_DEB")
+	had=0
+	dpkg -s nodeaudit >/dev/null 2>&1 && had=1
+	rm -rf "$tmp/reports"
+	if pd -e "nodeaudit_deb=$deb" >"$tmp/out" 2>&1; then ok "-e nodeaudit_deb=$(basename "$deb") installs and audits"
+	else nok "-e nodeaudit_deb=$(basename "$deb") installs and audits"; sed 's/^/# /' "$tmp/out"; fi
+	if grep -q '"schema":[[:space:]]*"nodeaudit.report/1"' "$r" 2>/dev/null; then ok "... with the installed /usr/bin/nodeaudit"
+	else nok "... with the installed /usr/bin/nodeaudit"; fi
+	[ $had = 1 ] || dpkg --purge nodeaudit >/dev/null 2>&1
+else
+	echo "# SKIP: the real package install (set NODEAUDIT_DEB=path/to/nodeaudit_*.deb, as root)"
+fi
 
 echo "1..$n"
 [ $fail -eq 0 ]

@@ -1,48 +1,101 @@
 #!/bin/sh
-# check-formats.sh - check's JSON report validates against the schema in
-# schema/, its JUnit XML is well formed, its Prometheus textfile is valid.
+# check-formats.sh - every JSON document nodeaudit emits (probe, check, plan,
+# bench, report) validates against its schema in schema/ with the
+# distribution's own validator (Debian's python3-jsonschema, run as
+# '/usr/bin/python3 -m jsonschema', as an admin would), for every fixture;
+# check's JUnit XML is well formed and its Prometheus textfile is valid.
 # Validators that are not installed (python3-jsonschema, xmllint, promtool)
 # skip their part; the shape checks by awk always run.
+# DIST_PYTHON names another interpreter (default /usr/bin/python3).
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
 n=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 facts=$top_srcdir/tests/fixtures/check-facts
-schema=$top_srcdir/schema/nodeaudit-report.schema.json
+sdir=$top_srcdir/schema
 res() { # res NAME OK
 	n=$((n + 1))
 	if [ "$2" = 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=$((fail + 1)); fi
 }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
-have_jsonschema=0
-python3 -c 'import jsonschema' 2>/dev/null && have_jsonschema=1
+# Every schema has an absolute $id (a relative one such as "nodeaudit.report/1"
+# makes jsonschema 4.10 fail with "unknown url type" on every document).
+for k in probe report plan bench fleet; do
+	f=$sdir/nodeaudit-$k.schema.json
+	grep -q "^  \"\$id\": \"https://[a-z0-9.-]*/[^\"]*/nodeaudit\.$k/1\",\$" "$f"
+	res "nodeaudit-$k.schema.json has an absolute \$id ending in nodeaudit.$k/1" $?
+done
+
+# Collect documents: DOC KIND FILE per line in $tmp/docs.
+mkdir "$tmp/doc"
+i=0
+add() { # add KIND CMD...: run, keep the output when the exit status is 0-2
+	k=$1; shift
+	i=$((i + 1))
+	"$@" >"$tmp/doc/$i.json" 2>"$tmp/doc/$i.err"
+	rc=$?
+	if [ $rc -le 2 ] && [ -s "$tmp/doc/$i.json" ]; then echo "$k $tmp/doc/$i.json $*" >>"$tmp/docs"
+	else echo "# $* exited $rc:"; sed 's/^/#   /' "$tmp/doc/$i.err"; echo "bad $tmp/doc/$i.json $*" >>"$tmp/docs"; fi
+}
 for f in good bad warn; do
 	for p in agent-cpu-inference agent-orchestrator agent-accelerator-host base; do
-		"$NODEAUDIT" check --facts "$facts/$f.json" --profile $p --format json >"$tmp/$f-$p.json"
-		rc=$?
-		[ $rc -le 2 ]; res "json report $f/$p (exit $rc)" $?
-		if [ $have_jsonschema = 1 ]; then
-			python3 - "$schema" "$tmp/$f-$p.json" <<'PY'
-import json, sys, jsonschema
-schema = json.load(open(sys.argv[1]))
-doc = json.load(open(sys.argv[2]))
-jsonschema.validate(doc, schema)
-PY
-			res "$f/$p validates against the report schema" $?
-		fi
+		add report "$NODEAUDIT" check --facts "$facts/$f.json" --profile $p --format json
 	done
 done
-# A live report too (mostly unknowns on a build machine: they must validate as well).
-"$NODEAUDIT" check --format json >"$tmp/live.json"
-[ $? -le 2 ]; res "live json report" $?
-if [ $have_jsonschema = 1 ]; then
-	python3 -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
-		"$schema" "$tmp/live.json"
-	res "live report validates against the schema" $?
+for s in $(sed -n 's/^sysroot: *//p' "$top_srcdir"/tests/*.test | sort -u); do
+	add probe "$NODEAUDIT" probe --sysroot "$top_srcdir/tests/$s" --format json
+	add report "$NODEAUDIT" check --sysroot "$top_srcdir/tests/$s" --format json
+	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/$s" --format json
+done
+add plan "$NODEAUDIT" plan --report "$top_srcdir/tests/fixtures/plan/report-2s.json" --format json
+# This machine too (mostly unknowns on a build machine: they must validate as well).
+add probe "$NODEAUDIT" probe --format json
+add report "$NODEAUDIT" check --format json
+add plan "$NODEAUDIT" plan --format json
+add bench "$NODEAUDIT" bench --size 16M --seconds 0.2 --format json
+for d in a b; do
+	add fleet "$NODEAUDIT" report "$top_srcdir/tests/fixtures/report/$d" --format json
+done
+mkdir "$tmp/fleet"
+for f in good bad warn; do "$NODEAUDIT" check --facts "$facts/$f.json" --format json >"$tmp/fleet/$f.json"; done
+add fleet "$NODEAUDIT" report "$tmp/fleet" --format json
+grep -q '^bad ' "$tmp/docs"; res "every document was written (exit 0-2)" $(( $? == 0 ))
+for k in probe report plan bench fleet; do
+	c=$(grep -c "^$k " "$tmp/docs")
+	[ "$c" -gt 0 ]; res "$c $k documents" $?
+	# Each says which schema it follows.
+	bad=0
+	for f in $(awk -v k=$k '$1 == k { print $2 }' "$tmp/docs"); do
+		grep -q "\"schema\":[[:space:]]*\"nodeaudit\.$k/1\"" "$f" || { bad=1; echo "# $f: no \"schema\": \"nodeaudit.$k/1\""; }
+	done
+	res "$k documents name nodeaudit.$k/1" $bad
+done
+
+py=${DIST_PYTHON:-/usr/bin/python3}
+if "$py" -m jsonschema --version >/dev/null 2>&1; then
+	echo "# validator: $py -m jsonschema $("$py" -m jsonschema --version 2>&1)"
+	for k in probe report plan bench fleet; do
+		set --
+		for f in $(awk -v k=$k '$1 == k { print $2 }' "$tmp/docs"); do set -- "$@" -i "$f"; done
+		if "$py" -m jsonschema "$@" "$sdir/nodeaudit-$k.schema.json" >"$tmp/v.out" 2>&1; then
+			res "every $k document validates ($py -m jsonschema)" 0
+		else
+			res "every $k document validates ($py -m jsonschema)" 1
+			awk -v k=$k '$1 == k' "$tmp/docs" | while read -r _ f cmd; do
+				"$py" -m jsonschema -i "$f" "$sdir/nodeaudit-$k.schema.json" >/dev/null 2>&1 || echo "#   invalid: $cmd"
+			done
+			head -c 2000 "$tmp/v.out" | sed 's/^/#   /'
+		fi
+	done
+	# And the validator does reject: a report with a bad status.
+	f=$(awk '$1 == "report" { print $2; exit }' "$tmp/docs")
+	sed 's/"status":[[:space:]]*"[a-z]*"/"status": "maybe"/' "$f" >"$tmp/broken.json"
+	"$py" -m jsonschema -i "$tmp/broken.json" "$sdir/nodeaudit-report.schema.json" >/dev/null 2>&1
+	res "the validator rejects a report with status 'maybe'" $(( $? == 0 ))
 else
-	skip "schema validation" "python3-jsonschema not installed"
+	skip "schema validation" "$py has no jsonschema (Debian: python3-jsonschema)"
 fi
 
 # JUnit: well formed; one testcase per finding; failures for fail (and warn

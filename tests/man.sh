@@ -12,7 +12,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=$((fail + 1)); }
 
 if command -v mandoc >/dev/null 2>&1; then
-	for f in "$man"/*.1 "$man"/*.5; do
+	for f in "$man"/*.1 "$man"/*.5 "$man"/*.7; do
 		[ -e "$f" ] || continue
 		if mandoc -T lint -W warning "$f" >"$tmp/out" 2>&1; then ok "mandoc lint $(basename "$f")"
 		else nok "mandoc lint $(basename "$f")"; sed 's/^/# /' "$tmp/out"; fi

@@ -1,0 +1,74 @@
+#!/bin/sh
+# install.sh - what 'make install' puts on a machine is what admins use:
+# the manual pages open with man(1) (nodeaudit-checks(7) included), every
+# JSON Schema sits in $(datadir)/nodeaudit/schema and the README's validator
+# command accepts a report with it, and the systemd service and timer are
+# installed, pointing at the installed binary, and not enabled.
+set -u
+: "${NODEAUDIT:?}" "${top_srcdir:?}" "${top_builddir:?}"
+n=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=$((fail + 1)); }
+dest=$tmp/dest
+if make -C "$top_builddir" install DESTDIR="$dest" >"$tmp/out" 2>&1; then ok "make install DESTDIR"
+else nok "make install DESTDIR"; tail -20 "$tmp/out" | sed 's/^/# /'; echo "1..$n"; exit 1; fi
+prefix=$(sed -n 's/^prefix = //p' "$top_builddir/Makefile")
+unitdir=$(sed -n 's/^systemdsystemunitdir = //p' "$top_builddir/Makefile" | sed "s|\${prefix}|$prefix|")
+datadir=$dest$prefix/share
+bin=$dest$prefix/bin/nodeaudit
+
+# Manual pages, through man(1) as an admin opens them.
+if command -v man >/dev/null 2>&1; then
+	for page in nodeaudit:1 nodeaudit-profile:5 nodeaudit-checks:7; do
+		name=${page%:*} sec=${page#*:}
+		if [ -f "$datadir/man/man$sec/$name.$sec" ] &&
+		   MANPATH=$datadir/man MANWIDTH=80 man -P cat "$sec" "$name" >"$tmp/man" 2>"$tmp/err" &&
+		   grep -q "^NAME" "$tmp/man"; then ok "man $sec $name opens"
+		else nok "man $sec $name opens"; sed 's/^/# /' "$tmp/err"; fi
+	done
+	MANPATH=$datadir/man MANWIDTH=80 man -P cat 7 nodeaudit-checks 2>/dev/null | col -b >"$tmp/man"
+	missing=0
+	for id in $("$NODEAUDIT" explain | awk '{print $1}'); do
+		grep -q "^ *$id " "$tmp/man" || { echo "# nodeaudit-checks(7) as man shows it lacks $id"; missing=1; }
+	done
+	if [ $missing = 0 ]; then ok "man 7 nodeaudit-checks shows every check"; else nok "man 7 nodeaudit-checks shows every check"; fi
+else
+	echo "# skip: man is not installed"
+fi
+
+# Schemas, and the README's validator command on the installed schema.
+for k in probe report plan bench fleet; do
+	if [ -f "$datadir/nodeaudit/schema/nodeaudit-$k.schema.json" ]; then ok "schema/nodeaudit-$k.schema.json installed"
+	else nok "schema/nodeaudit-$k.schema.json installed"; fi
+done
+py=${DIST_PYTHON:-/usr/bin/python3}
+cmd=$(grep -- 'python3 -m jsonschema -i report.json' "$top_srcdir/README.md")
+if [ -n "$cmd" ] && "$py" -m jsonschema --version >/dev/null 2>&1; then
+	srcroot=$(cd "$top_srcdir" && pwd)
+	run=$(printf '%s\n' "$cmd" | sed "s|^nodeaudit check |$bin check --facts $srcroot/tests/fixtures/check-facts/bad.json |;
+		s|python3 -m|$py -m|; s|/usr/share/|$datadir/|")
+	(cd "$tmp" && sh -c "$run") >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && [ -s "$tmp/report.json" ]; then ok "README's validator command accepts the report"
+	else nok "README's validator command accepts the report (exit $rc)"; printf '# %s\n' "$run"; head -5 "$tmp/out" | sed 's/^/# /'; fi
+else
+	echo "# skip: no README validator command or no $py -m jsonschema"
+fi
+
+# systemd units: installed, run the installed binary, not enabled.
+if [ -n "$unitdir" ]; then
+	for u in nodeaudit.service nodeaudit.timer; do
+		if [ -f "$dest$unitdir/$u" ]; then ok "$u installed in $unitdir"; else nok "$u installed in $unitdir"; fi
+	done
+	if grep -q "^ExecStart=$prefix/bin/nodeaudit check " "$dest$unitdir/nodeaudit.service" 2>/dev/null; then
+		ok "the service runs $prefix/bin/nodeaudit"
+	else nok "the service runs $prefix/bin/nodeaudit"; fi
+	if [ -z "$(find "$dest" -path '*/systemd/system/*.wants*' 2>/dev/null)" ]; then ok "no unit is enabled"
+	else nok "no unit is enabled"; fi
+else
+	echo "# skip: configured --without-systemdsystemunitdir"
+fi
+echo "1..$n"
+[ $fail -eq 0 ]
