@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <pci/pci.h>
 
 /*** Error hooks ***/
@@ -64,36 +65,68 @@ static struct pci_access *new_access(void)
 
 struct pcisrc {
 	struct pci_access *acc;
-	int method;
 	int broken;      /* an error unwound through libpci: do not touch acc */
 };
 
-struct pcisrc *pcisrc_open(int method, const char *path, char **err)
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * libpci reads only files we wrote: a private copy of the dump text,
+ * already validated by pci_dump_check().  It never opens a path inside a
+ * sysroot (a symbolic link there would lead it outside: libpci opens with
+ * plain open()), and never a FIFO or a device node given as a dump: the
+ * text was read once, through the read layer or fopen_input(), and libpci
+ * parses exactly those bytes.  Its dump reader loads the whole file in
+ * pci_init(), so the copy is removed before we return.
+ */
+struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 {
 	jmp_buf jb;
-	struct pcisrc *volatile ps = xcalloc(1, sizeof(*ps));
+	struct pcisrc *volatile ps;
+	const char *tmp = getenv("TMPDIR");
+	char *volatile path = xasprintf("%s/nodeaudit-pci.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(path);
 	*err = NULL;
+	if (fd < 0) {
+		*err = xasprintf("cannot create a temporary file '%s': %s", path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	if (write_all(fd, text, len) < 0 || close(fd) < 0) {
+		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
+		unlink(path);
+		free(path);
+		return NULL;
+	}
+	ps = xcalloc(1, sizeof(*ps));
 	ps->acc = new_access();
-	ps->method = method;
 	pci_jmp = &jb;
 	if (setjmp(jb)) {
 		pci_jmp = NULL;
 		*err = xstrdup(pci_msg);
+		unlink(path);
+		free(path);
 		free(ps);   /* the half-built libpci handle is leaked on purpose */
 		return NULL;
 	}
-	if (method == PCISRC_DUMP) {
-		ps->acc->method = PCI_ACCESS_DUMP;
-		pci_set_param(ps->acc, "dump.name", (char *)path);
-	} else {
-		ps->acc->method = PCI_ACCESS_SYS_BUS_PCI;
-		/* Bus-centric: the scan reads no resource/irq files, which a
-		 * hand-made or snapshot tree need not have. */
-		ps->acc->buscentric = 1;
-		pci_set_param(ps->acc, "sysfs.path", (char *)path);
-	}
+	ps->acc->method = PCI_ACCESS_DUMP;
+	pci_set_param(ps->acc, "dump.name", path);
 	pci_init(ps->acc);
 	pci_jmp = NULL;
+	unlink(path);
+	free(path);
 	return ps;
 }
 
@@ -116,7 +149,7 @@ size_t pcisrc_devices(struct pcisrc *ps, unsigned (**addrs)[4])
 	struct pci_dev *d;
 	size_t n = 0, i = 0;
 	*addrs = NULL;
-	if (ps->method != PCISRC_DUMP || ps->broken)
+	if (ps->broken)
 		return 0;
 	for (d = ps->acc->devices; d; d = d->next)
 		n++;
@@ -444,12 +477,34 @@ int pci_dump_check(const char *text, size_t len, char **why)
 
 /*** Snapshot ***/
 
+/*
+ * Every function's config space, read through the read layer (inside the
+ * sysroot, regular files only, never more than 4096 bytes): what root reads
+ * of it, 4096 or 256 bytes; others get the first 64.
+ */
+static int read_config_file(struct sysroot *sr, const char *name, uint8_t *buf)
+{
+	char *path = xasprintf("/sys/bus/pci/devices/%s/config", name);
+	int fd = sr_open_file(sr, path), len = 0;
+	free(path);
+	if (fd < 0)
+		return 0;
+	while (len < 4096) {
+		ssize_t r = pread(fd, buf + len, (size_t)(4096 - len), len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (int)r;
+	}
+	close(fd);
+	return len & ~15;
+}
+
 int pci_snapshot(struct sysroot *sr, const char *dir)
 {
-	char **names = NULL, *syspath, *sub, *out;
+	char **names = NULL, *sub, *out;
 	size_t n = 0, i;
-	struct pcisrc *ps;
-	char *err = NULL;
 	uint8_t *buf;
 	FILE *fp;
 	int r;
@@ -461,21 +516,11 @@ int pci_snapshot(struct sysroot *sr, const char *dir)
 		error("cannot list '/sys/bus/pci/devices': %s", sr_reason(r));
 		return r;
 	}
-	syspath = sr_hostpath(sr, "/sys/bus/pci");
-	ps = pcisrc_open(PCISRC_SYSFS, syspath, &err);
-	free(syspath);
-	if (!ps) {
-		error("cannot read PCI config space: %s", err);
-		free(err);
-		sr_free_list(names, n);
-		return -EIO;
-	}
 	sub = xasprintf("%s/nodeaudit", dir);
 	if (mkdir(sub, 0755) < 0 && errno != EEXIST) {
 		r = -errno;
 		error("cannot create '%s': %s", sub, strerror(errno));
 		free(sub);
-		pcisrc_close(ps);
 		sr_free_list(names, n);
 		return r;
 	}
@@ -486,7 +531,6 @@ int pci_snapshot(struct sysroot *sr, const char *dir)
 		r = -errno;
 		error("cannot write '%s': %s", out, strerror(errno));
 		free(out);
-		pcisrc_close(ps);
 		sr_free_list(names, n);
 		return r;
 	}
@@ -496,7 +540,7 @@ int pci_snapshot(struct sysroot *sr, const char *dir)
 		int len, off, k;
 		if (sscanf(names[i], "%x:%x:%x.%u", &dom, &bus, &dev, &fn) != 4)
 			continue;
-		len = pcisrc_config(ps, dom, bus, dev, fn, buf);
+		len = read_config_file(sr, names[i], buf);
 		if (len < 64)
 			continue;
 		/* libpci's reader wants a blank after the address. */
@@ -511,7 +555,6 @@ int pci_snapshot(struct sysroot *sr, const char *dir)
 		fputc('\n', fp);
 	}
 	free(buf);
-	pcisrc_close(ps);
 	sr_free_list(names, n);
 	if (fflush(fp) != 0 || ferror(fp)) {
 		r = -errno;
