@@ -801,6 +801,9 @@ static cJSON *link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const 
 			else if (p->cfglen > 0 && p->cfglen < 256)
 				facts_gap(&ctx->facts, fact, "no link files and only %d bytes of PCI config "
 					  "space (PCI config space beyond 64 bytes needs root)", p->cfglen);
+			else if (p->cfglen == 0 && p->cfgerr && p->cfgerr != -ENOENT)
+				facts_gap(&ctx->facts, fact, "no link files, and %s/config: %s", p->sys,
+					  sr_reason(p->cfgerr));
 			else if (p->cfglen == 0)
 				facts_gap(&ctx->facts, fact, "no link files and no readable PCI config space");
 			else
