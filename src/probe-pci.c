@@ -49,7 +49,7 @@ struct pdev {
 	unsigned vendor, device, cls;   /* cls: 24-bit class code */
 	int have_ids;
 	int ids_err;          /* why vendor/device/class were unreadable */
-	const char *ids_file; /* ... and which of them */
+	const char *ids_file; /* ... and which of them; "uevent" when read there */
 	uint8_t *cfg;
 	int cfglen;           /* bytes of config space readable: 0, 64 ... 256 */
 	int cfgfd;            /* sysfs config file while it is parsed; -1 */
@@ -291,8 +291,15 @@ static void sysfs_link(struct probe_ctx *ctx, struct pdev *p)
 	int ok[4] = { 0 };
 	size_t i;
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		char *path = xasprintf("%s/%s", p->sys, files[i]), *s = NULL;
-		if (sr_read_str(sr, path, &s) == 0) {
+		char *path, *s = NULL;
+		int r;
+		/* The kernel has all four files or none (conventional PCI): the
+		 * current figures mean nothing without the maximum ones. */
+		if (i == 2 && !ok[0] && !ok[1] && !p->bad[0] && !p->bad[1])
+			return;
+		path = xasprintf("%s/%s", p->sys, files[i]);
+		r = sr_read_str(sr, path, &s);
+		if (r == 0) {
 			if (i % 2 == 0) {
 				uint64_t w;
 				if (parse_u64(s, &w) == 0 && w <= 32) {
@@ -329,6 +336,45 @@ static void sysfs_link(struct probe_ctx *ctx, struct pdev *p)
 		p->s_cur = vals_s[1];
 }
 
+/* Vendor, device and class from the device's uevent (PCI_ID=VVVV:DDDD,
+ * PCI_CLASS=CCCCCC): one file read where the three attributes cost three
+ * (five system calls each).  0, or -1 when it lacks them (a hand-made
+ * capture): then the attributes. */
+static int read_uevent_ids(struct sysroot *sr, struct pdev *p)
+{
+	char *path = xasprintf("%s/uevent", p->sys), *text = NULL, *id, *cls, *end;
+	unsigned long v, d, c;
+	int r = -1;
+	if (sr_read(sr, path, &text, NULL) < 0) {
+		free(path);
+		return -1;
+	}
+	free(path);
+	id = strstr(text, "\nPCI_ID=");
+	id = !strncmp(text, "PCI_ID=", 7) ? text : id ? id + 1 : NULL;
+	cls = strstr(text, "\nPCI_CLASS=");
+	cls = !strncmp(text, "PCI_CLASS=", 10) ? text : cls ? cls + 1 : NULL;
+	if (id && cls) {
+		errno = 0;
+		v = strtoul(id + 7, &end, 16);
+		if (!errno && end == id + 11 && *end == ':') {
+			d = strtoul(end + 1, &end, 16);
+			if (!errno && end == id + 16 && (*end == '\n' || !*end)) {
+				c = strtoul(cls + 10, &end, 16);
+				if (!errno && end > cls + 10 && (*end == '\n' || !*end) && c <= 0xffffff) {
+					p->vendor = (unsigned)v;
+					p->device = (unsigned)d;
+					p->cls = (unsigned)c;
+					p->ids_file = "uevent";
+					r = 0;
+				}
+			}
+		}
+	}
+	free(text);
+	return r;
+}
+
 static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 {
 	struct sysroot *sr = &ctx->sr;
@@ -346,6 +392,10 @@ static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 		p = add_dev(s, dom, bus, dev, fn);
 		p->sys = xasprintf("/sys/bus/pci/devices/%s", names[i]);
 		sysfs_ancestry(sr, p, &dp);
+		if (read_uevent_ids(sr, p) == 0) {
+			p->have_ids = 1;
+			continue;
+		}
 		if ((r = read_hex(sr, p->sys, p->ids_file = "vendor", &p->vendor)) == 0 &&
 		    (r = read_hex(sr, p->sys, p->ids_file = "device", &p->device)) == 0 &&
 		    (r = read_hex(sr, p->sys, p->ids_file = "class", &p->cls)) == 0)
@@ -1220,7 +1270,9 @@ static cJSON *device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cons
 	}
 	{
 		char *ef = xasprintf("%s.class", base);
-		char *ep = p->sys ? xasprintf("%s/class", p->sys) : xstrdup(s->cfg_evidence ? s->cfg_evidence : "");
+		char *ep = p->sys ? xasprintf("%s/%s", p->sys, p->ids_file && !strcmp(p->ids_file, "uevent") ?
+					      "uevent" : "class")
+				  : xstrdup(s->cfg_evidence ? s->cfg_evidence : "");
 		if (*ep)
 			facts_evidence(&ctx->facts, ef, ep);
 		free(ef);
