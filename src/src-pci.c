@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pci/pci.h>
@@ -83,22 +84,36 @@ static int write_all(int fd, const char *p, size_t n)
 }
 
 /*
- * libpci reads only files we wrote: a private copy of the dump text,
- * already validated by pci_dump_check().  It never opens a path inside a
- * sysroot (a symbolic link there would lead it outside: libpci opens with
- * plain open()), and never a FIFO or a device node given as a dump: the
- * text was read once, through the read layer or fopen_input(), and libpci
- * parses exactly those bytes.  Its dump reader loads the whole file in
- * pci_init(), so the copy is removed before we return.
+ * libpci reads only what we wrote: a private copy of the dump text, already
+ * validated by pci_dump_check().  It never opens a path inside a sysroot (a
+ * symbolic link there would lead it outside: libpci opens with plain
+ * open()), and never a FIFO or a device node given as a dump: the text was
+ * read once, through the read layer or fopen_input(), and libpci parses
+ * exactly those bytes.  The copy is an anonymous memory file
+ * (/proc/self/fd/N of a memfd) where the kernel has them, else a temporary
+ * file removed at once: libpci's dump reader loads the whole file in
+ * pci_init().
  */
-struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
+static char *private_copy(const char *text, size_t len, int *memfd, char **err)
 {
-	jmp_buf jb;
-	struct pcisrc *volatile ps;
 	const char *tmp = getenv("TMPDIR");
-	char *volatile path = xasprintf("%s/nodeaudit-pci.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	int fd = mkstemp(path);
-	*err = NULL;
+	char *path;
+	int fd;
+	*memfd = -1;
+#ifdef MFD_CLOEXEC
+	fd = memfd_create("nodeaudit-pci.dump", MFD_CLOEXEC);
+	if (fd >= 0) {
+		path = xasprintf("/proc/self/fd/%d", fd);
+		if (write_all(fd, text, len) == 0 && access(path, R_OK) == 0) {
+			*memfd = fd;
+			return path;
+		}
+		free(path);
+		close(fd);
+	}
+#endif
+	path = xasprintf("%s/nodeaudit-pci.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
 	if (fd < 0) {
 		*err = xasprintf("cannot create a temporary file '%s': %s", path, strerror(errno));
 		free(path);
@@ -110,14 +125,37 @@ struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 		free(path);
 		return NULL;
 	}
+	return path;
+}
+
+static void drop_copy(char *path, int memfd)
+{
+	if (memfd >= 0)
+		close(memfd);
+	else
+		unlink(path);
+	free(path);
+}
+
+struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
+{
+	jmp_buf jb;
+	struct pcisrc *volatile ps;
+	volatile int memfd;
+	int fd;
+	char *volatile path;
+	*err = NULL;
+	path = private_copy(text, len, &fd, err);
+	memfd = fd;
+	if (!path)
+		return NULL;
 	ps = xcalloc(1, sizeof(*ps));
 	ps->acc = new_access();
 	pci_jmp = &jb;
 	if (setjmp(jb)) {
 		pci_jmp = NULL;
 		*err = xstrdup(pci_msg);
-		unlink(path);
-		free(path);
+		drop_copy(path, memfd);
 		free(ps);   /* the half-built libpci handle is leaked on purpose */
 		return NULL;
 	}
@@ -125,8 +163,7 @@ struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 	pci_set_param(ps->acc, "dump.name", path);
 	pci_init(ps->acc);
 	pci_jmp = NULL;
-	unlink(path);
-	free(path);
+	drop_copy(path, memfd);
 	return ps;
 }
 
