@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -257,11 +258,14 @@ static int names_failed;
  * libpci parses all of pci.ids into a hash on the first lookup (1.3 MB:
  * most of a probe's user time).  A probe names a handful of devices, so
  * when the list is a plain file, look the few lines up in it directly:
- * the same lines libpci would use, the same name text.  A compressed list
- * (pci.ids.gz) goes through libpci.
+ * the same lines libpci would use, the same name text.  The file is
+ * mapped, not read: reading it copies 1.3 MB into freshly faulted memory
+ * (5 to 20 ms on the reference VM), while a lookup touches only the pages
+ * up to its vendor.  A compressed list (pci.ids.gz) goes through libpci.
  */
-static char *ids_text;      /* the plain list, NUL-terminated */
-static int ids_state;       /* 0 untried, 1 loaded, -1 use libpci */
+static const char *ids_text;   /* the plain list, mapped */
+static size_t ids_len;
+static int ids_state;          /* 0 untried, 1 mapped, -1 use libpci */
 
 #define IDS_MAX (64u << 20)
 
@@ -271,7 +275,7 @@ static void ids_load(void)
 	char *plain;
 	size_t n;
 	struct stat st;
-	FILE *fp;
+	int fd;
 	ids_state = -1;
 	if (!name)
 		return;
@@ -283,70 +287,70 @@ static void ids_load(void)
 		plain[n - 3] = '\0';
 	} else
 		plain = xstrdup(name);
-	fp = fopen(plain, "r");
+	fd = open(plain, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	free(plain);
-	if (!fp)
+	if (fd < 0)
 		return;
-	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (unsigned long long)st.st_size < IDS_MAX) {
-		size_t len = (size_t)st.st_size;
-		ids_text = xmalloc(len + 2);
-		ids_text[0] = '\n';   /* every line, the first too, follows a newline */
-		if (fread(ids_text + 1, 1, len, fp) == len && !memchr(ids_text + 1, '\0', len)) {
-			ids_text[len + 1] = '\0';
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			ids_text = m;
+			ids_len = (size_t)st.st_size;
 			ids_state = 1;
-		} else {
-			free(ids_text);
-			ids_text = NULL;
 		}
 	}
-	fclose(fp);
+	close(fd);
 }
 
-/* The name on the line after "id" (4 hex digits) that starts at p. */
-static char *ids_name(const char *p)
+/* The name after the 4-digit id at p, up to the end of its line. */
+static char *ids_name(const char *p, const char *end)
 {
 	const char *e;
 	p += 4;
-	while (*p == ' ' || *p == '\t')
+	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	e = strchr(p, '\n');
+	if (p >= end)
+		return NULL;
+	e = memchr(p, '\n', (size_t)(end - p));
 	if (!e)
-		e = p + strlen(p);
+		e = end;
 	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 		e--;
 	return e > p ? xstrndup(p, (size_t)(e - p)) : NULL;
 }
 
-static int is_id_at(const char *p, const char *id)
+static int is_id_at(const char *p, const char *end, const char *id)
 {
-	return !strncmp(p, id, 4) && (p[4] == ' ' || p[4] == '\t');
+	return end - p > 4 && !strncmp(p, id, 4) && (p[4] == ' ' || p[4] == '\t');
+}
+
+/* The line after the one at p, or NULL at the end. */
+static const char *next_line(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	return nl && nl + 1 < end ? nl + 1 : NULL;
 }
 
 static char *ids_lookup(int what, unsigned a, unsigned b)
 {
 	char vid[8], did[8];
-	const char *p = ids_text;
+	const char *p = ids_text, *end = ids_text + ids_len;
 	snprintf(vid, sizeof(vid), "%04x", a & 0xffff);
 	snprintf(did, sizeof(did), "%04x", b & 0xffff);
-	/* The vendor line: "\nvvvv  Name". */
-	for (;;) {
-		p = strstr(p, "\n");
-		if (!p)
-			return NULL;
-		p++;
-		if (is_id_at(p, vid))
-			break;
-	}
+	/* The vendor line: "vvvv  Name" at the start of a line. */
+	while (p && !is_id_at(p, end, vid))
+		p = next_line(p, end);
+	if (!p)
+		return NULL;
 	if (what == PCI_LOOKUP_VENDOR)
-		return ids_name(p);
+		return ids_name(p, end);
 	/* Its devices: "\tdddd  Name" up to the next line that is not a
 	 * device, subsystem, comment or blank line. */
-	for (p = strchr(p, '\n'); p; p = strchr(p, '\n')) {
-		p++;
-		if (*p == '\t' && p[1] != '\t') {
-			if (is_id_at(p + 1, did))
-				return ids_name(p + 1);
+	for (p = next_line(p, end); p; p = next_line(p, end)) {
+		if (*p == '\t' && p + 1 < end && p[1] != '\t') {
+			if (is_id_at(p + 1, end, did))
+				return ids_name(p + 1, end);
 		} else if (*p != '\t' && *p != '#' && *p != '\n' && *p != '\r' && *p != '\0')
 			return NULL;
 		else if (*p == '\0')
@@ -401,8 +405,10 @@ void pci_names_release(void)
 		pci_jmp = NULL;
 	}
 	names_acc = NULL;
-	free(ids_text);
+	if (ids_state > 0)
+		munmap((void *)ids_text, ids_len);
 	ids_text = NULL;
+	ids_len = 0;
 	ids_state = 0;
 }
 
