@@ -968,6 +968,26 @@ static int is_irqbalance(int procfd, const char *pid)
 	return !strcmp(buf, "irqbalance");
 }
 
+/* The same for the scan of every process: as root, one readlink of
+ * /proc/PID/exe ("/usr/sbin/irqbalance", " (deleted)" after an upgrade)
+ * answers, and kernel threads (no exe: ENOENT) cost nothing more; where it
+ * is refused (not root, no CAP_SYS_PTRACE), the comm. */
+static int scan_is_irqbalance(int procfd, const char *pid, int root)
+{
+	char path[40], buf[4096];
+	const char *base;
+	ssize_t n;
+	if (!root || snprintf(path, sizeof(path), "%s/exe", pid) >= (int)sizeof(path))
+		return is_irqbalance(procfd, pid);
+	n = readlinkat(procfd, path, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return errno == ENOENT ? 0 : is_irqbalance(procfd, pid);
+	buf[n] = '\0';
+	base = strrchr(buf, '/');
+	base = base ? base + 1 : buf;
+	return !strcmp(base, "irqbalance") || !strcmp(base, "irqbalance (deleted)");
+}
+
 /* The PIDs in irqbalance's control socket names in /proc/net/unix
  * ("/run/irqbalance/irqbalance1234.sock", or "@irqbalance1234.sock" where
  * it fell back to an abstract socket; irqbalance >= 1.3): 1 when one of
@@ -1000,17 +1020,17 @@ static int irqbalance_by_socket(struct probe_ctx *ctx, int procfd)
  * Whether irqbalance runs.  Its control socket names its PID, so
  * /proc/net/unix (one read) finds a running irqbalance at once, checked
  * against that process's comm.  Without such a socket (an irqbalance
- * older than 1.3, another network namespace) every process's comm is
- * read, three system calls each, up to the first match: a busy node has
- * thousands of processes, and the read layer's open, fstat, read, read,
- * close would cost five.
+ * older than 1.3, another network namespace) every process is looked at,
+ * up to the first match: a busy node has thousands, so one readlink each
+ * as root (else open, read, close of its comm; the read layer's open,
+ * fstat, read, read, close would cost five).
  */
 static void probe_irqbalance(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
 	char **names;
 	size_t n, i, mark = ctx->sr.nread;
-	int found = 0, r, procfd;
+	int found = 0, r, procfd, root;
 	if (!ctx->sr.live) {
 		/* A snapshot records what it saw live; a hand-made capture cannot tell. */
 		char *v = NULL;
@@ -1034,9 +1054,10 @@ static void probe_irqbalance(struct probe_ctx *ctx)
 		return;
 	}
 	found = irqbalance_by_socket(ctx, procfd);
+	root = geteuid() == 0;
 	for (i = 0; i < n && !found; i++) {
 		uint64_t pid;
-		if (parse_u64(names[i], &pid) == 0 && is_irqbalance(procfd, names[i]))
+		if (parse_u64(names[i], &pid) == 0 && scan_is_irqbalance(procfd, names[i], root))
 			found = 1;
 	}
 	sr_free_list(names, n);
