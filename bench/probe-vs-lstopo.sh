@@ -1,40 +1,116 @@
 #!/bin/sh
-# probe-vs-lstopo.sh - wall time of `nodeaudit probe` against
-# `lstopo-no-graphics --whole-io` on this machine, run alternately N times
-# (default 21); prints each median in ms and the median of the per-round
-# ratios probe/lstopo (the goal: at most 1.0).
-#   bench/probe-vs-lstopo.sh [N]      NODEAUDIT=path overrides the binary
+# probe-vs-lstopo.sh - wall time and system calls of `nodeaudit check`,
+# `nodeaudit probe` and each `probe --only PART` against
+# `lstopo-no-graphics --whole-io` and `lscpu` on this machine.
+#
+# Wall: N rounds (default 21); each round runs every command once, one after
+# the other (alternating, so that a noisy moment hits all of them); the
+# median per command, and the median of the per-round ratios to lstopo.
+# System calls: `strace -f -c` of each command, S runs (default 3), median
+# of the totals (strace slows a run down: its runs are not timed).
+# Targets (issue 17): check wall <= 0.7x lstopo, check syscalls <= lstopo's.
+#   bench/probe-vs-lstopo.sh [N [S]]     NODEAUDIT=path overrides the binary
 set -eu
 n=${1:-21}
-top=$(cd "$(dirname "$0")/.." && pwd)
-# The binary: $NODEAUDIT, else build/src/nodeaudit (the README's build), else src/nodeaudit.
-def=$top/build/src/nodeaudit
-[ -x "$def" ] || def=$top/src/nodeaudit
-na=${NODEAUDIT:-$def}
-[ -x "$na" ] || { echo "probe-vs-lstopo: no nodeaudit at '$na' (build first)" >&2; exit 2; }
+s=${2:-3}
+here=$(cd "$(dirname "$0")/.." && pwd)
+na=${NODEAUDIT:-}
+if [ -z "$na" ]; then
+	for c in "$here/build/src/nodeaudit" "$here/src/nodeaudit"; do
+		[ -x "$c" ] && { na=$c; break; }
+	done
+fi
+if [ -z "$na" ] || [ ! -x "$na" ]; then
+	echo "probe-vs-lstopo: no nodeaudit binary (build first, or set NODEAUDIT)" >&2; exit 2
+fi
 command -v lstopo-no-graphics >/dev/null 2>&1 ||
 	{ echo "probe-vs-lstopo: lstopo-no-graphics not found (Debian: hwloc-nox)" >&2; exit 2; }
+command -v lscpu >/dev/null 2>&1 || { echo "probe-vs-lstopo: lscpu not found (util-linux)" >&2; exit 2; }
 case $n in ''|*[!0-9]*|0) echo "probe-vs-lstopo: N must be a positive number" >&2; exit 2 ;; esac
+case $s in ''|*[!0-9]*) echo "probe-vs-lstopo: S must be a number" >&2; exit 2 ;; esac
+have_strace=1
+command -v strace >/dev/null 2>&1 || have_strace=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# The commands, one a line: a label, a tab, the command line.
+tab=$(printf '\t')
+cat >"$tmp/cmds" <<EOF
+check${tab}"$na" check
+probe${tab}"$na" probe
+probe --only host${tab}"$na" probe --only host
+probe --only cpu${tab}"$na" probe --only cpu
+probe --only numa${tab}"$na" probe --only numa
+probe --only memory${tab}"$na" probe --only memory
+probe --only pci${tab}"$na" probe --only pci
+probe --only kernel${tab}"$na" probe --only kernel
+lstopo-no-graphics --whole-io${tab}lstopo-no-graphics --whole-io
+lscpu${tab}lscpu
+EOF
+ncmd=$(wc -l <"$tmp/cmds")
+
+# cmd_K: the K-th command line (looked up before the clock starts).
+k=1
+while [ $k -le "$ncmd" ]; do
+	# shellcheck disable=SC2034 # read by the eval below
+	cmd=$(sed -n "${k}p" "$tmp/cmds" | cut -f2-)
+	eval "cmd_$k=\$cmd"
+	k=$((k + 1))
+done
 ns() { date +%s%N; }
+run_k() { # run_k K: run the K-th command, output discarded
+	eval "eval \"\$cmd_$1\"" >/dev/null 2>&1 || true
+}
+
 # One warm-up each (page cache, dynamic loader), not counted.
-"$na" probe >/dev/null 2>&1 || true
-lstopo-no-graphics --whole-io >/dev/null 2>&1 || true
+k=1
+while [ $k -le "$ncmd" ]; do run_k $k; k=$((k + 1)); done
 i=0
 while [ $i -lt "$n" ]; do
-	t0=$(ns); "$na" probe >/dev/null 2>&1 || true; t1=$(ns)
-	lstopo-no-graphics --whole-io >/dev/null 2>&1 || true; t2=$(ns)
-	echo "$((t1 - t0)) $((t2 - t1))" >>"$tmp/times"
+	row=""
+	k=1
+	while [ $k -le "$ncmd" ]; do
+		t0=$(ns); run_k $k; t1=$(ns)
+		row="$row $((t1 - t0))"
+		k=$((k + 1))
+	done
+	echo "$row" >>"$tmp/times"
 	i=$((i + 1))
 done
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-p=$(cut -d' ' -f1 "$tmp/times" | median)
-l=$(cut -d' ' -f2 "$tmp/times" | median)
-r=$(awk '{ printf "%.6f\n", $1 / $2 }' "$tmp/times" | median)
-awk -v p="$p" -v l="$l" -v r="$r" -v n="$n" 'BEGIN {
-	printf "runs: %d each, alternating\n", n
-	printf "nodeaudit probe:               median %.1f ms\n", p / 1e6
-	printf "lstopo-no-graphics --whole-io: median %.1f ms\n", l / 1e6
-	printf "median ratio probe/lstopo:     %.2f\n", r }'
+
+if [ $have_strace -eq 1 ] && [ "$s" -gt 0 ]; then
+	k=1
+	while [ $k -le "$ncmd" ]; do
+		j=0
+		while [ $j -lt "$s" ]; do
+			eval "eval \"strace -f -c -o '$tmp/st' \$cmd_$k\"" >/dev/null 2>&1 || true
+			awk '$NF == "total" { print $4 }' "$tmp/st" >>"$tmp/sc.$k"
+			j=$((j + 1))
+		done
+		k=$((k + 1))
+	done
+fi
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "nan"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+lst=$(grep -n '^lstopo' "$tmp/cmds" | cut -d: -f1)
+printf 'runs: %d rounds, each command once a round (alternating); syscalls: median of %s strace -f -c runs\n' "$n" \
+	"$([ $have_strace -eq 1 ] && echo "$s" || echo "no (strace missing)")"
+printf '%-30s %9s %9s %9s %10s\n' "command" "wall ms" "/lstopo" "syscalls" "/lstopo"
+lsc=nan
+[ -f "$tmp/sc.$lst" ] && lsc=$(median <"$tmp/sc.$lst")
+k=1
+while [ $k -le "$ncmd" ]; do
+	label=$(sed -n "${k}p" "$tmp/cmds" | cut -f1)
+	w=$(awk -v k=$k '{ print $k }' "$tmp/times" | median)
+	r=$(awk -v k=$k -v l="$lst" '{ printf "%.6f\n", $k / $l }' "$tmp/times" | median)
+	sc=nan
+	[ -f "$tmp/sc.$k" ] && sc=$(median <"$tmp/sc.$k")
+	awk -v lab="$label" -v w="$w" -v r="$r" -v sc="$sc" -v lsc="$lsc" 'BEGIN {
+		if (sc == "nan") printf "%-30s %9.1f %9.2f %9s %10s\n", lab, w / 1e6, r, "-", "-"
+		else printf "%-30s %9.1f %9.2f %9d %10.2f\n", lab, w / 1e6, r, sc, sc / lsc }'
+	[ "$label" = check ] && { cr=$r; csc=$sc; }
+	k=$((k + 1))
+done
+awk -v r="$cr" -v sc="$csc" -v lsc="$lsc" 'BEGIN {
+	printf "target check wall <= 0.70x lstopo: %.2f (%s)\n", r, r <= 0.70 ? "met" : "not met"
+	if (sc != "nan") printf "target check syscalls <= lstopo: %d vs %d (%s)\n", sc, lsc, sc <= lsc ? "met" : "not met" }'

@@ -9,8 +9,10 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The one list of sysctls read on every run; the check engine adds the keys
  * its profiles mention with kernel_probe_sysctl(). */
@@ -944,12 +946,91 @@ static void probe_cgroup(struct probe_ctx *ctx)
 		  "neither /sys/fs/cgroup/cgroup.controllers nor a cgroup mount in /proc/mounts");
 }
 
+/* 1 if live process pid is named "irqbalance" (its /proc/PID/comm), read
+ * in three system calls (open, one read, close): comm is at most 16 bytes.
+ * procfd: an O_PATH descriptor of /proc. */
+static int is_irqbalance(int procfd, const char *pid)
+{
+	char path[40], buf[32];
+	ssize_t n;
+	int fd;
+	if (snprintf(path, sizeof(path), "%s/comm", pid) >= (int)sizeof(path))
+		return 0;
+	fd = openat(procfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return !strcmp(buf, "irqbalance");
+}
+
+/* The same for the scan of every process: as root, one readlink of
+ * /proc/PID/exe ("/usr/sbin/irqbalance", " (deleted)" after an upgrade)
+ * answers, and kernel threads (no exe: ENOENT) cost nothing more; where it
+ * is refused (not root, no CAP_SYS_PTRACE), the comm. */
+static int scan_is_irqbalance(int procfd, const char *pid, int root)
+{
+	char path[40], buf[4096];
+	const char *base;
+	ssize_t n;
+	if (!root || snprintf(path, sizeof(path), "%s/exe", pid) >= (int)sizeof(path))
+		return is_irqbalance(procfd, pid);
+	n = readlinkat(procfd, path, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return errno == ENOENT ? 0 : is_irqbalance(procfd, pid);
+	buf[n] = '\0';
+	base = strrchr(buf, '/');
+	base = base ? base + 1 : buf;
+	return !strcmp(base, "irqbalance") || !strcmp(base, "irqbalance (deleted)");
+}
+
+/* The PIDs in irqbalance's control socket names in /proc/net/unix
+ * ("/run/irqbalance/irqbalance1234.sock", or "@irqbalance1234.sock" where
+ * it fell back to an abstract socket; irqbalance >= 1.3): 1 when one of
+ * them is a live irqbalance. */
+static int irqbalance_by_socket(struct probe_ctx *ctx, int procfd)
+{
+	char *text = NULL, *p;
+	int found = 0;
+	if (sr_read(&ctx->sr, "/proc/net/unix", &text, NULL) < 0)
+		return 0;
+	for (p = strstr(text, "irqbalance"); p && !found; p = strstr(p + 1, "irqbalance")) {
+		char pid[24];
+		size_t k = 0;
+		const char *q = p + strlen("irqbalance");
+		if (p > text && p[-1] != '/' && p[-1] != '@')
+			continue;
+		while (k < sizeof(pid) - 1 && q[k] >= '0' && q[k] <= '9') {
+			pid[k] = q[k];
+			k++;
+		}
+		pid[k] = '\0';
+		if (k && !strncmp(q + k, ".sock", 5) && is_irqbalance(procfd, pid))
+			found = 1;
+	}
+	free(text);
+	return found;
+}
+
+/*
+ * Whether irqbalance runs.  Its control socket names its PID, so
+ * /proc/net/unix (one read) finds a running irqbalance at once, checked
+ * against that process's comm.  Without such a socket (an irqbalance
+ * older than 1.3, another network namespace) every process is looked at,
+ * up to the first match: a busy node has thousands, so one readlink each
+ * as root (else open, read, close of its comm; the read layer's open,
+ * fstat, read, read, close would cost five).
+ */
 static void probe_irqbalance(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
 	char **names;
 	size_t n, i, mark = ctx->sr.nread;
-	int found = 0, r;
+	int found = 0, r, procfd, root;
 	if (!ctx->sr.live) {
 		/* A snapshot records what it saw live; a hand-made capture cannot tell. */
 		char *v = NULL;
@@ -963,25 +1044,26 @@ static void probe_irqbalance(struct probe_ctx *ctx)
 		free(v);
 		return;
 	}
-	r = sr_list(&ctx->sr, "/proc", &names, &n);
+	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	r = procfd < 0 ? -errno : sr_list(&ctx->sr, "/proc", &names, &n);
 	if (r < 0) {
+		if (procfd >= 0)
+			close(procfd);
 		fj_bool_or_null(k, "irqbalance", -1);
 		facts_gap_read(&ctx->facts, "kernel.irqbalance", "/proc", r);
 		return;
 	}
+	found = irqbalance_by_socket(ctx, procfd);
+	root = geteuid() == 0;
 	for (i = 0; i < n && !found; i++) {
-		char *p, *comm = NULL;
 		uint64_t pid;
-		if (parse_u64(names[i], &pid) < 0)
-			continue;
-		p = xasprintf("/proc/%s/comm", names[i]);
-		if (read_line(ctx, p, &comm) == 0 && !strcmp(comm, "irqbalance"))
+		if (parse_u64(names[i], &pid) == 0 && scan_is_irqbalance(procfd, names[i], root))
 			found = 1;
-		free(comm);
-		free(p);
 	}
 	sr_free_list(names, n);
-	/* Process names are no evidence worth a snapshot: forget those reads. */
+	close(procfd);
+	/* Sockets and process names are no evidence worth a snapshot: forget
+	 * those reads. */
 	for (i = mark; i < ctx->sr.nread; i++)
 		free(ctx->sr.read[i]);
 	ctx->sr.nread = mark;

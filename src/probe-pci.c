@@ -10,16 +10,31 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /*
  * Devices come from sysfs through the read layer (so that evidence and
  * snapshots see every file), or from a config dump (--pci-dump) when one is
- * given.  Config space (the PCIe capability: LnkCap, LnkSta, LnkCap2) comes
- * through libpci: its sysfs method re-rooted at the sysroot, or its dump
- * method on --pci-dump or on the snapshot's /nodeaudit/pci.dump.  The link
- * figures of sysfs (current_link_*, max_link_*) win where both exist: they
- * are what the kernel decoded from the same registers.
+ * given.  Sysfs first: the kernel exports the link figures it decoded from
+ * LnkCap/LnkSta/LnkCap2 (current_link_*, max_link_*) and the identity,
+ * locality and class of every function, each a cheap attribute read.  The
+ * config space itself is read only for what sysfs does not give (the PCIe
+ * port type, a link figure a file lacks, a bridge's secondary bus) and only
+ * for the functions that matter: accelerators, NICs, unidentified
+ * functions, the ports above them, and PCI-to-PCI bridges (whose own link
+ * facts depend on their port type).  It is read dword by dword as needed,
+ * through the read layer: a VM traps every config dword to the hypervisor
+ * (about 40 us each on the reference VM: a 256-byte read costs 2.5 ms), and
+ * libpci's sysfs method would open paths inside the sysroot with plain
+ * open(), following links out of it and blocking on a FIFO.  libpci only
+ * parses dumps (--pci-dump, the snapshot's /nodeaudit/pci.dump) from a
+ * private copy of text we validated, and names devices from pci.ids.
  */
+
+/* Test hook (tests/unit/test-pci-paths.c): read every function's config
+ * space, as before sysfs-first; the facts must not change. */
+int pci_probe_config_all;
 
 #define NO_PARENT (-1)
 
@@ -34,9 +49,13 @@ struct pdev {
 	unsigned vendor, device, cls;   /* cls: 24-bit class code */
 	int have_ids;
 	int ids_err;          /* why vendor/device/class were unreadable */
-	const char *ids_file; /* ... and which of them */
+	const char *ids_file; /* ... and which of them; "uevent" when read there */
 	uint8_t *cfg;
-	int cfglen;           /* bytes of config space read: 0, 64, 256, 4096 */
+	int cfglen;           /* bytes of config space readable: 0, 64 ... 256 */
+	int cfgfd;            /* sysfs config file while it is parsed; -1 */
+	uint64_t cfghave;     /* dwords of cfg read (bit n: bytes 4n..4n+3) */
+	int cfgerr;           /* why the config file is unreadable; 0 */
+	int matters;          /* its config space is read (sysfs-first) */
 	int pcie_cap;         /* offset; 0: none; -1: unknown */
 	int port_type;        /* PCIe device/port type; -1 unknown */
 	int sec_bus;          /* secondary bus of a bridge header; -1 */
@@ -55,7 +74,7 @@ struct pci_scan {
 	struct pdev *d;
 	size_t n, a;
 	const char *cfg_evidence;   /* where config space came from */
-	char *dump_path;            /* host path of the dump used, or NULL */
+	char *dump_path;            /* the snapshot's dump when it was used, or NULL */
 	int from_dump;              /* devices enumerated from --pci-dump */
 	int *pkg;                   /* package of each CPU: -2 unread, -1 unreadable */
 };
@@ -166,6 +185,7 @@ static struct pdev *add_dev(struct pci_scan *s, unsigned dom, unsigned bus, unsi
 	p->sec_bus = -1;
 	p->w_cur = p->w_max = -1;
 	p->json_index = -1;
+	p->cfgfd = -1;
 	return p;
 }
 
@@ -271,8 +291,15 @@ static void sysfs_link(struct probe_ctx *ctx, struct pdev *p)
 	int ok[4] = { 0 };
 	size_t i;
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		char *path = xasprintf("%s/%s", p->sys, files[i]), *s = NULL;
-		if (sr_read_str(sr, path, &s) == 0) {
+		char *path, *s = NULL;
+		int r;
+		/* The kernel has all four files or none (conventional PCI): the
+		 * current figures mean nothing without the maximum ones. */
+		if (i == 2 && !ok[0] && !ok[1] && !p->bad[0] && !p->bad[1])
+			return;
+		path = xasprintf("%s/%s", p->sys, files[i]);
+		r = sr_read_str(sr, path, &s);
+		if (r == 0) {
 			if (i % 2 == 0) {
 				uint64_t w;
 				if (parse_u64(s, &w) == 0 && w <= 32) {
@@ -309,6 +336,45 @@ static void sysfs_link(struct probe_ctx *ctx, struct pdev *p)
 		p->s_cur = vals_s[1];
 }
 
+/* Vendor, device and class from the device's uevent (PCI_ID=VVVV:DDDD,
+ * PCI_CLASS=CCCCCC): one file read where the three attributes cost three
+ * (five system calls each).  0, or -1 when it lacks them (a hand-made
+ * capture): then the attributes. */
+static int read_uevent_ids(struct sysroot *sr, struct pdev *p)
+{
+	char *path = xasprintf("%s/uevent", p->sys), *text = NULL, *id, *cls, *end;
+	unsigned long v, d, c;
+	int r = -1;
+	if (sr_read(sr, path, &text, NULL) < 0) {
+		free(path);
+		return -1;
+	}
+	free(path);
+	id = strstr(text, "\nPCI_ID=");
+	id = !strncmp(text, "PCI_ID=", 7) ? text : id ? id + 1 : NULL;
+	cls = strstr(text, "\nPCI_CLASS=");
+	cls = !strncmp(text, "PCI_CLASS=", 10) ? text : cls ? cls + 1 : NULL;
+	if (id && cls) {
+		errno = 0;
+		v = strtoul(id + 7, &end, 16);
+		if (!errno && end == id + 11 && *end == ':') {
+			d = strtoul(end + 1, &end, 16);
+			if (!errno && end == id + 16 && (*end == '\n' || !*end)) {
+				c = strtoul(cls + 10, &end, 16);
+				if (!errno && end > cls + 10 && (*end == '\n' || !*end) && c <= 0xffffff) {
+					p->vendor = (unsigned)v;
+					p->device = (unsigned)d;
+					p->cls = (unsigned)c;
+					p->ids_file = "uevent";
+					r = 0;
+				}
+			}
+		}
+	}
+	free(text);
+	return r;
+}
+
 static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 {
 	struct sysroot *sr = &ctx->sr;
@@ -326,6 +392,10 @@ static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 		p = add_dev(s, dom, bus, dev, fn);
 		p->sys = xasprintf("/sys/bus/pci/devices/%s", names[i]);
 		sysfs_ancestry(sr, p, &dp);
+		if (read_uevent_ids(sr, p) == 0) {
+			p->have_ids = 1;
+			continue;
+		}
 		if ((r = read_hex(sr, p->sys, p->ids_file = "vendor", &p->vendor)) == 0 &&
 		    (r = read_hex(sr, p->sys, p->ids_file = "device", &p->device)) == 0 &&
 		    (r = read_hex(sr, p->sys, p->ids_file = "class", &p->cls)) == 0)
@@ -339,28 +409,110 @@ static int scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 
 /*** Config space ***/
 
+/* The first 256 bytes at most: the header, the capability list and the
+ * PCIe capability's link registers (extended space is never needed). */
+#define CFG_MAX 256
+
+/* Bytes [off, off + len) of p's config space: 0 when they are in p->cfg
+ * (read now if need be: only the missing dwords, one pread), -1 when they
+ * lie beyond what is readable.  A short read shrinks cfglen as libpci's
+ * reader did: below 64 bytes nothing is usable, else sysfs stops at 64
+ * for those without CAP_SYS_ADMIN. */
+static int cfg_need(struct pdev *p, int off, int len)
+{
+	int lo = off & ~3, hi = (off + len + 3) & ~3, got = 0;
+	if (off < 0 || len <= 0 || off + len > p->cfglen)
+		return -1;
+	while (lo < hi && (p->cfghave >> (lo / 4) & 1))
+		lo += 4;
+	while (hi > lo && (p->cfghave >> (hi / 4 - 1) & 1))
+		hi -= 4;
+	if (lo == hi)
+		return 0;
+	if (p->cfgfd < 0)
+		return -1;
+	while (got < hi - lo) {
+		ssize_t r = pread(p->cfgfd, p->cfg + lo + got, (size_t)(hi - lo - got), lo + got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			p->cfgerr = -errno;
+		if (r <= 0)
+			break;
+		got += (int)r;
+	}
+	for (got &= ~3; got > 0; got -= 4)
+		p->cfghave |= 1ull << ((lo + got) / 4 - 1);
+	if (!(p->cfghave >> (hi / 4 - 1) & 1)) {
+		/* Short: below 64 bytes the header is unreadable; beyond,
+		 * sysfs stops at 64 for those without CAP_SYS_ADMIN (a plain
+		 * file was sized when opened). */
+		p->cfglen = lo >= 64 || p->cfghave >> 15 & 1 ? 64 : 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* Open the sysfs config file of p through the read layer (inside the
+ * sysroot, a regular file only) and size it. */
+static void cfg_open(struct sysroot *sr, struct pdev *p)
+{
+	char *path = xasprintf("%s/config", p->sys);
+	struct stat st;
+	int fd = sr_open_file(sr, path);
+	free(path);
+	p->cfglen = 0;
+	if (fd < 0) {
+		p->cfgerr = fd;
+		return;
+	}
+	if (fstat(fd, &st) == 0 && st.st_size >= 64)
+		p->cfglen = (st.st_size < CFG_MAX ? (int)st.st_size : CFG_MAX) & ~15;
+	p->cfgfd = fd;
+}
+
+static void cfg_close(struct pdev *p)
+{
+	if (p->cfgfd >= 0)
+		close(p->cfgfd);
+	p->cfgfd = -1;
+}
+
 static void parse_config(struct pdev *p)
 {
 	const uint8_t *c = p->cfg;
 	int ptr, hops;
 	if (p->cfglen < 64)
 		return;
-	if (!p->have_ids && le16(c) != 0xffff) {
+	if (!p->have_ids && cfg_need(p, 0, 12) == 0 && le16(c) != 0xffff) {
 		p->vendor = le16(c);
 		p->device = le16(c + 2);
 		p->cls = (unsigned)c[11] << 16 | (unsigned)c[10] << 8 | c[9];
 		p->have_ids = 1;
+		p->kind = pci_classify(p->vendor, p->device, p->cls);
 	}
-	if ((c[0x0e] & 0x7f) == 1)
+	/* A bridge's secondary bus (a dump, read whole, has every header). */
+	if ((p->kind == PCI_BRIDGE || (p->cfghave >> 3 & 1)) && cfg_need(p, 0x0c, 4) == 0 &&
+	    (c[0x0e] & 0x7f) == 1 && cfg_need(p, 0x18, 4) == 0)
 		p->sec_bus = c[0x19];
+	if (cfg_need(p, 0x04, 4) < 0)
+		return;
 	if (!(le16(c + 6) & 0x10)) {
 		p->pcie_cap = 0;   /* no capability list at all */
+		/* Size what is readable, as a whole read would have. */
+		if (p->cfglen > 64)
+			(void)cfg_need(p, 0x40, 4);
 		return;
 	}
-	if (p->cfglen < 256)
+	/* Whether more than the header is readable (sysfs gives 64 bytes to
+	 * those without CAP_SYS_ADMIN): the first capability says. */
+	if (cfg_need(p, 0x34, 4) < 0)
+		return;
+	ptr = c[0x34] & 0xfc;
+	if (p->cfglen < CFG_MAX || cfg_need(p, ptr >= 0x40 ? ptr : 0x40, 4) < 0)
 		return;            /* the list lies beyond what we could read */
 	p->pcie_cap = 0;
-	for (ptr = c[0x34] & 0xfc, hops = 0; ptr >= 0x40 && ptr < 0xfc && hops < 48;
+	for (hops = 0; ptr >= 0x40 && ptr < 0xfc && hops < 48 && cfg_need(p, ptr, 4) == 0;
 	     ptr = c[ptr + 1] & 0xfc, hops++)
 		if (c[ptr] == 0x10) {
 			p->pcie_cap = ptr;
@@ -397,10 +549,15 @@ static void config_link(struct pdev *p)
 	}
 	if (cap + 0x14 > p->cfglen)
 		return;
+	/* Sysfs gave all four figures: nothing to read. */
+	if (p->w_max >= 0 && p->s_max > 0 && p->w_cur >= 0 && p->s_cur > 0)
+		return;
+	if (cfg_need(p, cap + 0x0c, 8) < 0)
+		return;
 	version = le16(c + cap + 2) & 0xf;
 	lnkcap = le32(c + cap + 0x0c);
 	lnksta = le16(c + cap + 0x12);
-	if (version >= 2 && cap + 0x30 <= p->cfglen)
+	if (version >= 2 && cap + 0x30 <= p->cfglen && cfg_need(p, cap + 0x2c, 4) == 0)
 		lnkcap2 = le32(c + cap + 0x2c);
 	smax = speed_code(lnkcap & 0xf);
 	vec = lnkcap2 >> 1 & 0x7f;   /* Supported Link Speeds Vector */
@@ -421,23 +578,64 @@ static void config_link(struct pdev *p)
 		p->s_cur = speed_code(lnksta & 0xf);
 }
 
-/* Read every device's config space from src (NULL: none). */
-static void read_configs(struct pci_scan *s, struct pcisrc *src)
+/* Which sysfs functions have their config space read: accelerators, NICs
+ * and unidentified functions (that may be either), every bridge above
+ * them, PCI-to-PCI bridges (their port type decides their own link facts)
+ * and, when some function's place is not in its sysfs path, every bridge
+ * (their secondary bus places it). */
+static void mark_matters(struct pci_scan *s)
 {
-	size_t i;
+	size_t i, k;
+	int need_secbus = 0;
+	for (i = 0; i < s->n; i++)
+		if (!s->d[i].nanc && s->d[i].bus != 0)
+			need_secbus = 1;
 	for (i = 0; i < s->n; i++) {
 		struct pdev *p = &s->d[i];
-		p->cfg = xcalloc(1, 4096);
-		/* The link registers lie in the first 256 bytes: extended
-		 * space would cost time (a VM traps each dword) for nothing. */
-		if (src)
-			p->cfglen = pcisrc_config_max(src, p->dom, p->bus, p->dev, p->fn, p->cfg, 256);
-		parse_config(p);
+		unsigned sub = p->cls >> 8;
+		if (!p->have_ids || p->kind == PCI_ACCEL || p->kind == PCI_NIC) {
+			p->matters = 1;
+			for (k = 0; k < p->nanc; k++) {
+				int idx = find_bdf(s, p->anc[k]);
+				if (idx >= 0)
+					s->d[idx].matters = 1;
+			}
+		} else if (p->kind == PCI_BRIDGE && (need_secbus || sub == 0x0604 || sub == 0x0609))
+			p->matters = 1;
 	}
 }
 
-/* Validate a dump (read through the read layer when it is in the sysroot). */
-static int check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, char **why)
+/* Config space for every device: from the dump source, or (sysfs, when
+ * sysfs_cfg) from each config file that matters, dword by dword as the
+ * facts need it; else none. */
+static void read_configs(struct probe_ctx *ctx, struct pci_scan *s, struct pcisrc *src, int sysfs_cfg)
+{
+	size_t i;
+	if (sysfs_cfg)
+		mark_matters(s);
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->d[i];
+		p->cfg = xcalloc(1, 4096);
+		if (src) {
+			/* The link registers lie in the first 256 bytes. */
+			p->cfglen = pcisrc_config_max(src, p->dom, p->bus, p->dev, p->fn, p->cfg, CFG_MAX);
+			p->cfghave = p->cfglen >= CFG_MAX ? ~0ull : (1ull << (p->cfglen / 4)) - 1;
+		} else if (sysfs_cfg && p->sys && (p->matters || pci_probe_config_all)) {
+			cfg_open(&ctx->sr, p);
+			if (pci_probe_config_all)
+				cfg_need(p, 0, p->cfglen);
+		}
+		parse_config(p);
+		config_link(p);
+		cfg_close(p);
+		p->kind = p->have_ids ? pci_classify(p->vendor, p->device, p->cls) : PCI_OTHER;
+	}
+}
+
+/* Read and validate a dump (through the read layer when it is in the
+ * sysroot): 0 and its text in *text (malloc'd, *len bytes), or -1 and why. */
+static int check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, char **why, char **text,
+		      size_t *lenp)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -477,8 +675,13 @@ static int check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, c
 		return -1;
 	}
 	r = pci_dump_check(buf, len, why);
-	free(buf);
-	return r;
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	*text = buf;
+	*lenp = len;
+	return 0;
 }
 
 /*** Topology ***/
@@ -648,6 +851,9 @@ static cJSON *link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const 
 			else if (p->cfglen > 0 && p->cfglen < 256)
 				facts_gap(&ctx->facts, fact, "no link files and only %d bytes of PCI config "
 					  "space (PCI config space beyond 64 bytes needs root)", p->cfglen);
+			else if (p->cfglen == 0 && p->cfgerr && p->cfgerr != -ENOENT)
+				facts_gap(&ctx->facts, fact, "no link files, and %s/config: %s", p->sys,
+					  sr_reason(p->cfgerr));
 			else if (p->cfglen == 0)
 				facts_gap(&ctx->facts, fact, "no link files and no readable PCI config space");
 			else
@@ -1064,7 +1270,9 @@ static cJSON *device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cons
 	}
 	{
 		char *ef = xasprintf("%s.class", base);
-		char *ep = p->sys ? xasprintf("%s/class", p->sys) : xstrdup(s->cfg_evidence ? s->cfg_evidence : "");
+		char *ep = p->sys ? xasprintf("%s/%s", p->sys, p->ids_file && !strcmp(p->ids_file, "uevent") ?
+					      "uevent" : "class")
+				  : xstrdup(s->cfg_evidence ? s->cfg_evidence : "");
 		if (*ep)
 			facts_evidence(&ctx->facts, ef, ep);
 		free(ef);
@@ -1180,20 +1388,21 @@ int probe_pci(struct probe_ctx *ctx)
 	struct pci_scan s = { 0 };
 	struct pcisrc *src = NULL;
 	cJSON *pci = facts_obj(f, "pci"), *accels, *nics, *all;
-	char *why = NULL, *err = NULL;
-	size_t i;
+	char *why = NULL, *err = NULL, *text = NULL;
+	size_t i, tlen = 0;
 	int r, nolinks = 0, na = 0, nn = 0;
 
 	if (ctx->opts->pci_dump) {
 		/* Given on the command line: it is the machine's PCI bus. */
 		unsigned (*addrs)[4] = NULL;
 		size_t n;
-		if (check_dump(ctx, ctx->opts->pci_dump, 0, &why) < 0) {
+		if (check_dump(ctx, ctx->opts->pci_dump, 0, &why, &text, &tlen) < 0) {
 			error("cannot read PCI dump '%s': %s", ctx->opts->pci_dump, why);
 			free(why);
 			return -EINVAL;
 		}
-		src = pcisrc_open(PCISRC_DUMP, ctx->opts->pci_dump, &err);
+		src = pcisrc_open_text(text, tlen, &err);
+		free(text);
 		if (!src) {
 			error("cannot read PCI dump '%s': %s", ctx->opts->pci_dump, err);
 			free(err);
@@ -1216,9 +1425,10 @@ int probe_pci(struct probe_ctx *ctx)
 		}
 		if (!sr->live && sr_exists(sr, "/nodeaudit/pci.dump")) {
 			/* A snapshot's config space (captured as root). */
-			if (check_dump(ctx, "/nodeaudit/pci.dump", 1, &why) == 0) {
-				s.dump_path = sr_hostpath(sr, "/nodeaudit/pci.dump");
-				src = pcisrc_open(PCISRC_DUMP, s.dump_path, &err);
+			if (check_dump(ctx, "/nodeaudit/pci.dump", 1, &why, &text, &tlen) == 0) {
+				s.dump_path = xstrdup("/nodeaudit/pci.dump");
+				src = pcisrc_open_text(text, tlen, &err);
+				free(text);
 				s.cfg_evidence = "/nodeaudit/pci.dump";
 			} else
 				err = why;
@@ -1228,27 +1438,18 @@ int probe_pci(struct probe_ctx *ctx)
 				err = NULL;
 			}
 		}
-		if (!src && !s.dump_path) {
-			char *path = sr_hostpath(sr, "/sys/bus/pci");
-			src = pcisrc_open(PCISRC_SYSFS, path, &err);
-			free(path);
-			if (!src) {
-				debug("libpci: %s", err);
-				free(err);
-			}
-			s.cfg_evidence = "config";
-		}
+		if (!src && !s.dump_path)
+			s.cfg_evidence = "config";   /* each function's sysfs config file */
 	}
 	qsort(s.d, s.n, sizeof(*s.d), pdev_cmp);
-	read_configs(&s, src);
-	pcisrc_close(src);
 	for (i = 0; i < s.n; i++) {
 		struct pdev *p = &s.d[i];
 		if (p->sys)
 			sysfs_link(ctx, p);
-		config_link(p);
 		p->kind = p->have_ids ? pci_classify(p->vendor, p->device, p->cls) : PCI_OTHER;
 	}
+	read_configs(ctx, &s, src, !src && !s.dump_path && !s.from_dump);
+	pcisrc_close(src);
 	link_parents(&s);
 
 	accels = cJSON_AddArrayToObject(pci, "accelerators");

@@ -7,23 +7,22 @@
 #include "sysroot.h"
 
 /*
- * A config-space source: libpci's sysfs method re-rooted at a sysroot's
- * /sys/bus/pci, or its dump method on an `lspci -xxx` file.  libpci's error
- * handler would exit the process: ours records the message and unwinds, so
- * every failure comes back as -1 with a message in pcisrc_error().
+ * A config-space source: libpci's dump method on `lspci -xxx` text
+ * (--pci-dump, a snapshot's /nodeaudit/pci.dump).  libpci's error handler
+ * would exit the process: ours records the message and unwinds, so every
+ * failure comes back as -1 with a message.  Sysfs config space is never
+ * read through libpci (it opens paths with plain open()): probe-pci.c
+ * reads it through the read layer.
  */
 struct pcisrc;
 
-#define PCISRC_SYSFS 1
-#define PCISRC_DUMP 2
-
-/* path: the sysfs.path (host path of .../sys/bus/pci) or the dump file.
- * Returns a source, or NULL with a message in *err (malloc'd). */
-struct pcisrc *pcisrc_open(int method, const char *path, char **err);
+/* text: a dump already validated by pci_dump_check(); libpci parses a
+ * private copy of it.  Returns a source, or NULL with a message in *err
+ * (malloc'd). */
+struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err);
 void pcisrc_close(struct pcisrc *ps);
 
-/* Devices a dump holds (sysfs sources list nothing: enumerate sysfs
- * through the read layer).  Returns the count; fills *addrs (malloc'd,
+/* Devices the dump holds.  Returns the count; fills *addrs (malloc'd,
  * four ints per device: domain, bus, device, function). */
 size_t pcisrc_devices(struct pcisrc *ps, unsigned (**addrs)[4]);
 
@@ -50,8 +49,12 @@ int pci_dump_check(const char *text, size_t len, char **why);
 
 /* Write the config space of every device under sr's /sys/bus/pci as an
  * `lspci -xxx`-style dump to DIR/nodeaudit/pci.dump (what `probe` reads
- * back from a sysroot).  Returns 0 or a negative errno after one message. */
+ * back from a sysroot); config files are read through the read layer.  Returns 0 or a negative errno after one message. */
 int pci_snapshot(struct sysroot *sr, const char *dir);
+
+/* probe-pci.c, for tests only: 1 reads every function's config space
+ * (the path before sysfs-first); the facts must be the same. */
+extern int pci_probe_config_all;
 
 /* Usable bandwidth per direction in bytes/s of a link (probe-pci.c):
  * 8b/10b below 8 GT/s, 128b/130b to 32 GT/s, FLIT 242/256 from 64 GT/s. */

@@ -312,6 +312,22 @@ int sr_read_s64(struct sysroot *sr, const char *path, int64_t *v)
 	return r;
 }
 
+/* A regular file inside the root, opened for reads the caller bounds
+ * itself (PCI config space: a VM traps every dword read).  Not recorded. */
+int sr_open_file(struct sysroot *sr, const char *path)
+{
+	struct stat st;
+	int fd = sr_openat(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY), e;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		e = (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) ? -EISDIR : -ENODEV;
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
 int parse_cpulist(const char *s, hwloc_bitmap_t set)
 {
 	hwloc_bitmap_zero(set);

@@ -50,6 +50,9 @@ int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *len);
 int sr_read_str(struct sysroot *sr, const char *path, char **out);
 int sr_read_u64(struct sysroot *sr, const char *path, uint64_t *v);
 int sr_read_s64(struct sysroot *sr, const char *path, int64_t *v);
+/* A descriptor (>= 0) on a regular file inside the root, for bounded
+ * pread()s of binary attributes; not recorded.  Close it. */
+int sr_open_file(struct sysroot *sr, const char *path);
 /* Kernel CPU list ("0-3,8,10-11") or hex mask ("ff,0000000f") into set. */
 int sr_read_cpulist(struct sysroot *sr, const char *path, hwloc_bitmap_t set);
 int sr_read_cpumask(struct sysroot *sr, const char *path, hwloc_bitmap_t set);
