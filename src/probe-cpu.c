@@ -678,104 +678,6 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 	return 0;
 }
 
-static const char *hypervisor_from_dmi(const char *vendor, const char *product)
-{
-	static const struct { const char *v, *p, *name; } tab[] = {
-		{ "QEMU", NULL, "KVM" }, { NULL, "KVM", "KVM" }, { "Red Hat", "KVM", "KVM" },
-		{ "VMware", NULL, "VMware" }, { "innotek", NULL, "VirtualBox" },
-		{ NULL, "VirtualBox", "VirtualBox" }, { "Microsoft Corporation", "Virtual Machine", "Microsoft Hyper-V" },
-		{ "Xen", NULL, "Xen" }, { NULL, "HVM domU", "Xen" }, { "Amazon EC2", NULL, "Amazon EC2" },
-		{ "Google", "Google Compute Engine", "Google Compute Engine" },
-		{ "Parallels", NULL, "Parallels" }, { "Bochs", NULL, "Bochs" },
-		{ "OpenStack", NULL, "OpenStack" }, { NULL, "OpenStack", "OpenStack" },
-		{ "DigitalOcean", NULL, "DigitalOcean" }, { "Nutanix", "AHV", "Nutanix AHV" },
-		{ "Apple Inc.", "Apple Virtualization", "Apple Virtualization" },
-		{ "Alibaba Cloud", "Alibaba Cloud ECS", "Alibaba Cloud ECS" },
-	};
-	size_t i;
-	for (i = 0; i < ARRAY_SIZE(tab); i++) {
-		if (tab[i].v && (!vendor || !strstr(vendor, tab[i].v)))
-			continue;
-		if (tab[i].p && (!product || !strstr(product, tab[i].p)))
-			continue;
-		return tab[i].name;
-	}
-	return NULL;
-}
-
-static void probe_virt(struct cpu_state *st, const struct cpuinfo *ci, const char *flags)
-{
-	struct sysroot *sr = st->sr;
-	struct facts *f = st->f;
-	cJSON *h = facts_obj(f, "host");
-	char *vendor = NULL, *product = NULL, *hv = NULL, *cs = NULL;
-	const char *name = NULL, *name_src = NULL;
-	int flag = -1, dmi = 0, virt = -1;
-
-	if (st->x86 && ci->read_ok && flags) {
-		flag = has_word(flags, "hypervisor");
-		facts_evidence(f, "host.virtualized", "/proc/cpuinfo");
-	}
-	if (sr_read_str(sr, "/sys/class/dmi/id/sys_vendor", &vendor) == 0)
-		dmi = 1;
-	if (sr_read_str(sr, "/sys/class/dmi/id/product_name", &product) == 0)
-		dmi = 1;
-	if (dmi && (name = hypervisor_from_dmi(vendor, product)))
-		name_src = "/sys/class/dmi/id/sys_vendor";
-	/* Amazon's bare-metal instances keep the vendor; the CPU flag decides. */
-	if (name && product && strstr(product, ".metal"))
-		name = NULL;
-	if (!name && sr_read_str(sr, "/sys/hypervisor/type", &hv) == 0 && *hv) {
-		name = !strcmp(hv, "xen") ? "Xen" : hv;
-		name_src = "/sys/hypervisor/type";
-	}
-	if (!name && (sr_exists(sr, "/proc/device-tree/hypervisor") ||
-		      sr_exists(sr, "/sys/firmware/devicetree/base/hypervisor"))) {
-		char *compat = NULL;
-		if (sr_read_str(sr, "/proc/device-tree/hypervisor/compatible", &compat) == 0 &&
-		    !strncmp(compat, "xen", 3))
-			name = "Xen";
-		virt = 1;
-		name_src = "/proc/device-tree/hypervisor";
-		free(compat);
-	}
-	if (!name && flag == 1 &&
-	    sr_read_str(sr, "/sys/devices/system/clocksource/clocksource0/available_clocksource", &cs) == 0) {
-		if (has_word(cs, "kvm-clock"))
-			name = "KVM";
-		else if (has_word(cs, "xen"))
-			name = "Xen";
-		else if (strstr(cs, "hyperv_clocksource"))
-			name = "Microsoft Hyper-V";
-		if (name)
-			name_src = "/sys/devices/system/clocksource/clocksource0/available_clocksource";
-	}
-	if (flag >= 0)
-		virt = flag;
-	else if (name)
-		virt = 1;
-	else if (virt < 0 && dmi)
-		virt = 0;     /* DMI readable and it names no hypervisor */
-	if (virt == 0)
-		name = NULL;
-	fj_bool_or_null(h, "virtualized", virt);
-	if (virt < 0)
-		facts_gap(f, "host.virtualized", "no /proc/cpuinfo hypervisor flag (x86 only), no DMI and no "
-			  "/sys/hypervisor or device-tree hypervisor node to tell");
-	else if (name_src && virt == 1)
-		facts_evidence(f, "host.virtualized", name_src);
-	fj_str_or_null(h, "hypervisor", virt == 1 ? name : NULL);
-	if (virt == 1 && !name)
-		facts_gap(f, "host.hypervisor", "virtualized, but no DMI vendor, /sys/hypervisor, "
-			  "device-tree node or clock source names the hypervisor");
-	else if (virt == 1)
-		facts_evidence(f, "host.hypervisor", name_src);
-	free(vendor);
-	free(product);
-	free(hv);
-	free(cs);
-}
-
 static const struct { const char *flag, *name; } isa_x86[] = {
 	{ "avx", "avx" }, { "avx2", "avx2" }, { "fma", "fma" }, { "f16c", "f16c" },
 	{ "avx512f", "avx512f" }, { "avx512bw", "avx512bw" }, { "avx512vl", "avx512vl" },
@@ -1387,7 +1289,6 @@ int probe_cpu(struct probe_ctx *ctx)
 	}
 
 	probe_caches(&st, cpu);
-	probe_virt(&st, &ci, flags);
 out:
 
 	for (i = 0; i < st.nc; i++) {
