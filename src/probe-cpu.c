@@ -9,6 +9,7 @@
 #include "probe.h"
 #include "cpu-kinds.h"
 #include "src-cpuid.h"
+#include "smbios.h"
 #include "output.h"
 #include "util.h"
 
@@ -166,6 +167,7 @@ struct pcpu {
 	int pkg_ok, core_ok;
 	hwloc_bitmap_t sib;      /* online threads of its core, NULL unknown */
 	hwloc_bitmap_t l2;       /* online CPUs sharing its L2, NULL unknown */
+	hwloc_bitmap_t pkgset;   /* online CPUs of its package (kernel mask), NULL unknown */
 	uint64_t base_khz, max_khz, capacity;
 	long part;
 	char *driver, *governor;
@@ -394,6 +396,32 @@ static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 	sr_free_list(names, n);
 }
 
+/* The kernel's package mask of a CPU: package_cpus_list (5.x), else
+ * core_siblings_list, else the hex masks.  One that does not hold the CPU
+ * itself is garbled and ignored (the count then falls back to the ids). */
+static void read_pkgset(struct cpu_state *st, struct pcpu *p)
+{
+	static const char *const names[] = { "package_cpus_list", "core_siblings_list",
+					     "package_cpus", "core_siblings" };
+	char path[160];
+	size_t i;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		int r;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, names[i]);
+		r = i < 2 ? sr_read_cpulist(st->sr, path, s) : sr_read_cpumask(st->sr, path, s);
+		if (r == -ENOENT)
+			continue;
+		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
+			hwloc_bitmap_and(s, s, st->online);
+			p->pkgset = s;
+			return;
+		}
+		break;
+	}
+	hwloc_bitmap_free(s);
+}
+
 static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 {
 	int id, k = 0;
@@ -432,6 +460,7 @@ static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			p->core_id = cp->coreid;
 			p->core_ok = 2;
 		}
+		read_pkgset(st, p);
 		r = read_sib(st, p);
 		if (r < 0 && r != -ENOENT)
 			gap_once(st->f, *bad_core ? &bad_sib : bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/thread_siblings_list", id, r);
@@ -1021,6 +1050,224 @@ freq:
 		facts_gap(st->f, "cpu.base_mhz", "no cpufreq base_frequency (only intel_pstate exposes it)");
 }
 
+/* SMBIOS processor sockets that hold a CPU, from the sysroot's own table;
+ * -1 when there is none or its firmware is emulated (a hypervisor writes
+ * what it likes there). */
+static int smbios_sockets(struct cpu_state *st)
+{
+	char *ep = NULL, *tab = NULL, *err = NULL;
+	size_t eplen = 0, tlen = 0, i;
+	struct smbios_info si;
+	int n = -1;
+	memset(&si, 0, sizeof(si));
+	if (sr_read(st->sr, "/sys/firmware/dmi/tables/smbios_entry_point", &ep, &eplen) == 0 &&
+	    sr_read(st->sr, "/sys/firmware/dmi/tables/DMI", &tab, &tlen) == 0 &&
+	    smbios_parse_split((uint8_t *)ep, eplen, (uint8_t *)tab, tlen, &si, &err) == 0 &&
+	    si.nprocs > 0 && !smbios_hypervisor(&si)) {
+		n = 0;
+		for (i = 0; i < si.nprocs; i++)
+			n += si.procs[i].populated;
+		if (!n)
+			n = -1;
+	}
+	smbios_free(&si);
+	free(err);
+	free(ep);
+	free(tab);
+	return n;
+}
+
+/* The CPUs sharing the last-level (data or unified) cache of a CPU, as
+ * the kernel lists them (sizes may be missing; the span is what counts).
+ * Returns the level, 0 when unknown. */
+static int llc_span(struct cpu_state *st, int id, hwloc_bitmap_t set)
+{
+	char dir[128], path[192], **names = NULL, *t = NULL;
+	size_t n = 0, i;
+	int best = 0;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", id);
+	if (sr_list(st->sr, dir, &names, &n) < 0)
+		n = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t lvl;
+		int instr, r;
+		if (strncmp(names[i], "index", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/level", dir, names[i]);
+		if (sr_read_u64(st->sr, path, &lvl) < 0 || (int)lvl <= best || lvl > 8)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", dir, names[i]);
+		instr = sr_read_str(st->sr, path, &t) == 0 && !strcmp(t, "Instruction");
+		free(t);
+		t = NULL;
+		if (instr)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, names[i]);
+		r = sr_read_cpulist(st->sr, path, s);
+		if (r == -ENOENT) {
+			snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
+			r = sr_read_cpumask(st->sr, path, s);
+		}
+		if (r == 0 && hwloc_bitmap_isset(s, id)) {
+			best = (int)lvl;
+			hwloc_bitmap_and(set, s, st->online);
+		}
+	}
+	sr_free_list(names, n);
+	hwloc_bitmap_free(s);
+	return best;
+}
+
+/* Packages (sockets), counted as lscpu counts them: the distinct package
+ * masks (package_cpus, core_siblings) of the online CPUs.  Not
+ * physical_package_id, which some kernels fill with a cluster id (older
+ * arm64), with -1 (sparc64, POWER) or with one id for CPUs of different
+ * packages (Itanium).  The ids, the last-level cache span, the SMBIOS
+ * sockets and hwloc cross-check the count; every disagreement is a
+ * conflict.  Without masks the ids decide; without either, null. */
+static void count_packages(struct cpu_state *st, cJSON *cpu)
+{
+	hwloc_bitmap_t *grp = xcalloc((size_t)st->nc + 1, sizeof(*grp));
+	int64_t *ids = xcalloc((size_t)st->nc + 1, sizeof(*ids));
+	int ng = 0, masks = st->nc > 0, nid = 0, ids_ok = st->nc > 0, ids_neg = 0, n = -1;
+	int i, j, k, lvl, merged = 0, smb;
+	const char *src = NULL;
+	char buf[256];
+	hwloc_bitmap_t llc = hwloc_bitmap_alloc(), done = hwloc_bitmap_alloc();
+
+	for (i = 0; i < st->nc; i++)
+		if (!st->c[i].pkgset)
+			masks = 0;
+	for (i = 0; masks && i < st->nc; i++) {
+		for (j = 0; j < ng && !hwloc_bitmap_isequal(grp[j], st->c[i].pkgset); j++)
+			if (hwloc_bitmap_intersects(grp[j], st->c[i].pkgset))
+				masks = 0;      /* overlapping masks: not a partition */
+		if (masks && j == ng)
+			grp[ng++] = hwloc_bitmap_dup(st->c[i].pkgset);
+	}
+	for (i = 0; i < st->nc; i++) {
+		if (!st->c[i].pkg_ok) {
+			ids_ok = 0;
+			continue;
+		}
+		if (st->c[i].pkg < 0) {
+			ids_neg++;
+			continue;
+		}
+		for (k = 0; k < nid && ids[k] != st->c[i].pkg; k++)
+			;
+		if (k == nid)
+			ids[nid++] = st->c[i].pkg;
+	}
+	if (ids_neg)
+		ids_ok = 0;
+
+	/* A last-level cache shared across the kernel's packages: on arm64
+	 * the "packages" are clusters of one chip, merged here; elsewhere the
+	 * disagreement is only reported. */
+	for (i = 0; masks && ng > 1 && i < st->nc; i++) {
+		int first = -1, span = 0;
+		if (hwloc_bitmap_isset(done, st->c[i].id) || !(lvl = llc_span(st, st->c[i].id, llc)))
+			continue;
+		hwloc_bitmap_or(done, done, llc);
+		for (j = 0; j < ng; j++)
+			if (grp[j] && hwloc_bitmap_intersects(grp[j], llc)) {
+				span++;
+				if (first < 0)
+					first = j;
+				else if (st->arm) {
+					hwloc_bitmap_or(grp[first], grp[first], grp[j]);
+					hwloc_bitmap_free(grp[j]);
+					grp[j] = NULL;
+					merged++;
+				}
+			}
+		if (span > 1)
+			facts_conflict(st->f, "cpu.packages", st->arm ? "last-level cache span" : "package masks",
+				       st->arm ? "package masks" : "last-level cache span",
+				       "the L%d cache of CPUs %s spans %d of the kernel's packages%s", lvl,
+				       cpulist_str(llc, buf, sizeof(buf)), span,
+				       st->arm ? ": on arm64 these are clusters of one chip, counted as one package"
+				       : "");
+	}
+	if (masks) {
+		n = ng - merged;
+		src = CPUDIR "/cpu*/topology/{package_cpus_list,core_siblings_list}";
+		if (ids_ok && nid != n)
+			facts_conflict(st->f, "cpu.packages", "package masks", "physical_package_id",
+				       "physical_package_id gives %d distinct id%s, the kernel's package masks "
+				       "(package_cpus, core_siblings)%s %d package%s", nid, nid == 1 ? "" : "s",
+				       merged ? " and the last-level cache" : "", n, n == 1 ? "" : "s");
+		else if (ids_neg == st->nc)
+			facts_evidence(st->f, "cpu.packages", "physical_package_id is -1 (no package id): "
+				       "counted from the package masks");
+	} else if (ids_ok) {
+		n = nid;
+		src = st->c[0].pkg_ok == 2 ? "/proc/cpuinfo" : CPUDIR "/cpu*/topology/physical_package_id";
+	}
+	fj_num_or_null(cpu, "packages", n > 0, n);
+	if (n > 0)
+		facts_evidence(st->f, "cpu.packages", src);
+	else if (!st->bad_pkg)
+		facts_gap(st->f, "cpu.packages", "%s", ids_neg
+			  ? "physical_package_id is -1 (the kernel does not know the package) and there are no "
+			    "package masks (package_cpus, core_siblings) to count"
+			  : "no package masks or physical_package_id in " CPUDIR "/cpu*/topology and no "
+			    "physical id in /proc/cpuinfo");
+
+	if (n > 0 && (smb = smbios_sockets(st)) > 0 && smb != n)
+		facts_conflict(st->f, "cpu.packages", "sysfs", "SMBIOS processor records",
+			       "the SMBIOS table has %d populated processor socket%s, the kernel %d package%s",
+			       smb, smb == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	if (n > 0) {
+		hwloc_topology_t t = probe_topology(st->ctx);
+		int hp = 0;
+		hwloc_obj_t o = NULL;
+		while (t && (o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o)))
+			hp += hwloc_bitmap_intersects(o->cpuset, st->online);
+		if (hp > 0 && hp != n)
+			facts_conflict(st->f, "cpu.packages", "sysfs", "hwloc",
+				       "hwloc counts %d package%s, sysfs %d", hp, hp == 1 ? "" : "s", n);
+	}
+	for (j = 0; j < ng; j++)
+		hwloc_bitmap_free(grp[j]);
+	free(grp);
+	free(ids);
+	hwloc_bitmap_free(llc);
+	hwloc_bitmap_free(done);
+}
+
+/* AMD family 15h (Bulldozer to Excavator) pairs two integer cores in a
+ * compute unit that shares one FPU and the front end: AMD counts both as
+ * cores, Linux (topoext) shows the pair as one core with two threads.  The
+ * figures stay the kernel's; the other reading is noted. */
+static void note_compute_units(struct cpu_state *st)
+{
+	char *buf = NULL, *p;
+	int tpc = 0, i;
+	long fam = -1;
+	if (!st->x86 || st->ncores <= 0 || sr_read(st->sr, "/proc/cpuinfo", &buf, NULL) < 0)
+		return;
+	if (strstr(buf, "AuthenticAMD") && (p = strstr(buf, "\ncpu family")) && (p = strchr(p, ':')))
+		fam = strtol(p + 1, NULL, 10);
+	free(buf);
+	if (fam != 0x15)
+		return;
+	for (i = 0; i < st->ncores; i++)
+		if (st->cores[i].nthreads > tpc)
+			tpc = st->cores[i].nthreads;
+	if (tpc == 2)
+		facts_conflict(st->f, "cpu.cores", "sysfs", "AMD core count",
+			       "AMD family 15h: each of these %d cores is a compute unit of two integer cores "
+			       "sharing one FPU; AMD counts %d cores, the kernel %d cores of 2 threads",
+			       st->ncores, 2 * st->ncores, st->ncores);
+	else
+		facts_conflict(st->f, "cpu.cores", "sysfs", "AMD compute units",
+			       "AMD family 15h: these %d cores pair into compute units of two integer cores "
+			       "sharing one FPU (%d FPUs)", st->ncores, st->ncores / 2);
+}
+
 int probe_cpu(struct probe_ctx *ctx)
 {
 	struct cpu_state st;
@@ -1068,28 +1315,8 @@ int probe_cpu(struct probe_ctx *ctx)
 		       : cpulist_str(st.online, lst, sizeof(lst)));
 	if (hwloc_bitmap_iszero(st.online))
 		facts_gap(st.f, "cpu.online", "no " CPUDIR "/online, no CPU directories and no /proc/cpuinfo");
-	{
-		int64_t *pk = xcalloc((size_t)st.nc + 1, sizeof(*pk));
-		int np = 0, ok = st.nc > 0, k;
-		for (i = 0; i < st.nc; i++) {
-			if (!st.c[i].pkg_ok) {
-				ok = 0;
-				break;
-			}
-			for (k = 0; k < np && pk[k] != st.c[i].pkg; k++)
-				;
-			if (k == np)
-				pk[np++] = st.c[i].pkg;
-		}
-		fj_num_or_null(cpu, "packages", ok, np);
-		if (!ok && !st.bad_pkg)
-			facts_gap(st.f, "cpu.packages", "no physical_package_id in " CPUDIR
-				  "/cpu*/topology and no physical id in /proc/cpuinfo");
-		else
-			facts_evidence(st.f, "cpu.packages", st.c[0].pkg_ok == 2 ? "/proc/cpuinfo"
-				       : CPUDIR "/cpu*/topology/physical_package_id");
-		free(pk);
-	}
+	count_packages(&st, cpu);
+	note_compute_units(&st);
 	fj_num_or_null(cpu, "cores", st.ncores >= 0 && st.nc > 0, st.ncores);
 	if ((st.ncores < 0 || st.nc == 0) && !st.bad_core)
 		facts_gap(st.f, "cpu.cores", "no thread sibling lists or core ids in " CPUDIR
@@ -1294,6 +1521,7 @@ out:
 	for (i = 0; i < st.nc; i++) {
 		hwloc_bitmap_free(st.c[i].sib);
 		hwloc_bitmap_free(st.c[i].l2);
+		hwloc_bitmap_free(st.c[i].pkgset);
 		free(st.c[i].driver);
 		free(st.c[i].governor);
 	}
