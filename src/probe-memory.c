@@ -947,6 +947,10 @@ static void dimm_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m
 		facts_gap(&ctx->facts, "memory.dimms.array",
 			  "%d memory device records point at a memory array the table does not have", dangling);
 	channel_facts(ctx, mem, sl, n, st, s);
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(mem, "channels"))) {
+		facts_evidence(&ctx->facts, "memory.channels", m->path);
+		facts_evidence(&ctx->facts, "memory.bandwidth.theoretical_bytes_per_s", m->path);
+	}
 
 	arr = cJSON_AddArrayToObject(mem, "dimms");
 	for (i = 0; i < n; i++) {
