@@ -1238,6 +1238,32 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 	hwloc_bitmap_free(done);
 }
 
+/* Whether a CPUID dump is of another CPU than /proc/cpuinfo's first
+ * processor (vendor, or brand string): the reason, malloc'd, else NULL. */
+static char *dump_other_cpu(const struct cpuinfo *ci, const struct cpuid_info *lib)
+{
+	const struct cpuid_type *t = NULL;
+	const char *vid, *model;
+	int i;
+	for (i = 0; i < lib->ntypes; i++)
+		if (!t || lib->t[i].purpose == 1)
+			t = &lib->t[i];
+	if (!t || !ci->read_ok)
+		return NULL;
+	vid = ci_str(ci, &ci->p[0], offsetof(struct ci_proc, vendor));
+	model = ci_str(ci, &ci->p[0], offsetof(struct ci_proc, model));
+	if (vid && t->vendor[0] && strcmp(vid, t->vendor))
+		return xasprintf("the CPUID dump's vendor is '%s', /proc/cpuinfo's '%s': not this CPU",
+				 t->vendor, vid);
+	if (model && t->brand[0] && !same_words(model, t->brand)) {
+		char *b = strsquash(xstrdup(t->brand)), *o;
+		o = xasprintf("the CPUID dump is of '%s', /proc/cpuinfo names '%s': not this CPU", b, model);
+		free(b);
+		return o;
+	}
+	return NULL;
+}
+
 /* AMD family 15h (Bulldozer to Excavator) pairs two integer cores in a
  * compute unit that shares one FPU and the front end: AMD counts both as
  * cores, Linux (topoext) shows the pair as one core with two threads.  The
@@ -1278,6 +1304,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	char *buf = NULL, lst[4096];
 	int r, i, lib_ok;
 	size_t j, len = 0;
+	char *foreign = NULL;
 
 	memset(&st, 0, sizeof(st));
 	memset(&ci, 0, sizeof(ci));
@@ -1393,6 +1420,15 @@ int probe_cpu(struct probe_ctx *ctx)
 	}
 	lib_ok = r == 0;
 	r = 0;
+	/* A dump of another CPU: said once, and nothing of it is compared
+	 * with this machine's counts. */
+	if (lib_ok && libsrc && strcmp(libsrc, "live") && (foreign = dump_other_cpu(&ci, &lib))) {
+		const char *dp = ctx->opts && ctx->opts->cpuid_dump ? ctx->opts->cpuid_dump : "/nodeaudit/cpuid.raw";
+		facts_conflict(st.f, "cpu.libcpuid", dp, "/proc/cpuinfo", "%s", foreign);
+	}
+	if (lib_ok && libsrc && strcmp(libsrc, "live"))
+		facts_evidence(st.f, "cpu.libcpuid", ctx->opts && ctx->opts->cpuid_dump ? ctx->opts->cpuid_dump
+			       : "/nodeaudit/cpuid.raw");
 	if (lib_ok) {
 		int bad = lib.ntypes < 1, tot = 0;
 		for (i = 0; i < lib.ntypes; i++) {
@@ -1404,7 +1440,7 @@ int probe_cpu(struct probe_ctx *ctx)
 			lib_ok = 0;
 			facts_gap(st.f, "cpu.libcpuid", "libcpuid found no usable CPU in the %s",
 				  !strcmp(libsrc, "live") ? "CPUID data" : "dump");
-		} else if (st.nc > 0 && tot != st.nc)
+		} else if (st.nc > 0 && tot != st.nc && !foreign)
 			facts_conflict(st.f, "cpu.threads", "sysfs", "libcpuid",
 				       "libcpuid counts %d logical CPUs, sysfs %d online", tot, st.nc);
 	}
@@ -1422,7 +1458,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	} else if (libsrc)
 		fj_set(cpu, "libcpuid", cJSON_CreateNull());
 
-	probe_kinds(&st, cpu, lib_ok ? &lib : NULL);
+	probe_kinds(&st, cpu, lib_ok && !foreign ? &lib : NULL);
 	probe_isa(&st, &ci, cpu, &flags);
 	/* The kernel may hide what the CPU has (clearcpuid=, a hypervisor's
 	 * CPUID masking is seen by both): report it, keep /proc/cpuinfo. */
@@ -1487,17 +1523,8 @@ int probe_cpu(struct probe_ctx *ctx)
 					t = &lib.t[i];
 			/* A dump of another CPU than the probed one (--cpuid-dump
 			 * with a sysroot or on a live host) must not name it. */
-			if (t && libsrc && strcmp(libsrc, "live")) {
-				if (vid && t->vendor[0] && strcmp(vid, t->vendor))
-					other = xasprintf("the CPUID dump's vendor is '%s', /proc/cpuinfo's '%s': "
-							  "not this CPU", t->vendor, vid);
-				else if (model && t->brand[0] && !same_words(model, t->brand)) {
-					char *b = strsquash(xstrdup(t->brand));
-					other = xasprintf("the CPUID dump is of '%s', /proc/cpuinfo names '%s': "
-							  "not this CPU", b, model);
-					free(b);
-				}
-			}
+			if (foreign)
+				other = xstrdup(foreign);
 			if (other) {
 				fj_str_or_null(cpu, "codename", NULL);
 				facts_gap(st.f, "cpu.codename", "%s", other);
@@ -1532,6 +1559,7 @@ out:
 	free(st.cores);
 	hwloc_bitmap_free(st.online);
 	ci_free(&ci);
+	free(foreign);
 	return r;
 }
 
