@@ -1305,6 +1305,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	int r, i, lib_ok;
 	size_t j, len = 0;
 	char *foreign = NULL;
+	int foreign_dump = 0;
 
 	memset(&st, 0, sizeof(st));
 	memset(&ci, 0, sizeof(ci));
@@ -1420,15 +1421,17 @@ int probe_cpu(struct probe_ctx *ctx)
 	}
 	lib_ok = r == 0;
 	r = 0;
-	/* A dump of another CPU: said once, and nothing of it is compared
-	 * with this machine's counts. */
-	if (lib_ok && libsrc && strcmp(libsrc, "live") && (foreign = dump_other_cpu(&ci, &lib))) {
-		const char *dp = ctx->opts && ctx->opts->cpuid_dump ? ctx->opts->cpuid_dump : "/nodeaudit/cpuid.raw";
-		facts_conflict(st.f, "cpu.libcpuid", dp, "/proc/cpuinfo", "%s", foreign);
+	/* A --cpuid-dump of another CPU: said once, and nothing of it is
+	 * compared with this machine's counts.  A snapshot's own copy is of
+	 * the captured machine (a VM's CPUID brand may differ from its
+	 * cpuinfo): only its codename is withheld. */
+	if (lib_ok && libsrc && strcmp(libsrc, "live") && (foreign = dump_other_cpu(&ci, &lib)) &&
+	    !strcmp(libsrc, "dump")) {
+		foreign_dump = 1;
+		facts_conflict(st.f, "cpu.libcpuid", ctx->opts->cpuid_dump, "/proc/cpuinfo", "%s", foreign);
 	}
-	if (lib_ok && libsrc && strcmp(libsrc, "live"))
-		facts_evidence(st.f, "cpu.libcpuid", ctx->opts && ctx->opts->cpuid_dump ? ctx->opts->cpuid_dump
-			       : "/nodeaudit/cpuid.raw");
+	if (lib_ok && libsrc && !strcmp(libsrc, "dump"))
+		facts_evidence(st.f, "cpu.libcpuid", ctx->opts->cpuid_dump);
 	if (lib_ok) {
 		int bad = lib.ntypes < 1, tot = 0;
 		for (i = 0; i < lib.ntypes; i++) {
@@ -1440,7 +1443,7 @@ int probe_cpu(struct probe_ctx *ctx)
 			lib_ok = 0;
 			facts_gap(st.f, "cpu.libcpuid", "libcpuid found no usable CPU in the %s",
 				  !strcmp(libsrc, "live") ? "CPUID data" : "dump");
-		} else if (st.nc > 0 && tot != st.nc && !foreign)
+		} else if (st.nc > 0 && tot != st.nc && !foreign_dump)
 			facts_conflict(st.f, "cpu.threads", "sysfs", "libcpuid",
 				       "libcpuid counts %d logical CPUs, sysfs %d online", tot, st.nc);
 	}
@@ -1458,7 +1461,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	} else if (libsrc)
 		fj_set(cpu, "libcpuid", cJSON_CreateNull());
 
-	probe_kinds(&st, cpu, lib_ok && !foreign ? &lib : NULL);
+	probe_kinds(&st, cpu, lib_ok && !foreign_dump ? &lib : NULL);
 	probe_isa(&st, &ci, cpu, &flags);
 	/* The kernel may hide what the CPU has (clearcpuid=, a hypervisor's
 	 * CPUID masking is seen by both): report it, keep /proc/cpuinfo. */
