@@ -9,6 +9,7 @@
 #include "probe.h"
 #include "cpu-kinds.h"
 #include "src-cpuid.h"
+#include "smbios.h"
 #include "output.h"
 #include "util.h"
 
@@ -166,6 +167,7 @@ struct pcpu {
 	int pkg_ok, core_ok;
 	hwloc_bitmap_t sib;      /* online threads of its core, NULL unknown */
 	hwloc_bitmap_t l2;       /* online CPUs sharing its L2, NULL unknown */
+	hwloc_bitmap_t pkgset;   /* online CPUs of its package (kernel mask), NULL unknown */
 	uint64_t base_khz, max_khz, capacity;
 	long part;
 	char *driver, *governor;
@@ -394,6 +396,32 @@ static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 	sr_free_list(names, n);
 }
 
+/* The kernel's package mask of a CPU: package_cpus_list (5.x), else
+ * core_siblings_list, else the hex masks.  One that does not hold the CPU
+ * itself is garbled and ignored (the count then falls back to the ids). */
+static void read_pkgset(struct cpu_state *st, struct pcpu *p)
+{
+	static const char *const names[] = { "package_cpus_list", "core_siblings_list",
+					     "package_cpus", "core_siblings" };
+	char path[160];
+	size_t i;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		int r;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, names[i]);
+		r = i < 2 ? sr_read_cpulist(st->sr, path, s) : sr_read_cpumask(st->sr, path, s);
+		if (r == -ENOENT)
+			continue;
+		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
+			hwloc_bitmap_and(s, s, st->online);
+			p->pkgset = s;
+			return;
+		}
+		break;
+	}
+	hwloc_bitmap_free(s);
+}
+
 static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 {
 	int id, k = 0;
@@ -432,6 +460,7 @@ static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			p->core_id = cp->coreid;
 			p->core_ok = 2;
 		}
+		read_pkgset(st, p);
 		r = read_sib(st, p);
 		if (r < 0 && r != -ENOENT)
 			gap_once(st->f, *bad_core ? &bad_sib : bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/thread_siblings_list", id, r);
@@ -676,104 +705,6 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 		return -1;
 	}
 	return 0;
-}
-
-static const char *hypervisor_from_dmi(const char *vendor, const char *product)
-{
-	static const struct { const char *v, *p, *name; } tab[] = {
-		{ "QEMU", NULL, "KVM" }, { NULL, "KVM", "KVM" }, { "Red Hat", "KVM", "KVM" },
-		{ "VMware", NULL, "VMware" }, { "innotek", NULL, "VirtualBox" },
-		{ NULL, "VirtualBox", "VirtualBox" }, { "Microsoft Corporation", "Virtual Machine", "Microsoft Hyper-V" },
-		{ "Xen", NULL, "Xen" }, { NULL, "HVM domU", "Xen" }, { "Amazon EC2", NULL, "Amazon EC2" },
-		{ "Google", "Google Compute Engine", "Google Compute Engine" },
-		{ "Parallels", NULL, "Parallels" }, { "Bochs", NULL, "Bochs" },
-		{ "OpenStack", NULL, "OpenStack" }, { NULL, "OpenStack", "OpenStack" },
-		{ "DigitalOcean", NULL, "DigitalOcean" }, { "Nutanix", "AHV", "Nutanix AHV" },
-		{ "Apple Inc.", "Apple Virtualization", "Apple Virtualization" },
-		{ "Alibaba Cloud", "Alibaba Cloud ECS", "Alibaba Cloud ECS" },
-	};
-	size_t i;
-	for (i = 0; i < ARRAY_SIZE(tab); i++) {
-		if (tab[i].v && (!vendor || !strstr(vendor, tab[i].v)))
-			continue;
-		if (tab[i].p && (!product || !strstr(product, tab[i].p)))
-			continue;
-		return tab[i].name;
-	}
-	return NULL;
-}
-
-static void probe_virt(struct cpu_state *st, const struct cpuinfo *ci, const char *flags)
-{
-	struct sysroot *sr = st->sr;
-	struct facts *f = st->f;
-	cJSON *h = facts_obj(f, "host");
-	char *vendor = NULL, *product = NULL, *hv = NULL, *cs = NULL;
-	const char *name = NULL, *name_src = NULL;
-	int flag = -1, dmi = 0, virt = -1;
-
-	if (st->x86 && ci->read_ok && flags) {
-		flag = has_word(flags, "hypervisor");
-		facts_evidence(f, "host.virtualized", "/proc/cpuinfo");
-	}
-	if (sr_read_str(sr, "/sys/class/dmi/id/sys_vendor", &vendor) == 0)
-		dmi = 1;
-	if (sr_read_str(sr, "/sys/class/dmi/id/product_name", &product) == 0)
-		dmi = 1;
-	if (dmi && (name = hypervisor_from_dmi(vendor, product)))
-		name_src = "/sys/class/dmi/id/sys_vendor";
-	/* Amazon's bare-metal instances keep the vendor; the CPU flag decides. */
-	if (name && product && strstr(product, ".metal"))
-		name = NULL;
-	if (!name && sr_read_str(sr, "/sys/hypervisor/type", &hv) == 0 && *hv) {
-		name = !strcmp(hv, "xen") ? "Xen" : hv;
-		name_src = "/sys/hypervisor/type";
-	}
-	if (!name && (sr_exists(sr, "/proc/device-tree/hypervisor") ||
-		      sr_exists(sr, "/sys/firmware/devicetree/base/hypervisor"))) {
-		char *compat = NULL;
-		if (sr_read_str(sr, "/proc/device-tree/hypervisor/compatible", &compat) == 0 &&
-		    !strncmp(compat, "xen", 3))
-			name = "Xen";
-		virt = 1;
-		name_src = "/proc/device-tree/hypervisor";
-		free(compat);
-	}
-	if (!name && flag == 1 &&
-	    sr_read_str(sr, "/sys/devices/system/clocksource/clocksource0/available_clocksource", &cs) == 0) {
-		if (has_word(cs, "kvm-clock"))
-			name = "KVM";
-		else if (has_word(cs, "xen"))
-			name = "Xen";
-		else if (strstr(cs, "hyperv_clocksource"))
-			name = "Microsoft Hyper-V";
-		if (name)
-			name_src = "/sys/devices/system/clocksource/clocksource0/available_clocksource";
-	}
-	if (flag >= 0)
-		virt = flag;
-	else if (name)
-		virt = 1;
-	else if (virt < 0 && dmi)
-		virt = 0;     /* DMI readable and it names no hypervisor */
-	if (virt == 0)
-		name = NULL;
-	fj_bool_or_null(h, "virtualized", virt);
-	if (virt < 0)
-		facts_gap(f, "host.virtualized", "no /proc/cpuinfo hypervisor flag (x86 only), no DMI and no "
-			  "/sys/hypervisor or device-tree hypervisor node to tell");
-	else if (name_src && virt == 1)
-		facts_evidence(f, "host.virtualized", name_src);
-	fj_str_or_null(h, "hypervisor", virt == 1 ? name : NULL);
-	if (virt == 1 && !name)
-		facts_gap(f, "host.hypervisor", "virtualized, but no DMI vendor, /sys/hypervisor, "
-			  "device-tree node or clock source names the hypervisor");
-	else if (virt == 1)
-		facts_evidence(f, "host.hypervisor", name_src);
-	free(vendor);
-	free(product);
-	free(hv);
-	free(cs);
 }
 
 static const struct { const char *flag, *name; } isa_x86[] = {
@@ -1119,6 +1050,250 @@ freq:
 		facts_gap(st->f, "cpu.base_mhz", "no cpufreq base_frequency (only intel_pstate exposes it)");
 }
 
+/* SMBIOS processor sockets that hold a CPU, from the sysroot's own table;
+ * -1 when there is none or its firmware is emulated (a hypervisor writes
+ * what it likes there). */
+static int smbios_sockets(struct cpu_state *st)
+{
+	char *ep = NULL, *tab = NULL, *err = NULL;
+	size_t eplen = 0, tlen = 0, i;
+	struct smbios_info si;
+	int n = -1;
+	memset(&si, 0, sizeof(si));
+	if (sr_read(st->sr, "/sys/firmware/dmi/tables/smbios_entry_point", &ep, &eplen) == 0 &&
+	    sr_read(st->sr, "/sys/firmware/dmi/tables/DMI", &tab, &tlen) == 0 &&
+	    smbios_parse_split((uint8_t *)ep, eplen, (uint8_t *)tab, tlen, &si, &err) == 0 &&
+	    si.nprocs > 0 && !smbios_hypervisor(&si)) {
+		n = 0;
+		for (i = 0; i < si.nprocs; i++)
+			n += si.procs[i].populated;
+		if (!n)
+			n = -1;
+	}
+	smbios_free(&si);
+	free(err);
+	free(ep);
+	free(tab);
+	return n;
+}
+
+/* The CPUs sharing the last-level (data or unified) cache of a CPU, as
+ * the kernel lists them (sizes may be missing; the span is what counts).
+ * Returns the level, 0 when unknown. */
+static int llc_span(struct cpu_state *st, int id, hwloc_bitmap_t set)
+{
+	char dir[128], path[192], **names = NULL, *t = NULL;
+	size_t n = 0, i;
+	int best = 0;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", id);
+	if (sr_list(st->sr, dir, &names, &n) < 0)
+		n = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t lvl;
+		int instr, r;
+		if (strncmp(names[i], "index", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/level", dir, names[i]);
+		if (sr_read_u64(st->sr, path, &lvl) < 0 || (int)lvl <= best || lvl > 8)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", dir, names[i]);
+		instr = sr_read_str(st->sr, path, &t) == 0 && !strcmp(t, "Instruction");
+		free(t);
+		t = NULL;
+		if (instr)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, names[i]);
+		r = sr_read_cpulist(st->sr, path, s);
+		if (r == -ENOENT) {
+			snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
+			r = sr_read_cpumask(st->sr, path, s);
+		}
+		if (r == 0 && hwloc_bitmap_isset(s, id)) {
+			best = (int)lvl;
+			hwloc_bitmap_and(set, s, st->online);
+		}
+	}
+	sr_free_list(names, n);
+	hwloc_bitmap_free(s);
+	return best;
+}
+
+/* Packages (sockets), counted as lscpu counts them: the distinct package
+ * masks (package_cpus, core_siblings) of the online CPUs.  Not
+ * physical_package_id, which some kernels fill with a cluster id (older
+ * arm64), with -1 (sparc64, POWER) or with one id for CPUs of different
+ * packages (Itanium).  The ids, the last-level cache span, the SMBIOS
+ * sockets and hwloc cross-check the count; every disagreement is a
+ * conflict.  Without masks the ids decide; without either, null. */
+static void count_packages(struct cpu_state *st, cJSON *cpu)
+{
+	hwloc_bitmap_t *grp = xcalloc((size_t)st->nc + 1, sizeof(*grp));
+	int64_t *ids = xcalloc((size_t)st->nc + 1, sizeof(*ids));
+	int ng = 0, masks = st->nc > 0, nid = 0, ids_ok = st->nc > 0, ids_neg = 0, n = -1;
+	int i, j, k, lvl, merged = 0, smb;
+	const char *src = NULL;
+	char buf[256];
+	hwloc_bitmap_t llc = hwloc_bitmap_alloc(), done = hwloc_bitmap_alloc();
+
+	for (i = 0; i < st->nc; i++)
+		if (!st->c[i].pkgset)
+			masks = 0;
+	for (i = 0; masks && i < st->nc; i++) {
+		for (j = 0; j < ng && !hwloc_bitmap_isequal(grp[j], st->c[i].pkgset); j++)
+			if (hwloc_bitmap_intersects(grp[j], st->c[i].pkgset))
+				masks = 0;      /* overlapping masks: not a partition */
+		if (masks && j == ng)
+			grp[ng++] = hwloc_bitmap_dup(st->c[i].pkgset);
+	}
+	for (i = 0; i < st->nc; i++) {
+		if (!st->c[i].pkg_ok) {
+			ids_ok = 0;
+			continue;
+		}
+		if (st->c[i].pkg < 0) {
+			ids_neg++;
+			continue;
+		}
+		for (k = 0; k < nid && ids[k] != st->c[i].pkg; k++)
+			;
+		if (k == nid)
+			ids[nid++] = st->c[i].pkg;
+	}
+	if (ids_neg)
+		ids_ok = 0;
+
+	/* A last-level cache shared across the kernel's packages: on arm64
+	 * the "packages" are clusters of one chip, merged here; elsewhere the
+	 * disagreement is only reported. */
+	for (i = 0; masks && ng > 1 && i < st->nc; i++) {
+		int first = -1, span = 0;
+		if (hwloc_bitmap_isset(done, st->c[i].id) || !(lvl = llc_span(st, st->c[i].id, llc)))
+			continue;
+		hwloc_bitmap_or(done, done, llc);
+		for (j = 0; j < ng; j++)
+			if (grp[j] && hwloc_bitmap_intersects(grp[j], llc)) {
+				span++;
+				if (first < 0)
+					first = j;
+				else if (st->arm) {
+					hwloc_bitmap_or(grp[first], grp[first], grp[j]);
+					hwloc_bitmap_free(grp[j]);
+					grp[j] = NULL;
+					merged++;
+				}
+			}
+		if (span > 1)
+			facts_conflict(st->f, "cpu.packages", st->arm ? "last-level cache span" : "package masks",
+				       st->arm ? "package masks" : "last-level cache span",
+				       "the L%d cache of CPUs %s spans %d of the kernel's packages%s", lvl,
+				       cpulist_str(llc, buf, sizeof(buf)), span,
+				       st->arm ? ": on arm64 these are clusters of one chip, counted as one package"
+				       : "");
+	}
+	if (masks) {
+		n = ng - merged;
+		src = CPUDIR "/cpu*/topology/{package_cpus_list,core_siblings_list}";
+		if (ids_ok && nid != n)
+			facts_conflict(st->f, "cpu.packages", "package masks", "physical_package_id",
+				       "physical_package_id gives %d distinct id%s, the kernel's package masks "
+				       "(package_cpus, core_siblings)%s %d package%s", nid, nid == 1 ? "" : "s",
+				       merged ? " and the last-level cache" : "", n, n == 1 ? "" : "s");
+		else if (ids_neg == st->nc)
+			facts_evidence(st->f, "cpu.packages", "physical_package_id is -1 (no package id): "
+				       "counted from the package masks");
+	} else if (ids_ok) {
+		n = nid;
+		src = st->c[0].pkg_ok == 2 ? "/proc/cpuinfo" : CPUDIR "/cpu*/topology/physical_package_id";
+	}
+	fj_num_or_null(cpu, "packages", n > 0, n);
+	if (n > 0)
+		facts_evidence(st->f, "cpu.packages", src);
+	else if (!st->bad_pkg)
+		facts_gap(st->f, "cpu.packages", "%s", ids_neg
+			  ? "physical_package_id is -1 (the kernel does not know the package) and there are no "
+			    "package masks (package_cpus, core_siblings) to count"
+			  : "no package masks or physical_package_id in " CPUDIR "/cpu*/topology and no "
+			    "physical id in /proc/cpuinfo");
+
+	if (n > 0 && (smb = smbios_sockets(st)) > 0 && smb != n)
+		facts_conflict(st->f, "cpu.packages", "sysfs", "SMBIOS processor records",
+			       "the SMBIOS table has %d populated processor socket%s, the kernel %d package%s",
+			       smb, smb == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	if (n > 0) {
+		hwloc_topology_t t = probe_topology(st->ctx);
+		int hp = 0;
+		hwloc_obj_t o = NULL;
+		while (t && (o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o)))
+			hp += hwloc_bitmap_intersects(o->cpuset, st->online);
+		if (hp > 0 && hp != n)
+			facts_conflict(st->f, "cpu.packages", "sysfs", "hwloc",
+				       "hwloc counts %d package%s, sysfs %d", hp, hp == 1 ? "" : "s", n);
+	}
+	for (j = 0; j < ng; j++)
+		hwloc_bitmap_free(grp[j]);
+	free(grp);
+	free(ids);
+	hwloc_bitmap_free(llc);
+	hwloc_bitmap_free(done);
+}
+
+/* Whether a CPUID dump is of another CPU than /proc/cpuinfo's first
+ * processor (vendor, or brand string): the reason, malloc'd, else NULL. */
+static char *dump_other_cpu(const struct cpuinfo *ci, const struct cpuid_info *lib)
+{
+	const struct cpuid_type *t = NULL;
+	const char *vid, *model;
+	int i;
+	for (i = 0; i < lib->ntypes; i++)
+		if (!t || lib->t[i].purpose == 1)
+			t = &lib->t[i];
+	if (!t || !ci->read_ok)
+		return NULL;
+	vid = ci_str(ci, &ci->p[0], offsetof(struct ci_proc, vendor));
+	model = ci_str(ci, &ci->p[0], offsetof(struct ci_proc, model));
+	if (vid && t->vendor[0] && strcmp(vid, t->vendor))
+		return xasprintf("the CPUID dump's vendor is '%s', /proc/cpuinfo's '%s': not this CPU",
+				 t->vendor, vid);
+	if (model && t->brand[0] && !same_words(model, t->brand)) {
+		char *b = strsquash(xstrdup(t->brand)), *o;
+		o = xasprintf("the CPUID dump is of '%s', /proc/cpuinfo names '%s': not this CPU", b, model);
+		free(b);
+		return o;
+	}
+	return NULL;
+}
+
+/* AMD family 15h (Bulldozer to Excavator) pairs two integer cores in a
+ * compute unit that shares one FPU and the front end: AMD counts both as
+ * cores, Linux (topoext) shows the pair as one core with two threads.  The
+ * figures stay the kernel's; the other reading is noted. */
+static void note_compute_units(struct cpu_state *st)
+{
+	char *buf = NULL, *p;
+	int tpc = 0, i;
+	long fam = -1;
+	if (!st->x86 || st->ncores <= 0 || sr_read(st->sr, "/proc/cpuinfo", &buf, NULL) < 0)
+		return;
+	if (strstr(buf, "AuthenticAMD") && (p = strstr(buf, "\ncpu family")) && (p = strchr(p, ':')))
+		fam = strtol(p + 1, NULL, 10);
+	free(buf);
+	if (fam != 0x15)
+		return;
+	for (i = 0; i < st->ncores; i++)
+		if (st->cores[i].nthreads > tpc)
+			tpc = st->cores[i].nthreads;
+	if (tpc == 2)
+		facts_conflict(st->f, "cpu.cores", "sysfs", "AMD core count",
+			       "AMD family 15h: each of these %d cores is a compute unit of two integer cores "
+			       "sharing one FPU; AMD counts %d cores, the kernel %d cores of 2 threads",
+			       st->ncores, 2 * st->ncores, st->ncores);
+	else
+		facts_conflict(st->f, "cpu.cores", "sysfs", "AMD compute units",
+			       "AMD family 15h: these %d cores pair into compute units of two integer cores "
+			       "sharing one FPU (%d FPUs)", st->ncores, st->ncores / 2);
+}
+
 int probe_cpu(struct probe_ctx *ctx)
 {
 	struct cpu_state st;
@@ -1129,6 +1304,8 @@ int probe_cpu(struct probe_ctx *ctx)
 	char *buf = NULL, lst[4096];
 	int r, i, lib_ok;
 	size_t j, len = 0;
+	char *foreign = NULL;
+	int foreign_dump = 0;
 
 	memset(&st, 0, sizeof(st));
 	memset(&ci, 0, sizeof(ci));
@@ -1166,28 +1343,8 @@ int probe_cpu(struct probe_ctx *ctx)
 		       : cpulist_str(st.online, lst, sizeof(lst)));
 	if (hwloc_bitmap_iszero(st.online))
 		facts_gap(st.f, "cpu.online", "no " CPUDIR "/online, no CPU directories and no /proc/cpuinfo");
-	{
-		int64_t *pk = xcalloc((size_t)st.nc + 1, sizeof(*pk));
-		int np = 0, ok = st.nc > 0, k;
-		for (i = 0; i < st.nc; i++) {
-			if (!st.c[i].pkg_ok) {
-				ok = 0;
-				break;
-			}
-			for (k = 0; k < np && pk[k] != st.c[i].pkg; k++)
-				;
-			if (k == np)
-				pk[np++] = st.c[i].pkg;
-		}
-		fj_num_or_null(cpu, "packages", ok, np);
-		if (!ok && !st.bad_pkg)
-			facts_gap(st.f, "cpu.packages", "no physical_package_id in " CPUDIR
-				  "/cpu*/topology and no physical id in /proc/cpuinfo");
-		else
-			facts_evidence(st.f, "cpu.packages", st.c[0].pkg_ok == 2 ? "/proc/cpuinfo"
-				       : CPUDIR "/cpu*/topology/physical_package_id");
-		free(pk);
-	}
+	count_packages(&st, cpu);
+	note_compute_units(&st);
 	fj_num_or_null(cpu, "cores", st.ncores >= 0 && st.nc > 0, st.ncores);
 	if ((st.ncores < 0 || st.nc == 0) && !st.bad_core)
 		facts_gap(st.f, "cpu.cores", "no thread sibling lists or core ids in " CPUDIR
@@ -1264,6 +1421,17 @@ int probe_cpu(struct probe_ctx *ctx)
 	}
 	lib_ok = r == 0;
 	r = 0;
+	/* A --cpuid-dump of another CPU: said once, and nothing of it is
+	 * compared with this machine's counts.  A snapshot's own copy is of
+	 * the captured machine (a VM's CPUID brand may differ from its
+	 * cpuinfo): only its codename is withheld. */
+	if (lib_ok && libsrc && strcmp(libsrc, "live") && (foreign = dump_other_cpu(&ci, &lib)) &&
+	    !strcmp(libsrc, "dump")) {
+		foreign_dump = 1;
+		facts_conflict(st.f, "cpu.libcpuid", ctx->opts->cpuid_dump, "/proc/cpuinfo", "%s", foreign);
+	}
+	if (lib_ok && libsrc && !strcmp(libsrc, "dump"))
+		facts_evidence(st.f, "cpu.libcpuid", ctx->opts->cpuid_dump);
 	if (lib_ok) {
 		int bad = lib.ntypes < 1, tot = 0;
 		for (i = 0; i < lib.ntypes; i++) {
@@ -1275,7 +1443,7 @@ int probe_cpu(struct probe_ctx *ctx)
 			lib_ok = 0;
 			facts_gap(st.f, "cpu.libcpuid", "libcpuid found no usable CPU in the %s",
 				  !strcmp(libsrc, "live") ? "CPUID data" : "dump");
-		} else if (st.nc > 0 && tot != st.nc)
+		} else if (st.nc > 0 && tot != st.nc && !foreign_dump)
 			facts_conflict(st.f, "cpu.threads", "sysfs", "libcpuid",
 				       "libcpuid counts %d logical CPUs, sysfs %d online", tot, st.nc);
 	}
@@ -1293,7 +1461,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	} else if (libsrc)
 		fj_set(cpu, "libcpuid", cJSON_CreateNull());
 
-	probe_kinds(&st, cpu, lib_ok ? &lib : NULL);
+	probe_kinds(&st, cpu, lib_ok && !foreign_dump ? &lib : NULL);
 	probe_isa(&st, &ci, cpu, &flags);
 	/* The kernel may hide what the CPU has (clearcpuid=, a hypervisor's
 	 * CPUID masking is seen by both): report it, keep /proc/cpuinfo. */
@@ -1358,17 +1526,8 @@ int probe_cpu(struct probe_ctx *ctx)
 					t = &lib.t[i];
 			/* A dump of another CPU than the probed one (--cpuid-dump
 			 * with a sysroot or on a live host) must not name it. */
-			if (t && libsrc && strcmp(libsrc, "live")) {
-				if (vid && t->vendor[0] && strcmp(vid, t->vendor))
-					other = xasprintf("the CPUID dump's vendor is '%s', /proc/cpuinfo's '%s': "
-							  "not this CPU", t->vendor, vid);
-				else if (model && t->brand[0] && !same_words(model, t->brand)) {
-					char *b = strsquash(xstrdup(t->brand));
-					other = xasprintf("the CPUID dump is of '%s', /proc/cpuinfo names '%s': "
-							  "not this CPU", b, model);
-					free(b);
-				}
-			}
+			if (foreign)
+				other = xstrdup(foreign);
 			if (other) {
 				fj_str_or_null(cpu, "codename", NULL);
 				facts_gap(st.f, "cpu.codename", "%s", other);
@@ -1387,12 +1546,12 @@ int probe_cpu(struct probe_ctx *ctx)
 	}
 
 	probe_caches(&st, cpu);
-	probe_virt(&st, &ci, flags);
 out:
 
 	for (i = 0; i < st.nc; i++) {
 		hwloc_bitmap_free(st.c[i].sib);
 		hwloc_bitmap_free(st.c[i].l2);
+		hwloc_bitmap_free(st.c[i].pkgset);
 		free(st.c[i].driver);
 		free(st.c[i].governor);
 	}
@@ -1403,5 +1562,6 @@ out:
 	free(st.cores);
 	hwloc_bitmap_free(st.online);
 	ci_free(&ci);
+	free(foreign);
 	return r;
 }

@@ -320,6 +320,69 @@ static int load_smbios(struct probe_ctx *ctx, struct memsrc *m, char **why)
 
 /*** Platform ***/
 
+static char *squashed(const char *s)
+{
+	return s ? strsquash(xstrdup(s)) : NULL;
+}
+
+/* The first processor's model name in the sysroot's /proc/cpuinfo. */
+static char *cpuinfo_model(struct probe_ctx *ctx)
+{
+	char *buf = NULL, *p, *e, *out = NULL;
+	if (sr_read(&ctx->sr, "/proc/cpuinfo", &buf, NULL) < 0)
+		return NULL;
+	if ((p = strstr(buf, "model name")) && (p = strchr(p, ':'))) {
+		e = strchr(++p, '\n');
+		if (e)
+			*e = '\0';
+		out = squashed(p);
+	}
+	free(buf);
+	return out;
+}
+
+/* A table of another machine than the probed one (a --smbios dump, or a
+ * snapshot made with one) is authoritative for its own machine; say once
+ * that the two differ: by the DMI system names, or, where the sysroot has
+ * none, by the CPU model. */
+static void other_machine(struct probe_ctx *ctx, const struct memsrc *m)
+{
+	const struct smbios_info *s = &m->info;
+	char *hv = NULL, *hp = NULL, *tv = squashed(s->sys_vendor), *tp = squashed(s->sys_product);
+	char *tcpu = NULL, *hcpu = NULL;
+	size_t i;
+	if (sr_read_str(&ctx->sr, "/sys/class/dmi/id/sys_vendor", &hv) < 0 || !*hv) {
+		free(hv);
+		hv = NULL;
+	}
+	if (sr_read_str(&ctx->sr, "/sys/class/dmi/id/product_name", &hp) < 0 || !*hp) {
+		free(hp);
+		hp = NULL;
+	}
+	if ((hv && tv && strcmp(hv, tv)) || (hp && tp && strcmp(hp, tp)))
+		facts_conflict(&ctx->facts, "platform", m->path, "/sys/class/dmi/id",
+			       "the SMBIOS table (%s) describes '%s %s', the probed host's DMI names '%s %s': "
+			       "platform and memory facts are the table's machine", m->path,
+			       tv ? tv : "?", tp ? tp : "?", hv ? hv : "?", hp ? hp : "?");
+	else if (!hv && !hp) {
+		for (i = 0; i < s->nprocs && !tcpu; i++)
+			if (s->procs[i].populated && s->procs[i].version && *s->procs[i].version)
+				tcpu = squashed(s->procs[i].version);
+		hcpu = cpuinfo_model(ctx);
+		if (tcpu && hcpu && *tcpu && *hcpu && strcmp(tcpu, hcpu))
+			facts_conflict(&ctx->facts, "platform", m->path, "/proc/cpuinfo",
+				       "the SMBIOS table (%s) describes a machine with '%s', the probed host's "
+				       "/proc/cpuinfo names '%s': platform and memory facts are the table's machine",
+				       m->path, tcpu, hcpu);
+	}
+	free(hv);
+	free(hp);
+	free(tv);
+	free(tp);
+	free(tcpu);
+	free(hcpu);
+}
+
 static int vm_product(const struct smbios_info *s);
 
 static void platform_from_id(struct probe_ctx *ctx, cJSON *pl)
@@ -359,6 +422,7 @@ static void platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
 	if (!m->have) {
 		platform_from_id(ctx, pl);
 		fj_bool_or_null(pl, "virtual_machine", -1);
+		add_str(pl, "hypervisor", NULL);
 		facts_gap(&ctx->facts, "platform.virtual_machine", "no SMBIOS table (its BIOS characteristics say)");
 		return;
 	}
@@ -381,6 +445,8 @@ static void platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
 	add_str(o, "version", s->board_version);
 rest:
 	fj_bool_or_null(pl, "virtual_machine", s->virtual_machine == 1 || vm_product(s) ? 1 : s->virtual_machine);
+	add_str(pl, "hypervisor", smbios_hypervisor(s));
+	facts_evidence(&ctx->facts, "platform.virtual_machine", m->path);
 	o = cJSON_AddObjectToObject(pl, "smbios");
 	if (s->source == SMBIOS_SRC_ENTRIES)
 		add_str(o, "version", NULL);
@@ -478,6 +544,7 @@ struct memstate {
 	struct edac_dimm *ed;     /* populated EDAC DIMMs */
 	size_t ned;
 	int npackages;            /* -1 unknown */
+	const char *src_path;     /* the SMBIOS source, for reasons */
 	const char *pkg_source;
 	const char *ecc_mode;     /* chosen */
 	const char *ecc_source;
@@ -485,15 +552,16 @@ struct memstate {
 	int edac_present;
 };
 
+/* Packages of the machine whose memory is described: the table's own
+ * populated processor sockets first (a --smbios dump describes its machine,
+ * not the probed one), else the kernel's package masks read here (not
+ * cpu.packages, so that --only memory gives the same facts). */
 static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, const char **src)
 {
-	const cJSON *p = facts_get(ctx->facts.root, "cpu.packages");
-	size_t i;
-	int n = 0;
-	if (cJSON_IsNumber(p) && p->valuedouble >= 1) {
-		*src = "cpu.packages";
-		return (int)p->valuedouble;
-	}
+	char **names = NULL;
+	size_t i, nn = 0, ng = 0;
+	int n = 0, ok = 1;
+	hwloc_bitmap_t seen, set;
 	for (i = 0; s && i < s->nprocs; i++)
 		n += s->procs[i].populated;
 	if (n > 0) {
@@ -501,31 +569,63 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 		return n;
 	}
 	*src = NULL;
-	return -1;
+	if (s && ctx->opts && ctx->opts->smbios)
+		return -1;     /* a dump: the probed host's CPUs are another machine's */
+	if (sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &nn) < 0)
+		return -1;
+	seen = hwloc_bitmap_alloc();
+	set = hwloc_bitmap_alloc();
+	for (i = 0; i < nn && ok; i++) {
+		static const char *const files[] = { "package_cpus_list", "core_siblings_list" };
+		char *path;
+		size_t k;
+		int r = -ENOENT;
+		unsigned id;
+		char c;
+		if (sscanf(names[i], "cpu%u%c", &id, &c) != 1)
+			continue;
+		for (k = 0; k < ARRAY_SIZE(files) && r == -ENOENT; k++) {
+			path = xasprintf("/sys/devices/system/cpu/%s/topology/%s", names[i], files[k]);
+			r = sr_read_cpulist(&ctx->sr, path, set);
+			free(path);
+		}
+		if (r < 0 || !hwloc_bitmap_isset(set, id)) {
+			ok = 0;
+			break;
+		}
+		if (!hwloc_bitmap_intersects(seen, set))
+			ng++;
+		hwloc_bitmap_or(seen, seen, set);
+	}
+	hwloc_bitmap_free(seen);
+	hwloc_bitmap_free(set);
+	sr_free_list(names, nn);
+	if (!ok || !ng)
+		return -1;
+	*src = "package masks";
+	return (int)ng;
 }
 
-/* The hypervisors' own names in the system record, for firmware that does
- * not set the "virtual machine" BIOS characteristic. */
+/* Whether memory records are emulated is the table's own business: its
+ * BIOS, system and board strings and its memory devices (smbios.c), never
+ * the probed host's CPU flag (a dump may come from another machine).
+ * Without a table, host.virtualized (the host probe always runs). */
 static int vm_product(const struct smbios_info *s)
 {
-	static const char *const marks[] = {
-		"QEMU", "VMware", "VirtualBox", "KVM", "Virtual Machine", "HVM domU",
-		"Parallels", "BHYVE", "innotek",
-	};
-	size_t i;
-	for (i = 0; i < ARRAY_SIZE(marks); i++)
-		if ((s->sys_vendor && strstr(s->sys_vendor, marks[i])) ||
-		    (s->sys_product && strstr(s->sys_product, marks[i])))
-			return 1;
-	return 0;
+	return smbios_hypervisor(s) != NULL;
 }
 
 static int is_virtual(struct probe_ctx *ctx, const struct smbios_info *s)
 {
-	const cJSON *v = facts_get(ctx->facts.root, "host.virtualized");
-	if (cJSON_IsTrue(v))
-		return 1;
-	return s && (s->virtual_machine == 1 || vm_product(s));
+	if (s)
+		return vm_product(s);
+	return cJSON_IsTrue(facts_get(ctx->facts.root, "host.virtualized"));
+}
+
+static const char *vm_name(const struct smbios_info *s)
+{
+	const char *n = s ? smbios_hypervisor(s) : NULL;
+	return n ? n : "virtual machine";
 }
 
 static void speed_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, size_t n)
@@ -597,7 +697,10 @@ static void channel_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, si
 	cJSON *c, *bw, *arr;
 
 	if (is_virtual(ctx, s)) {
-		null_channels(ctx, mem, "%s", "virtual machine: its memory devices are emulated and have no channels");
+		char *why = xasprintf("virtual machine (%s firmware in %s): its memory devices are emulated "
+				      "and have no channels", vm_name(s), st->src_path);
+		null_channels(ctx, mem, "%s", why);
+		free(why);
 		return;
 	}
 	/* Bare "A1" names are channels only when several letters each hold at
@@ -844,6 +947,10 @@ static void dimm_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m
 		facts_gap(&ctx->facts, "memory.dimms.array",
 			  "%d memory device records point at a memory array the table does not have", dangling);
 	channel_facts(ctx, mem, sl, n, st, s);
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(mem, "channels"))) {
+		facts_evidence(&ctx->facts, "memory.channels", m->path);
+		facts_evidence(&ctx->facts, "memory.bandwidth.theoretical_bytes_per_s", m->path);
+	}
 
 	arr = cJSON_AddArrayToObject(mem, "dimms");
 	for (i = 0; i < n; i++) {
@@ -878,6 +985,10 @@ static void dimm_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m
 		cJSON_AddItemToArray(arr, e);
 	}
 	facts_evidence(&ctx->facts, "memory.dimms", m->path);
+	facts_evidence(&ctx->facts, "memory.slots", m->path);
+	facts_evidence(&ctx->facts, "memory.speed", m->path);
+	if (!size_unknown && populated)
+		facts_evidence(&ctx->facts, "memory.installed_bytes", m->path);
 	o = cJSON_AddObjectToObject(mem, "slots");
 	cJSON_AddNumberToObject(o, "total", (double)n);
 	fj_num_or_null(o, "populated", !size_unknown, populated);
@@ -1098,7 +1209,9 @@ static void ecc_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m,
 	cJSON *ecc = cJSON_AddObjectToObject(mem, "ecc");
 	const char *mode = NULL, *source = NULL;
 	char *note = NULL;
-	int vm = is_virtual(ctx, m->have ? &m->info : NULL);
+	int vm = m->have && is_virtual(ctx, &m->info);
+	char *vmwhy = vm ? xasprintf("virtual machine (%s firmware in %s): its SMBIOS memory records "
+				     "are emulated; ECC is the host's", vm_name(&m->info), m->path) : NULL;
 	if (m->have && !vm)
 		mode = ecc_from_smbios(&m->info, &source, &note);
 	if (note)
@@ -1127,11 +1240,12 @@ static void ecc_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m,
 	add_str(ecc, "source", source);
 	if (!mode)
 		facts_gap(&ctx->facts, "memory.ecc.mode", "%s",
-			  vm ? "virtual machine: its SMBIOS memory records are emulated; ECC is the host's"
+			  vm ? vmwhy
 			  : m->have ? "the SMBIOS memory array gives no error correction type and EDAC gives no mode"
 				    : "no SMBIOS table and no EDAC mode: ECC state unknown");
 	else if (m->have && strcmp(source, "edac"))
 		facts_evidence(&ctx->facts, "memory.ecc.mode", m->path);
+	free(vmwhy);
 }
 
 /* Without SMBIOS, EDAC still says which channels hold DIMMs: each DIMM's
@@ -1402,6 +1516,9 @@ int probe_memory(struct probe_ctx *ctx)
 	memtotal(ctx, mem);
 	memset(&st, 0, sizeof(st));
 	st.npackages = packages_known(ctx, m.have ? &m.info : NULL, &st.pkg_source);
+	st.src_path = m.have ? m.path : NULL;
+	if (m.have)
+		other_machine(ctx, &m);
 	platform_facts(ctx, &m);
 	if (m.have) {
 		dimm_facts(ctx, mem, &m, &st);

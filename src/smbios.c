@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -629,4 +630,100 @@ out:
 	free(pep);
 	free(ptab);
 	return ret;
+}
+
+/*** Emulated firmware ***/
+
+static int has_ci(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+	for (; s && *s; s++)
+		if (!strncasecmp(s, w, n))
+			return 1;
+	return 0;
+}
+
+/* Identity strings of the hypervisors' and clouds' virtual firmware, as
+ * their guests show them in dmidecode and /sys/class/dmi/id. */
+static const struct hv_mark {
+	const char *mark, *also, *name;
+} hv_marks[] = {
+	{ "QEMU", NULL, "KVM" },
+	{ "KVM", NULL, "KVM" },
+	{ "Red Hat", "KVM", "KVM" },
+	{ "RHEV Hypervisor", NULL, "KVM" },
+	{ "oVirt Node", NULL, "KVM" },
+	{ "VMware", NULL, "VMware" },
+	{ "VMW", "Virtual Platform", "VMware" },
+	{ "innotek", NULL, "VirtualBox" },
+	{ "VirtualBox", NULL, "VirtualBox" },
+	{ "Microsoft Corporation", "Virtual Machine", "Microsoft Hyper-V" },
+	{ "Hyper-V", NULL, "Microsoft Hyper-V" },
+	{ "HVM domU", NULL, "Xen" },
+	{ "Xen", NULL, "Xen" },
+	{ "Amazon EC2", NULL, "Amazon EC2" },
+	{ "Google Compute Engine", NULL, "Google Compute Engine" },
+	{ "OpenStack", NULL, "OpenStack" },
+	{ "Parallels", NULL, "Parallels" },
+	{ "BHYVE", NULL, "bhyve" },
+	{ "Bochs", NULL, "Bochs" },
+	{ "DigitalOcean", NULL, "DigitalOcean" },
+	{ "Nutanix", "AHV", "Nutanix AHV" },
+	{ "Apple Virtualization", NULL, "Apple Virtualization" },
+	{ "Alibaba Cloud ECS", NULL, "Alibaba Cloud ECS" },
+	{ "Cloud Hypervisor", NULL, "Cloud Hypervisor" },
+	{ "cloud-hypervisor", NULL, "Cloud Hypervisor" },
+	{ "Virtuozzo", NULL, "Virtuozzo" },
+};
+
+const char *smbios_hypervisor_of(const char *bios_vendor, const char *bios_version,
+				 const char *sys_vendor, const char *sys_product,
+				 const char *sys_family, const char *board_vendor,
+				 const char *board_product)
+{
+	const char *const v[] = { sys_vendor, sys_product, sys_family, board_vendor, board_product,
+				  bios_vendor, bios_version };
+	size_t i, j, k;
+	/* Amazon's (and others') bare-metal instances keep the cloud's name. */
+	if ((sys_product && has_ci(sys_product, ".metal")) || (sys_product && has_ci(sys_product, "bare metal")))
+		return NULL;
+	for (i = 0; i < sizeof(hv_marks) / sizeof(hv_marks[0]); i++)
+		for (j = 0; j < sizeof(v) / sizeof(v[0]); j++) {
+			if (!v[j] || !has_ci(v[j], hv_marks[i].mark))
+				continue;
+			if (!hv_marks[i].also)
+				return hv_marks[i].name;
+			for (k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+				if (v[k] && has_ci(v[k], hv_marks[i].also))
+					return hv_marks[i].name;
+		}
+	return NULL;
+}
+
+const char *smbios_hypervisor(const struct smbios_info *s)
+{
+	/* Emulators' memory devices: QEMU's "QEMU" manufacturer, VMware's
+	 * "VMware Virtual RAM" and "VMW-4096MB" parts, Hyper-V's
+	 * "Microsoft Corporation" modules. */
+	static const struct { const char *mark, *name; } dimm_marks[] = {
+		{ "QEMU", "KVM" }, { "VMware", "VMware" }, { "VMW-", "VMware" },
+		{ "Microsoft", "Microsoft Hyper-V" }, { "innotek", "VirtualBox" }, { "Xen", "Xen" },
+		{ "Parallels", "Parallels" }, { "BHYVE", "bhyve" },
+	};
+	const char *n;
+	size_t i, j;
+	if (!s)
+		return NULL;
+	n = smbios_hypervisor_of(s->bios_vendor, s->bios_version, s->sys_vendor, s->sys_product,
+				 s->sys_family, s->board_vendor, s->board_product);
+	if (n)
+		return n;
+	for (i = 0; i < s->ndimms; i++)
+		for (j = 0; j < sizeof(dimm_marks) / sizeof(dimm_marks[0]); j++)
+			if ((s->dimms[i].manufacturer && !strncmp(s->dimms[i].manufacturer, dimm_marks[j].mark,
+								  strlen(dimm_marks[j].mark))) ||
+			    (s->dimms[i].part && !strncmp(s->dimms[i].part, dimm_marks[j].mark,
+							  strlen(dimm_marks[j].mark))))
+				return dimm_marks[j].name;
+	return s->virtual_machine == 1 ? "virtual machine" : NULL;
 }

@@ -82,6 +82,20 @@ const char *smbios_mem_type(int code);       /* "DDR5", NULL for unknown */
 const char *smbios_form_factor(int code);    /* "DIMM", "SODIMM", ... */
 const char *smbios_ecc_mode(int code);       /* "none", "single-bit", ...; NULL unknown */
 
+/* The hypervisor or cloud whose emulated firmware wrote these identity
+ * strings (BIOS vendor and version, system vendor, product and family,
+ * board vendor and product; any may be NULL), or NULL when none names one.
+ * Bare-metal cloud instances ("m5.metal") name none. */
+const char *smbios_hypervisor_of(const char *bios_vendor, const char *bios_version,
+				 const char *sys_vendor, const char *sys_product,
+				 const char *sys_family, const char *board_vendor,
+				 const char *board_product);
+/* The same for a whole table: its identity strings, the "virtual machine"
+ * BIOS characteristic and the emulators' memory-device strings.  NULL when
+ * the table shows no hypervisor; "virtual machine" when only the BIOS bit
+ * says so. */
+const char *smbios_hypervisor(const struct smbios_info *s);
+
 /* Copy the SMBIOS tables into a snapshot directory as
  * DIR/sys/firmware/dmi/tables/{smbios_entry_point,DMI}: from smbios_file (a
  * --smbios dump) when given, else from the sysroot.  Returns 1 copied, 0

@@ -75,6 +75,51 @@ else
 	sed 's/^/#   /' "$tmp/err"
 fi
 
+# A server's dump audited on a VM: the dump is authoritative for its own
+# memory (channels and ECC known though the probed host is a guest), the two
+# machines differ once in conflicts, the memory facts name the dump as
+# evidence, and --only memory gives the same memory and platform facts.
+vm=$tmp/vmroot
+cp -R "$src/fixtures/cpu-vm" "$vm"
+mkdir -p "$vm/sys/class/dmi/id"
+echo QEMU >"$vm/sys/class/dmi/id/sys_vendor"
+echo "Standard PC (Q35 + ICH9, 2009)" >"$vm/sys/class/dmi/id/product_name"
+if "$NODEAUDIT" --sysroot "$vm" --smbios "$tmp/server-2s8c-ddr5.bin" probe --format json >"$tmp/full.json" 2>"$tmp/err" &&
+   "$NODEAUDIT" --sysroot "$vm" --smbios "$tmp/server-2s8c-ddr5.bin" probe --only memory --format json \
+	>"$tmp/only.json" 2>>"$tmp/err" &&
+   python3 - "$tmp/full.json" "$tmp/only.json" "$tmp/server-2s8c-ddr5.bin" >>"$tmp/err" 2>&1 <<'EOF'
+import json, sys
+full, only = (json.load(open(p)) for p in sys.argv[1:3])
+dump = sys.argv[3]
+assert full["host"]["virtualized"] is True, full["host"]
+m = full["memory"]
+assert m["channels"]["total"] == 16 and m["channels"]["populated"] == 16, m["channels"]
+assert m["ecc"]["mode"] == "multi-bit", m["ecc"]
+assert full["platform"]["virtual_machine"] is not True, full["platform"]
+conf = [c for c in full["conflicts"] if c["fact"] == "platform"]
+assert len(conf) == 1 and "Acme Computers" in conf[0]["note"] and "QEMU" in conf[0]["note"], conf
+for k in ("memory.dimms", "memory.slots", "memory.channels", "memory.ecc.mode", "platform"):
+    assert dump in full["evidence"].get(k, []), k
+assert full["memory"] == only["memory"], "memory differs with --only memory"
+assert full["platform"] == only["platform"], "platform differs with --only memory"
+EOF
+then
+	ok "server dump on a VM: its own channels and ECC, one conflict, same with --only memory"
+else
+	notok "server dump on a VM: its own channels and ECC, one conflict, same with --only memory"
+	sed 's/^/#   /' "$tmp/err"
+fi
+
+# A QEMU guest's own table: emulated, decided and named from the table.
+if "$NODEAUDIT" --sysroot "$src/fixtures/mem-vm-no-smbios" --smbios "$tmp/qemu-vm.bin" probe --format json \
+	>"$tmp/out.json" 2>"$tmp/err" &&
+   grep -Eq '"reason":[[:space:]]+"virtual machine \(KVM firmware in [^)]*qemu-vm.bin\): its SMBIOS memory records are emulated' "$tmp/out.json"; then
+	ok "QEMU table: emulated, decided from the table"
+else
+	notok "QEMU table: emulated, decided from the table"
+	grep -A1 '"memory.ecc.mode"' "$tmp/out.json" | sed 's/^/#   /'
+fi
+
 # Bad files: exit 3, one line naming the file and what is wrong.
 bad() {
 	"$NODEAUDIT" --sysroot "$src/fixtures/mem-server" --smbios "$1" probe >/dev/null 2>"$tmp/err"

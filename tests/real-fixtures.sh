@@ -126,5 +126,20 @@ else
 	flunk "cortex-a72 dump reported unsupported"
 fi
 
+# A dump of another CPU than the sysroot's (an EPYC dump over an Icelake
+# VM): one conflict says so, it carries the dump as evidence, and its
+# counts are not compared with this machine's (no cpu.threads conflict).
+dump=$tmp/amd-epyc-7763-64-core-processor-dual.test
+if timeout 60 "$NODEAUDIT" --sysroot "$fix" --cpuid-dump "$dump" probe --format json >"$tmp/out.json" 2>"$tmp/err" &&
+   [ "$(grep -c '"fact":[[:space:]]*"cpu.libcpuid"' "$tmp/out.json")" -ge 1 ] &&
+   grep -q '"note":[[:space:]]*"the CPUID dump.*not this CPU"' "$tmp/out.json" &&
+   ! grep -q '"note":[[:space:]]*"libcpuid counts' "$tmp/out.json" &&
+   grep -A2 '"cpu.libcpuid":' "$tmp/out.json" | grep -q "amd-epyc-7763"; then
+	pass "a dump of another CPU: one conflict, dump as evidence"
+else
+	flunk "a dump of another CPU: one conflict, dump as evidence"
+	grep -B2 -A4 'cpu.libcpuid\|libcpuid counts' "$tmp/out.json" | sed 's/^/#   /'
+fi
+
 echo "1..$n"
 [ $fail -eq 0 ]

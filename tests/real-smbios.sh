@@ -11,6 +11,7 @@ real=$shared/fixtures/real
 [ -d "$real/dmi" ] || { echo "SKIP: $real/dmi absent"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/realsmbios.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/empty"   # no DMI, no cpuinfo: nothing to tell another machine by
 n=0 fail=0 G=1073741824
 
 check() {   # name, expected JSON, nodeaudit arguments...
@@ -39,7 +40,7 @@ check "Synology RS3614xs+" "{\"memory\": {
   \"channels\": {\"total\": 2, \"populated\": 2, \"balanced\": true},
   \"ecc\": {\"mode\": \"single-bit\", \"source\": \"smbios-memory-array\"}},
   \"platform\": {\"system\": {\"vendor\": \"Synology\", \"product\": \"RS3614xs+\"}, \"smbios\": {\"version\": \"2.7\"}},
-  \"conflicts\": []}" --smbios "$f"
+  \"conflicts\": []}" --sysroot "$tmp/empty" --smbios "$f"
 
 # ThinkPad T480: 8 GB + 16 GB DDR4-2400 SODIMM, ECC none, both channels
 # populated, sizes differ.
