@@ -1,13 +1,14 @@
 /* sysroot.c - re-rooted, bounded, recorded reads of sysfs and procfs */
 #include "config.h"
 #include "sysroot.h"
+#include "tempdir.h"
 #include "util.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,30 +26,269 @@ extern char **environ;
 
 /*** Opening and closing ***/
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st; (void)ftw;
-	if (flag == FTW_DP)
-		return rmdir(path);
-	return unlink(path);
-}
-
 static int is_archive(const char *p)
 {
 	return str_endswith(p, ".tar") || str_endswith(p, ".tar.gz") || str_endswith(p, ".tgz") ||
 	       str_endswith(p, ".tar.xz") || str_endswith(p, ".txz") || str_endswith(p, ".tar.bz2");
 }
 
+/*
+ * Unpacking an archive.  tar never sees the archive's name (so "host:x.tgz"
+ * is a file, never a remote tape) and never decompresses by itself: the
+ * stream is decompressed by gzip/xz/bzip2 into a pipe we read, and we pass
+ * it on to `tar -x -f -` while walking its headers, so that an archive whose
+ * members add up to more than SR_MAX_UNPACK_BYTES, or hold more than
+ * SR_MAX_UNPACK_FILES entries, is refused before that much is written (an
+ * 80 KB .tar.xz can hold 500 MB of zeros).  Their chatter goes to
+ * /dev/null: the one line is ours.
+ */
+struct tarscan {
+	unsigned char hdr[512];
+	size_t hlen;            /* bytes of the header gathered so far */
+	uint64_t skip;          /* data bytes (padded) still to pass */
+	uint64_t bytes, files;  /* member sizes and entries so far */
+	char pax[4096];         /* a pax extended header's records */
+	size_t paxlen, paxwant;
+	int64_t pax_size;       /* size= from a pax header, for the next member */
+	int end, bad;
+};
+
+static uint64_t tar_num(const unsigned char *f, size_t n)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	if (f[0] & 0x80) {   /* base-256 (GNU, for sizes of 8 GiB and more) */
+		for (i = 1; i < n; i++)
+			v = v > (UINT64_MAX >> 8) ? UINT64_MAX : (v << 8) | f[i];
+		return v;
+	}
+	while (i < n && (f[i] == ' ' || f[i] == '\0'))
+		i++;
+	for (; i < n && f[i] >= '0' && f[i] <= '7'; i++)
+		v = v > (UINT64_MAX >> 3) ? UINT64_MAX : (v << 3) | (uint64_t)(f[i] - '0');
+	return v;
+}
+
+static void pax_records(struct tarscan *ts)
+{
+	const char *p = ts->pax, *e = ts->pax + ts->paxlen;
+	while (p < e) {
+		char *end;
+		unsigned long len = strtoul(p, &end, 10);
+		if (!len || end >= e || *end != ' ' || len > (size_t)(e - p))
+			return;
+		if (!strncmp(end + 1, "size=", 5))
+			ts->pax_size = (int64_t)strtoull(end + 6, NULL, 10);
+		p += len;
+	}
+}
+
+static void tar_header(struct tarscan *ts)
+{
+	const unsigned char *h = ts->hdr;
+	unsigned sum = 0, i;
+	uint64_t size;
+	char type = (char)h[156];
+	for (i = 0; i < 512 && !h[i]; i++)
+		;
+	if (i == 512) {   /* a zero block ends the archive */
+		ts->end = 1;
+		return;
+	}
+	for (i = 0; i < 512; i++)
+		sum += (i >= 148 && i < 156) ? ' ' : h[i];
+	if (sum != tar_num(h + 148, 8)) {
+		ts->bad = 1;
+		return;
+	}
+	size = tar_num(h + 124, 12);
+	if (ts->pax_size >= 0 && type != 'x' && type != 'g') {
+		size = (uint64_t)ts->pax_size;
+		ts->pax_size = -1;
+	}
+	/* Links, devices and FIFOs carry no data. */
+	if (type == '1' || type == '2' || type == '3' || type == '4' || type == '6')
+		size = 0;
+	ts->files++;
+	ts->bytes += size;
+	ts->skip = (size + 511) / 512 * 512;
+	ts->paxlen = 0;
+	ts->paxwant = 0;
+	if (type == 'x') {
+		if (size > sizeof(ts->pax))
+			ts->bad = 1;
+		ts->paxwant = (size_t)size;
+	}
+}
+
+static void tar_scan(struct tarscan *ts, const unsigned char *p, size_t n)
+{
+	while (n > 0 && !ts->end && !ts->bad) {
+		if (ts->skip) {
+			size_t k = n < ts->skip ? n : (size_t)ts->skip;
+			if (ts->paxlen < ts->paxwant) {
+				size_t c = ts->paxwant - ts->paxlen < k ? ts->paxwant - ts->paxlen : k;
+				memcpy(ts->pax + ts->paxlen, p, c);
+				ts->paxlen += c;
+				if (ts->paxlen == ts->paxwant)
+					pax_records(ts);
+			}
+			ts->skip -= k;
+			p += k;
+			n -= k;
+			continue;
+		}
+		{
+			size_t k = 512 - ts->hlen < n ? 512 - ts->hlen : n;
+			memcpy(ts->hdr + ts->hlen, p, k);
+			ts->hlen += k;
+			p += k;
+			n -= k;
+			if (ts->hlen == 512) {
+				ts->hlen = 0;
+				tar_header(ts);
+			}
+		}
+	}
+}
+
+static int spawn_quiet(pid_t *pid, char *const argv[], int in, int out)
+{
+	posix_spawn_file_actions_t fa;
+	int r;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in, 0);
+	if (out >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out, 1);
+	else
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	r = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r == 0)
+		tmpdir_child(*pid, 1);
+	return r;
+}
+
+static int reap(pid_t pid)
+{
+	int st;
+	if (pid <= 0)
+		return 0;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			tmpdir_child(pid, 0);
+			return -1;
+		}
+	tmpdir_child(pid, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
 static int unpack(const char *archive, const char *dir)
 {
-	char *argv[] = { "tar", "-xf", (char *)archive, "-C", (char *)dir, "--no-same-owner",
-			 "--no-same-permissions", "--delay-directory-restore", NULL };
-	pid_t pid;
-	int status;
-	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ) != 0)
-		return error("cannot unpack '%s': tar not found", archive);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return error("cannot unpack '%s': not a readable tar archive", archive);
+	char *tar_argv[] = { "tar", "-x", "-f", "-", "-C", (char *)dir, "--no-same-owner",
+			     "--no-same-permissions", "--delay-directory-restore", NULL };
+	char *dec_argv[] = { NULL, "-dc", NULL };
+	unsigned char magic[6] = { 0 }, buf[65536];
+	struct tarscan ts;
+	struct sigaction ign, oldpipe;
+	struct stat st;
+	pid_t dec = 0, tar = 0;
+	int afd, src, topipe[2] = { -1, -1 }, frompipe[2] = { -1, -1 }, fail = 0, e;
+	const char *why = "not a readable tar archive";
+
+	afd = open(archive, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (afd < 0)
+		return error("cannot unpack '%s': %s", archive, strerror(errno));
+	if (fstat(afd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(afd);
+		return error("cannot unpack '%s': not a regular file", archive);
+	}
+	if (pread(afd, magic, sizeof(magic), 0) < 0)
+		memset(magic, 0, sizeof(magic));
+	if (magic[0] == 0x1f && magic[1] == 0x8b)
+		dec_argv[0] = "gzip";
+	else if (!memcmp(magic, "\xfd" "7zXZ", 6))
+		dec_argv[0] = "xz";
+	else if (!memcmp(magic, "BZh", 3))
+		dec_argv[0] = "bzip2";
+	if (pipe2(topipe, O_CLOEXEC) < 0 || (dec_argv[0] && pipe2(frompipe, O_CLOEXEC) < 0)) {
+		e = errno;
+		close(afd);
+		if (topipe[0] >= 0) {
+			close(topipe[0]);
+			close(topipe[1]);
+		}
+		return error("cannot unpack '%s': %s", archive, strerror(e));
+	}
+	src = afd;
+	if (dec_argv[0]) {
+		if (spawn_quiet(&dec, dec_argv, afd, frompipe[1]) != 0) {
+			why = dec_argv[0][0] == 'g' ? "gzip not found" : dec_argv[0][0] == 'x' ? "xz not found"
+											     : "bzip2 not found";
+			fail = 1;
+		}
+		close(frompipe[1]);
+		src = frompipe[0];
+	}
+	if (!fail && spawn_quiet(&tar, tar_argv, topipe[0], -1) != 0) {
+		why = "tar not found";
+		fail = 1;
+	}
+	close(topipe[0]);
+
+	/* A tar that gives up closes its end: EPIPE, not a signal. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &oldpipe);
+	memset(&ts, 0, sizeof(ts));
+	ts.pax_size = -1;
+	while (!fail) {
+		ssize_t r = read(src, buf, sizeof(buf)), w = 0;
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			break;
+		tar_scan(&ts, buf, (size_t)r);
+		if (ts.bad) {
+			fail = 1;
+			break;
+		}
+		if (ts.bytes > SR_MAX_UNPACK_BYTES || ts.files > SR_MAX_UNPACK_FILES) {
+			fail = 2;
+			break;
+		}
+		while (w < r) {
+			ssize_t k = write(topipe[1], buf + w, (size_t)(r - w));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				break;
+			w += k;
+		}
+		if (w < r)
+			break;   /* tar stopped reading: its exit status tells */
+	}
+	close(topipe[1]);
+	sigaction(SIGPIPE, &oldpipe, NULL);
+	if (fail) {
+		if (dec > 0)
+			kill(dec, SIGKILL);
+		if (tar > 0)
+			kill(tar, SIGKILL);
+	}
+	if (reap(dec) < 0 && !fail)
+		fail = 1;
+	if (reap(tar) < 0 && !fail)
+		fail = 1;
+	if (src != afd)
+		close(src);
+	close(afd);
+	if (fail == 2)
+		return error("cannot unpack '%s': it holds more than %u MiB or %u files; refusing",
+			     archive, SR_MAX_UNPACK_BYTES >> 20, SR_MAX_UNPACK_FILES);
+	if (fail)
+		return error("cannot unpack '%s': %s", archive, why);
 	return 0;
 }
 
@@ -106,16 +346,12 @@ int sysroot_open(struct sysroot *sr, const char *dir)
 	if (stat(dir, &st) < 0)
 		return error("cannot use sysroot '%s': %s", dir, strerror(errno));
 	if (S_ISREG(st.st_mode)) {
-		const char *tmp = getenv("TMPDIR");
 		char *t;
 		if (!is_archive(dir))
 			return error("cannot use sysroot '%s': not a directory or a .tar[.gz|.xz|.bz2] archive", dir);
-		t = xasprintf("%s/nodeaudit-sysroot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		if (!mkdtemp(t)) {
-			error("cannot create a temporary directory '%s': %s", t, strerror(errno));
-			free(t);
-			return -1;
-		}
+		t = tmpdir_make(NULL, "nodeaudit-sysroot");
+		if (!t)
+			return error("cannot create a temporary directory: %s", strerror(errno));
 		sr->tmpdir = t;
 		if (unpack(dir, t) < 0) {
 			sysroot_close(sr);
@@ -147,7 +383,7 @@ void sysroot_close(struct sysroot *sr)
 	if (sr->rootfd >= 0)
 		close(sr->rootfd);
 	if (sr->tmpdir) {
-		nftw(sr->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		tmpdir_remove(sr->tmpdir);
 		free(sr->tmpdir);
 	}
 	for (i = 0; i < sr->nread; i++)
@@ -212,7 +448,7 @@ static void record(struct sysroot *sr, const char *path)
 
 /*** Reading ***/
 
-int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
+static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *lenp, int rec)
 {
 	struct stat st;
 	size_t len = 0, alloc = 4096;
@@ -258,11 +494,22 @@ int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
 		return -EFBIG;
 	}
 	b[len] = '\0';
-	record(sr, path);
+	if (rec)
+		record(sr, path);
 	*buf = b;
 	if (lenp)
 		*lenp = len;
 	return 0;
+}
+
+int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
+{
+	return read_file(sr, path, buf, lenp, 1);
+}
+
+int sr_read_unrecorded(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
+{
+	return read_file(sr, path, buf, lenp, 0);
 }
 
 int sr_read_str(struct sysroot *sr, const char *path, char **out)
