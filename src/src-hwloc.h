@@ -6,7 +6,7 @@
 #include "facts.h"
 #include "sysroot.h"
 
-#define HW_MAX_NODES 1024              /* the kernel's MAX_NUMNODES at NODES_SHIFT 10 */
+#define HW_MAX_NODES SR_MAX_NODES
 #define HW_MAX_FILES 300000u           /* files in the private copy */
 #define HW_MAX_BYTES (64u << 20)       /* bytes in the private copy */
 #define HW_TIMEOUT_MS 5000             /* wall clock for hwloc's load */

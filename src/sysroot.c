@@ -184,110 +184,139 @@ static int reap(pid_t pid)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-static int unpack(const char *archive, const char *dir)
+/* One pass over the archive's tar stream, decompressed by dec (NULL: none)
+ * and scanned; written to `tar -x` into dir when dir is not NULL.  0, -1
+ * (unreadable: *why says what) or -2 (over the caps). */
+static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan *ts, const char **why)
 {
 	char *tar_argv[] = { "tar", "-x", "-f", "-", "-C", (char *)dir, "--no-same-owner",
 			     "--no-same-permissions", "--delay-directory-restore", NULL };
-	char *dec_argv[] = { NULL, "-dc", NULL };
-	unsigned char magic[6] = { 0 }, buf[65536];
-	struct tarscan ts;
+	char *dec_argv[] = { (char *)dec, "-dc", NULL };
+	static unsigned char buf[65536];
 	struct sigaction ign, oldpipe;
-	struct stat st;
-	pid_t dec = 0, tar = 0;
-	int afd, src, topipe[2] = { -1, -1 }, frompipe[2] = { -1, -1 }, fail = 0, e;
-	const char *why = "not a readable tar archive";
+	pid_t dpid = 0, tpid = 0;
+	int src = afd, topipe[2] = { -1, -1 }, from[2] = { -1, -1 }, fail = 0;
 
-	afd = open(archive, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (afd < 0)
-		return error("cannot unpack '%s': %s", archive, strerror(errno));
-	if (fstat(afd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(afd);
-		return error("cannot unpack '%s': not a regular file", archive);
+	memset(ts, 0, sizeof(*ts));
+	ts->pax_size = -1;
+	if (lseek(afd, 0, SEEK_SET) < 0) {
+		*why = strerror(errno);
+		return -1;
 	}
-	if (pread(afd, magic, sizeof(magic), 0) < 0)
-		memset(magic, 0, sizeof(magic));
-	if (magic[0] == 0x1f && magic[1] == 0x8b)
-		dec_argv[0] = "gzip";
-	else if (!memcmp(magic, "\xfd" "7zXZ", 6))
-		dec_argv[0] = "xz";
-	else if (!memcmp(magic, "BZh", 3))
-		dec_argv[0] = "bzip2";
-	if (pipe2(topipe, O_CLOEXEC) < 0 || (dec_argv[0] && pipe2(frompipe, O_CLOEXEC) < 0)) {
-		e = errno;
-		close(afd);
-		if (topipe[0] >= 0) {
+	if (dec) {
+		if (pipe2(from, O_CLOEXEC) < 0) {
+			*why = strerror(errno);
+			return -1;
+		}
+		if (spawn_quiet(&dpid, dec_argv, afd, from[1]) != 0) {
+			*why = !strcmp(dec, "gzip") ? "gzip not found" : !strcmp(dec, "xz") ? "xz not found"
+											 : "bzip2 not found";
+			dpid = 0;
+			fail = -1;
+		}
+		close(from[1]);
+		src = from[0];
+	}
+	if (!fail && dir) {
+		if (pipe2(topipe, O_CLOEXEC) < 0) {
+			*why = strerror(errno);
+			fail = -1;
+		} else {
+			if (spawn_quiet(&tpid, tar_argv, topipe[0], -1) != 0) {
+				*why = "tar not found";
+				tpid = 0;
+				fail = -1;
+			}
 			close(topipe[0]);
-			close(topipe[1]);
 		}
-		return error("cannot unpack '%s': %s", archive, strerror(e));
 	}
-	src = afd;
-	if (dec_argv[0]) {
-		if (spawn_quiet(&dec, dec_argv, afd, frompipe[1]) != 0) {
-			why = dec_argv[0][0] == 'g' ? "gzip not found" : dec_argv[0][0] == 'x' ? "xz not found"
-											     : "bzip2 not found";
-			fail = 1;
-		}
-		close(frompipe[1]);
-		src = frompipe[0];
-	}
-	if (!fail && spawn_quiet(&tar, tar_argv, topipe[0], -1) != 0) {
-		why = "tar not found";
-		fail = 1;
-	}
-	close(topipe[0]);
-
-	/* A tar that gives up closes its end: EPIPE, not a signal. */
+	/* A tar that gives up closes its end: EPIPE, not a signal.  Its exit
+	 * status says why; the rest of the stream is drained so that the
+	 * decompressor ends normally. */
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &oldpipe);
-	memset(&ts, 0, sizeof(ts));
-	ts.pax_size = -1;
 	while (!fail) {
 		ssize_t r = read(src, buf, sizeof(buf)), w = 0;
 		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (r <= 0)
 			break;
-		tar_scan(&ts, buf, (size_t)r);
-		if (ts.bad) {
-			fail = 1;
+		tar_scan(ts, buf, (size_t)r);
+		if (ts->bad) {
+			*why = "not a readable tar archive";
+			fail = -1;
+		} else if (ts->bytes > SR_MAX_UNPACK_BYTES || ts->files > SR_MAX_UNPACK_FILES)
+			fail = -2;
+		if (fail)
 			break;
-		}
-		if (ts.bytes > SR_MAX_UNPACK_BYTES || ts.files > SR_MAX_UNPACK_FILES) {
-			fail = 2;
-			break;
-		}
-		while (w < r) {
+		while (topipe[1] >= 0 && w < r) {
 			ssize_t k = write(topipe[1], buf + w, (size_t)(r - w));
 			if (k < 0 && errno == EINTR)
 				continue;
-			if (k <= 0)
-				break;
-			w += k;
+			if (k <= 0) {
+				close(topipe[1]);
+				topipe[1] = -1;
+			} else
+				w += k;
 		}
-		if (w < r)
-			break;   /* tar stopped reading: its exit status tells */
 	}
-	close(topipe[1]);
+	if (topipe[1] >= 0)
+		close(topipe[1]);
 	sigaction(SIGPIPE, &oldpipe, NULL);
 	if (fail) {
-		if (dec > 0)
-			kill(dec, SIGKILL);
-		if (tar > 0)
-			kill(tar, SIGKILL);
+		if (dpid > 0)
+			kill(dpid, SIGKILL);
+		if (tpid > 0)
+			kill(tpid, SIGKILL);
 	}
-	if (reap(dec) < 0 && !fail)
-		fail = 1;
-	if (reap(tar) < 0 && !fail)
-		fail = 1;
 	if (src != afd)
 		close(src);
+	if ((reap(dpid) < 0 || reap(tpid) < 0) && !fail) {
+		*why = "not a readable tar archive";
+		fail = -1;
+	}
+	return fail;
+}
+
+static int unpack(const char *archive, const char *dir)
+{
+	unsigned char magic[6] = { 0 };
+	const char *dec = NULL, *why = "not a readable tar archive";
+	struct tarscan *ts = xmalloc(sizeof(*ts));
+	struct stat st;
+	int afd, r;
+
+	afd = open(archive, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (afd < 0) {
+		free(ts);
+		return error("cannot unpack '%s': %s", archive, strerror(errno));
+	}
+	if (fstat(afd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(afd);
+		free(ts);
+		return error("cannot unpack '%s': not a regular file", archive);
+	}
+	if (pread(afd, magic, sizeof(magic), 0) < 0)
+		memset(magic, 0, sizeof(magic));
+	if (magic[0] == 0x1f && magic[1] == 0x8b)
+		dec = "gzip";
+	else if (!memcmp(magic, "\xfd" "7zXZ", 6))
+		dec = "xz";
+	else if (!memcmp(magic, "BZh", 3))
+		dec = "bzip2";
+	/* First read it through without writing anything: a bomb is refused
+	 * before a byte of it reaches TMPDIR.  Then unpack it, bounded again
+	 * (the file may have changed in between). */
+	r = unpack_pass(afd, dec, NULL, ts, &why);
+	if (r == 0)
+		r = unpack_pass(afd, dec, dir, ts, &why);
 	close(afd);
-	if (fail == 2)
+	free(ts);
+	if (r == -2)
 		return error("cannot unpack '%s': it holds more than %u MiB or %u files; refusing",
 			     archive, SR_MAX_UNPACK_BYTES >> 20, SR_MAX_UNPACK_FILES);
-	if (fail)
+	if (r < 0)
 		return error("cannot unpack '%s': %s", archive, why);
 	return 0;
 }

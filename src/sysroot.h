@@ -23,7 +23,10 @@
  */
 
 #define SR_MAX_FILE (16u << 20)   /* bytes: /proc/cpuinfo of 1024 CPUs is ~1.5 MiB */
-#define SR_MAX_CPUS 65536         /* highest CPU/node id + 1 accepted in lists */
+#define SR_MAX_CPUS 65536         /* highest CPU id + 1 accepted in lists */
+/* Highest NUMA node id + 1: the kernel's MAX_NUMNODES at NODES_SHIFT 10,
+ * its largest setting.  A list or a name beyond it is not a real node. */
+#define SR_MAX_NODES 1024
 /* An archive given as --sysroot: the sum of its members' sizes and its
  * number of entries.  A snapshot of a 1024-CPU machine is a few MiB and
  * some 60000 files; hwloc's and util-linux's test dumps are far smaller. */

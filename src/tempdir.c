@@ -168,11 +168,16 @@ char *tmpdir_make(const char *dir, const char *prefix)
 
 void tmpdir_remove(const char *path)
 {
-	sigset_t old;
-	int i;
 	if (!path)
 		return;
 	rmtree(path);
+	tmpdir_forget(path);
+}
+
+void tmpdir_forget(const char *path)
+{
+	sigset_t old;
+	int i;
 	block(&old);
 	for (i = 0; i < MAX_DIRS; i++)
 		if (used[i] && !strcmp(dirs[i], path))

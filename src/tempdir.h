@@ -20,6 +20,8 @@
 char *tmpdir_make(const char *dir, const char *prefix);
 /* Remove the tree and forget it.  Safe on a path never registered. */
 void tmpdir_remove(const char *path);
+/* Forget it without removing it (renamed into place as a result). */
+void tmpdir_forget(const char *path);
 /* A child to SIGKILL before cleaning up on a signal; 0 for none.  At most
  * a few at once (a decompressor and tar). */
 void tmpdir_child(pid_t pid, int add);
