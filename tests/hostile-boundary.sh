@@ -47,7 +47,7 @@ run() {
 	bad=""
 	if [ "$opened" -gt 0 ]; then bad="opened $opened file(s) outside the sysroot"
 	elif [ "$timed_out" -eq 1 ] || [ $rc -gt 3 ]; then bad="exit $rc (signal or timeout)"
-	elif grep -Eq 'runtime error:|Sanitizer' "$tmp/err"; then bad="sanitizer report"
+	elif grep -Eq 'runtime error:|Sanitizer' "$tmp/err" "$tmp/out"; then bad="sanitizer report"
 	elif [ "$wall_ms" -gt "$wall_max" ]; then bad="took $wall_ms ms"
 	elif [ "$maxrss_kb" -gt "$rss_max" ]; then bad="peak RSS $maxrss_kb KiB"
 	elif [ $rc -eq 3 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad="exit 3 with $(wc -l <"$tmp/err") lines on stderr"
