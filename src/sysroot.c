@@ -441,29 +441,115 @@ static const char *rel(const char *path)
 	return *path ? path : ".";
 }
 
+/*
+ * What openat2(RESOLVE_IN_ROOT) does, by hand, for kernels without it
+ * (before 5.6) or a seccomp filter that refuses it: each component opened
+ * with O_NOFOLLOW below the part already resolved (directories only, no
+ * link among them), a link's text resolved against the root (absolute) or
+ * its own directory, ".." stopping at the root.  Racing renames inside the
+ * sysroot could still mislead it; nothing else can.
+ */
+static int open_in_root(int rootfd, const char *path, int flags)
+{
+	struct strbuf cur = STRBUF_INIT;
+	char *todo = xstrdup(path), *p = todo;
+	int links = 0, fd = -1, e = 0;
+	for (;;) {
+		size_t n;
+		struct stat st;
+		char *cand;
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		n = strcspn(p, "/");
+		if (n == 1 && p[0] == '.') {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (cur.len > 0 && cur.buf[cur.len - 1] != '/')
+				cur.len--;
+			if (cur.len > 0)
+				cur.len--;
+			if (cur.buf)
+				cur.buf[cur.len] = '\0';
+			p += n;
+			continue;
+		}
+		cand = xasprintf("%s%s%.*s", cur.len ? cur.buf : "", cur.len ? "/" : "", (int)n, p);
+		fd = openat(rootfd, cand, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			e = errno;
+			free(cand);
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[4096], *rest;
+			ssize_t r = readlinkat(fd, "", target, sizeof(target) - 1);
+			close(fd);
+			fd = -1;
+			free(cand);
+			if (r < 0 || ++links > 40) {
+				e = r < 0 ? errno : ELOOP;
+				break;
+			}
+			target[r] = '\0';
+			rest = xasprintf("%s/%s", target, p + n);
+			if (target[0] == '/')
+				strbuf_release(&cur);
+			free(todo);
+			todo = p = rest;
+			continue;
+		}
+		close(fd);
+		fd = -1;
+		p += n;
+		while (*p == '/')
+			p++;
+		if (*p && !S_ISDIR(st.st_mode)) {
+			e = ENOTDIR;
+			free(cand);
+			break;
+		}
+		strbuf_release(&cur);
+		strbuf_addstr(&cur, cand);
+		free(cand);
+	}
+	if (!e) {
+		fd = openat(rootfd, cur.len ? cur.buf : ".", flags | O_NOFOLLOW | O_CLOEXEC);
+		e = fd < 0 ? errno : 0;
+	}
+	strbuf_release(&cur);
+	free(todo);
+	errno = e;
+	return e ? -1 : fd;
+}
+
 /* Open path inside the root; symlinks resolve inside it, never outside. */
 static int sr_openat(struct sysroot *sr, const char *path, int flags)
 {
-	int fd;
+	static int no_openat2 = -1;
 	if (sr->live)
 		return open(path, flags | O_CLOEXEC);
+	/* NODEAUDIT_NO_OPENAT2 is for the test suite: the fallback below is
+	 * what a kernel without openat2 gets. */
+	if (no_openat2 < 0)
+		no_openat2 = getenv("NODEAUDIT_NO_OPENAT2") != NULL;
 #if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
-	{
-		static int no_openat2;
-		if (!no_openat2) {
-			struct open_how how;
-			memset(&how, 0, sizeof(how));
-			how.flags = (uint64_t)(flags | O_CLOEXEC);
-			how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-			fd = (int)syscall(SYS_openat2, sr->rootfd, rel(path), &how, sizeof(how));
-			if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
-				return fd;
-			no_openat2 = 1;   /* old kernel or seccomp filter: fall back */
-		}
+	if (!no_openat2) {
+		struct open_how how;
+		int fd;
+		memset(&how, 0, sizeof(how));
+		how.flags = (uint64_t)(flags | O_CLOEXEC);
+		how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+		fd = (int)syscall(SYS_openat2, sr->rootfd, rel(path), &how, sizeof(how));
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+			return fd;
+		no_openat2 = 1;   /* old kernel or seccomp filter: fall back */
 	}
 #endif
-	fd = openat(sr->rootfd, rel(path), flags | O_CLOEXEC);
-	return fd;
+	return open_in_root(sr->rootfd, rel(path), flags);
 }
 
 static void record(struct sysroot *sr, const char *path)

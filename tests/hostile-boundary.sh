@@ -93,6 +93,8 @@ ln -s "$bait/cpuinfo" "$r/proc/cpuinfo"
 mkdir -p "$r/sys/bus/dax/devices/dax0.0"
 ln -s "$bait/target" "$r/sys/bus/dax/devices/dax0.0/target_node"
 probe "links out of the sysroot at hwloc's inputs" ok "$r"
+run "links out of the sysroot, as on a kernel without openat2" ok env NODEAUDIT_NO_OPENAT2=1 \
+	"$NODEAUDIT" --sysroot "$r" probe --format json
 run "links out of the sysroot: check" ok "$NODEAUDIT" --sysroot "$r" check --format json
 run "links out of the sysroot: snapshot of it" done "$NODEAUDIT" --sysroot "$r" -q snapshot -o "$tmp/snap.tar.gz"
 rm -f "$tmp/snap.tar.gz"
