@@ -96,7 +96,7 @@ probe "links out of the sysroot at hwloc's inputs" ok "$r"
 run "links out of the sysroot, as on a kernel without openat2" ok env NODEAUDIT_NO_OPENAT2=1 \
 	"$NODEAUDIT" --sysroot "$r" probe --format json
 run "links out of the sysroot: check" ok "$NODEAUDIT" --sysroot "$r" check --format json
-run "links out of the sysroot: snapshot of it" done "$NODEAUDIT" --sysroot "$r" -q snapshot -o "$tmp/snap.tar.gz"
+run "links out of the sysroot: snapshot of it" "done" "$NODEAUDIT" --sysroot "$r" -q snapshot -o "$tmp/snap.tar.gz"
 rm -f "$tmp/snap.tar.gz"
 
 # 2. FIFOs: behind a cpuN that is a link to a directory, and at a DAX
@@ -207,7 +207,10 @@ sigrun() { # sigrun SIGNAL LABEL CMD...
 	TMPDIR=$tmp/t NODEAUDIT_FAULT=hwloc-stall $defsig "$@" >/dev/null 2>&1 &
 	pid=$!
 	i=0
-	while [ $i -lt 50 ] && ! ls "$tmp/t" 2>/dev/null | grep -q nodeaudit-hwloc; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 50 ] && ! [ -n "$(find "$tmp/t" -maxdepth 1 -name 'nodeaudit-hwloc.*' 2>/dev/null)" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	kill -s "$sig" $pid
 	wait $pid
 	rc=$?
