@@ -6,6 +6,7 @@
 #include "snapshot.h"
 #include "smbios.h"
 #include "src-pci.h"
+#include "tempdir.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -650,17 +651,9 @@ static int write_meta(struct probe_ctx *ctx, const char *stage, int argc, char *
 
 /*** Output: a directory or an archive ***/
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st; (void)ftw;
-	if (flag == FTW_DP)
-		return rmdir(path);
-	return unlink(path);
-}
-
 static void remove_tree(const char *dir)
 {
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tmpdir_remove(dir);
 }
 
 /* "z", "J", "j" or "" for an archive name; NULL for a directory. */
@@ -822,15 +815,14 @@ static int snapshot_cmd(struct invocation *inv)
 
 	/* Stage beside the output (a directory is then renamed into place); an
 	 * archive's staging directory is temporary, so it goes to TMPDIR. */
-	if (kind) {
-		const char *tmp = getenv("TMPDIR");
-		stage = xasprintf("%s/nodeaudit-snapshot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	} else
-		stage = xasprintf("%s/.%s.XXXXXX", parent, base_of(out));
-	if (!mkdtemp(stage)) {
-		error("cannot create a staging directory '%s': %s", stage, strerror(errno));
-		free(stage);
-		stage = NULL;
+	{
+		/* Registered: removed on exit and on SIGINT/SIGTERM (tempdir.h). */
+		char *pre = kind ? NULL : xasprintf(".%s", base_of(out));
+		stage = tmpdir_make(kind ? NULL : parent, kind ? "nodeaudit-snapshot" : pre);
+		free(pre);
+	}
+	if (!stage) {
+		error("cannot create a staging directory: %s", strerror(errno));
 		goto done;
 	}
 	chmod(stage, 0755);
@@ -877,6 +869,7 @@ static int snapshot_cmd(struct invocation *inv)
 			error("cannot write '%s': %s", out, strerror(errno));
 			goto out;
 		}
+		tmpdir_forget(stage);
 		free(stage);
 		stage = NULL;
 	}

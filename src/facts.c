@@ -14,12 +14,18 @@ void facts_init(struct facts *f)
 	f->gaps = cJSON_CreateArray();
 	f->evidence = cJSON_CreateObject();
 	f->conflicts = cJSON_CreateArray();
+	f->gapkeys = NULL;
+	f->ngapkeys = f->agapkeys = 0;
 	if (!f->root || !f->gaps || !f->evidence || !f->conflicts)
 		die("out of memory");
 }
 
 void facts_release(struct facts *f)
 {
+	size_t i;
+	for (i = 0; i < f->agapkeys; i++)
+		free(f->gapkeys[i]);
+	free(f->gapkeys);
 	cJSON_Delete(f->root);
 	cJSON_Delete(f->gaps);
 	cJSON_Delete(f->evidence);
@@ -75,25 +81,55 @@ const cJSON *facts_get(const cJSON *root, const char *path)
 	return cur;
 }
 
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* Add key to the set; 0 if it was there already (key then freed), else 1. */
+static int gapkey_add(struct facts *f, char *key)
+{
+	size_t i;
+	if (2 * (f->ngapkeys + 1) > f->agapkeys) {
+		size_t na = f->agapkeys ? f->agapkeys * 2 : 64, j;
+		char **nk = xcalloc(na, sizeof(*nk));
+		for (j = 0; j < f->agapkeys; j++)
+			if (f->gapkeys[j]) {
+				for (i = hash_str(f->gapkeys[j]) & (na - 1); nk[i]; i = (i + 1) & (na - 1))
+					;
+				nk[i] = f->gapkeys[j];
+			}
+		free(f->gapkeys);
+		f->gapkeys = nk;
+		f->agapkeys = na;
+	}
+	for (i = hash_str(key) & (f->agapkeys - 1); f->gapkeys[i]; i = (i + 1) & (f->agapkeys - 1))
+		if (!strcmp(f->gapkeys[i], key)) {
+			free(key);
+			return 0;
+		}
+	f->gapkeys[i] = key;
+	f->ngapkeys++;
+	return 1;
+}
+
 void facts_gap(struct facts *f, const char *fact, const char *fmt, ...)
 {
 	va_list ap;
 	char *reason;
-	cJSON *g = cJSON_CreateObject(), *it;
+	cJSON *g;
 	va_start(ap, fmt);
 	reason = xvasprintf(fmt, ap);
 	va_end(ap);
 	/* The same fact and reason twice (e.g. one file for many CPUs) is one gap. */
-	cJSON_ArrayForEach(it, f->gaps) {
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "fact");
-		const cJSON *b = cJSON_GetObjectItemCaseSensitive(it, "reason");
-		if (cJSON_IsString(a) && cJSON_IsString(b) && !strcmp(a->valuestring, fact) &&
-		    !strcmp(b->valuestring, reason)) {
-			free(reason);
-			cJSON_Delete(g);
-			return;
-		}
+	if (!gapkey_add(f, xasprintf("%s\n%s", fact, reason))) {
+		free(reason);
+		return;
 	}
+	g = cJSON_CreateObject();
 	cJSON_AddStringToObject(g, "fact", fact);
 	cJSON_AddStringToObject(g, "reason", reason);
 	cJSON_AddItemToArray(f->gaps, g);

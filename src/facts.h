@@ -17,6 +17,11 @@ struct facts {
 	cJSON *gaps;        /* [{"fact", "reason"}] */
 	cJSON *evidence;    /* {"cpu.smt.active": ["/sys/..."]} */
 	cJSON *conflicts;   /* [{"fact", "sources": {...}, "chosen", "note"}] */
+	/* The gaps' "fact\nreason" keys, hashed: a gap is recorded once, in
+	 * constant time (65536 nodes each missing a file must not be
+	 * quadratic). */
+	char **gapkeys;
+	size_t ngapkeys, agapkeys;
 };
 
 void facts_init(struct facts *f);

@@ -131,11 +131,14 @@ static int node_ids(struct probe_ctx *ctx, hwloc_bitmap_t ids, const char **src)
 	char **names;
 	size_t n, i;
 	int r = sr_read_cpulist(sr, NODE_DIR "/online", ids);
-	if (r == 0 && !hwloc_bitmap_iszero(ids)) {
+	if (r == 0 && hwloc_bitmap_last(ids) >= SR_MAX_NODES)
+		/* Node numbers stop at 1023: 0-65535 is not 65536 nodes to read. */
+		facts_gap(&ctx->facts, "numa.online", NODE_DIR "/online: node numbers stop at %d",
+			  SR_MAX_NODES - 1);
+	else if (r == 0 && !hwloc_bitmap_iszero(ids)) {
 		*src = NODE_DIR "/online";
 		return 0;
-	}
-	if (r < 0 && r != -ENOENT)
+	} else if (r < 0 && r != -ENOENT)
 		facts_gap_read(&ctx->facts, "numa.online", NODE_DIR "/online", r);
 	/* No (usable) online file: the nodeN directories say which exist. */
 	hwloc_bitmap_zero(ids);
@@ -144,8 +147,11 @@ static int node_ids(struct probe_ctx *ctx, hwloc_bitmap_t ids, const char **src)
 	for (i = 0; i < n; i++) {
 		uint64_t id;
 		if (!strncmp(names[i], "node", 4) && isdigit((unsigned char)names[i][4]) &&
-		    parse_u64(names[i] + 4, &id) == 0 && id < SR_MAX_CPUS)
+		    parse_u64(names[i] + 4, &id) == 0 && id < SR_MAX_NODES)
 			hwloc_bitmap_set(ids, (unsigned)id);
+		else if (!strncmp(names[i], "node", 4) && isdigit((unsigned char)names[i][4]))
+			facts_gap(&ctx->facts, "numa.online", NODE_DIR "/%.40s: not a node number below %d",
+				  names[i], SR_MAX_NODES);
 	}
 	sr_free_list(names, n);
 	*src = NODE_DIR;

@@ -2,13 +2,12 @@
 #include "config.h"
 #include "probe.h"
 #include "output.h"
+#include "src-hwloc.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <ftw.h>
-#include <sys/stat.h>
 
 /* Order matters: later probes read earlier facts (memory bandwidth needs the
  * CPU packages, PCI locality needs the NUMA nodes). */
@@ -75,80 +74,30 @@ void probe_release(struct probe_ctx *ctx)
 	sysroot_close(&ctx->sr);
 }
 
-/* hwloc opens sysroot files without O_NONBLOCK: a FIFO or a device where a
- * sysfs file should be would block it for ever.  Find one before it does. */
-static const char *special_found;
-static char special_path[512];
-
-static int find_special(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	struct stat t;
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_F || flag == FTW_SL) {
-		if (stat(path, &t) == 0 && !S_ISREG(t.st_mode) && !S_ISDIR(t.st_mode)) {
-			snprintf(special_path, sizeof(special_path), "%s", path);
-			special_found = special_path;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static const char *sysroot_special_file(const struct sysroot *sr)
-{
-	static const char *const trees[] = {
-		"sys/devices/system/cpu", "sys/devices/system/node", "proc/cpuinfo", "proc/meminfo",
-		"proc/mounts", "proc/self", "sys/fs/cgroup", "sys/class/dmi", "sys/devices/virtual/dmi",
-		"sys/kernel/mm", "proc/hwloc-nofile-info",
-	};
-	size_t i;
-	special_found = NULL;
-	for (i = 0; i < ARRAY_SIZE(trees) && !special_found; i++) {
-		char *p = xasprintf("%s/%s", sr->root, trees[i]);
-		struct stat st;
-		if (lstat(p, &st) == 0) {
-			if (S_ISDIR(st.st_mode))
-				nftw(p, find_special, 32, FTW_PHYS);
-			else
-				find_special(p, &st, S_ISLNK(st.st_mode) ? FTW_SL : FTW_F, NULL);
-		}
-		free(p);
-	}
-	return special_found;
-}
-
 hwloc_topology_t probe_topology(struct probe_ctx *ctx)
 {
 	hwloc_topology_t t;
 	if (ctx->topo || ctx->topo_failed)
 		return ctx->topo;
-	/* The Linux backend alone, live or not, so that a snapshot replays to
-	 * the same topology (the x86 backend would run CPUID on *this* host). */
-	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
-	/* hwloc's own complaints about a capture go to stderr; ours are gaps. */
-	setenv("HWLOC_HIDE_ERRORS", "2", 1);
+	/* A sysroot: hwloc reads a private, checked copy of its inputs in a
+	 * child (src-hwloc.c says why); nothing it does reaches our process
+	 * but the topology. */
 	if (!ctx->sr.live) {
-		const char *bad = sysroot_special_file(&ctx->sr);
-		if (bad) {
-			ctx->topo_failed = 1;
-			facts_gap(&ctx->facts, "cpu", "hwloc not run: '%s' is not a regular file", bad);
-			return NULL;
-		}
-		setenv("HWLOC_FSROOT", ctx->sr.root, 1);
-		setenv("HWLOC_THISSYSTEM", "0", 1);
+		ctx->topo = hwloc_load_sysroot(&ctx->sr, &ctx->facts);
+		ctx->topo_failed = !ctx->topo;
+		return ctx->topo;
 	}
+	/* Live: the Linux backend alone, so that a snapshot replays to the
+	 * same topology (the x86 backend would run CPUID on *this* host). */
+	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
+	/* hwloc's own complaints go to stderr; ours are gaps. */
+	setenv("HWLOC_HIDE_ERRORS", "2", 1);
 	if (hwloc_topology_init(&t) < 0) {
 		ctx->topo_failed = 1;
 		facts_gap(&ctx->facts, "cpu", "hwloc: cannot initialise a topology");
 		return NULL;
 	}
-	/* Only what we use: no I/O objects (PCI comes from libpci), no misc. */
-	hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
-	hwloc_topology_set_type_filter(t, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE);
-	hwloc_topology_set_type_filter(t, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
-	hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
-	hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	hwloc_set_filters(t);
 	if (hwloc_topology_load(t) < 0) {
 		hwloc_topology_destroy(t);
 		ctx->topo_failed = 1;

@@ -40,8 +40,9 @@ extern const size_t nprobers;
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
 void probe_release(struct probe_ctx *ctx);
 
-/* The hwloc topology of the probed machine (re-rooted with HWLOC_FSROOT when
- * a sysroot is used, so nothing is bound); NULL with a gap if it failed. */
+/* The hwloc topology of the probed machine (for a sysroot, loaded from a
+ * checked private copy in a child: src-hwloc.c); NULL with a gap if it
+ * failed. */
 hwloc_topology_t probe_topology(struct probe_ctx *ctx);
 
 /* The probe JSON document: schema, tool, host, facts at top level, gaps,

@@ -1,13 +1,14 @@
 /* sysroot.c - re-rooted, bounded, recorded reads of sysfs and procfs */
 #include "config.h"
 #include "sysroot.h"
+#include "tempdir.h"
 #include "util.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,30 +26,298 @@ extern char **environ;
 
 /*** Opening and closing ***/
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st; (void)ftw;
-	if (flag == FTW_DP)
-		return rmdir(path);
-	return unlink(path);
-}
-
 static int is_archive(const char *p)
 {
 	return str_endswith(p, ".tar") || str_endswith(p, ".tar.gz") || str_endswith(p, ".tgz") ||
 	       str_endswith(p, ".tar.xz") || str_endswith(p, ".txz") || str_endswith(p, ".tar.bz2");
 }
 
+/*
+ * Unpacking an archive.  tar never sees the archive's name (so "host:x.tgz"
+ * is a file, never a remote tape) and never decompresses by itself: the
+ * stream is decompressed by gzip/xz/bzip2 into a pipe we read, and we pass
+ * it on to `tar -x -f -` while walking its headers, so that an archive whose
+ * members add up to more than SR_MAX_UNPACK_BYTES, or hold more than
+ * SR_MAX_UNPACK_FILES entries, is refused before that much is written (an
+ * 80 KB .tar.xz can hold 500 MB of zeros).  Their chatter goes to
+ * /dev/null: the one line is ours.
+ */
+struct tarscan {
+	unsigned char hdr[512];
+	size_t hlen;            /* bytes of the header gathered so far */
+	uint64_t skip;          /* data bytes (padded) still to pass */
+	uint64_t bytes, files;  /* member sizes and entries so far */
+	char pax[4096];         /* a pax extended header's records */
+	size_t paxlen, paxwant;
+	int64_t pax_size;       /* size= from a pax header, for the next member */
+	int end, bad;
+};
+
+static uint64_t tar_num(const unsigned char *f, size_t n)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	if (f[0] & 0x80) {   /* base-256 (GNU, for sizes of 8 GiB and more) */
+		for (i = 1; i < n; i++)
+			v = v > (UINT64_MAX >> 8) ? UINT64_MAX : (v << 8) | f[i];
+		return v;
+	}
+	while (i < n && (f[i] == ' ' || f[i] == '\0'))
+		i++;
+	for (; i < n && f[i] >= '0' && f[i] <= '7'; i++)
+		v = v > (UINT64_MAX >> 3) ? UINT64_MAX : (v << 3) | (uint64_t)(f[i] - '0');
+	return v;
+}
+
+static void pax_records(struct tarscan *ts)
+{
+	const char *p = ts->pax, *e = ts->pax + ts->paxlen;
+	while (p < e) {
+		char *end;
+		unsigned long len = strtoul(p, &end, 10);
+		if (!len || end >= e || *end != ' ' || len > (size_t)(e - p))
+			return;
+		if (!strncmp(end + 1, "size=", 5))
+			ts->pax_size = (int64_t)strtoull(end + 6, NULL, 10);
+		p += len;
+	}
+}
+
+static void tar_header(struct tarscan *ts)
+{
+	const unsigned char *h = ts->hdr;
+	unsigned sum = 0, i;
+	uint64_t size;
+	char type = (char)h[156];
+	for (i = 0; i < 512 && !h[i]; i++)
+		;
+	if (i == 512) {   /* a zero block ends the archive */
+		ts->end = 1;
+		return;
+	}
+	for (i = 0; i < 512; i++)
+		sum += (i >= 148 && i < 156) ? ' ' : h[i];
+	if (sum != tar_num(h + 148, 8)) {
+		ts->bad = 1;
+		return;
+	}
+	size = tar_num(h + 124, 12);
+	if (ts->pax_size >= 0 && type != 'x' && type != 'g') {
+		size = (uint64_t)ts->pax_size;
+		ts->pax_size = -1;
+	}
+	/* Links, devices and FIFOs carry no data. */
+	if (type == '1' || type == '2' || type == '3' || type == '4' || type == '6')
+		size = 0;
+	ts->files++;
+	ts->bytes += size;
+	ts->skip = (size + 511) / 512 * 512;
+	ts->paxlen = 0;
+	ts->paxwant = 0;
+	if (type == 'x') {
+		if (size > sizeof(ts->pax))
+			ts->bad = 1;
+		ts->paxwant = (size_t)size;
+	}
+}
+
+static void tar_scan(struct tarscan *ts, const unsigned char *p, size_t n)
+{
+	while (n > 0 && !ts->end && !ts->bad) {
+		if (ts->skip) {
+			size_t k = n < ts->skip ? n : (size_t)ts->skip;
+			if (ts->paxlen < ts->paxwant) {
+				size_t c = ts->paxwant - ts->paxlen < k ? ts->paxwant - ts->paxlen : k;
+				memcpy(ts->pax + ts->paxlen, p, c);
+				ts->paxlen += c;
+				if (ts->paxlen == ts->paxwant)
+					pax_records(ts);
+			}
+			ts->skip -= k;
+			p += k;
+			n -= k;
+			continue;
+		}
+		{
+			size_t k = 512 - ts->hlen < n ? 512 - ts->hlen : n;
+			memcpy(ts->hdr + ts->hlen, p, k);
+			ts->hlen += k;
+			p += k;
+			n -= k;
+			if (ts->hlen == 512) {
+				ts->hlen = 0;
+				tar_header(ts);
+			}
+		}
+	}
+}
+
+static int spawn_quiet(pid_t *pid, char *const argv[], int in, int out)
+{
+	posix_spawn_file_actions_t fa;
+	int r;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in, 0);
+	if (out >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out, 1);
+	else
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	r = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r == 0)
+		tmpdir_child(*pid, 1);
+	return r;
+}
+
+static int reap(pid_t pid)
+{
+	int st;
+	if (pid <= 0)
+		return 0;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			tmpdir_child(pid, 0);
+			return -1;
+		}
+	tmpdir_child(pid, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* One pass over the archive's tar stream, decompressed by dec (NULL: none)
+ * and scanned; written to `tar -x` into dir when dir is not NULL.  0, -1
+ * (unreadable: *why says what) or -2 (over the caps). */
+static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan *ts, const char **why)
+{
+	char *tar_argv[] = { "tar", "-x", "-f", "-", "-C", (char *)dir, "--no-same-owner",
+			     "--no-same-permissions", "--delay-directory-restore", NULL };
+	char *dec_argv[] = { (char *)dec, "-dc", NULL };
+	static unsigned char buf[65536];
+	struct sigaction ign, oldpipe;
+	pid_t dpid = 0, tpid = 0;
+	int src = afd, topipe[2] = { -1, -1 }, from[2] = { -1, -1 }, fail = 0;
+
+	memset(ts, 0, sizeof(*ts));
+	ts->pax_size = -1;
+	if (lseek(afd, 0, SEEK_SET) < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (dec) {
+		if (pipe2(from, O_CLOEXEC) < 0) {
+			*why = strerror(errno);
+			return -1;
+		}
+		if (spawn_quiet(&dpid, dec_argv, afd, from[1]) != 0) {
+			*why = !strcmp(dec, "gzip") ? "gzip not found" : !strcmp(dec, "xz") ? "xz not found"
+											 : "bzip2 not found";
+			dpid = 0;
+			fail = -1;
+		}
+		close(from[1]);
+		src = from[0];
+	}
+	if (!fail && dir) {
+		if (pipe2(topipe, O_CLOEXEC) < 0) {
+			*why = strerror(errno);
+			fail = -1;
+		} else {
+			if (spawn_quiet(&tpid, tar_argv, topipe[0], -1) != 0) {
+				*why = "tar not found";
+				tpid = 0;
+				fail = -1;
+			}
+			close(topipe[0]);
+		}
+	}
+	/* A tar that gives up closes its end: EPIPE, not a signal.  Its exit
+	 * status says why; the rest of the stream is drained so that the
+	 * decompressor ends normally. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &oldpipe);
+	while (!fail) {
+		ssize_t r = read(src, buf, sizeof(buf)), w = 0;
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			break;
+		tar_scan(ts, buf, (size_t)r);
+		if (ts->bad) {
+			*why = "not a readable tar archive";
+			fail = -1;
+		} else if (ts->bytes > SR_MAX_UNPACK_BYTES || ts->files > SR_MAX_UNPACK_FILES)
+			fail = -2;
+		if (fail)
+			break;
+		while (topipe[1] >= 0 && w < r) {
+			ssize_t k = write(topipe[1], buf + w, (size_t)(r - w));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				close(topipe[1]);
+				topipe[1] = -1;
+			} else
+				w += k;
+		}
+	}
+	if (topipe[1] >= 0)
+		close(topipe[1]);
+	sigaction(SIGPIPE, &oldpipe, NULL);
+	if (fail) {
+		if (dpid > 0)
+			kill(dpid, SIGKILL);
+		if (tpid > 0)
+			kill(tpid, SIGKILL);
+	}
+	if (src != afd)
+		close(src);
+	if ((reap(dpid) < 0 || reap(tpid) < 0) && !fail) {
+		*why = "not a readable tar archive";
+		fail = -1;
+	}
+	return fail;
+}
+
 static int unpack(const char *archive, const char *dir)
 {
-	char *argv[] = { "tar", "-xf", (char *)archive, "-C", (char *)dir, "--no-same-owner",
-			 "--no-same-permissions", "--delay-directory-restore", NULL };
-	pid_t pid;
-	int status;
-	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ) != 0)
-		return error("cannot unpack '%s': tar not found", archive);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return error("cannot unpack '%s': not a readable tar archive", archive);
+	unsigned char magic[6] = { 0 };
+	const char *dec = NULL, *why = "not a readable tar archive";
+	struct tarscan *ts = xmalloc(sizeof(*ts));
+	struct stat st;
+	int afd, r;
+
+	afd = open(archive, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (afd < 0) {
+		free(ts);
+		return error("cannot unpack '%s': %s", archive, strerror(errno));
+	}
+	if (fstat(afd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(afd);
+		free(ts);
+		return error("cannot unpack '%s': not a regular file", archive);
+	}
+	if (pread(afd, magic, sizeof(magic), 0) < 0)
+		memset(magic, 0, sizeof(magic));
+	if (magic[0] == 0x1f && magic[1] == 0x8b)
+		dec = "gzip";
+	else if (!memcmp(magic, "\xfd" "7zXZ", 6))
+		dec = "xz";
+	else if (!memcmp(magic, "BZh", 3))
+		dec = "bzip2";
+	/* First read it through without writing anything: a bomb is refused
+	 * before a byte of it reaches TMPDIR.  Then unpack it, bounded again
+	 * (the file may have changed in between). */
+	r = unpack_pass(afd, dec, NULL, ts, &why);
+	if (r == 0)
+		r = unpack_pass(afd, dec, dir, ts, &why);
+	close(afd);
+	free(ts);
+	if (r == -2)
+		return error("cannot unpack '%s': it holds more than %u MiB or %u files; refusing",
+			     archive, SR_MAX_UNPACK_BYTES >> 20, SR_MAX_UNPACK_FILES);
+	if (r < 0)
+		return error("cannot unpack '%s': %s", archive, why);
 	return 0;
 }
 
@@ -106,16 +375,12 @@ int sysroot_open(struct sysroot *sr, const char *dir)
 	if (stat(dir, &st) < 0)
 		return error("cannot use sysroot '%s': %s", dir, strerror(errno));
 	if (S_ISREG(st.st_mode)) {
-		const char *tmp = getenv("TMPDIR");
 		char *t;
 		if (!is_archive(dir))
 			return error("cannot use sysroot '%s': not a directory or a .tar[.gz|.xz|.bz2] archive", dir);
-		t = xasprintf("%s/nodeaudit-sysroot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		if (!mkdtemp(t)) {
-			error("cannot create a temporary directory '%s': %s", t, strerror(errno));
-			free(t);
-			return -1;
-		}
+		t = tmpdir_make(NULL, "nodeaudit-sysroot");
+		if (!t)
+			return error("cannot create a temporary directory: %s", strerror(errno));
 		sr->tmpdir = t;
 		if (unpack(dir, t) < 0) {
 			sysroot_close(sr);
@@ -147,7 +412,7 @@ void sysroot_close(struct sysroot *sr)
 	if (sr->rootfd >= 0)
 		close(sr->rootfd);
 	if (sr->tmpdir) {
-		nftw(sr->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		tmpdir_remove(sr->tmpdir);
 		free(sr->tmpdir);
 	}
 	for (i = 0; i < sr->nread; i++)
@@ -176,29 +441,115 @@ static const char *rel(const char *path)
 	return *path ? path : ".";
 }
 
+/*
+ * What openat2(RESOLVE_IN_ROOT) does, by hand, for kernels without it
+ * (before 5.6) or a seccomp filter that refuses it: each component opened
+ * with O_NOFOLLOW below the part already resolved (directories only, no
+ * link among them), a link's text resolved against the root (absolute) or
+ * its own directory, ".." stopping at the root.  Racing renames inside the
+ * sysroot could still mislead it; nothing else can.
+ */
+static int open_in_root(int rootfd, const char *path, int flags)
+{
+	struct strbuf cur = STRBUF_INIT;
+	char *todo = xstrdup(path), *p = todo;
+	int links = 0, fd = -1, e = 0;
+	for (;;) {
+		size_t n;
+		struct stat st;
+		char *cand;
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		n = strcspn(p, "/");
+		if (n == 1 && p[0] == '.') {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (cur.len > 0 && cur.buf[cur.len - 1] != '/')
+				cur.len--;
+			if (cur.len > 0)
+				cur.len--;
+			if (cur.buf)
+				cur.buf[cur.len] = '\0';
+			p += n;
+			continue;
+		}
+		cand = xasprintf("%s%s%.*s", cur.len ? cur.buf : "", cur.len ? "/" : "", (int)n, p);
+		fd = openat(rootfd, cand, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			e = errno;
+			free(cand);
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[4096], *rest;
+			ssize_t r = readlinkat(fd, "", target, sizeof(target) - 1);
+			close(fd);
+			fd = -1;
+			free(cand);
+			if (r < 0 || ++links > 40) {
+				e = r < 0 ? errno : ELOOP;
+				break;
+			}
+			target[r] = '\0';
+			rest = xasprintf("%s/%s", target, p + n);
+			if (target[0] == '/')
+				strbuf_release(&cur);
+			free(todo);
+			todo = p = rest;
+			continue;
+		}
+		close(fd);
+		fd = -1;
+		p += n;
+		while (*p == '/')
+			p++;
+		if (*p && !S_ISDIR(st.st_mode)) {
+			e = ENOTDIR;
+			free(cand);
+			break;
+		}
+		strbuf_release(&cur);
+		strbuf_addstr(&cur, cand);
+		free(cand);
+	}
+	if (!e) {
+		fd = openat(rootfd, cur.len ? cur.buf : ".", flags | O_NOFOLLOW | O_CLOEXEC);
+		e = fd < 0 ? errno : 0;
+	}
+	strbuf_release(&cur);
+	free(todo);
+	errno = e;
+	return e ? -1 : fd;
+}
+
 /* Open path inside the root; symlinks resolve inside it, never outside. */
 static int sr_openat(struct sysroot *sr, const char *path, int flags)
 {
-	int fd;
+	static int no_openat2 = -1;
 	if (sr->live)
 		return open(path, flags | O_CLOEXEC);
+	/* NODEAUDIT_NO_OPENAT2 is for the test suite: the fallback below is
+	 * what a kernel without openat2 gets. */
+	if (no_openat2 < 0)
+		no_openat2 = getenv("NODEAUDIT_NO_OPENAT2") != NULL;
 #if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
-	{
-		static int no_openat2;
-		if (!no_openat2) {
-			struct open_how how;
-			memset(&how, 0, sizeof(how));
-			how.flags = (uint64_t)(flags | O_CLOEXEC);
-			how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-			fd = (int)syscall(SYS_openat2, sr->rootfd, rel(path), &how, sizeof(how));
-			if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
-				return fd;
-			no_openat2 = 1;   /* old kernel or seccomp filter: fall back */
-		}
+	if (!no_openat2) {
+		struct open_how how;
+		int fd;
+		memset(&how, 0, sizeof(how));
+		how.flags = (uint64_t)(flags | O_CLOEXEC);
+		how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+		fd = (int)syscall(SYS_openat2, sr->rootfd, rel(path), &how, sizeof(how));
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+			return fd;
+		no_openat2 = 1;   /* old kernel or seccomp filter: fall back */
 	}
 #endif
-	fd = openat(sr->rootfd, rel(path), flags | O_CLOEXEC);
-	return fd;
+	return open_in_root(sr->rootfd, rel(path), flags);
 }
 
 static void record(struct sysroot *sr, const char *path)
@@ -212,7 +563,7 @@ static void record(struct sysroot *sr, const char *path)
 
 /*** Reading ***/
 
-int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
+static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *lenp, int rec)
 {
 	struct stat st;
 	size_t len = 0, alloc = 4096;
@@ -258,11 +609,22 @@ int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
 		return -EFBIG;
 	}
 	b[len] = '\0';
-	record(sr, path);
+	if (rec)
+		record(sr, path);
 	*buf = b;
 	if (lenp)
 		*lenp = len;
 	return 0;
+}
+
+int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
+{
+	return read_file(sr, path, buf, lenp, 1);
+}
+
+int sr_read_unrecorded(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
+{
+	return read_file(sr, path, buf, lenp, 0);
 }
 
 int sr_read_str(struct sysroot *sr, const char *path, char **out)

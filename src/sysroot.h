@@ -23,7 +23,15 @@
  */
 
 #define SR_MAX_FILE (16u << 20)   /* bytes: /proc/cpuinfo of 1024 CPUs is ~1.5 MiB */
-#define SR_MAX_CPUS 65536         /* highest CPU/node id + 1 accepted in lists */
+#define SR_MAX_CPUS 65536         /* highest CPU id + 1 accepted in lists */
+/* Highest NUMA node id + 1: the kernel's MAX_NUMNODES at NODES_SHIFT 10,
+ * its largest setting.  A list or a name beyond it is not a real node. */
+#define SR_MAX_NODES 1024
+/* An archive given as --sysroot: the sum of its members' sizes and its
+ * number of entries.  A snapshot of a 1024-CPU machine is a few MiB and
+ * some 60000 files; hwloc's and util-linux's test dumps are far smaller. */
+#define SR_MAX_UNPACK_BYTES (128u << 20)
+#define SR_MAX_UNPACK_FILES 200000u
 
 struct sysroot {
 	char *root;        /* "/" when live, else the directory (no trailing slash) */
@@ -46,6 +54,9 @@ char *sr_hostpath(const struct sysroot *sr, const char *path);
 
 /* Whole file, NUL-terminated, at most SR_MAX_FILE bytes; *len may be NULL. */
 int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *len);
+/* The same, not recorded as read (so not copied by `snapshot`): for the
+ * private copy of hwloc's inputs. */
+int sr_read_unrecorded(struct sysroot *sr, const char *path, char **buf, size_t *lenp);
 /* First line, white space squashed ("1024\t65535\n" -> "1024 65535"); malloc'd. */
 int sr_read_str(struct sysroot *sr, const char *path, char **out);
 int sr_read_u64(struct sysroot *sr, const char *path, uint64_t *v);

@@ -1,0 +1,662 @@
+/* src-hwloc.c - hwloc over a sysroot, fenced
+ *
+ * hwloc's Linux backend reads sysfs and procfs by itself: under
+ * HWLOC_FSROOT it opens each file with openat(root, "sys/...") and follows
+ * every symbolic link on the way, so a link to "/etc/shadow" or
+ * "../../../../etc" at cpu0/topology/physical_package_id makes it read the
+ * host's file; a FIFO makes it block for ever; a directory named
+ * cpu2147483647 makes it allocate a 256 MiB bitmap; an empty or reversed
+ * node/online makes it abort (an assertion).  Our own reads go through
+ * sysroot.c (openat2 RESOLVE_IN_ROOT, regular files only, capped), so for a
+ * sysroot that is not the live system, hwloc never sees the sysroot:
+ *
+ *  1. A private copy.  Exactly the files the Linux backend of hwloc 2.9
+ *     reads for the objects we use (topology-linux.c: /proc/cpuinfo and
+ *     meminfo, cpu/online, cpuN/{online,cpu_capacity,topology/...,
+ *     cpufreq/{cpuinfo_max_freq,base_frequency},cache/indexK/...}, node/
+ *     {online,possible}, nodeN/{cpumap,meminfo,distance,hugepages,access*,
+ *     memory_side_cache}, kernel/mm/hugepages) are read through the sysroot
+ *     layer and written as plain files and directories -- no link, no FIFO,
+ *     nothing to follow -- into a private 0700 directory.  CPU and node
+ *     names, lists and masks are checked against our bounds (SR_MAX_CPUS,
+ *     HW_MAX_NODES) first; the copy as a whole is capped in files and bytes.
+ *     I/O devices, DAX and CXL devices, DMI and cgroups are not copied: we
+ *     filter those objects out, and hwloc then finds nothing there to read.
+ *  2. A child.  hwloc loads the copy in a forked child with its stderr in a
+ *     pipe and a wall-clock limit, and sends the topology back as XML, which
+ *     the parent loads (hwloc_topology_set_xmlbuffer).  An abort, a crash,
+ *     a stall of the library is a gap naming hwloc and the reason.
+ *
+ * Why this and not Landlock or a chroot: Landlock needs Linux 5.13 and is
+ * often disabled in containers, a chroot needs root; the copy works the
+ * same everywhere, unprivileged, and makes the boundary a property of what
+ * hwloc is given rather than of the kernel we run on.  The child costs one
+ * fork; both apply to sysroots only.  A live run reads / in-process, as
+ * lstopo does: there is no boundary to hold there, and no cost is added.
+ */
+#include "config.h"
+#include "src-hwloc.h"
+#include "tempdir.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define CPUDIR "/sys/devices/system/cpu"
+#define NODEDIR "/sys/devices/system/node"
+
+struct copy {
+	struct sysroot *sr;
+	struct facts *f;
+	int dfd;                /* the private copy's root */
+	size_t files;
+	uint64_t bytes;
+	int over;
+};
+
+/*** Writing the copy: plain directories and files, created, never opened existing ***/
+
+static int mkdirs_at(int dfd, const char *path)
+{
+	char buf[4096], *p;
+	const char *r = path;
+	while (*r == '/')
+		r++;
+	if (strlen(r) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, r);
+	for (p = buf; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdirat(dfd, buf, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (*buf && mkdirat(dfd, buf, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int put(struct copy *c, const char *path, const char *buf, size_t len)
+{
+	const char *r = path, *slash;
+	int fd, e = 0;
+	while (*r == '/')
+		r++;
+	if (++c->files > HW_MAX_FILES || (c->bytes += len) > HW_MAX_BYTES) {
+		c->over = 1;
+		return -E2BIG;
+	}
+	fd = openat(c->dfd, r, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	slash = strrchr(r, '/');
+	if (fd < 0 && errno == ENOENT && slash) {   /* the directories first */
+		char *dir = xstrndup(r, (size_t)(slash - r));
+		e = mkdirs_at(c->dfd, dir);
+		free(dir);
+		if (e < 0)
+			return e;
+		fd = openat(c->dfd, r, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	}
+	if (fd < 0)
+		return -errno;
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			e = -EIO;
+			break;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	close(fd);
+	return e;
+}
+
+/*** Checks hwloc's parsers do not make ***/
+
+typedef const char *(*check_fn)(const char *buf, size_t len);
+
+static const char *check_cpulist(const char *b, size_t len)
+{
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	int r = memchr(b, '\0', len) ? -EINVAL : parse_cpulist(b, s);
+	hwloc_bitmap_free(s);
+	return r == -ERANGE ? "CPU numbers stop at 65535" : r < 0 ? "not a CPU list" : NULL;
+}
+
+static const char *check_nodelist(const char *b, size_t len)
+{
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	int r = memchr(b, '\0', len) ? -EINVAL : parse_cpulist(b, s);
+	const char *why = NULL;
+	if (r == -ERANGE || (r == 0 && hwloc_bitmap_last(s) >= HW_MAX_NODES))
+		why = "node numbers stop at 1023";
+	else if (r < 0)
+		why = "not a node list";
+	else if (hwloc_bitmap_iszero(s))
+		why = "no node listed";
+	hwloc_bitmap_free(s);
+	return why;
+}
+
+static const char *check_cpumask(const char *b, size_t len)
+{
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	int r = memchr(b, '\0', len) ? -EINVAL : parse_cpumask(b, s);
+	hwloc_bitmap_free(s);
+	return r == -ERANGE ? "CPU numbers stop at 65535" : r < 0 ? "not a CPU mask" : NULL;
+}
+
+/* hwloc sets a bit for each "processor : N" line when sysfs has no topology. */
+static const char *check_cpuinfo(const char *b, size_t len)
+{
+	const char *p = b, *end = b + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!strncmp(p, "processor", 9) && (!nl || nl - p > 9)) {
+			const char *q = p + 9;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == ':') {
+				char *e;
+				unsigned long v;
+				q++;
+				while (*q == ' ' || *q == '\t')
+					q++;
+				errno = 0;
+				v = strtoul(q, &e, 0);
+				if (e != q && (errno || v >= SR_MAX_CPUS || *q == '-'))
+					return "a processor number above 65535";
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+static void copy(struct copy *c, const char *path, check_fn check)
+{
+	char *buf;
+	size_t len;
+	int r;
+	if (c->over)
+		return;
+	r = sr_read_unrecorded(c->sr, path, &buf, &len);
+	if (r < 0) {
+		/* Missing is ordinary; anything else hwloc would have tripped on
+		 * (a FIFO, a link out of the root, a huge file) is said. */
+		if (r != -ENOENT && r != -ENOTDIR)
+			facts_gap(c->f, "cpu", "hwloc not given '%s': %s", path, sr_reason(r));
+		return;
+	}
+	if (check) {
+		const char *why = check(buf, len);
+		if (why) {
+			facts_gap(c->f, "cpu", "hwloc not given '%s': %s", path, why);
+			free(buf);
+			return;
+		}
+	}
+	put(c, path, buf, len);
+	free(buf);
+}
+
+static void copy_dir(struct copy *c, const char *path)
+{
+	const char *r = path;
+	while (*r == '/')
+		r++;
+	if (c->over || !sr_is_dir(c->sr, path))
+		return;
+	if (mkdirat(c->dfd, r, 0700) < 0 && errno != EEXIST && mkdirs_at(c->dfd, path) < 0)
+		c->over = 1;
+}
+
+/* "cpu12" -> 12 under limit; -1 if hwloc would not take the name as a
+ * number at all; -2 if it would, but out of our bounds or not plainly
+ * written (hwloc reads "cpu010" as octal 8, "cpu-1" as ULONG_MAX). */
+static long name_number(const char *name, const char *prefix, unsigned long limit)
+{
+	size_t n = strlen(prefix);
+	const char *p = name + n;
+	char *end;
+	unsigned long v;
+	if (strncmp(name, prefix, n))
+		return -1;
+	errno = 0;
+	v = strtoul(p, &end, 0);
+	if (end == p)
+		return -1;
+	if (!isdigit((unsigned char)*p) || (*p == '0' && p[1]) || *end || errno || v >= limit)
+		return -2;
+	for (; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return -2;
+	return (long)v;
+}
+
+static void copy_cpu(struct copy *c, const char *d)
+{
+	static const char *const topo[] = {
+		"physical_package_id", "core_id", "die_id", "cluster_id", "book_id", "drawer_id",
+		"thread_siblings", "core_cpus", "core_siblings", "package_cpus", "die_cpus",
+		"cluster_cpus", "book_siblings", "drawer_siblings",
+	};
+	static const char *const cache[] = {
+		"level", "type", "size", "coherency_line_size", "number_of_sets",
+		"physical_line_partition", "shared_cpu_map", "id",
+	};
+	char p[192];
+	size_t i, j;
+	snprintf(p, sizeof(p), "%s/online", d);
+	copy(c, p, NULL);
+	snprintf(p, sizeof(p), "%s/cpu_capacity", d);
+	copy(c, p, NULL);
+	snprintf(p, sizeof(p), "%s/topology", d);
+	copy_dir(c, p);
+	for (i = 0; i < ARRAY_SIZE(topo); i++) {
+		snprintf(p, sizeof(p), "%s/topology/%s", d, topo[i]);
+		copy(c, p, strstr(topo[i], "_id") ? NULL : check_cpumask);
+	}
+	snprintf(p, sizeof(p), "%s/cpufreq/cpuinfo_max_freq", d);
+	copy(c, p, NULL);
+	snprintf(p, sizeof(p), "%s/cpufreq/base_frequency", d);
+	copy(c, p, NULL);
+	for (i = 0; i < 10; i++) {   /* hwloc looks at index0 to index9 */
+		snprintf(p, sizeof(p), "%s/cache/index%zu", d, i);
+		if (!sr_is_dir(c->sr, p))
+			continue;
+		for (j = 0; j < ARRAY_SIZE(cache); j++) {
+			snprintf(p, sizeof(p), "%s/cache/index%zu/%s", d, i, cache[j]);
+			copy(c, p, !strcmp(cache[j], "shared_cpu_map") ? check_cpumask : NULL);
+		}
+	}
+}
+
+/* Subdirectories of dir whose names start with prefix: each one's files. */
+static void copy_subdirs(struct copy *c, const char *dir, const char *prefix,
+			 const char *const *files, size_t nfiles, size_t max)
+{
+	char **names, p[512];
+	size_t n, i, j, k = 0;
+	if (c->over || sr_list(c->sr, dir, &names, &n) < 0)
+		return;
+	copy_dir(c, dir);
+	for (i = 0; i < n && k < max; i++) {
+		if (strncmp(names[i], prefix, strlen(prefix)) || strlen(dir) + strlen(names[i]) > 200)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		if (!sr_is_dir(c->sr, p))
+			continue;
+		k++;
+		copy_dir(c, p);
+		for (j = 0; j < nfiles; j++) {
+			snprintf(p, sizeof(p), "%s/%s/%s", dir, names[i], files[j]);
+			copy(c, p, NULL);
+		}
+	}
+	sr_free_list(names, n);
+}
+
+static void copy_node(struct copy *c, const char *d)
+{
+	static const char *const nr[] = { "nr_hugepages" };
+	static const char *const msc[] = { "size", "line_size", "indexing" };
+	static const char *const acc[] = { "read_bandwidth", "write_bandwidth", "read_latency",
+					   "write_latency" };
+	char p[192];
+	size_t a, i;
+	snprintf(p, sizeof(p), "%s/cpumap", d);
+	copy(c, p, check_cpumask);
+	snprintf(p, sizeof(p), "%s/meminfo", d);
+	copy(c, p, NULL);
+	snprintf(p, sizeof(p), "%s/distance", d);
+	copy(c, p, NULL);
+	snprintf(p, sizeof(p), "%s/hugepages", d);
+	copy_subdirs(c, p, "hugepages-", nr, 1, 64);
+	snprintf(p, sizeof(p), "%s/memory_side_cache", d);
+	copy_subdirs(c, p, "index", msc, ARRAY_SIZE(msc), 16);
+	for (a = 0; a < 2; a++) {
+		char **names;
+		size_t n;
+		snprintf(p, sizeof(p), "%s/access%zu/initiators", d, a);
+		if (c->over || sr_list(c->sr, p, &names, &n) < 0)
+			continue;
+		copy_dir(c, p);
+		for (i = 0; i < ARRAY_SIZE(acc); i++) {
+			snprintf(p, sizeof(p), "%s/access%zu/initiators/%s", d, a, acc[i]);
+			copy(c, p, NULL);
+		}
+		/* The initiators are links to their nodes: hwloc wants the names. */
+		for (i = 0; i < n; i++)
+			if (name_number(names[i], "node", HW_MAX_NODES) >= 0) {
+				snprintf(p, sizeof(p), "%s/access%zu/initiators/%s", d, a, names[i]);
+				if (mkdirs_at(c->dfd, p) < 0)
+					c->over = 1;
+			}
+		sr_free_list(names, n);
+	}
+}
+
+static void copy_numbered(struct copy *c, const char *dir, const char *prefix, unsigned long limit,
+			  void (*fn)(struct copy *, const char *))
+{
+	char **names;
+	size_t n, i;
+	if (sr_list(c->sr, dir, &names, &n) < 0)
+		return;
+	copy_dir(c, dir);
+	for (i = 0; i < n && !c->over; i++) {
+		char p[128];
+		long v = name_number(names[i], prefix, limit);
+		if (v == -1)
+			continue;
+		if (v == -2) {
+			if (strlen(names[i]) > 40)
+				facts_gap(c->f, "cpu", "hwloc not given '%s/%.40s...': not a %s number below %lu",
+					  dir, names[i], prefix, limit);
+			else
+				facts_gap(c->f, "cpu", "hwloc not given '%s/%s': not a %s number below %lu",
+					  dir, names[i], prefix, limit);
+			continue;
+		}
+		snprintf(p, sizeof(p), "%s/%s%ld", dir, prefix, v);
+		if (!sr_is_dir(c->sr, p))
+			continue;
+		copy_dir(c, p);
+		fn(c, p);
+	}
+	sr_free_list(names, n);
+}
+
+int hwloc_copy_inputs(struct sysroot *sr, const char *dst, struct facts *f)
+{
+	struct copy c;
+	memset(&c, 0, sizeof(c));
+	c.sr = sr;
+	c.f = f;
+	c.dfd = open(dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c.dfd < 0)
+		return -errno;
+	copy(&c, "/proc/cpuinfo", check_cpuinfo);
+	copy(&c, "/proc/meminfo", NULL);
+	/* What hwloc takes from uname() live (see cmd-snapshot.c). */
+	copy(&c, "/proc/hwloc-nofile-info", NULL);
+	copy(&c, CPUDIR "/online", check_cpulist);
+	copy_numbered(&c, CPUDIR, "cpu", SR_MAX_CPUS, copy_cpu);
+	copy(&c, NODEDIR "/online", check_nodelist);
+	copy(&c, NODEDIR "/possible", check_nodelist);
+	copy_numbered(&c, NODEDIR, "node", HW_MAX_NODES, copy_node);
+	{
+		static const char *const nr[] = { "nr_hugepages" };
+		copy_subdirs(&c, "/sys/kernel/mm/hugepages", "hugepages-", nr, 1, 64);
+	}
+	close(c.dfd);
+	return c.over ? -E2BIG : 0;
+}
+
+/*** Loading in a child ***/
+
+void hwloc_set_filters(hwloc_topology_t t)
+{
+	/* Only what we use: no I/O objects (PCI comes from libpci), no misc. */
+	hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_type_filter(t, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_type_filter(t, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *b = p;
+	while (n > 0) {
+		ssize_t w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* In the child: load the copy, write "<length>\n<xml>" to fd, exit. */
+static void __attribute__((noreturn)) child(const char *fsroot, int fd)
+{
+	hwloc_topology_t t;
+	char *xml = NULL, head[32];
+	int len = 0;
+	size_t i;
+	const char *fault = getenv("NODEAUDIT_FAULT");
+	/* Only our settings: HWLOC_XMLFILE, HWLOC_CPUID_PATH and the like
+	 * would make hwloc read files outside the copy. */
+	for (i = 0; environ[i];)
+		if (!strncmp(environ[i], "HWLOC_", 6)) {
+			char *name = xstrndup(environ[i], strcspn(environ[i], "="));
+			unsetenv(name);
+			free(name);
+			i = 0;
+		} else
+			i++;
+	setenv("HWLOC_FSROOT", fsroot, 1);
+	setenv("HWLOC_THISSYSTEM", "0", 1);
+	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
+	alarm(HW_TIMEOUT_MS / 1000 + 2);
+	/* Fault injection for the test suite (tests/hostile-boundary.sh):
+	 * the fence must turn a stall or an abort into a gap. */
+	if (fault && !strcmp(fault, "hwloc-stall"))
+		for (;;)
+			pause();
+	if (fault && !strcmp(fault, "hwloc-abort")) {
+		fputs("hwloc injected fault\n", stderr);
+		abort();
+	}
+	if (hwloc_topology_init(&t) < 0)
+		_exit(2);
+	hwloc_set_filters(t);
+	if (hwloc_topology_load(t) < 0)
+		_exit(3);
+	if (hwloc_topology_export_xmlbuffer(t, &xml, &len, 0) < 0 || len <= 0)
+		_exit(4);
+	snprintf(head, sizeof(head), "%d\n", len);
+	if (write_all(fd, head, strlen(head)) < 0 || write_all(fd, xml, (size_t)len) < 0)
+		_exit(5);
+	_exit(0);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* The first non-empty line of what the child said, for the gap. */
+static const char *first_line(char *s)
+{
+	char *p = s, *nl;
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (*p && strspn(p, "= ") != strlen(p)) {
+			size_t n = strlen(p);
+			if (n > 160)
+				p[160] = '\0';
+			return p;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+hwloc_topology_t hwloc_load_sysroot(struct sysroot *sr, struct facts *f)
+{
+	char *dir, *data = NULL, err[4096];
+	size_t dlen = 0, dalloc = 0, elen = 0;
+	int dp[2], ep[2], st = 0, r, timed_out = 0;
+	long deadline;
+	pid_t pid;
+	hwloc_topology_t t = NULL;
+
+	dir = tmpdir_make(NULL, "nodeaudit-hwloc");
+	if (!dir) {
+		facts_gap(f, "cpu", "hwloc not run: cannot create a temporary directory: %s", strerror(errno));
+		return NULL;
+	}
+	r = hwloc_copy_inputs(sr, dir, f);
+	if (r < 0) {
+		if (r == -E2BIG)
+			facts_gap(f, "cpu", "hwloc not run: its inputs in '%s' exceed %u files or %u MiB",
+				  sr->root, HW_MAX_FILES, HW_MAX_BYTES >> 20);
+		else
+			facts_gap(f, "cpu", "hwloc not run: cannot copy its inputs: %s", strerror(-r));
+		goto out;
+	}
+	if (pipe2(dp, O_CLOEXEC) < 0)
+		goto nofork;
+	if (pipe2(ep, O_CLOEXEC) < 0) {
+		close(dp[0]);
+		close(dp[1]);
+		goto nofork;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(dp[0]), close(dp[1]), close(ep[0]), close(ep[1]);
+		goto nofork;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(ep[1], 2);
+		close(dp[0]);
+		close(ep[0]);
+		child(dir, dp[1]);
+	}
+	tmpdir_child(pid, 1);
+	close(dp[1]);
+	close(ep[1]);
+	deadline = now_ms() + HW_TIMEOUT_MS;
+	{
+		struct pollfd pf[2] = { { dp[0], POLLIN, 0 }, { ep[0], POLLIN, 0 } };
+		int open_fds = 2;
+		while (open_fds > 0) {
+			long left = deadline - now_ms();
+			int k;
+			if (left <= 0) {
+				timed_out = 1;
+				break;
+			}
+			k = poll(pf, 2, (int)left);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				break;
+			if (pf[0].revents) {
+				ssize_t n;
+				if (dlen + 65536 > dalloc) {
+					dalloc = dalloc ? dalloc * 2 : 262144;
+					data = xrealloc(data, dalloc + 1);
+				}
+				n = read(dp[0], data + dlen, dalloc - dlen);
+				if (n > 0)
+					dlen += (size_t)n;
+				else if (n == 0 || errno != EINTR) {
+					pf[0].fd = -1;
+					open_fds--;
+				}
+				if (dlen > HW_MAX_BYTES) {   /* XML larger than its inputs: no */
+					timed_out = 2;
+					break;
+				}
+			}
+			if (pf[1].revents) {
+				char tmp[1024];
+				ssize_t n = read(ep[0], tmp, sizeof(tmp));
+				if (n > 0) {
+					size_t k2 = (size_t)n < sizeof(err) - 1 - elen ? (size_t)n : sizeof(err) - 1 - elen;
+					memcpy(err + elen, tmp, k2);
+					elen += k2;
+				} else if (n == 0 || errno != EINTR) {
+					pf[1].fd = -1;
+					open_fds--;
+				}
+			}
+		}
+	}
+	err[elen] = '\0';
+	if (timed_out)
+		kill(pid, SIGKILL);
+	close(dp[0]);
+	close(ep[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	tmpdir_child(pid, 0);
+	if (timed_out == 1) {
+		facts_gap(f, "cpu", "hwloc: no answer within %d s on '%s' (stopped)", HW_TIMEOUT_MS / 1000,
+			  sr->root);
+		goto out;
+	}
+	if (WIFSIGNALED(st) || timed_out == 2) {
+		const char *line = first_line(err);
+		facts_gap(f, "cpu", "hwloc: %s (%s) on '%s'%s%s",
+			  timed_out == 2 ? "gave an oversized answer" : "crashed",
+			  timed_out == 2 ? "stopped" : strsignal(WTERMSIG(st)), sr->root,
+			  line ? ": " : "", line ? line : "");
+		goto out;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !data) {
+		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
+		goto out;
+	}
+	data[dlen] = '\0';
+	{
+		char *end;
+		unsigned long n = strtoul(data, &end, 10);
+		if (*end != '\n' || n == 0 || n != dlen - (size_t)(end + 1 - data)) {
+			facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
+			goto out;
+		}
+		if (hwloc_topology_init(&t) < 0) {
+			facts_gap(f, "cpu", "hwloc: cannot initialise a topology");
+			t = NULL;
+			goto out;
+		}
+		hwloc_set_filters(t);
+		if (hwloc_topology_set_xmlbuffer(t, end + 1, (int)n) < 0 || hwloc_topology_load(t) < 0) {
+			hwloc_topology_destroy(t);
+			t = NULL;
+			facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
+		}
+	}
+	goto out;
+nofork:
+	facts_gap(f, "cpu", "hwloc not run: %s", strerror(errno));
+out:
+	free(data);
+	tmpdir_remove(dir);
+	free(dir);
+	return t;
+}
