@@ -41,33 +41,23 @@ void audit_read_all_profile_inputs(struct probe_ctx *ctx)
 
 cJSON *audit_load_doc(const char *path, const char *want, const char *what, size_t max)
 {
-	FILE *fp = fopen_input(path);
 	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
 	const char *end = NULL;
 	const cJSON *schema;
 	cJSON *doc;
-	if (!fp) {
-		error("cannot read '%s': %s", path, input_strerror(errno));
+	int r = read_file_capped(path, max, &sb.buf, &sb.len);
+	if (r == -EFBIG) {
+		error("cannot read '%s': larger than %zu MiB", path, max >> 20);
 		return NULL;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		strbuf_add(&sb, buf, n);
-		if (sb.len > max) {
-			fclose(fp);
-			strbuf_release(&sb);
-			error("cannot read '%s': larger than %zu MiB", path, max >> 20);
-			return NULL;
-		}
-	}
-	if (ferror(fp)) {
-		fclose(fp);
-		strbuf_release(&sb);
-		error("cannot read '%s': %s", path, strerror(EIO));
+	if (r < 0) {
+		error("cannot read '%s': %s", path, input_strerror(-r));
 		return NULL;
 	}
-	fclose(fp);
+	if (!sb.len) {
+		free(sb.buf);
+		sb.buf = NULL;
+	}
 	if (!sb.buf) {
 		error("'%s': empty file, expected %s", path, what);
 		return NULL;

@@ -604,309 +604,428 @@ static const char *const thp_modes[] = { "always", "madvise", "never", NULL };
 #define NUM (CMP_EXPECT | CMP_MIN | CMP_MAX)
 #define MINMAX (CMP_MIN | CMP_MAX)
 
-/* NEEDSWORK: entries are positional; fixes name only the fields they have
- * (the data fields step/key/value are designated), so -Wextra's
- * missing-field-initializers is off for the table alone. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+/* One row per check, designated: a new check is one row here, its entry in
+ * nodeaudit-checks(7) and a test (HACKING). */
 const struct check check_catalog[] = {
-	{ "host.virtualized", V_BOOL, 0, CMP_EXPECT, NULL, "host.virtualized, host.hypervisor", NULL, NULL,
-	  "Running on bare metal", obs_host_virt,
-	  "Whether the node is a virtual machine (true) or bare metal (false).",
-	  "A guest sees virtual NUMA, virtual CPUs and no DIMMs: SMT, memory channels, ECC and PCIe "
+	{ .id = "host.virtualized",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "host.virtualized, host.hypervisor",
+	  .title = "Running on bare metal",
+	  .observe = obs_host_virt,
+	  .what = "Whether the node is a virtual machine (true) or bare metal (false).",
+	  .why = "A guest sees virtual NUMA, virtual CPUs and no DIMMs: SMT, memory channels, ECC and PCIe "
 	  "link facts come from the hypervisor's model, not the hardware, and pinning per NUMA node "
 	  "(45%+ throughput on 2-socket servers in the CPU field reports, nodeaudit-checks(7)) "
 	  "only helps if the host pins the vCPUs too.",
-	  NULL,
-	  { { "hardware", NULL, "Run inference nodes on bare metal, or pin vCPUs and guest memory to host "
-	      "NUMA nodes and pass the host topology through" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Run inference nodes on bare metal, or pin vCPUs and guest memory to host "
+		  "NUMA nodes and pass the host topology through" } } },
 
-	{ "cpu.smt", V_ONOFF, 0, CMP_EXPECT, onoff, "cpu.smt.active, cpu.smt.threads_per_core, cpu.smt.control",
-	  NULL, NULL, "SMT (Hyper-Threading)", obs_cpu_smt,
-	  "Whether simultaneous multithreading is active: two (or more) hardware threads per core.",
-	  "For mixed compute/memory inference the two threads of a core compete for execution units "
+	{ .id = "cpu.smt",
+	  .type = V_ONOFF,
+	  .cmps = CMP_EXPECT,
+	  .values = onoff,
+	  .facts = "cpu.smt.active, cpu.smt.threads_per_core, cpu.smt.control",
+	  .title = "SMT (Hyper-Threading)",
+	  .observe = obs_cpu_smt,
+	  .what = "Whether simultaneous multithreading is active: two (or more) hardware threads per core.",
+	  .why = "For mixed compute/memory inference the two threads of a core compete for execution units "
 	  "and L1; CPU field reports measure 8-12% lower throughput with SMT on "
 	  "(nodeaudit-checks(7)). Inference "
 	  "nodes turn it off, or run one thread per physical core.",
-	  NULL,
-	  { { "bios", NULL, "Disable Hyper-Threading / SMT in the firmware setup" },
-	    { "runtime", "echo off > /sys/devices/system/cpu/smt/control", NULL,
-	      .step = "smt", .key = "/sys/devices/system/cpu/smt/control", .value = "off" },
-	    { "cmdline", NULL, "Add 'nosmt' to the kernel command line" } } },
+	  .fixes = {
+		{ .kind = "bios", .text = "Disable Hyper-Threading / SMT in the firmware setup" },
+		{ .kind = "runtime", .command = "echo off > /sys/devices/system/cpu/smt/control", .step = "smt", .key = "/sys/devices/system/cpu/smt/control", .value = "off" },
+		{ .kind = "cmdline", .text = "Add 'nosmt' to the kernel command line" } } },
 
-	{ "cpu.governor", V_STR, 0, CMP_EXPECT, governors, "kernel.governor, kernel.cpufreq.governor", NULL, NULL,
-	  "CPU frequency governor", obs_cpu_governor,
-	  "The cpufreq governor of every policy (\"mixed\" when they differ).",
-	  "The deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)) sets the "
+	{ .id = "cpu.governor",
+	  .type = V_STR,
+	  .cmps = CMP_EXPECT,
+	  .values = governors,
+	  .facts = "kernel.governor, kernel.cpufreq.governor",
+	  .title = "CPU frequency governor",
+	  .observe = obs_cpu_governor,
+	  .what = "The cpufreq governor of every policy (\"mixed\" when they differ).",
+	  .why = "The deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)) sets the "
 	  "governor "
 	  "to performance: the orchestration "
 	  "loop is single-thread bound and latency suffers while a ramping governor raises the clock.",
-	  NULL,
-	  { { "runtime", "cpupower frequency-set -g {expected}", NULL, .step = "governor",
-	      .key = "/sys/devices/system/cpu/cpufreq/policy*/scaling_governor", .value = "{expected}" },
-	    { "systemd", NULL, "Make it persistent: a tuned profile (throughput-performance) or a "
-	      "oneshot unit running 'cpupower frequency-set -g {expected}'" } } },
+	  .fixes = {
+		{ .kind = "runtime", .command = "cpupower frequency-set -g {expected}", .step = "governor", .key = "/sys/devices/system/cpu/cpufreq/policy*/scaling_governor", .value = "{expected}" },
+		{ .kind = "systemd", .text = "Make it persistent: a tuned profile (throughput-performance) or a "
+		  "oneshot unit running 'cpupower frequency-set -g {expected}'" } } },
 
-	{ "cpu.isa", V_SET, 0, CMP_EXPECT, NULL, "cpu.isa", NULL, NULL,
-	  "Instruction sets for inference", obs_cpu_isa,
-	  "Whether the CPU has at least one of the listed instruction-set flags (avx2, avx512f, "
+	{ .id = "cpu.isa",
+	  .type = V_SET,
+	  .cmps = CMP_EXPECT,
+	  .facts = "cpu.isa",
+	  .title = "Instruction sets for inference",
+	  .observe = obs_cpu_isa,
+	  .what = "Whether the CPU has at least one of the listed instruction-set flags (avx2, avx512f, "
 	  "avx512_vnni, amx_int8, neon, sve, i8mm, dotprod...).",
-	  "Quantised GGUF decode (Q4_K_M/Q5_K_M in the field reports, nodeaudit-checks(7)) runs "
+	  .why = "Quantised GGUF decode (Q4_K_M/Q5_K_M in the field reports, nodeaudit-checks(7)) runs "
 	  "SIMD dot products; without AVX2 or "
 	  "NEON the kernels fall back to scalar code and the node is compute bound instead of "
 	  "memory-bandwidth bound. VNNI, AMX, i8mm and dotprod speed up int8 further.",
-	  NULL,
-	  { { "hardware", NULL, "Use a CPU with {expected} (or run a build of the model runtime for this ISA)" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Use a CPU with {expected} (or run a build of the model runtime for this ISA)" } } },
 
-	{ "cpu.hybrid.pcores", V_NUM, 0, NUM, NULL, "cpu.hybrid, cpu.kinds[].name, cpu.kinds[].cores", NULL, NULL,
-	  "P-cores available", obs_cpu_pcores,
-	  "On hybrid CPUs, the number of online performance cores (skipped on non-hybrid CPUs).",
-	  "The agent's main loop and inference belong on P-cores, logs and heartbeats on E-cores; "
+	{ .id = "cpu.hybrid.pcores",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "cpu.hybrid, cpu.kinds[].name, cpu.kinds[].cores",
+	  .title = "P-cores available",
+	  .observe = obs_cpu_pcores,
+	  .what = "On hybrid CPUs, the number of online performance cores (skipped on non-hybrid CPUs).",
+	  .why = "The agent's main loop and inference belong on P-cores, logs and heartbeats on E-cores; "
 	  "pinning so cut P99 latency from 800 ms to 350 ms in a CPU field report "
 	  "(nodeaudit-checks(7)).",
-	  NULL,
-	  { { "runtime", "echo 1 > /sys/devices/system/cpu/cpuN/online", NULL },
-	    { "bios", NULL, "Enable the P-cores in the firmware setup" } } },
+	  .fixes = {
+		{ .kind = "runtime", .command = "echo 1 > /sys/devices/system/cpu/cpuN/online" },
+		{ .kind = "bios", .text = "Enable the P-cores in the firmware setup" } } },
 
-	{ "cpu.max_mhz", V_NUM, 0, NUM, NULL, "cpu.max_mhz", NULL, "MHz",
-	  "Highest core frequency", obs_cpu_max_mhz,
-	  "The highest maximum frequency over the core kinds, in MHz.",
-	  "Orchestration (55-80% of an agent's CPU time: JSON, routing, context assembly) is "
+	{ .id = "cpu.max_mhz",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "cpu.max_mhz",
+	  .unit = "MHz",
+	  .title = "Highest core frequency",
+	  .observe = obs_cpu_max_mhz,
+	  .what = "The highest maximum frequency over the core kinds, in MHz.",
+	  .why = "Orchestration (55-80% of an agent's CPU time: JSON, routing, context assembly) is "
 	  "single-thread bound; high base/turbo frequency beat many slow cores by 40%+ for the same "
 	  "core count in the CPU field reports (nodeaudit-checks(7)).",
-	  NULL,
-	  { { "bios", NULL, "Enable turbo / boost in the firmware setup" },
-	    { "hardware", NULL, "Use a CPU with a higher single-core frequency for orchestration nodes" } } },
+	  .fixes = {
+		{ .kind = "bios", .text = "Enable turbo / boost in the firmware setup" },
+		{ .kind = "hardware", .text = "Use a CPU with a higher single-core frequency for orchestration nodes" } } },
 
-	{ "numa.balancing", V_ONOFF, 0, CMP_EXPECT, onoff, "kernel.numa_balancing, kernel.sysctl.\"kernel.numa_balancing\", numa.node_count",
-	  "kernel.numa_balancing", NULL, "Automatic NUMA balancing", obs_numa_balancing,
-	  "Whether the kernel migrates pages and tasks between NUMA nodes on its own (skipped with one node).",
-	  "Inference bound to one node's cores and memory (numactl --cpunodebind=N --membind=N) "
+	{ .id = "numa.balancing",
+	  .type = V_ONOFF,
+	  .cmps = CMP_EXPECT,
+	  .values = onoff,
+	  .facts = "kernel.numa_balancing, kernel.sysctl.\"kernel.numa_balancing\", numa.node_count",
+	  .sysctl = "kernel.numa_balancing",
+	  .title = "Automatic NUMA balancing",
+	  .observe = obs_numa_balancing,
+	  .what = "Whether the kernel migrates pages and tasks between NUMA nodes on its own (skipped with one node).",
+	  .why = "Inference bound to one node's cores and memory (numactl --cpunodebind=N --membind=N) "
 	  "gains 45%+ on 2-socket servers in the CPU field reports (nodeaudit-checks(7)); with the "
 	  "placement done by hand the balancer "
 	  "only adds page-fault scans and migrations that fight it.",
-	  "Sources disagree. llama.cpp warns at start-up that NUMA balancing is on and hurts "
+	  .disagree = "Sources disagree. llama.cpp warns at start-up that NUMA balancing is on and hurts "
 	  "(its --numa modes assume fixed placement). Intel's PerfSpect recommends it on, for "
 	  "general unpinned workloads. tuned's hpc-compute profile turns it off. nodeaudit follows "
 	  "the placement: agent-cpu-inference pins one worker per node (see 'nodeaudit plan'), so "
 	  "it expects off; base and agent-orchestrator, whose processes are not pinned, do not check it.",
-	  { { "sysctl", "sysctl -w kernel.numa_balancing=0", "kernel.numa_balancing = 0 in /etc/sysctl.d/90-nodeaudit.conf",
-	      .step = "sysctl", .key = "kernel.numa_balancing", .value = "0" },
-	    { "cmdline", NULL, "Add 'numa_balancing=disable' to the kernel command line" } } },
+	  .fixes = {
+		{ .kind = "sysctl", .command = "sysctl -w kernel.numa_balancing=0", .text = "kernel.numa_balancing = 0 in /etc/sysctl.d/90-nodeaudit.conf", .step = "sysctl", .key = "kernel.numa_balancing", .value = "0" },
+		{ .kind = "cmdline", .text = "Add 'numa_balancing=disable' to the kernel command line" } } },
 
-	{ "numa.nodes.memory_balanced", V_NUM, 0, NUM, NULL, "numa.nodes[].memory_bytes, numa.nodes[].cpus", NULL, "ratio",
-	  "Memory balanced across NUMA nodes", obs_numa_mem_balanced,
-	  "Smallest over largest memory of the NUMA nodes that have CPUs (1.0 = equal; skipped with one node).",
-	  "Each node runs its own pinned worker on its local memory; a node with less memory holds "
+	{ .id = "numa.nodes.memory_balanced",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "numa.nodes[].memory_bytes, numa.nodes[].cpus",
+	  .unit = "ratio",
+	  .title = "Memory balanced across NUMA nodes",
+	  .observe = obs_numa_mem_balanced,
+	  .what = "Smallest over largest memory of the NUMA nodes that have CPUs (1.0 = equal; skipped with one node).",
+	  .why = "Each node runs its own pinned worker on its local memory; a node with less memory holds "
 	  "a smaller model or spills to the remote node, and remote memory costs the 45%+ that "
 	  "binding gains (nodeaudit-checks(7)).",
-	  NULL,
-	  { { "hardware", NULL, "Populate the same DIMMs on every socket" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Populate the same DIMMs on every socket" } } },
 
-	{ "memory.ecc", V_ONOFF, 0, CMP_EXPECT, onoff, "memory.ecc.mode, memory.ecc.source", NULL, NULL,
-	  "ECC memory", obs_memory_ecc,
-	  "Whether memory error correction is on (single-bit, multi-bit or CRC ECC).",
-	  "ECC memory is mandatory on long-running agent nodes: silent bit flips corrupt session "
+	{ .id = "memory.ecc",
+	  .type = V_ONOFF,
+	  .cmps = CMP_EXPECT,
+	  .values = onoff,
+	  .facts = "memory.ecc.mode, memory.ecc.source",
+	  .title = "ECC memory",
+	  .observe = obs_memory_ecc,
+	  .what = "Whether memory error correction is on (single-bit, multi-bit or CRC ECC).",
+	  .why = "ECC memory is mandatory on long-running agent nodes: silent bit flips corrupt session "
 	  "state and crash processes in ways that are hard to trace, as the CPU field reports put it "
 	  "(nodeaudit-checks(7)).",
-	  NULL,
-	  { { "bios", NULL, "Enable ECC in the firmware setup" },
-	    { "hardware", NULL, "Install ECC DIMMs (RDIMM) on a platform that supports them" } } },
+	  .fixes = {
+		{ .kind = "bios", .text = "Enable ECC in the firmware setup" },
+		{ .kind = "hardware", .text = "Install ECC DIMMs (RDIMM) on a platform that supports them" } } },
 
-	{ "memory.ecc.errors", V_NUM, 0, NUM, NULL, "memory.ecc.uncorrected_errors, memory.ecc.corrected_errors", NULL, NULL,
-	  "Uncorrected memory errors", obs_memory_ecc_errors,
-	  "Uncorrected ECC errors counted since boot (EDAC).",
-	  "An uncorrected error means data was lost: the node cannot be trusted with session state "
+	{ .id = "memory.ecc.errors",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "memory.ecc.uncorrected_errors, memory.ecc.corrected_errors",
+	  .title = "Uncorrected memory errors",
+	  .observe = obs_memory_ecc_errors,
+	  .what = "Uncorrected ECC errors counted since boot (EDAC).",
+	  .why = "An uncorrected error means data was lost: the node cannot be trusted with session state "
 	  "(the field reports make ECC mandatory for agent nodes: nodeaudit-checks(7)).",
-	  NULL,
-	  { { "hardware", NULL, "Find the DIMM with 'edac-util -v' or the BMC event log and replace it" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Find the DIMM with 'edac-util -v' or the BMC event log and replace it" } } },
 
-	{ "memory.channels.populated_ratio", V_NUM, 0, NUM, NULL, "memory.channels.populated, memory.channels.total", NULL, "ratio",
-	  "Memory channels populated", obs_mem_channels_ratio,
-	  "Populated memory channels over the channels the platform has (1.0 = all).",
-	  "Decode is bound by memory bandwidth: every token streams every weight once. An 8-channel "
+	{ .id = "memory.channels.populated_ratio",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "memory.channels.populated, memory.channels.total",
+	  .unit = "ratio",
+	  .title = "Memory channels populated",
+	  .observe = obs_mem_channels_ratio,
+	  .what = "Populated memory channels over the channels the platform has (1.0 = all).",
+	  .why = "Decode is bound by memory bandwidth: every token streams every weight once. An 8-channel "
 	  "DDR4 host (~190 GB/s theoretical, 25-50% effective) gives 20-40 tokens/s on a 7B model at "
 	  "Q4 in the CPU field reports; each empty channel cuts that in proportion "
 	  "(nodeaudit-checks(7)).",
-	  NULL,
-	  { { "hardware", NULL, "Put one DIMM in every memory channel (the A1, B1, C1... slots)" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Put one DIMM in every memory channel (the A1, B1, C1... slots)" } } },
 
-	{ "memory.channels.balanced", V_BOOL, 0, CMP_EXPECT, NULL, "memory.channels.balanced", NULL, NULL,
-	  "Memory channels balanced", obs_mem_channels_balanced,
-	  "Whether every populated channel has the same capacity.",
-	  "Interleaving across channels needs equal capacity; an unbalanced channel leaves part of "
+	{ .id = "memory.channels.balanced",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "memory.channels.balanced",
+	  .title = "Memory channels balanced",
+	  .observe = obs_mem_channels_balanced,
+	  .what = "Whether every populated channel has the same capacity.",
+	  .why = "Interleaving across channels needs equal capacity; an unbalanced channel leaves part of "
 	  "memory on fewer channels, at a fraction of the bandwidth decode depends on "
 	  "(nodeaudit-checks(7)).",
-	  NULL,
-	  { { "hardware", NULL, "Use identical DIMMs, the same number in every channel" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Use identical DIMMs, the same number in every channel" } } },
 
-	{ "memory.speed.configured_ratio", V_NUM, 0, NUM, NULL, "memory.speed.configured_mts, memory.speed.rated_mts", NULL, "ratio",
-	  "Memory runs at its rated speed", obs_mem_speed_ratio,
-	  "Configured memory speed over the DIMMs' rated speed (1.0 = full speed).",
-	  "Bandwidth is channels x transfer rate; mixed DIMM speeds or a down-clocked configuration "
+	{ .id = "memory.speed.configured_ratio",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "memory.speed.configured_mts, memory.speed.rated_mts",
+	  .unit = "ratio",
+	  .title = "Memory runs at its rated speed",
+	  .observe = obs_mem_speed_ratio,
+	  .what = "Configured memory speed over the DIMMs' rated speed (1.0 = full speed).",
+	  .why = "Bandwidth is channels x transfer rate; mixed DIMM speeds or a down-clocked configuration "
 	  "cut decode tokens/s directly (nodeaudit-checks(7)).",
-	  NULL,
-	  { { "bios", NULL, "Set the memory frequency to the DIMMs' rated speed (or to Auto/XMP/EXPO)" },
-	    { "hardware", NULL, "Use DIMMs of one speed; fewer DIMMs per channel allow higher speeds" } } },
+	  .fixes = {
+		{ .kind = "bios", .text = "Set the memory frequency to the DIMMs' rated speed (or to Auto/XMP/EXPO)" },
+		{ .kind = "hardware", .text = "Use DIMMs of one speed; fewer DIMMs per channel allow higher speeds" } } },
 
-	{ "memory.per_core_bytes", V_NUM, 0, NUM, NULL, "memory.total_bytes, cpu.cores", NULL, "bytes",
-	  "Memory per core", obs_mem_per_core,
-	  "Total memory (MemTotal) divided by the online physical cores, in bytes.",
-	  "CPU inference nodes in the field pair 64-128 cores with 512 GB-1 TB of RAM, i.e. 4-8 "
+	{ .id = "memory.per_core_bytes",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "memory.total_bytes, cpu.cores",
+	  .unit = "bytes",
+	  .title = "Memory per core",
+	  .observe = obs_mem_per_core,
+	  .what = "Total memory (MemTotal) divided by the online physical cores, in bytes.",
+	  .why = "CPU inference nodes in the field pair 64-128 cores with 512 GB-1 TB of RAM, i.e. 4-8 "
 	  "GiB per core, for quantised 7B/13B models and 250-400 agent sessions each "
 	  "(nodeaudit-checks(7)).",
-	  NULL,
-	  { { "hardware", NULL, "Add memory (in every channel, to keep them balanced)" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Add memory (in every channel, to keep them balanced)" } } },
 
-	{ "pci.accelerator.link_width_ratio", V_NUM, 0, NUM, NULL, "pci.accelerators[].link.width.current, pci.accelerators[].link.width.max", NULL, "ratio",
-	  "Accelerator PCIe link width", obs_acc_width,
-	  "Lowest negotiated/maximum link width over the accelerators (1.0 = full width; skipped without accelerators).",
-	  "Boards may lack lanes for every card: four modules on lanes for two run at half width "
+	{ .id = "pci.accelerator.link_width_ratio",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "pci.accelerators[].link.width.current, pci.accelerators[].link.width.max",
+	  .unit = "ratio",
+	  .title = "Accelerator PCIe link width",
+	  .observe = obs_acc_width,
+	  .what = "Lowest negotiated/maximum link width over the accelerators (1.0 = full width; skipped without accelerators).",
+	  .why = "Boards may lack lanes for every card: four modules on lanes for two run at half width "
 	  "and higher latency in an accelerator-module write-up (nodeaudit-checks(7)). Unlike "
 	  "speed, a lower width is real, not power saving.",
-	  NULL,
-	  { { "hardware", NULL, "Move the card to a slot wired for its full width, or check the "
-	      "slot bifurcation setting in the firmware" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Move the card to a slot wired for its full width, or check the "
+		  "slot bifurcation setting in the firmware" } } },
 
-	{ "pci.accelerator.link_speed", V_NUM, 0, NUM, NULL, "pci.accelerators[].link.speed_gts.current, pci.accelerators[].link.speed_gts.max", NULL, "ratio",
-	  "Accelerator PCIe link speed", obs_acc_speed,
-	  "Lowest current/maximum link speed over the accelerators (1.0 = full speed).",
-	  "GPUs lower their link speed at idle to save power (nodeaudit-checks(7)), so a low "
+	{ .id = "pci.accelerator.link_speed",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "pci.accelerators[].link.speed_gts.current, pci.accelerators[].link.speed_gts.max",
+	  .unit = "ratio",
+	  .title = "Accelerator PCIe link speed",
+	  .observe = obs_acc_speed,
+	  .what = "Lowest current/maximum link speed over the accelerators (1.0 = full speed).",
+	  .why = "GPUs lower their link speed at idle to save power (nodeaudit-checks(7)), so a low "
 	  "reading on an "
 	  "idle node is not a fault: re-check under load. A link that stays slow under load halves "
 	  "host-device bandwidth per generation lost.",
-	  NULL,
-	  { { "runtime", NULL, "Re-run 'nodeaudit check' while the accelerator is busy" },
-	    { "bios", NULL, "Set the slot's PCIe generation to Auto or its maximum in the firmware" } } },
+	  .fixes = {
+		{ .kind = "runtime", .text = "Re-run 'nodeaudit check' while the accelerator is busy" },
+		{ .kind = "bios", .text = "Set the slot's PCIe generation to Auto or its maximum in the firmware" } } },
 
-	{ "pci.accelerator.numa_known", V_BOOL, 0, CMP_EXPECT, NULL, "pci.accelerators[].numa_node, numa.node_count", NULL, NULL,
-	  "Accelerator NUMA node known", obs_acc_numa_known,
-	  "Whether the firmware tells the NUMA node of every accelerator (skipped with one node).",
-	  "The process feeding an accelerator must sit on its NUMA node: 30% was lost when it ran "
+	{ .id = "pci.accelerator.numa_known",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "pci.accelerators[].numa_node, numa.node_count",
+	  .title = "Accelerator NUMA node known",
+	  .observe = obs_acc_numa_known,
+	  .what = "Whether the firmware tells the NUMA node of every accelerator (skipped with one node).",
+	  .why = "The process feeding an accelerator must sit on its NUMA node: 30% was lost when it ran "
 	  "on the other socket in a CPU field report (nodeaudit-checks(7)). Without the node "
 	  "(numa_node -1) nobody can place it.",
-	  NULL,
-	  { { "bios", NULL, "Enable ACPI SRAT/_PXM reporting (NUMA / 'sub-NUMA' settings) in the firmware" } } },
+	  .fixes = {
+		{ .kind = "bios", .text = "Enable ACPI SRAT/_PXM reporting (NUMA / 'sub-NUMA' settings) in the firmware" } } },
 
-	{ "pci.accelerator.numa_local", V_BOOL, 0, CMP_EXPECT, NULL, "pci.accelerators[].local_cpus, pci.accelerators[].numa_node, numa.nodes[].cpus", NULL, NULL,
-	  "CPUs local to every accelerator", obs_acc_numa_local,
-	  "Whether every accelerator has CPUs local to it (its NUMA node is not CPU-less).",
-	  "The feeding process must run on the accelerator's node; 30% throughput was lost across "
+	{ .id = "pci.accelerator.numa_local",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "pci.accelerators[].local_cpus, pci.accelerators[].numa_node, numa.nodes[].cpus",
+	  .title = "CPUs local to every accelerator",
+	  .observe = obs_acc_numa_local,
+	  .what = "Whether every accelerator has CPUs local to it (its NUMA node is not CPU-less).",
+	  .why = "The feeding process must run on the accelerator's node; 30% throughput was lost across "
 	  "sockets in a CPU field report (nodeaudit-checks(7)). A device on a CPU-less node or "
 	  "with no local CPUs always pays that.",
-	  NULL,
-	  { { "hardware", NULL, "Move the card to a slot attached to a socket with CPUs" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Move the card to a slot attached to a socket with CPUs" } } },
 
-	{ "pci.accelerator.uplink", V_BOOL, 0, CMP_EXPECT, NULL, "pci.accelerators[].shared_uplink.oversubscribed", NULL, NULL,
-	  "Accelerator uplink oversubscribed", obs_acc_uplink,
-	  "Whether any accelerator shares a switch or root port whose link carries less than the "
+	{ .id = "pci.accelerator.uplink",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "pci.accelerators[].shared_uplink.oversubscribed",
+	  .title = "Accelerator uplink oversubscribed",
+	  .observe = obs_acc_uplink,
+	  .what = "Whether any accelerator shares a switch or root port whose link carries less than the "
 	  "devices behind it need (true = oversubscribed).",
-	  "Four modules on lanes for two means half-speed transfers and higher latency in an "
+	  .why = "Four modules on lanes for two means half-speed transfers and higher latency in an "
 	  "accelerator-module write-up (nodeaudit-checks(7)); "
 	  "check what else shares each accelerator's switch or root port.",
-	  NULL,
-	  { { "hardware", NULL, "Spread the cards over root ports, or use a switch with a wider uplink" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Spread the cards over root ports, or use a switch with a wider uplink" } } },
 
-	{ "pci.accelerator.uplink_ratio", V_NUM, 0, NUM, NULL, "pci.accelerators[].upstream.width_max, pci.accelerators[].upstream.speed_gts_max, pci.accelerators[].link.width.max, pci.accelerators[].link.speed_gts.max", NULL, "ratio",
-	  "Accelerator upstream port capacity", obs_acc_uplink_ratio,
-	  "Lowest ratio over the accelerators of what the port above the card can carry (width x "
+	{ .id = "pci.accelerator.uplink_ratio",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "pci.accelerators[].upstream.width_max, pci.accelerators[].upstream.speed_gts_max, pci.accelerators[].link.width.max, pci.accelerators[].link.speed_gts.max",
+	  .unit = "ratio",
+	  .title = "Accelerator upstream port capacity",
+	  .observe = obs_acc_uplink_ratio,
+	  .what = "Lowest ratio over the accelerators of what the port above the card can carry (width x "
 	  "speed) to what the card can use (1.0 or more = the port does not limit it).",
-	  "A board may not have lanes for every card at full width: four modules on lanes for two "
+	  .why = "A board may not have lanes for every card at full width: four modules on lanes for two "
 	  "run at half speed (nodeaudit-checks(7)), whatever each card negotiates with its own "
 	  "switch port.",
-	  NULL,
-	  { { "hardware", NULL, "Move the card behind a port (or switch uplink) as wide and fast as the card" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Move the card behind a port (or switch uplink) as wide and fast as the card" } } },
 
-	{ "pci.nic.link", V_NUM, 0, NUM, NULL, "pci.nics[].link.width.current, pci.nics[].link.width.max", NULL, "ratio",
-	  "NIC PCIe link width", obs_nic_link,
-	  "Lowest negotiated/maximum link width over the network controllers.",
-	  "Array nodes in the field reports talk over 25/100 GbE or RoCEv2 (nodeaudit-checks(7)); a "
+	{ .id = "pci.nic.link",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "pci.nics[].link.width.current, pci.nics[].link.width.max",
+	  .unit = "ratio",
+	  .title = "NIC PCIe link width",
+	  .observe = obs_nic_link,
+	  .what = "Lowest negotiated/maximum link width over the network controllers.",
+	  .why = "Array nodes in the field reports talk over 25/100 GbE or RoCEv2 (nodeaudit-checks(7)); a "
 	  "100 GbE NIC on a narrowed link "
 	  "cannot reach line rate.",
-	  NULL,
-	  { { "hardware", NULL, "Move the NIC to a slot wired for its full width" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Move the NIC to a slot wired for its full width" } } },
 
-	{ "kernel.sysctl", V_SYSCTL, 1, NUM, NULL, "kernel.sysctl.\"KEY\"", NULL, NULL,
-	  "sysctl", obs_sysctl,
-	  "One finding per sysctl the profile names: the value as the kernel prints it, compared as "
+	{ .id = "kernel.sysctl",
+	  .type = V_SYSCTL,
+	  .keyed = 1,
+	  .cmps = NUM,
+	  .facts = "kernel.sysctl.\"KEY\"",
+	  .title = "sysctl",
+	  .observe = obs_sysctl,
+	  .what = "One finding per sysctl the profile names: the value as the kernel prints it, compared as "
 	  "a number (min, max, numeric expect) or as a string (white space normalised).",
-	  "From the deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)): "
+	  .why = "From the deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)): "
 	  "vm.swappiness=10, net.core.rmem_max and "
 	  "wmem_max=67108864, net.ipv4.tcp_fin_timeout=30, net.ipv4.tcp_tw_reuse=1, "
 	  "net.ipv4.ip_local_port_range=1024 65535, fs.file-max=2097152, for many short connections "
 	  "and large buffers.",
-	  NULL,
-	  { { "sysctl", "sysctl -w {key}='{expected}'", "{key} = {expected} in /etc/sysctl.d/90-nodeaudit.conf",
-	      .step = "sysctl", .key = "{key}", .value = "{expected}" } } },
+	  .fixes = {
+		{ .kind = "sysctl", .command = "sysctl -w {key}='{expected}'", .text = "{key} = {expected} in /etc/sysctl.d/90-nodeaudit.conf", .step = "sysctl", .key = "{key}", .value = "{expected}" } } },
 
-	{ "kernel.thp", V_STR, 0, CMP_EXPECT, thp_modes, "kernel.thp.enabled, kernel.thp.defrag", NULL, NULL,
-	  "Transparent huge pages", obs_thp,
-	  "The selected mode of /sys/kernel/mm/transparent_hugepage/enabled.",
-	  "Decode streams every weight once per token (nodeaudit-checks(7)), gigabytes per second "
+	{ .id = "kernel.thp",
+	  .type = V_STR,
+	  .cmps = CMP_EXPECT,
+	  .values = thp_modes,
+	  .facts = "kernel.thp.enabled, kernel.thp.defrag",
+	  .title = "Transparent huge pages",
+	  .observe = obs_thp,
+	  .what = "The selected mode of /sys/kernel/mm/transparent_hugepage/enabled.",
+	  .why = "Decode streams every weight once per token (nodeaudit-checks(7)), gigabytes per second "
 	  "through the "
 	  "TLB; 'never' forbids huge pages even for runtimes that ask for them (madvise). The field "
 	  "reports give no measured figure for THP, so the built-in profiles only warn.",
-	  NULL,
-	  { { "runtime", "echo {expected} > /sys/kernel/mm/transparent_hugepage/enabled", NULL, .step = "thp",
-	      .key = "/sys/kernel/mm/transparent_hugepage/enabled", .value = "{expected}" },
-	    { "cmdline", NULL, "Add 'transparent_hugepage={expected}' to the kernel command line" } } },
+	  .fixes = {
+		{ .kind = "runtime", .command = "echo {expected} > /sys/kernel/mm/transparent_hugepage/enabled", .step = "thp", .key = "/sys/kernel/mm/transparent_hugepage/enabled", .value = "{expected}" },
+		{ .kind = "cmdline", .text = "Add 'transparent_hugepage={expected}' to the kernel command line" } } },
 
-	{ "kernel.swap", V_NUM, 0, NUM, NULL, "kernel.swap.total_bytes", NULL, "bytes",
-	  "Swap space", obs_swap,
-	  "Total swap space, in bytes.",
-	  "The 4096-node ARM cluster's deployment guide (nodeaudit-checks(7)) asks for "
+	{ .id = "kernel.swap",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "kernel.swap.total_bytes",
+	  .unit = "bytes",
+	  .title = "Swap space",
+	  .observe = obs_swap,
+	  .what = "Total swap space, in bytes.",
+	  .why = "The 4096-node ARM cluster's deployment guide (nodeaudit-checks(7)) asks for "
 	  "vm.swappiness=10 "
 	  "and a memory watermark per session rather than the "
 	  "OOM killer; weights or sessions paged to swap turn a memory-bandwidth-bound decode into a "
 	  "disk-bound one.",
-	  NULL,
-	  { { "runtime", "swapoff -a", "and remove the swap entries from /etc/fstab" } } },
+	  .fixes = {
+		{ .kind = "runtime", .command = "swapoff -a", .text = "and remove the swap entries from /etc/fstab" } } },
 
-	{ "kernel.hugepages", V_NUM, 0, NUM, NULL, "kernel.hugepages.total_bytes, kernel.hugepages.nodes",
-	  NULL, "bytes",
-	  "Explicit huge pages reserved", obs_hugepages,
-	  "Memory reserved in explicit (hugetlbfs) huge pages of every size, in bytes, with a note "
+	{ .id = "kernel.hugepages",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "kernel.hugepages.total_bytes, kernel.hugepages.nodes",
+	  .unit = "bytes",
+	  .title = "Explicit huge pages reserved",
+	  .observe = obs_hugepages,
+	  .what = "Memory reserved in explicit (hugetlbfs) huge pages of every size, in bytes, with a note "
 	  "when the reservation differs between NUMA nodes.",
-	  "Decode streams every weight once per token (nodeaudit-checks(7)), so weights must stay "
+	  .why = "Decode streams every weight once per token (nodeaudit-checks(7)), so weights must stay "
 	  "in RAM on the "
 	  "worker's node. A runtime that maps them from hugetlbfs needs the pages reserved up front (and on the "
 	  "node its worker is pinned to); a reservation nothing uses is memory taken from the page "
 	  "cache that holds the model. llama.cpp's default mmap path uses transparent huge pages "
 	  "instead (kernel.thp), so no built-in profile asks for explicit ones.",
-	  NULL,
-	  { { "sysctl", "sysctl -w vm.nr_hugepages=N", "vm.nr_hugepages = N in /etc/sysctl.d (2 MiB pages; "
-	      "per node: /sys/devices/system/node/nodeN/hugepages/hugepages-2048kB/nr_hugepages)" },
-	    { "cmdline", NULL, "Reserve 1 GiB pages at boot: 'default_hugepagesz=1G hugepagesz=1G hugepages=N'" } } },
+	  .fixes = {
+		{ .kind = "sysctl", .command = "sysctl -w vm.nr_hugepages=N", .text = "vm.nr_hugepages = N in /etc/sysctl.d (2 MiB pages; "
+		  "per node: /sys/devices/system/node/nodeN/hugepages/hugepages-2048kB/nr_hugepages)" },
+		{ .kind = "cmdline", .text = "Reserve 1 GiB pages at boot: 'default_hugepagesz=1G hugepagesz=1G hugepages=N'" } } },
 
-	{ "bench.efficiency", V_NUM, 0, NUM, NULL, "bench.efficiency, bench.bandwidth.bytes_per_s, "
-	  "bench.peak_bytes_per_s", NULL, "ratio",
-	  "Memory bandwidth reached, of the theoretical peak", obs_bench_efficiency,
-	  "The read bandwidth 'check --bench' measured (all NUMA nodes at once, one pinned thread "
+	{ .id = "bench.efficiency",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "bench.efficiency, bench.bandwidth.bytes_per_s, "
+	  "bench.peak_bytes_per_s",
+	  .unit = "ratio",
+	  .title = "Memory bandwidth reached, of the theoretical peak",
+	  .observe = obs_bench_efficiency,
+	  .what = "The read bandwidth 'check --bench' measured (all NUMA nodes at once, one pinned thread "
 	  "per physical core) divided by the theoretical peak of the populated DIMMs. Skipped when "
 	  "the benchmark was not run.",
-	  "Decode streams every weight once per token, so tokens/s follows the bandwidth actually "
+	  .why = "Decode streams every weight once per token, so tokens/s follows the bandwidth actually "
 	  "reached; the CPU field reports measure 25-50% of the theoretical peak "
 	  "(nodeaudit-checks(7)). Far below that, "
 	  "something the DIMM population does not show is wrong: remote-node memory, a throttled "
 	  "memory clock, a noisy neighbour, or a virtual machine.",
-	  NULL,
-	  { { "hardware", NULL, "Compare per-node figures (nodeaudit bench --format json): a slow node "
-	      "points at its DIMMs, its memory clock or its power/thermal limits" },
-	    { "bios", NULL, "Set the power profile to Maximum Performance and the memory frequency to "
-	      "the DIMMs' rated speed" } } },
+	  .fixes = {
+		{ .kind = "hardware", .text = "Compare per-node figures (nodeaudit bench --format json): a slow node "
+		  "points at its DIMMs, its memory clock or its power/thermal limits" },
+		{ .kind = "bios", .text = "Set the power profile to Maximum Performance and the memory frequency to "
+		  "the DIMMs' rated speed" } } },
 
-	{ "kernel.cmdline", V_SYSCTL, 1, CMP_EXPECT, NULL, "kernel.cmdline.params.KEY", NULL, NULL,
-	  "kernel command line", obs_cmdline,
-	  "One finding per kernel parameter the profile names: its value ('' for a flag, '(unset)' "
+	{ .id = "kernel.cmdline",
+	  .type = V_SYSCTL,
+	  .keyed = 1,
+	  .cmps = CMP_EXPECT,
+	  .facts = "kernel.cmdline.params.KEY",
+	  .title = "kernel command line",
+	  .observe = obs_cmdline,
+	  .what = "One finding per kernel parameter the profile names: its value ('' for a flag, '(unset)' "
 	  "when absent).",
-	  "Some settings only exist at boot (nosmt, numa_balancing=disable, transparent_hugepage=, "
+	  .why = "Some settings only exist at boot (nosmt, numa_balancing=disable, transparent_hugepage=, "
 	  "isolcpus=), so an audit has to give them as kernel command line changes "
 	  "(nodeaudit-checks(7)).",
-	  NULL,
-	  { { "cmdline", NULL, .step = "cmdline", .key = "{key}", .value = "{expected}", .text = "Set {key}={expected} in GRUB_CMDLINE_LINUX (/etc/default/grub), "
-	      "regenerate the boot configuration and reboot" } } },
+	  .fixes = {
+		{ .kind = "cmdline", .step = "cmdline", .key = "{key}", .value = "{expected}", .text = "Set {key}={expected} in GRUB_CMDLINE_LINUX (/etc/default/grub), "
+		  "regenerate the boot configuration and reboot" } } },
 };
-#pragma GCC diagnostic pop
 const size_t ncheck_catalog = ARRAY_SIZE(check_catalog);
 
 /*** Lookup ***/

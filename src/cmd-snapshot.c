@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "output.h"
 #include "snapshot.h"
+#include "sources.h"
 #include "smbios.h"
 #include "src-pci.h"
 #include "tempdir.h"
@@ -37,78 +38,8 @@ extern char **environ;
  * on a small VM) and holds nothing the audit does not use.
  */
 
-static int capture_file(const char *src, const char *stage, const char *dst);
-static int capture_cpuid(struct probe_ctx *ctx, const char *stage);
-static int capture_pci(struct probe_ctx *ctx, const char *stage);
-static int capture_smbios(struct probe_ctx *ctx, const char *stage);
-
-/* Captures of sources outside sysfs/procfs.  One line each (see snapshot.h).
- * NEEDSWORK: the CPUID dump (cpu), the SMBIOS table (memory) and the PCI
- * config space (pci) are added here by their modules. */
-static const struct extra_capture {
-	const char *name;
-	snapshot_capture_fn fn;
-} extra_captures[] = {
-	{ "cpuid", capture_cpuid },
-	{ "pci", capture_pci },
-	{ "smbios", capture_smbios },
-	{ NULL, NULL }
-};
-
-/* The raw CPUID dump: --cpuid-dump's file, this machine's CPUID when live
- * (x86 only), or the copy a snapshot being re-snapshotted holds. */
-static int capture_cpuid(struct probe_ctx *ctx, const char *stage)
-{
-	char *path;
-	int r;
-	if (ctx->opts->cpuid_dump)
-		return capture_file(ctx->opts->cpuid_dump, stage, "/nodeaudit/cpuid.raw");
-	if (!ctx->sr.live)
-		return sr_exists(&ctx->sr, "/nodeaudit/cpuid.raw") ? snapshot_copy(ctx, stage, "/nodeaudit/cpuid.raw")
-								   : -ENOENT;
-	r = snapshot_write_file(stage, "/nodeaudit/cpuid.raw", "", 0);
-	if (r < 0)
-		return r;
-	path = xasprintf("%s/nodeaudit/cpuid.raw", stage);
-	r = cpu_snapshot_cpuid(path);
-	if (r < 0)
-		unlink(path);
-	free(path);
-	return r < 0 ? -ENOTSUP : 0;
-}
-
-/* A file named by a global option, stored at its fixed name in the snapshot. */
-static int capture_file(const char *src, const char *stage, const char *dst)
-{
-	char *buf;
-	size_t len;
-	struct sysroot any;
-	int r;
-	if (sysroot_open(&any, NULL) < 0)
-		return -EIO;
-	r = sr_read(&any, src, &buf, &len);
-	sysroot_close(&any);
-	if (r < 0)
-		return r;
-	r = snapshot_write_file(stage, dst, buf, len);
-	free(buf);
-	return r;
-}
-
-/* PCI config space: --pci-dump's file, or every device's config space as an
- * lspci -xxx dump (root reads all of it, others the first 64 bytes). */
-static int capture_pci(struct probe_ctx *ctx, const char *stage)
-{
-	if (ctx->opts->pci_dump)
-		return capture_file(ctx->opts->pci_dump, stage, "/nodeaudit/pci.dump");
-	return pci_snapshot(&ctx->sr, stage);
-}
-
-/* The SMBIOS table (--smbios's file or the firmware's) at the sysfs names. */
-static int capture_smbios(struct probe_ctx *ctx, const char *stage)
-{
-	return smbios_snapshot(&ctx->sr, ctx->opts->smbios, stage);
-}
+/* The sources outside sysfs/procfs (the CPUID dump, the PCI config space,
+ * the SMBIOS table) come from the one table the probes use (sources.c). */
 
 #define MAX_LINKS 40   /* symbolic links followed for one path, as the kernel */
 
@@ -831,10 +762,10 @@ static int snapshot_cmd(struct invocation *inv)
 		goto out;
 	/* A sysctl that only a custom profile names must replay too. */
 	audit_read_all_profile_inputs(&ctx);
-	for (i = 0; extra_captures[i].name; i++) {
-		int r = extra_captures[i].fn(&ctx, stage);
+	for (i = 0; i < SIDE__N; i++) {
+		int r = side_capture(&ctx, (enum side_id)i, stage);
 		if (r < 0)
-			debug("snapshot: %s not captured: %s", extra_captures[i].name, sr_reason(r));
+			debug("snapshot: %s not captured: %s", side_sources[i].name, sr_reason(r));
 	}
 	capture_read_files(&ctx, stage);
 	capture_hwloc_inputs(&ctx, stage);

@@ -43,29 +43,16 @@ static const char *const not_ours = "is not a probe JSON, check report or snapsh
 
 static int read_json(const char *path, cJSON **doc)
 {
-	FILE *fp = fopen_input(path);
 	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
 	const char *end = NULL, *kind;
-	size_t n;
-	int line, col;
+	int line, col, r;
 
-	if (!fp)
-		return error("cannot read '%s': %s", path, input_strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		strbuf_add(&sb, buf, n);
-		if (sb.len > INPUT_MAX_BYTES) {
-			fclose(fp);
-			strbuf_release(&sb);
-			return error("'%s' %s (larger than 64 MiB)", path, not_ours);
-		}
-	}
-	if (ferror(fp)) {
-		fclose(fp);
-		strbuf_release(&sb);
-		return error("cannot read '%s': %s", path, strerror(EIO));
-	}
-	fclose(fp);
+	r = read_file_capped(path, INPUT_MAX_BYTES, &sb.buf, &sb.len);
+	if (r == -EFBIG)
+		return error("'%s' %s (larger than 64 MiB)", path, not_ours);
+	if (r < 0)
+		return error("cannot read '%s': %s", path, input_strerror(-r));
+	sb.alloc = sb.len + 1;
 	if (!sb.len) {
 		strbuf_release(&sb);
 		return error("'%s' %s (empty file)", path, not_ours);

@@ -49,7 +49,7 @@ int output_open(struct output *o, const char *path, const char *refuse_under)
 			o->in_place = 1;
 			return 0;
 		}
-		return error("refusing to write '%s': it is %s; -o writes regular files only", path,
+		return error("cannot write '%s': it is %s; -o writes regular files only", path,
 			     S_ISDIR(lst.st_mode) ? "a directory" : S_ISLNK(lst.st_mode) ? "a symbolic link" :
 			     S_ISBLK(lst.st_mode) ? "a block device" : S_ISSOCK(lst.st_mode) ? "a socket" :
 			     "not a regular file");

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "facts.h"
 #include "probe.h"
+#include "sources.h"
 #include "cpu-kinds.h"
 #include "src-cpuid.h"
 #include "smbios.h"
@@ -633,28 +634,18 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 	size_t len = 0;
 	int fd, r, kind;
 	memset(info, 0, sizeof(*info));
-	if (!dump && !sr->live && sr_exists(sr, "/nodeaudit/cpuid.raw")) {
-		r = sr_read(sr, "/nodeaudit/cpuid.raw", &buf, &len);
+	if (side_in_snapshot(st->ctx, SIDE_CPUID)) {
+		r = sr_read(sr, side_sources[SIDE_CPUID].snapshot_path, &buf, &len);
 		if (r < 0) {
-			facts_gap_read(st->f, "cpu.libcpuid", "/nodeaudit/cpuid.raw", r);
+			facts_gap_read(st->f, "cpu.libcpuid", side_sources[SIDE_CPUID].snapshot_path, r);
 			return -1;
 		}
 		*src = "snapshot";
 	} else if (dump) {
-		FILE *fp = fopen_input(dump);
-		struct strbuf sb = STRBUF_INIT;
-		char chunk[8192];
-		size_t k;
-		if (!fp)
-			return error("cannot read '%s': %s", dump, input_strerror(errno)) * 2;
-		while ((k = fread(chunk, 1, sizeof(chunk), fp)) > 0 && sb.len < SR_MAX_FILE)
-			strbuf_add(&sb, chunk, k);
-		fclose(fp);
-		strbuf_add(&sb, "", 0);
-		len = sb.len;
-		buf = strbuf_detach(&sb);
-		if (!buf)
-			buf = xstrdup("");
+		r = side_read_option(st->ctx, SIDE_CPUID, &buf, &len);
+		if (r < 0)
+			return error("cannot read '%s': %s", dump, r == -EFBIG ? "larger than a CPUID dump can be" :
+				     input_strerror(-r)) * 2;
 		*src = "dump";
 	} else if (sr->live) {
 		*src = "live";

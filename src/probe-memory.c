@@ -2,6 +2,7 @@
 #include "config.h"
 #include "facts.h"
 #include "probe.h"
+#include "sources.h"
 #include "memory.h"
 #include "output.h"
 #include "smbios.h"
@@ -284,13 +285,13 @@ static int load_entries(struct probe_ctx *ctx, struct memsrc *m, char **why)
 /* 0 loaded or gap noted in *why; -1: a bad --smbios file (message printed). */
 static int load_smbios(struct probe_ctx *ctx, struct memsrc *m, char **why)
 {
-	const char *file = ctx->opts ? ctx->opts->smbios : NULL;
+	const char *file = side_option(ctx, SIDE_SMBIOS);
 	memset(m, 0, sizeof(*m));
 	if (file) {
 		uint8_t *buf;
 		size_t len;
 		char *err = NULL;
-		int r = smbios_read_file(file, &buf, &len);
+		int r = side_read_option(ctx, SIDE_SMBIOS, (char **)&buf, &len);
 		if (r < 0)
 			return error("cannot read SMBIOS dump '%s': %s", file,
 				     r == -ENOENT ? "no such file" : sr_reason(r));

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "facts.h"
 #include "probe.h"
+#include "sources.h"
 #include "output.h"
 #include "src-pci.h"
 #include "util.h"
@@ -642,32 +643,8 @@ static int check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, c
 	int r;
 	if (in_sysroot)
 		r = sr_read(&ctx->sr, path, &buf, &len);
-	else {
-		FILE *fp = fopen_input(path);
-		struct strbuf sb = STRBUF_INIT;
-		char chunk[65536];
-		size_t got;
-		r = 0;
-		if (!fp)
-			r = -errno;
-		else {
-			while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
-				strbuf_add(&sb, chunk, got);
-				if (sb.len > SR_MAX_FILE) {
-					r = -EFBIG;
-					break;
-				}
-			}
-			if (ferror(fp))
-				r = -errno ? -errno : -EIO;
-			fclose(fp);
-		}
-		len = sb.len;
-		buf = sb.buf ? strbuf_detach(&sb) : xstrdup("");
-		if (r < 0) {
-			strbuf_release(&sb);
-		}
-	}
+	else
+		r = side_read_option(ctx, SIDE_PCI, &buf, &len);
 	if (r < 0) {
 		*why = xstrdup(r == -EISDIR ? "not a regular file" : r == -ENOENT ? "missing" :
 			       r == -EFBIG ? "too large" : sr_reason(r));
@@ -682,6 +659,33 @@ static int check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, c
 	*text = buf;
 	*lenp = len;
 	return 0;
+}
+
+/*
+ * A dump is authoritative for its own machine.  When the probed machine (live
+ * or a sysroot) has a PCI bus of its own and the dump's addresses are not
+ * all on it, the dump describes another machine: say so once, in conflicts
+ * (the facts are the dump's, and cite it as their evidence).
+ */
+static void dump_vs_bus(struct probe_ctx *ctx, unsigned (*addrs)[4], size_t n)
+{
+	char **names;
+	size_t nn, i, j, missing = 0;
+	if (sr_list(&ctx->sr, "/sys/bus/pci/devices", &names, &nn) < 0)
+		return;
+	for (i = 0; i < n && nn; i++) {
+		char bdf[32];
+		snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", addrs[i][0], addrs[i][1], addrs[i][2], addrs[i][3]);
+		for (j = 0; j < nn && strcmp(names[j], bdf); j++)
+			;
+		missing += j == nn;
+	}
+	if (nn && (missing || n == 0))
+		facts_conflict(&ctx->facts, "pci", ctx->opts->pci_dump, "/sys/bus/pci/devices",
+			       "the PCI dump describes another machine: %zu of its %zu device%s %s not on the "
+			       "probed machine's bus (%zu device%s there); the dump's devices are reported",
+			       missing, n, n == 1 ? "" : "s", missing == 1 ? "is" : "are", nn, nn == 1 ? "" : "s");
+	sr_free_list(names, nn);
 }
 
 /*** Topology ***/
@@ -1384,7 +1388,6 @@ static void scan_release(struct pci_scan *s)
 int probe_pci(struct probe_ctx *ctx)
 {
 	struct facts *f = &ctx->facts;
-	struct sysroot *sr = &ctx->sr;
 	struct pci_scan s = { 0 };
 	struct pcisrc *src = NULL;
 	cJSON *pci = facts_obj(f, "pci"), *accels, *nics, *all;
@@ -1411,6 +1414,7 @@ int probe_pci(struct probe_ctx *ctx)
 		n = pcisrc_devices(src, &addrs);
 		for (i = 0; i < n; i++)
 			add_dev(&s, addrs[i][0], addrs[i][1], addrs[i][2], addrs[i][3]);
+		dump_vs_bus(ctx, addrs, n);
 		free(addrs);
 		s.from_dump = 1;
 		s.cfg_evidence = ctx->opts->pci_dump;
@@ -1423,7 +1427,7 @@ int probe_pci(struct probe_ctx *ctx)
 			facts_gap_read(f, "pci.nics", "/sys/bus/pci/devices", r);
 			return 0;
 		}
-		if (!sr->live && sr_exists(sr, "/nodeaudit/pci.dump")) {
+		if (side_in_snapshot(ctx, SIDE_PCI)) {
 			/* A snapshot's config space (captured as root). */
 			if (check_dump(ctx, "/nodeaudit/pci.dump", 1, &why, &text, &tlen) == 0) {
 				s.dump_path = xstrdup("/nodeaudit/pci.dump");

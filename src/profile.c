@@ -105,24 +105,11 @@ static int is_path(const char *name)
 
 static int read_small(const char *path, char **text)
 {
-	FILE *fp = fopen_input(path);
 	size_t n;
 	char *buf;
-	if (!fp)
-		return errno == ENODEV ? -EISDIR : -errno;
-	buf = xmalloc(PROFILE_MAX_BYTES + 1);
-	n = fread(buf, 1, PROFILE_MAX_BYTES + 1, fp);
-	if (ferror(fp)) {
-		int e = errno ? -errno : -EIO;
-		fclose(fp);
-		free(buf);
-		return e;
-	}
-	fclose(fp);
-	if (n > PROFILE_MAX_BYTES) {
-		free(buf);
-		return -EFBIG;
-	}
+	int r = read_file_capped(path, PROFILE_MAX_BYTES, &buf, &n);
+	if (r < 0)
+		return r == -ENODEV ? -EISDIR : r;
 	buf[n] = '\0';
 	if (memchr(buf, '\0', n)) {
 		free(buf);

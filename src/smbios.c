@@ -475,49 +475,11 @@ const char *smbios_ecc_mode(int c)
 
 int smbios_read_file(const char *path, uint8_t **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-	size_t n = 0, cap;
-	uint8_t *b;
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
-		close(fd);
-		return e;
-	}
-	if ((uint64_t)st.st_size > SMBIOS_MAX_TABLE + 0x20) {
-		close(fd);
-		return -EFBIG;
-	}
-	cap = (size_t)st.st_size + 1;
-	b = xmalloc(cap);
-	for (;;) {
-		ssize_t r = read(fd, b + n, cap - n);
-		if (r < 0) {
-			int e = -errno;
-			if (errno == EINTR)
-				continue;
-			free(b);
-			close(fd);
-			return e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n == cap) {
-			if (cap > SMBIOS_MAX_TABLE + 0x20) {
-				free(b);
-				close(fd);
-				return -EFBIG;
-			}
-			cap *= 2;
-			b = xrealloc(b, cap);
-		}
-	}
-	close(fd);
-	*buf = b;
-	*len = n;
+	char *b;
+	int r = read_file_capped(path, SMBIOS_MAX_TABLE + 0x20, &b, len);
+	if (r < 0)
+		return r;
+	*buf = (uint8_t *)b;
 	return 0;
 }
 

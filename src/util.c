@@ -365,3 +365,35 @@ const char *str_shown(const char *s, char *buf, size_t n)
 			buf[i] = '?';
 	return buf;
 }
+
+int read_file_capped(const char *path, size_t cap, char **buf, size_t *len)
+{
+	FILE *fp = fopen_input(path);
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[65536];
+	size_t got;
+	int r = 0;
+	*buf = NULL;
+	if (len)
+		*len = 0;
+	if (!fp)
+		return -errno;
+	while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
+		strbuf_add(&sb, chunk, got);
+		if (sb.len > cap) {
+			r = -EFBIG;
+			break;
+		}
+	}
+	if (!r && ferror(fp))
+		r = -EIO;
+	fclose(fp);
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	if (len)
+		*len = sb.len;
+	*buf = sb.buf ? strbuf_detach(&sb) : xstrdup("");
+	return 0;
+}

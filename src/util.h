@@ -76,5 +76,9 @@ const char *human_bytes(double bytes, char *buf, size_t n);
  * or another non-regular file: input_strerror() says "not a regular file"). */
 FILE *fopen_input(const char *path);
 const char *input_strerror(int errnum);
+/* The whole of a file the user named, NUL-terminated, at most cap bytes,
+ * opened as fopen_input() does: 0, or a negative errno (-EFBIG over cap,
+ * -EISDIR/-ENODEV not a regular file). */
+int read_file_capped(const char *path, size_t cap, char **buf, size_t *len);
 
 #endif

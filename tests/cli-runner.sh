@@ -147,6 +147,11 @@ else
 	skip "check --format tap under prove" "prove not installed"
 fi
 
+# A PCI dump of the probed machine itself is no conflict.
+snap=$top_srcdir/tests/fixtures/pci-snapshot-dump
+run 0 "$NODEAUDIT" --sysroot "$snap" probe --only pci --pci-dump "$snap/nodeaudit/pci.dump" --format json
+! grep -q "describes another machine" "$tmp/out"; res "--pci-dump of the same machine: no conflict" $?
+
 # Durations: one grammar.
 run 3 "$NODEAUDIT" check --bench-seconds 0.5 --facts "$facts/good.json"; grep -q "measures this machine" "$tmp/err"
 res "check --bench-seconds 0.5 is a duration (refused only for --facts)" $?

@@ -102,7 +102,7 @@ if [ -x "$top_srcdir/build/src/nodeaudit" ] &&
    [ "$(cd "$top_srcdir/build/src" && pwd)/nodeaudit" = "$NODEAUDIT" ]; then
 	script=$(cd "$top_srcdir/bench" && pwd)/report-fleet.sh
 	(cd "$tmp" && env -u NODEAUDIT sh "$script" "" 20) >"$tmp/out" 2>&1
-	if grep -q '^nodeaudit report exit: [0-2]$' "$tmp/out" && grep -q '^  count 20$' "$tmp/out"; then
+	if grep -q '^reports: 20 ' "$tmp/out" && grep -q '^  json: exit [0-2], ' "$tmp/out"; then
 		ok "bench/report-fleet.sh finds build/src/nodeaudit by itself"
 	else nok "bench/report-fleet.sh finds build/src/nodeaudit by itself"; sed 's/^/# /' "$tmp/out"; fi
 else
