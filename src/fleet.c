@@ -1,5 +1,6 @@
 /* fleet.c - fleet aggregation: schema-check reports, count, spread, render */
 #include "config.h"
+#include "facts.h"
 #include "output.h"
 #include "fleet.h"
 #include "util.h"
@@ -273,22 +274,8 @@ static void spread_add(struct spread *s, double v)
 /* Longest value kept; longer ones are cut (a value is for people to compare). */
 #define UF_VALUE_MAX 200
 
-static const cJSON *jpath(const cJSON *j, const char *path)
-{
-	char buf[128], *p, *dot;
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf; j; p = dot + 1) {
-		dot = strchr(p, '.');
-		if (dot)
-			*dot = '\0';
-		if (!cJSON_IsObject(j))
-			return NULL;
-		j = cJSON_GetObjectItemCaseSensitive(j, p);
-		if (!dot)
-			break;
-	}
-	return j;
-}
+/* Object paths ("cpu.smt.active") are the fact tree's: facts_get(). */
+#define jpath facts_get
 
 /* Copy s into buf with control characters as '?', at most n - 1 bytes. */
 static void copy_printable(char *buf, size_t n, const char *s)

@@ -1,5 +1,6 @@
 /* render-html-check.c - `check --format html`: one node's findings and a drawing of it */
 #include "config.h"
+#include "facts.h"
 #include "html.h"
 #include "sysroot.h"
 #include "util.h"
@@ -21,22 +22,8 @@
 #define CORE 22         /* core square */
 #define CORE_GAP 4
 
-static const cJSON *jget(const cJSON *j, const char *path)
-{
-	char buf[128], *p, *dot;
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf; j; p = dot + 1) {
-		dot = strchr(p, '.');
-		if (dot)
-			*dot = '\0';
-		if (!cJSON_IsObject(j))
-			return NULL;
-		j = cJSON_GetObjectItemCaseSensitive(j, p);
-		if (!dot)
-			break;
-	}
-	return j;
-}
+/* Object paths ("cpu.smt.active") are the fact tree's: facts_get(). */
+#define jget facts_get
 
 static const char *jstr(const cJSON *j, const char *path)
 {
