@@ -402,6 +402,11 @@ int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_re
 			      nb[i].node);
 			goto out;
 		}
+		/* Transparent huge pages where THP is "madvise": 512 times fewer
+		 * page faults while filling (on the development VM, under load, a
+		 * 1 GiB run took 3-11 s instead of 11-19 s) and fewer TLB misses
+		 * while streaming.  Advice only: refused, the pages stay small. */
+		(void)madvise(nb[i].buf, nb[i].len, MADV_HUGEPAGE);
 		/* Touch every page from here: the policy puts them on the node. */
 		if (o->src) {
 			memcpy(nb[i].buf, o->src, o->src_len);
