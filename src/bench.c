@@ -16,6 +16,8 @@
 #define DEFAULT_SIZE (1ull << 30)
 #define DEFAULT_CTX 4096
 #define SMALL_BUFFER (64ull << 20)   /* below this, caches inflate the figure */
+#define MIN_SAMPLES 3                /* fewer: no spread to judge the median by */
+#define MAX_SPREAD 1.5               /* max / min of the samples above this: unreliable */
 
 /*** Helpers ***/
 
@@ -83,6 +85,60 @@ static cJSON *page_cache_nodes(const uint8_t *map, uint64_t from, uint64_t len)
 	return j;
 }
 
+static void add_note(cJSON *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_note(cJSON *notes, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
+}
+
+/* A bandwidth for a note: GB/s, or MB/s under 1 GB/s. */
+static const char *gbs_str(double v, char *buf, size_t n)
+{
+	if (v >= 1e9)
+		snprintf(buf, n, "%.1f GB/s", v / 1e9);
+	else
+		snprintf(buf, n, "%.3g MB/s", v / 1e6);
+	return buf;
+}
+
+/* " (load average 15.6 over 2 CPUs)" from /proc/loadavg, or "". */
+static void load_str(struct sysroot *sr, char *out, size_t n)
+{
+	char *buf;
+	double l1;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	*out = '\0';
+	if (sr_read(sr, "/proc/loadavg", &buf, NULL) < 0)
+		return;
+	if (sscanf(buf, "%lf", &l1) == 1 && ncpu > 0)
+		snprintf(out, n, " (load average %.1f over %ld CPU%s)", l1, ncpu, ncpu == 1 ? "" : "s");
+	free(buf);
+}
+
+/* Whether the samples of one measurement can be trusted: 1 yes, 0 a spread
+ * too wide (a busy machine), -1 too few samples to tell.  Adds the note. */
+static int judge_samples(cJSON *notes, const char *what, int n, double min, double max, const char *load)
+{
+	char a[32], b[32];
+	if (n < MIN_SAMPLES) {
+		add_note(notes, "%s: only %d sample%s in the time budget, so the spread cannot be judged; "
+			 "give more --seconds or a smaller --size", what, n, n == 1 ? "" : "s");
+		return -1;
+	}
+	if (!(min > 0) || max > MAX_SPREAD * min) {
+		add_note(notes, "%s: the samples range from %s to %s: the machine is busy%s and the "
+			 "figure is unreliable", what, gbs_str(min, a, sizeof(a)), gbs_str(max, b, sizeof(b)),
+			 load);
+		return 0;
+	}
+	return 1;
+}
+
 /*** The work ***/
 
 static cJSON *model_json(const struct gguf_file *g, const struct gguf_model *m, const struct bench_opts *o,
@@ -113,17 +169,6 @@ static cJSON *model_json(const struct gguf_file *g, const struct gguf_model *m, 
 	return j;
 }
 
-static void add_note(cJSON *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_note(cJSON *notes, const char *fmt, ...)
-{
-	va_list ap;
-	char buf[512];
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
-}
-
 int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 {
 	struct gguf_file g;
@@ -133,7 +178,7 @@ int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 	hwloc_topology_t topo;
 	cJSON *bw, *samples, *nodes, *notes, *pred, *mj = NULL;
 	const cJSON *peak;
-	int have_model = 0, *ids = NULL, nids = 0, i, ret = -1;
+	int have_model = 0, *ids = NULL, nids = 0, i, ret = -1, reliable = -1;
 	uint64_t per_token = 0, avail = 0, size, want = 0, ctxlen = 0, kv_per_pos = 0, kv_bytes = 0;
 	double peak_bps = NAN;
 	char hb[32], hb2[32];
@@ -263,6 +308,22 @@ int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 			goto done;
 		if (r.note[0])
 			add_note(notes, "%s", r.note);
+		{
+			char load[80], what[32];
+			load_str(&ctx->sr, load, sizeof(load));
+			reliable = judge_samples(notes, "bandwidth", r.nsamples, r.min, r.max, load);
+			for (i = 0; r.nnodes > 1 && i < r.nnodes; i++) {
+				int k;
+				snprintf(what, sizeof(what), "node %d", r.nodes[i].node);
+				k = judge_samples(notes, what, r.nodes[i].nsamples, r.nodes[i].min,
+						  r.nodes[i].max, load);
+				/* Any spread too wide: unreliable; else any too few: unknown. */
+				if (k == 0 || reliable == 0)
+					reliable = 0;
+				else if (k < 0)
+					reliable = -1;
+			}
+		}
 		if (have_model) {
 			cJSON *pc = page_cache_nodes(g.map, g.data_offset, mo.src_len);
 			if (pc)
@@ -278,6 +339,16 @@ int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 	num_or_null(bw, "bytes_per_s", o->dry_run ? NAN : r.bytes_per_s);
 	num_or_null(bw, "min_bytes_per_s", o->dry_run ? NAN : r.min);
 	num_or_null(bw, "max_bytes_per_s", o->dry_run ? NAN : r.max);
+	if (reliable >= 0)
+		cJSON_AddBoolToObject(bw, "reliable", reliable);
+	else {
+		cJSON_AddNullToObject(bw, "reliable");
+		if (o->dry_run)
+			facts_gap(&ctx->facts, "bench.bandwidth.reliable", "--dry-run: not measured");
+		else
+			facts_gap(&ctx->facts, "bench.bandwidth.reliable", "fewer than %d samples: no "
+				  "spread to judge the median by", MIN_SAMPLES);
+	}
 	samples = cJSON_AddArrayToObject(bw, "samples");
 	for (i = 0; i < r.nsamples; i++)
 		cJSON_AddItemToArray(samples, cJSON_CreateNumber(r.samples[i]));
@@ -315,6 +386,10 @@ int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 	cJSON_AddNumberToObject(out, "seconds", o->dry_run ? 0 : r.seconds);
 	cJSON_AddNumberToObject(out, "size_bytes", (double)size);
 	fj_str_or_null(out, "kernel", o->dry_run ? NULL : r.kernel);
+	if (o->dry_run)
+		cJSON_AddNullToObject(out, "passes_per_sample");
+	else
+		cJSON_AddNumberToObject(out, "passes_per_sample", r.passes);
 	cJSON_AddItemToObject(out, "notes", notes);
 	notes = NULL;
 	ret = 0;

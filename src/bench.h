@@ -39,6 +39,7 @@ struct membw_result {
 	int nsamples;
 	int threads;              /* total */
 	uint64_t streamed_bytes;  /* per node per pass */
+	unsigned passes;          /* over the buffer per sample (> 1 for buffers in caches) */
 	char kernel[48];          /* the variant chosen: "avx512 16 streams prefetch" */
 	double seconds;           /* wall time used */
 	char note[160];           /* a caveat for the report, or "" */

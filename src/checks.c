@@ -585,9 +585,14 @@ static void obs_bench_efficiency(const cJSON *root, const char *key, struct obs 
 	(void)key;
 	if (!b)
 		return skip(o, "not measured: run 'nodeaudit check --bench'");
-	if (!cJSON_IsNumber(facts_get(root, "bench.efficiency")) && !cJSON_IsNumber(peak))
+	if (!cJSON_IsNumber(facts_get(root, "bench.efficiency")) && !cJSON_IsNumber(peak)) {
+		if (cJSON_IsNumber(bw))   /* the figure is still worth seeing without the peak */
+			return unknown(o, "%s/s measured, but the theoretical peak is unknown (no DIMM "
+				       "speeds and channels: see memory.bandwidth), so it cannot be "
+				       "compared with it", human_bytes(bw->valuedouble, a, sizeof(a)));
 		return unknown(o, "the theoretical peak is unknown (no DIMM speeds and channels: see "
 			       "memory.bandwidth), so measured bandwidth cannot be compared with it");
+	}
 	obs_num(root, "bench.efficiency", o);
 	if (o->state == OBS_VALUE && cJSON_IsNumber(bw) && cJSON_IsNumber(peak))
 		detail(o, "%s/s measured of %s/s theoretical", human_bytes(bw->valuedouble, a, sizeof(a)),

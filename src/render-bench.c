@@ -17,8 +17,10 @@ static double jnum(const cJSON *root, const char *path)
 
 static const char *gbs(double v, char *buf, size_t n)
 {
-	if (isfinite(v))
+	if (isfinite(v) && v >= 1e9)
 		snprintf(buf, n, "%.1f GB/s", v / 1e9);
+	else if (isfinite(v))     /* a slow sample is never "0.0 GB/s" */
+		snprintf(buf, n, "%.3g MB/s", v / 1e6);
 	else
 		snprintf(buf, n, "unknown");
 	return buf;
@@ -28,8 +30,10 @@ void bench_render_text(FILE *fp, const struct doc *doc)
 {
 	const cJSON *root = doc->json, *gaps = cJSON_GetObjectItemCaseSensitive(root, "gaps");
 	const cJSON *b = facts_get(root, "bench"), *m, *it;
+	const cJSON *rel = facts_get(root, "bench.bandwidth.reliable");
 	char a[64], c[64], d[64];
 	double v;
+	int ns;
 	tx_section(fp, "Bench");
 	m = cJSON_GetObjectItemCaseSensitive(b, "model");
 	if (cJSON_IsObject(m)) {
@@ -53,14 +57,19 @@ void bench_render_text(FILE *fp, const struct doc *doc)
 		      jnum(it, "threads"), jnum(it, "threads") == 1 ? "" : "s",
 		      cJSON_GetObjectItemCaseSensitive(it, "cpus")->valuestring);
 	}
-	if (cJSON_GetArraySize(facts_get(b, "bandwidth.samples")) == 0)
+	/* The verdict on the spread is bench.bandwidth.reliable; its reason is a note. */
+	ns = cJSON_GetArraySize(facts_get(b, "bandwidth.samples"));
+	if (ns == 0)
 		tx_kv(fp, "bandwidth", "not measured");
+	else if (ns == 1)
+		tx_kv(fp, "bandwidth", "%s (a single sample)%s", gbs(jnum(b, "bandwidth.bytes_per_s"), a, sizeof(a)),
+		      cJSON_IsFalse(rel) ? ", unreliable" : "");
 	else
-		tx_kv(fp, "bandwidth", "%s (median of %d, %s to %s)",
-		      gbs(jnum(b, "bandwidth.bytes_per_s"), a, sizeof(a)),
-		      cJSON_GetArraySize(facts_get(b, "bandwidth.samples")),
+		tx_kv(fp, "bandwidth", "%s (median of %d, %s to %s)%s",
+		      gbs(jnum(b, "bandwidth.bytes_per_s"), a, sizeof(a)), ns,
 		      gbs(jnum(b, "bandwidth.min_bytes_per_s"), c, sizeof(c)),
-		      gbs(jnum(b, "bandwidth.max_bytes_per_s"), d, sizeof(d)));
+		      gbs(jnum(b, "bandwidth.max_bytes_per_s"), d, sizeof(d)),
+		      cJSON_IsFalse(rel) ? ", unreliable" : "");
 	it = cJSON_GetObjectItemCaseSensitive(b, "kernel");
 	if (cJSON_IsString(it))
 		tx_kv(fp, "kernel", "%s, %s per node", it->valuestring, human_bytes(jnum(b, "size_bytes"), a, sizeof(a)));

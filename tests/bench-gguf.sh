@@ -216,5 +216,69 @@ fi
 [ $rc -eq 0 ] && grep -q "decode ceiling" "$tmp/out" && grep -q "streaming its first 64.0 KiB" "$tmp/out" \
 	&& ok "text output; a model over --size is streamed in part" || { notok "text output (exit $rc)"; cat "$tmp/out" "$tmp/err"; }
 
+### Samples: their number, their spread, the reason behind a verdict (issue 16) ###
+# bench.bandwidth.reliable is true, false (a note says the machine is busy) or null
+# (fewer than 3 samples: a gap and a note say so); the text never says "median of 1".
+reliable_shape() { # reliable_shape NAME (reads $tmp/out.json)
+	rel=$(sed -n 's/^\t\t\t"reliable":[[:space:]]*\([a-z]*\),*$/\1/p' "$tmp/out.json")
+	ns=$(sed -n 's/^\t\t\t"samples":[[:space:]]*\[\(.*\)\],*$/\1/p' "$tmp/out.json" |
+		awk -F, '{ print NF }')
+	case $rel in
+	true) ! grep -q 'figure is unreliable' "$tmp/out.json" && [ "$ns" -ge 3 ] ;;
+	false) grep -q '"bandwidth: the samples range from .* to .*: the machine is busy.* and the figure is unreliable"' "$tmp/out.json" &&
+	       [ "$ns" -ge 3 ] ;;
+	null) [ "$ns" -lt 3 ] && grep -q '"fact":.*"bench.bandwidth.reliable"' "$tmp/out.json" &&
+	      grep -q "\"bandwidth: only $ns sample.* so the spread cannot be judged" "$tmp/out.json" &&
+	      { [ "$ns" -ne 1 ] || grep -q 'only 1 sample in' "$tmp/out.json"; } ;;
+	*) false ;;
+	esac && ok "$1: reliable $rel with $ns samples, and its reason" ||
+		{ notok "$1: reliable '$rel' with $ns samples"; cat "$tmp/out.json"; }
+}
+"$NODEAUDIT" bench --size 16M --seconds 0.5 --format json >"$tmp/out.json" 2>"$tmp/err"
+reliable_shape "bench --size 16M --seconds 0.5"
+# 128 MiB in 0.1 s leaves time for one or two passes on most machines.
+"$NODEAUDIT" bench --size 128M --seconds 0.1 --format json >"$tmp/out.json" 2>"$tmp/err"
+reliable_shape "bench --size 128M --seconds 0.1"
+"$NODEAUDIT" bench --size 128M --seconds 0.1 >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc -eq 0 ] && ! grep -q 'median of 1[,)]' "$tmp/out" && ! grep -q ' 1 samples' "$tmp/out" &&
+   grep -Eq '^  bandwidth +[0-9.]+ [GM]B/s \((a single sample|median of [0-9]+, [0-9.]+ [GM]B/s to [0-9.]+ [GM]B/s)\)(, unreliable)?$' "$tmp/out" &&
+   { ! grep -q '^  bandwidth .*, unreliable$' "$tmp/out" || grep -q '^  note .*figure is unreliable' "$tmp/out"; } &&
+   { ! grep -q 'a single sample' "$tmp/out" || grep -q '^  note .*only 1 sample in the time budget' "$tmp/out"; }; then
+	ok "text: one sample is never 'median of 1', an unreliable figure says so"
+else
+	notok "text: samples (exit $rc)"; cat "$tmp/out" "$tmp/err"
+fi
+# A model that fits in caches passes in microseconds: each sample repeats the pass
+# (passes_per_sample > 1) and no sample, minimum or figure reads 0.
+"$MKGGUF" llama "$tmp/m.gguf" q4_k >/dev/null
+"$NODEAUDIT" bench "$tmp/m.gguf" --seconds 0.3 --format json >"$tmp/out.json" 2>"$tmp/err"; rc=$?
+pps=$(sed -n 's/^\t\t"passes_per_sample":[[:space:]]*\([0-9]*\),*$/\1/p' "$tmp/out.json")
+if [ $rc -eq 0 ] && [ "${pps:-0}" -gt 1 ] && grep -Eq '"min_bytes_per_s":[[:space:]]+[1-9]' "$tmp/out.json" &&
+   ! grep -Eq '"(min_)?bytes_per_s":[[:space:]]+0[,.]?' "$tmp/out.json" &&
+   ! awk '/"samples": \[/ { s = 1; next } s && /\]/ { s = 0 } s && $1 + 0 <= 0 { bad = 1 } END { exit !bad }' "$tmp/out.json"; then
+	ok "tiny model: $pps passes per sample, no sample of 0"
+else
+	notok "tiny model: passes_per_sample '$pps' (exit $rc)"; cat "$tmp/out.json" "$tmp/err"
+fi
+"$NODEAUDIT" bench "$tmp/m.gguf" --seconds 0.3 >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && ! grep -q ' 0\.0 GB/s' "$tmp/out" && ok "tiny model: text shows no 0.0 GB/s" ||
+	{ notok "tiny model: text (exit $rc)"; cat "$tmp/out"; }
+"$NODEAUDIT" bench --size 64M --dry-run --format json >"$tmp/out.json" 2>&1
+grep -q '"fact":.*"bench.bandwidth.reliable",' "$tmp/out.json" && grep -q '"reliable":[[:space:]]*null' "$tmp/out.json" &&
+	grep -q '"passes_per_sample":[[:space:]]*null' "$tmp/out.json" &&
+	ok "--dry-run: reliable and passes_per_sample null, with a gap" || { notok "--dry-run: reliable"; cat "$tmp/out.json"; }
+
+### check --bench: the measured figure is in the reason when the peak is unknown ###
+"$NODEAUDIT" check --bench --bench-seconds 0.1 --format json >"$tmp/out.json" 2>"$tmp/err"
+if grep -q 'the theoretical peak is unknown' "$tmp/out.json"; then
+	grep -Eq '"[0-9.]+ [KMGT]iB/s measured, but the theoretical peak is unknown' "$tmp/out.json" &&
+		ok "check --bench, peak unknown: the reason gives the measured bandwidth" ||
+		{ notok "check --bench, peak unknown: no measured figure in the reason"; cat "$tmp/out.json"; }
+elif grep -q '"bench.efficiency"' "$tmp/out.json"; then
+	ok "check --bench: the peak is known on this machine (efficiency given) # SKIP peak known"
+else
+	notok "check --bench: no bench.efficiency finding"; cat "$tmp/out.json" "$tmp/err"
+fi
+
 echo "1..$n"
 [ $fail -eq 0 ]
