@@ -60,7 +60,9 @@ done
 sed 's/^\(dimm locator "CPU1_DIMM_D1" .*\)$/\1 size 0 speed 0 configured 0 rank 0/' \
 	"$src/smbios/server-2s8c-ddr5.desc" >"$tmp/15dimms.desc"
 smbios "$tmp/15dimms.desc" "$tmp/node-dimm"
-echo 8 >"$tmp/node-link/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/current_link_width"
+# Through the bus's entry (a copy of the device directory, not a link, in a
+# release tarball: tar -h).
+echo 8 >"$tmp/node-link/sys/bus/pci/devices/0000:01:00.0/current_link_width"
 echo 1 >"$tmp/node-smt/sys/devices/system/cpu/smt/active"
 echo 60 >"$tmp/node-sysctl/proc/sys/vm/swappiness"
 e=$tmp/node-edac/sys/devices/system/edac/mc/mc0
