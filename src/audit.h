@@ -17,7 +17,7 @@ struct audit_opts {
 /*
  * Load the profile; probe (with every sysctl the profile names) or read the
  * saved facts; run the bench when asked; build the report document
- * (DESIGN.md "JSON report shape").  *report and *exit_code are set on
+ * (nodeaudit(1) CHECK REPORT).  *report and *exit_code are set on
  * success.  Returns 0, or -1 after printing one line.
  */
 int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **report,

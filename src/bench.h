@@ -64,7 +64,7 @@ struct bench_opts {
 };
 
 /* Run the benchmark on the live machine (ctx already probed: memory facts
- * are read for the peak) and fill `out` with the bench.* keys of DESIGN.md
+ * are read for the peak) and fill `out` with the bench.* keys of nodeaudit(1) (bench)
  * (bandwidth, nodes, model, peak_bytes_per_s, efficiency, predicted,
  * threads, seconds).  Unknown values are null with a gap in ctx->facts.
  * Returns 0, or -1 after printing one line (a malformed model, no memory). */

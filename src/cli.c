@@ -14,7 +14,7 @@
 
 struct global_opts G;
 
-/*** The command table (DESIGN.md's order) ***/
+/*** The command table (the order of nodeaudit(1) COMMANDS and --help) ***/
 
 const struct command *const commands[] = {
 	&cmd_probe, &cmd_check, &cmd_plan, &cmd_bench, &cmd_snapshot, &cmd_profiles,
@@ -22,7 +22,7 @@ const struct command *const commands[] = {
 };
 const size_t ncommands = ARRAY_SIZE(commands);
 
-/* `nodeaudit` alone runs `check` with the default profile (DESIGN.md). */
+/* `nodeaudit` alone runs `check` with the default profile (nodeaudit(1) DESCRIPTION). */
 static const char default_command[] = "check";
 
 const struct command *find_command(const char *name)
@@ -445,7 +445,8 @@ static void decide_color(FILE *fp, int to_file)
 		color_on = !to_file && isatty(fileno(fp)) && !(nc && *nc);
 }
 
-/* Parse, run, render; the exit status of DESIGN.md. */
+/* Parse, run, render; the exit status: 0 ok, 1 warning, 2 critical, 3 could not run
+ * (nodeaudit(1) EXIT STATUS). */
 static int run_command(const struct command *c, int argc, char **argv)
 {
 	struct invocation inv;

@@ -81,7 +81,7 @@ struct command {
 	int (*run)(struct invocation *inv);
 };
 
-/* The commands, in DESIGN.md's order (main.c). */
+/* The commands, in the order of nodeaudit(1) COMMANDS (cli.c). */
 extern const struct command *const commands[];
 extern const size_t ncommands;
 const struct command *find_command(const char *name);

@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 
 /*
- * Facts are a cJSON tree keyed as in DESIGN.md ("cpu.smt.active" is
+ * Facts are a cJSON tree keyed as in nodeaudit(1) JSON OUTPUT ("cpu.smt.active" is
  * root.cpu.smt.active).  A fact that cannot be read is null and has a gap
  * {"fact": "cpu.smt.active", "reason": "..."}; it is never guessed or 0.
  * Evidence maps a fact path to the files it was read from; a conflict

@@ -14,7 +14,7 @@ struct plan_opts {
 #define PLAN_PLACEHOLDER "<your-inference-command>"
 
 /*
- * Build the plan document from a fact tree (probe's, DESIGN.md keys) and the
+ * Build the plan document from a fact tree (probe's, keyed as in nodeaudit(1) JSON OUTPUT) and the
  * findings of a check (may be NULL: then only placement is planned):
  *   {schema, host, profile, workers[], housekeeping, feeders[], steps[], notes[]}
  * Never guesses: a fact it needs that is unknown becomes a note.

@@ -7,7 +7,7 @@
 #include "facts.h"
 #include "sysroot.h"
 
-/* Inputs besides the sysroot (DESIGN.md "Probe inputs besides the sysroot").
+/* Inputs besides the sysroot (nodeaudit(1) GLOBAL OPTIONS; one table in sources.c).
  * NULL means: the live source, or the copy stored in the snapshot. */
 struct probe_opts {
 	const char *sysroot;

@@ -8,7 +8,7 @@
 
 #define REPORT_SCHEMA "nodeaudit.report/1"
 
-/* The report document (DESIGN.md "JSON report shape").  root: the fact tree
+/* The report document (nodeaudit(1) CHECK REPORT: schema, tool, host, profile, facts, gaps, findings, summary).  root: the fact tree
  * (root.host, root.cpu...); gaps, evidence, conflicts may be NULL.  *exit_code
  * gets the exit status for fail_on ("warn", "fail", "never"). */
 cJSON *report_build(const struct profile *p, const cJSON *root, const cJSON *gaps,

@@ -14,7 +14,7 @@
  *     { "smbios", memory_snapshot_smbios },
  *
  * where the function writes under `stage` at the fixed names that
- * `--sysroot` replays (DESIGN.md "Probe inputs besides the sysroot"), e.g.
+ * `--sysroot` replays (nodeaudit(1) GLOBAL OPTIONS --smbios, --pci-dump, --cpuid-dump), e.g.
  * "/sys/firmware/dmi/tables/DMI" or "/nodeaudit/cpuid.raw", with
  * snapshot_write_file() or snapshot_copy().  It returns 0, or a negative
  * errno when the source could not be read (the file is then simply absent,

@@ -9,7 +9,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit statuses (DESIGN.md): only main.c and the command functions use them. */
+/* Exit statuses, as monitoring plugins use them (nodeaudit(1) EXIT STATUS):
+ * only cli.c and the command functions use them. */
 enum { EXIT_OK = 0, EXIT_WARN = 1, EXIT_CRIT = 2, EXIT_UNKNOWN = 3 };
 
 extern int verbosity;       /* -q: -1, default 0, -v: 1 or more */
@@ -59,6 +60,8 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb);
+/* Drop the last "/component" of a path held in sb ("/a/b" -> "/a", "/a" -> ""). */
+void strbuf_drop_component(struct strbuf *sb);
 
 /* A user's or a file's word for a message: at most n-1 bytes (cut at 40
  * characters), control characters and bytes over 0x7e as '?'; returns buf. */
