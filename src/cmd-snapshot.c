@@ -151,12 +151,7 @@ static void push(struct strbuf *sb, const char *comp, size_t n)
 	if (n == 1 && comp[0] == '.')
 		return;
 	if (n == 2 && comp[0] == '.' && comp[1] == '.') {
-		while (sb->len > 0 && sb->buf[sb->len - 1] != '/')
-			sb->len--;
-		if (sb->len > 0)
-			sb->len--;
-		if (sb->buf)
-			sb->buf[sb->len] = '\0';
+		strbuf_drop_component(sb);
 		return;
 	}
 	strbuf_addstr(sb, "/");
@@ -214,12 +209,7 @@ static int resolve_copy(struct probe_ctx *ctx, const char *stage, const char *pa
 			if (target[0] == '/')
 				strbuf_release(&cur);
 			else {
-				while (cur.len > 0 && cur.buf[cur.len - 1] != '/')
-					cur.len--;
-				if (cur.len > 0)
-					cur.len--;
-				if (cur.buf)
-					cur.buf[cur.len] = '\0';
+				strbuf_drop_component(&cur);
 			}
 			free(target);
 			free(todo);

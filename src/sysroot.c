@@ -468,12 +468,7 @@ static int open_in_root(int rootfd, const char *path, int flags)
 			continue;
 		}
 		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			while (cur.len > 0 && cur.buf[cur.len - 1] != '/')
-				cur.len--;
-			if (cur.len > 0)
-				cur.len--;
-			if (cur.buf)
-				cur.buf[cur.len] = '\0';
+			strbuf_drop_component(&cur);
 			p += n;
 			continue;
 		}

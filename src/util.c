@@ -397,3 +397,13 @@ int read_file_capped(const char *path, size_t cap, char **buf, size_t *len)
 	*buf = sb.buf ? strbuf_detach(&sb) : xstrdup("");
 	return 0;
 }
+
+void strbuf_drop_component(struct strbuf *sb)
+{
+	while (sb->len > 0 && sb->buf[sb->len - 1] != '/')
+		sb->len--;
+	if (sb->len > 0)
+		sb->len--;
+	if (sb->buf)
+		sb->buf[sb->len] = '\0';
+}
