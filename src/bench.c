@@ -25,7 +25,7 @@
 static int mem_available(struct sysroot *sr, uint64_t *out)
 {
 	char *buf, *p;
-	int r = sr_read(sr, "/proc/meminfo", &buf, NULL);
+	int r = sr_read_fresh(sr, "/proc/meminfo", &buf, NULL);
 	unsigned long long kb;
 	if (r < 0)
 		return r;
@@ -113,7 +113,7 @@ static void load_str(struct sysroot *sr, char *out, size_t n)
 	double l1;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	*out = '\0';
-	if (sr_read(sr, "/proc/loadavg", &buf, NULL) < 0)
+	if (sr_read_fresh(sr, "/proc/loadavg", &buf, NULL) < 0)
 		return;
 	if (sscanf(buf, "%lf", &l1) == 1 && ncpu > 0)
 		snprintf(out, n, " (load average %.1f over %ld CPU%s)", l1, ncpu, ncpu == 1 ? "" : "s");

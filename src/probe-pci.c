@@ -77,7 +77,7 @@ struct pci_scan {
 	const char *cfg_evidence;   /* where config space came from */
 	char *dump_path;            /* the snapshot's dump when it was used, or NULL */
 	int from_dump;              /* devices enumerated from --pci-dump */
-	int *pkg;                   /* package of each CPU: -2 unread, -1 unreadable */
+	int *pkg;                   /* package + 2 of each CPU: 0 unread, 1 unreadable */
 };
 
 /*** Small helpers ***/
@@ -920,31 +920,32 @@ static void package_json(struct probe_ctx *ctx, struct pci_scan *s, hwloc_const_
 {
 	char *fact = xasprintf("%s.package", base), *path = NULL;
 	int cpu, pkg = -1, other = -1, r = 0;
-	if (!s->pkg) {
-		s->pkg = xmalloc(SR_MAX_CPUS * sizeof(*s->pkg));
-		for (cpu = 0; cpu < SR_MAX_CPUS; cpu++)
-			s->pkg[cpu] = -2;
-	}
+	/* Zeroed pages come from the kernel untouched: only the ids looked
+	 * up cost memory. */
+	if (!s->pkg)
+		s->pkg = xcalloc(SR_MAX_CPUS, sizeof(*s->pkg));
 	hwloc_bitmap_foreach_begin(cpu, set) {
+		int v2;
 		if (cpu >= SR_MAX_CPUS)
 			break;
-		if (s->pkg[cpu] == -2) {
+		if (s->pkg[cpu] == 0) {
 			int64_t v;
 			free(path);
 			path = xasprintf("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
 			r = sr_read_s64(&ctx->sr, path, &v);
-			s->pkg[cpu] = r == 0 && v >= 0 && v < 65536 ? (int)v : -1;
-			if (r == 0 && s->pkg[cpu] < 0)
+			s->pkg[cpu] = r == 0 && v >= 0 && v < 65536 ? (int)v + 2 : 1;
+			if (r == 0 && s->pkg[cpu] == 1)
 				r = -EINVAL;
 		}
-		if (s->pkg[cpu] < 0) {
+		v2 = s->pkg[cpu] - 2;
+		if (v2 < 0) {
 			pkg = -2;
 			break;
 		}
 		if (pkg == -1)
-			pkg = s->pkg[cpu];
-		else if (s->pkg[cpu] != pkg)
-			other = s->pkg[cpu];
+			pkg = v2;
+		else if (v2 != pkg)
+			other = v2;
 	} hwloc_bitmap_foreach_end();
 	if (pkg >= 0 && other < 0) {
 		fj_num(o, "package", pkg);

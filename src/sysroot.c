@@ -24,6 +24,8 @@
 
 extern char **environ;
 
+static void cache_free(struct sysroot *sr);
+
 /*** Opening and closing ***/
 
 static int is_archive(const char *p)
@@ -418,6 +420,7 @@ void sysroot_close(struct sysroot *sr)
 	for (i = 0; i < sr->nread; i++)
 		free(sr->read[i]);
 	free(sr->read);
+	cache_free(sr);
 	free(sr->root);
 	memset(sr, 0, sizeof(*sr));
 	sr->rootfd = -1;
@@ -556,24 +559,152 @@ static void record(struct sysroot *sr, const char *path)
 	sr->read[sr->nread++] = xstrdup(path);
 }
 
+/*** The run's cache: each path read (or listed) once ***/
+
+struct sr_entry {
+	struct sr_entry *next;
+	char *path;
+	unsigned has_file : 1, has_list : 1, recorded : 1;
+	int file_err, list_err;   /* 0 or the negative errno the read ended with */
+	char *buf;                /* the file, NUL-terminated */
+	size_t len;
+	char **names;             /* the directory, sorted */
+	size_t n;
+};
+
+struct sr_cache {
+	struct sr_entry **b;
+	size_t nb, count;
+};
+
+static size_t hash_path(const char *s)
+{
+	size_t h = 14695981039346656037ull & SIZE_MAX;   /* FNV-1a */
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * (size_t)1099511628211ull;
+	return h;
+}
+
+static struct sr_entry *cache_get(struct sysroot *sr, const char *path)
+{
+	struct sr_cache *c = sr->cache;
+	struct sr_entry *e;
+	size_t h;
+	if (!c) {
+		c = sr->cache = xcalloc(1, sizeof(*c));
+		c->nb = 256;
+		c->b = xcalloc(c->nb, sizeof(*c->b));
+	}
+	h = hash_path(path);
+	for (e = c->b[h & (c->nb - 1)]; e; e = e->next)
+		if (!strcmp(e->path, path))
+			return e;
+	if (c->count >= 2 * c->nb) {   /* grow: keep chains short on 1024-CPU trees */
+		size_t nb = c->nb * 4, i;
+		struct sr_entry **b = xcalloc(nb, sizeof(*b)), *next;
+		for (i = 0; i < c->nb; i++)
+			for (e = c->b[i]; e; e = next) {
+				next = e->next;
+				e->next = b[hash_path(e->path) & (nb - 1)];
+				b[hash_path(e->path) & (nb - 1)] = e;
+			}
+		free(c->b);
+		c->b = b;
+		c->nb = nb;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->path = xstrdup(path);
+	e->next = c->b[h & (c->nb - 1)];
+	c->b[h & (c->nb - 1)] = e;
+	c->count++;
+	return e;
+}
+
+/* The cached entry of path, or NULL: never creates one. */
+static struct sr_entry *cache_find(struct sysroot *sr, const char *path)
+{
+	struct sr_entry *e;
+	if (!sr->cache)
+		return NULL;
+	for (e = sr->cache->b[hash_path(path) & (sr->cache->nb - 1)]; e; e = e->next)
+		if (!strcmp(e->path, path))
+			return e;
+	return NULL;
+}
+
+static void cache_free(struct sysroot *sr)
+{
+	struct sr_cache *c = sr->cache;
+	size_t i, k;
+	if (!c)
+		return;
+	for (i = 0; i < c->nb; i++) {
+		struct sr_entry *e = c->b[i], *next;
+		for (; e; e = next) {
+			next = e->next;
+			free(e->path);
+			free(e->buf);
+			for (k = 0; k < e->n; k++)
+				free(e->names[k]);
+			free(e->names);
+			free(e);
+		}
+	}
+	free(c->b);
+	free(c);
+	sr->cache = NULL;
+}
+
 /*** Reading ***/
 
-static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *lenp, int rec)
+/* Live files whose first short read is their end: a sysfs attribute
+ * (one value, shown whole at offset 0; a binary attribute smaller than the
+ * first request answers all of it) and a sysctl under /proc/sys.  Other
+ * procfs files (seq_file: /proc/cpuinfo, meminfo, mounts) can return a
+ * part and more after it, and cgroupfs lists are seq_files too: those are
+ * read to the end.  None of these trees holds a FIFO or a device, so a
+ * live read of them needs no fstat() either. */
+static int live_short_is_eof(const char *path)
+{
+	static const char *const pre[] = {
+		"/sys/devices/", "/sys/bus/", "/sys/class/", "/sys/firmware/", "/sys/kernel/mm/",
+		"/sys/module/", "/sys/hypervisor/", "/proc/sys/",
+	};
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(pre); i++)
+		if (!strncmp(path, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+/* The file now, in the fewest system calls: open, read, close for a sysfs
+ * attribute or a sysctl; open, read until 0, close for the rest of procfs;
+ * open, fstat (regular files only), read, close in a sysroot, where a short
+ * read of a regular file is its end. */
+static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *lenp)
 {
 	struct stat st;
 	size_t len = 0, alloc = 4096;
 	char *b;
+	int short_eof, first = 1;
+	int kfs = sr->live && (!strncmp(path, "/sys/", 5) || !strncmp(path, "/proc/", 6));
 	int fd = sr_openat(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) ? -EISDIR : -ENODEV;
-		close(fd);
-		return e;
+	if (kfs)
+		short_eof = live_short_is_eof(path);
+	else {
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			int e = (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) ? -EISDIR : -ENODEV;
+			close(fd);
+			return e;
+		}
+		short_eof = 1;
 	}
 	b = xmalloc(alloc);
 	for (;;) {
 		ssize_t r;
+		size_t want;
 		if (len + 1 >= alloc) {
 			if (alloc > SR_MAX_FILE) {
 				free(b);
@@ -583,7 +714,8 @@ static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *l
 			alloc *= 2;
 			b = xrealloc(b, alloc);
 		}
-		r = read(fd, b + len, alloc - len - 1);
+		want = alloc - len - 1;
+		r = read(fd, b + len, want);
 		if (r < 0) {
 			int e = errno;
 			if (e == EINTR)
@@ -591,12 +723,17 @@ static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *l
 			free(b);
 			close(fd);
 			/* sysfs answers EIO/ENODATA/EOPNOTSUPP for attributes a
-			 * driver does not implement: treat as unreadable value. */
+			 * driver does not implement: treat as unreadable value;
+			 * a directory opened without fstat answers EISDIR. */
 			return -e;
 		}
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		/* Only the first read: a later one may be capped at a page. */
+		if (first && short_eof && (size_t)r < want)
+			break;
+		first = 0;
 	}
 	close(fd);
 	if (len > SR_MAX_FILE) {
@@ -604,11 +741,28 @@ static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *l
 		return -EFBIG;
 	}
 	b[len] = '\0';
-	if (rec)
+	*bufp = b;
+	*lenp = len;
+	return 0;
+}
+
+static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *lenp, int rec)
+{
+	struct sr_entry *e = cache_get(sr, path);
+	if (!e->has_file) {
+		e->file_err = read_now(sr, path, &e->buf, &e->len);
+		e->has_file = 1;
+	}
+	if (e->file_err < 0)
+		return e->file_err;
+	if (rec && !e->recorded) {
 		record(sr, path);
-	*buf = b;
+		e->recorded = 1;
+	}
+	*buf = xmalloc(e->len + 1);
+	memcpy(*buf, e->buf, e->len + 1);
 	if (lenp)
-		*lenp = len;
+		*lenp = e->len;
 	return 0;
 }
 
@@ -620,6 +774,15 @@ int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
 int sr_read_unrecorded(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
 {
 	return read_file(sr, path, buf, lenp, 0);
+}
+
+int sr_read_fresh(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
+{
+	size_t len;
+	int r = read_now(sr, path, buf, &len);
+	if (r == 0 && lenp)
+		*lenp = len;
+	return r;
 }
 
 int sr_read_str(struct sysroot *sr, const char *path, char **out)
@@ -806,7 +969,14 @@ const char *cpulist_str(hwloc_const_bitmap_t set, char *buf, size_t n)
 
 int sr_exists(struct sysroot *sr, const char *path)
 {
-	int fd = sr_openat(sr, path, O_PATH);
+	struct sr_entry *e = cache_find(sr, path);
+	int fd;
+	if (e && ((e->has_file && (e->file_err == 0 || e->file_err == -EISDIR)) ||
+		  (e->has_list && e->list_err == 0)))
+		return 1;
+	if (e && ((e->has_file && e->file_err == -ENOENT) || (e->has_list && e->list_err == -ENOENT)))
+		return 0;
+	fd = sr_openat(sr, path, O_PATH);
 	if (fd < 0)
 		return 0;
 	close(fd);
@@ -815,7 +985,13 @@ int sr_exists(struct sysroot *sr, const char *path)
 
 int sr_is_dir(struct sysroot *sr, const char *path)
 {
-	int fd = sr_openat(sr, path, O_PATH | O_DIRECTORY);
+	struct sr_entry *e = cache_find(sr, path);
+	int fd;
+	if (e && ((e->has_list && e->list_err == 0) || (e->has_file && e->file_err == -EISDIR)))
+		return 1;
+	if (e && ((e->has_file && e->file_err == 0) || (e->has_file && e->file_err == -ENOENT)))
+		return 0;
+	fd = sr_openat(sr, path, O_PATH | O_DIRECTORY);
 	if (fd < 0)
 		return 0;
 	close(fd);
@@ -859,7 +1035,7 @@ static int natcmp(const void *pa, const void *pb)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
-int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
+static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 {
 	DIR *d;
 	struct dirent *de;
@@ -892,6 +1068,27 @@ int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 		qsort(v, cnt, sizeof(*v), natcmp);
 	*names = v;
 	*n = cnt;
+	return 0;
+}
+
+int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
+{
+	struct sr_entry *e = cache_get(sr, dir);
+	size_t i;
+	if (!e->has_list) {
+		e->list_err = list_now(sr, dir, &e->names, &e->n);
+		e->has_list = 1;
+	}
+	*names = NULL;
+	*n = 0;
+	if (e->list_err < 0)
+		return e->list_err;
+	if (e->n) {
+		*names = xmalloc(e->n * sizeof(**names));
+		for (i = 0; i < e->n; i++)
+			(*names)[i] = xstrdup(e->names[i]);
+	}
+	*n = e->n;
 	return 0;
 }
 

@@ -38,8 +38,9 @@ struct sysroot {
 	char *tmpdir;      /* an unpacked archive, removed by sysroot_close(); else NULL */
 	int live;          /* 1 when probing this machine */
 	int rootfd;        /* O_PATH descriptor of root */
-	char **read;       /* paths read successfully, in order, duplicates possible */
+	char **read;       /* paths read successfully, in order, each once */
 	size_t nread, aread;
+	struct sr_cache *cache;   /* what was read or listed, and how it ended */
 };
 
 /* dir NULL or "/" means the live system.  An archive (.tar, .tar.gz, .tgz,
@@ -52,8 +53,15 @@ void sysroot_close(struct sysroot *sr);
  * hwloc's HWLOC_FSROOT, libpci's sysfs.path); malloc'd. */
 char *sr_hostpath(const struct sysroot *sr, const char *path);
 
-/* Whole file, NUL-terminated, at most SR_MAX_FILE bytes; *len may be NULL. */
+/* Whole file, NUL-terminated, at most SR_MAX_FILE bytes; *len may be NULL.
+ * A file is read once per run: a second sr_read() of the same path (and
+ * sr_list() of the same directory, sr_exists(), sr_is_dir()) answers from
+ * what the first one got, failures included, so every probe sees the same
+ * bytes and no file costs its system calls twice. */
 int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *len);
+/* The same, read again now (volatile values: MemAvailable, the load
+ * average), and not kept. */
+int sr_read_fresh(struct sysroot *sr, const char *path, char **buf, size_t *len);
 /* The same, not recorded as read (so not copied by `snapshot`): for the
  * private copy of hwloc's inputs. */
 int sr_read_unrecorded(struct sysroot *sr, const char *path, char **buf, size_t *lenp);

@@ -127,6 +127,41 @@ static void test_reads(void)
 	}
 	sr_free_list(names, n);
 	ok(sr.nread >= 2, "reads are recorded for snapshot");
+
+	/* Each path is read once a run: a change on disk after the first
+	 * read is not seen by a second sr_read (every probe sees the same
+	 * bytes), but is by sr_read_fresh; failures are remembered too. */
+	{
+		size_t before = sr.nread, len = 0;
+		char big[20000], *b = NULL;
+		put("/sys/a/num", "18\n");
+		is_int(sr_read_u64(&sr, "/sys/a/num", &u), 0, "second read");
+		is_int(u, 17, "a second read answers what the first one got");
+		is_int(sr.nread, before, "a second read is not recorded again");
+		is_int(sr_read_fresh(&sr, "/sys/a/num", &s, NULL), 0, "fresh read");
+		is_str(s, "18\n", "a fresh read sees the file now");
+		free(s);
+		put("/sys/a/missing", "1\n");
+		is_int(sr_read_str(&sr, "/sys/a/missing", &s), -ENOENT, "a missing file stays missing");
+		ok(!sr_exists(&sr, "/sys/a/missing") , "sr_exists answers from the failed read");
+		ok(sr_is_dir(&sr, "/sys/dir"), "sr_is_dir answers from the listing");
+		put("/sys/dir/cpu3", "");
+		is_int(sr_list(&sr, "/sys/dir", &names, &n), 0, "second listing");
+		is_int(n, 3, "a second listing answers what the first one got");
+		sr_free_list(names, n);
+		/* Larger than the first read's buffer: read whole. */
+		memset(big, 'x', sizeof(big) - 2);
+		big[sizeof(big) - 2] = '\n';
+		big[sizeof(big) - 1] = '\0';
+		put("/sys/a/big", big);
+		is_int(sr_read(&sr, "/sys/a/big", &b, &len), 0, "read a large file");
+		is_int(len, sizeof(big) - 1, "a large file is read whole");
+		free(b);
+		is_int(sr_read(&sr, "/sys/a/big", &b, &len), 0, "read a large file again");
+		is_int(len, sizeof(big) - 1, "the copy is whole too");
+		ok(b && b[len] == '\0' && b[len - 1] == '\n', "the copy is terminated");
+		free(b);
+	}
 	sysroot_close(&sr);
 	{
 		char cmd[300];
