@@ -565,6 +565,7 @@ struct sr_entry {
 	struct sr_entry *next;
 	char *path;
 	unsigned has_file : 1, has_list : 1, recorded : 1;
+	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
 	int file_err, list_err;   /* 0 or the negative errno the read ended with */
 	char *buf;                /* the file, NUL-terminated */
 	size_t len;
@@ -746,12 +747,61 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 	return 0;
 }
 
+/* Whether a directory above path is known to be missing (then so is
+ * path, and no system call needs to say it). */
+static int ancestor_missing(struct sysroot *sr, const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+	if (!sr->cache || n >= sizeof(buf))
+		return 0;
+	memcpy(buf, path, n + 1);
+	while (n > 1) {
+		struct sr_entry *e;
+		while (n > 0 && buf[n - 1] != '/')
+			n--;
+		if (n <= 1)
+			break;
+		buf[--n] = '\0';
+		e = cache_find(sr, buf);
+		if (e && (e->dir < 0 || (e->has_list && e->list_err == -ENOENT)))
+			return 1;
+		if (e && (e->dir > 0 || (e->has_list && e->list_err == 0)))
+			return 0;   /* this one exists: so do those above it */
+	}
+	return 0;
+}
+
+/* After path was found missing: whether its directory is, asked once, so
+ * that the other files of a missing directory (/sys/class/dmi/id on a
+ * VM, cpuN/cpufreq without a cpufreq driver) cost nothing. */
+static void note_parent(struct sysroot *sr, const char *path)
+{
+	char buf[4096];
+	const char *slash = strrchr(path, '/');
+	struct sr_entry *e;
+	size_t n;
+	if (!slash || slash == path || (n = (size_t)(slash - path)) >= sizeof(buf))
+		return;
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	e = cache_get(sr, buf);
+	if (!e->dir && !e->has_list)
+		e->dir = sr_is_dir(sr, buf) ? 1 : -1;
+}
+
 static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *lenp, int rec)
 {
-	struct sr_entry *e = cache_get(sr, path);
+	struct sr_entry *e = cache_find(sr, path);
+	if (!e && ancestor_missing(sr, path))
+		return -ENOENT;
+	if (!e)
+		e = cache_get(sr, path);
 	if (!e->has_file) {
 		e->file_err = read_now(sr, path, &e->buf, &e->len);
 		e->has_file = 1;
+		if (e->file_err == -ENOENT)
+			note_parent(sr, path);
 	}
 	if (e->file_err < 0)
 		return e->file_err;
@@ -970,12 +1020,18 @@ const char *cpulist_str(hwloc_const_bitmap_t set, char *buf, size_t n)
 int sr_exists(struct sysroot *sr, const char *path)
 {
 	struct sr_entry *e = cache_find(sr, path);
+	struct stat st;
 	int fd;
 	if (e && ((e->has_file && (e->file_err == 0 || e->file_err == -EISDIR)) ||
-		  (e->has_list && e->list_err == 0)))
+		  (e->has_list && e->list_err == 0) || e->dir > 0))
 		return 1;
-	if (e && ((e->has_file && e->file_err == -ENOENT) || (e->has_list && e->list_err == -ENOENT)))
+	if (e && ((e->has_file && e->file_err == -ENOENT) || (e->has_list && e->list_err == -ENOENT) ||
+		  e->dir < 0))
 		return 0;
+	if (ancestor_missing(sr, path))
+		return 0;
+	if (sr->live)   /* one stat(), no descriptor to open and close */
+		return stat(path, &st) == 0;
 	fd = sr_openat(sr, path, O_PATH);
 	if (fd < 0)
 		return 0;
@@ -986,16 +1042,25 @@ int sr_exists(struct sysroot *sr, const char *path)
 int sr_is_dir(struct sysroot *sr, const char *path)
 {
 	struct sr_entry *e = cache_find(sr, path);
-	int fd;
-	if (e && ((e->has_list && e->list_err == 0) || (e->has_file && e->file_err == -EISDIR)))
+	struct stat st;
+	int fd, r;
+	if (e && ((e->has_list && e->list_err == 0) || (e->has_file && e->file_err == -EISDIR) || e->dir > 0))
 		return 1;
-	if (e && ((e->has_file && e->file_err == 0) || (e->has_file && e->file_err == -ENOENT)))
+	if (e && ((e->has_file && (e->file_err == 0 || e->file_err == -ENOENT)) || e->dir < 0))
 		return 0;
-	fd = sr_openat(sr, path, O_PATH | O_DIRECTORY);
-	if (fd < 0)
+	if (ancestor_missing(sr, path))
 		return 0;
-	close(fd);
-	return 1;
+	if (sr->live)
+		r = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	else {
+		fd = sr_openat(sr, path, O_PATH | O_DIRECTORY);
+		r = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	e = cache_get(sr, path);
+	e->dir = r ? 1 : -1;
+	return r;
 }
 
 /* Natural order: digit runs compare as numbers, so cpu2 < cpu10. */
@@ -1035,10 +1100,11 @@ static int natcmp(const void *pa, const void *pb)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
+/* The entries of dir: open, getdents64 until it returns 0, close (a DIR
+ * stream would add an fstat and two fcntl calls a directory). */
 static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 {
-	DIR *d;
-	struct dirent *de;
+	char buf[32768] __attribute__((aligned(8)));
 	size_t cnt = 0, alloc = 0;
 	char **v = NULL;
 	int fd = sr_openat(sr, dir, O_RDONLY | O_DIRECTORY);
@@ -1046,24 +1112,38 @@ static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *
 	*n = 0;
 	if (fd < 0)
 		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+	for (;;) {
+		ssize_t got = getdents64(fd, buf, sizeof(buf)), off;
+		if (got < 0 && errno == EINTR)
 			continue;
+		if (got < 0) {
+			int e = errno;
+			size_t i;
+			for (i = 0; i < cnt; i++)
+				free(v[i]);
+			free(v);
+			close(fd);
+			return -e;
+		}
+		if (got == 0)
+			break;
+		for (off = 0; off < got;) {
+			struct dirent64 *de = (struct dirent64 *)(void *)(buf + off);
+			off += de->d_reclen;
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (cnt >= (1u << 20))
+				break;
+			if (cnt == alloc) {
+				alloc = alloc ? alloc * 2 : 32;
+				v = xrealloc(v, alloc * sizeof(*v));
+			}
+			v[cnt++] = xstrdup(de->d_name);
+		}
 		if (cnt >= (1u << 20))
 			break;
-		if (cnt == alloc) {
-			alloc = alloc ? alloc * 2 : 32;
-			v = xrealloc(v, alloc * sizeof(*v));
-		}
-		v[cnt++] = xstrdup(de->d_name);
 	}
-	closedir(d);
+	close(fd);
 	if (cnt)
 		qsort(v, cnt, sizeof(*v), natcmp);
 	*names = v;
@@ -1073,8 +1153,14 @@ static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *
 
 int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 {
-	struct sr_entry *e = cache_get(sr, dir);
+	struct sr_entry *e = cache_find(sr, dir);
 	size_t i;
+	*names = NULL;
+	*n = 0;
+	if (!e && ancestor_missing(sr, dir))
+		return -ENOENT;
+	if (!e)
+		e = cache_get(sr, dir);
 	if (!e->has_list) {
 		e->list_err = list_now(sr, dir, &e->names, &e->n);
 		e->has_list = 1;
