@@ -112,7 +112,7 @@ static void pci_witness(struct sysroot *sr, struct witness *w)
 {
 	char *buf = NULL, **names = NULL, *line, *save = NULL;
 	size_t n = 0, i;
-	int best = -1;
+	int best = -1, listed = 0;
 	const char *src = NULL;
 	if (sr_read(sr, "/proc/bus/pci/devices", &buf, NULL) == 0) {
 		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -120,6 +120,7 @@ static void pci_witness(struct sysroot *sr, struct witness *w)
 			int r;
 			if (sscanf(line, "%x %x", &bdf, &vd) != 2)
 				continue;
+			listed++;
 			r = pci_rank(vd >> 16);
 			if (r >= 0 && (best < 0 || r < best)) {
 				best = r;
@@ -128,7 +129,9 @@ static void pci_witness(struct sysroot *sr, struct witness *w)
 		}
 		free(buf);
 	}
-	if (sr_list(sr, "/sys/bus/pci/devices", &names, &n) == 0) {
+	/* The kernel's list names every function's vendor: sysfs is asked
+	 * only without it (captures of sysfs alone), not a second time. */
+	if (!listed && sr_list(sr, "/sys/bus/pci/devices", &names, &n) == 0) {
 		for (i = 0; i < n; i++) {
 			char *path = xasprintf("/sys/bus/pci/devices/%s/vendor", names[i]);
 			uint64_t v = 0;
