@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -1028,9 +1029,10 @@ static int irqbalance_by_socket(struct probe_ctx *ctx, int procfd)
 static void probe_irqbalance(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
-	char **names;
-	size_t n, i, mark = ctx->sr.nread;
-	int found = 0, r, procfd, root;
+	DIR *procdir;
+	struct dirent *de;
+	size_t i, mark = ctx->sr.nread;
+	int found = 0, procfd, root;
 	if (!ctx->sr.live) {
 		/* A snapshot records what it saw live; a hand-made capture cannot tell. */
 		char *v = NULL;
@@ -1044,24 +1046,23 @@ static void probe_irqbalance(struct probe_ctx *ctx)
 		free(v);
 		return;
 	}
-	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	r = procfd < 0 ? -errno : sr_list(&ctx->sr, "/proc", &names, &n);
-	if (r < 0) {
-		if (procfd >= 0)
-			close(procfd);
+	/* One descriptor of /proc: listed in place (no copy, no sort: any
+	 * order finds the first match) and the base of every lookup. */
+	procdir = opendir("/proc");
+	if (!procdir) {
 		fj_bool_or_null(k, "irqbalance", -1);
-		facts_gap_read(&ctx->facts, "kernel.irqbalance", "/proc", r);
+		facts_gap_read(&ctx->facts, "kernel.irqbalance", "/proc", -errno);
 		return;
 	}
+	procfd = dirfd(procdir);
 	found = irqbalance_by_socket(ctx, procfd);
 	root = geteuid() == 0;
-	for (i = 0; i < n && !found; i++) {
+	while (!found && (de = readdir(procdir))) {
 		uint64_t pid;
-		if (parse_u64(names[i], &pid) == 0 && scan_is_irqbalance(procfd, names[i], root))
+		if (parse_u64(de->d_name, &pid) == 0 && scan_is_irqbalance(procfd, de->d_name, root))
 			found = 1;
 	}
-	sr_free_list(names, n);
-	close(procfd);
+	closedir(procdir);
 	/* Sockets and process names are no evidence worth a snapshot: forget
 	 * those reads. */
 	for (i = mark; i < ctx->sr.nread; i++)
