@@ -332,14 +332,65 @@ static const char *next_line(const char *p, const char *end)
 	return nl && nl + 1 < end ? nl + 1 : NULL;
 }
 
+static int is_hex4(const char *p, const char *end)
+{
+	int i;
+	for (i = 0; i < 4; i++)
+		if (p + i >= end || !isxdigit((unsigned char)p[i]))
+			return 0;
+	return p + 4 < end && (p[4] == ' ' || p[4] == '\t');
+}
+
+/*
+ * The vendor line of vid by bisection: pci.ids keeps its vendors sorted
+ * ("Please keep sorted"), each at the start of a line, with the device
+ * classes ("C xx") after the last one.  A probe from the middle of a
+ * range skips to the next vendor (or class) line and compares.  About
+ * twenty probes touch a few dozen pages, where a scan from the top reads
+ * through half a megabyte of the map (about 1 ms of page faults on the
+ * reference VM).  Only an exact id is ever returned; a list that is not
+ * sorted gets the scan instead.
+ */
+static const char *ids_bisect(const char *vid)
+{
+	const char *base = ids_text, *end = ids_text + ids_len;
+	size_t lo = 0, hi = ids_len;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *p = base + mid;
+		int c;
+		if (mid > 0 && base[mid - 1] != '\n') {
+			p = memchr(p, '\n', (size_t)(end - p));
+			p = p && p + 1 < end ? p + 1 : NULL;
+		}
+		while (p && !is_hex4(p, end) && !(p[0] == 'C' && p + 1 < end && p[1] == ' '))
+			p = next_line(p, end);
+		if (!p || p[0] == 'C') {
+			hi = mid;
+			continue;
+		}
+		c = strncasecmp(p, vid, 4);
+		if (c == 0)
+			return p;
+		if (c > 0)
+			hi = mid;
+		else {
+			const char *nx = next_line(p, end);
+			lo = nx ? (size_t)(nx - base) : ids_len;
+		}
+	}
+	return NULL;
+}
+
 static char *ids_lookup(int what, unsigned a, unsigned b)
 {
 	char vid[8], did[8];
-	const char *p = ids_text, *end = ids_text + ids_len;
+	const char *p, *end = ids_text + ids_len;
 	snprintf(vid, sizeof(vid), "%04x", a & 0xffff);
 	snprintf(did, sizeof(did), "%04x", b & 0xffff);
 	/* The vendor line: "vvvv  Name" at the start of a line. */
-	while (p && !is_id_at(p, end, vid))
+	p = ids_bisect(vid);
+	for (p = p ? p : ids_text; p && !is_id_at(p, end, vid);)
 		p = next_line(p, end);
 	if (!p)
 		return NULL;
