@@ -224,7 +224,7 @@ int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 	}
 
 	/* Nodes under test. */
-	topo = probe_topology(ctx);
+	topo = probe_bind_topology(ctx);
 	if (!topo) {
 		error("bench: cannot load the topology of this machine (hwloc)");
 		goto done;

@@ -857,15 +857,35 @@ static void set_str_or_mixed(cJSON *o, const char *key, const char *const *vals,
 	fj_str_or_null(o, key, v);
 }
 
-/* Compare with hwloc's CPU kinds (same sysfs, its own rules). */
+/* Whether hwloc's CPU kinds could be more than one: hwloc 2.9's Linux
+ * backend forms them from cpu_capacity, cpufreq/cpuinfo_max_freq and
+ * cpufreq/base_frequency alone (its x86 backend, which reads CPUID, is
+ * not loaded), so where each of these is the same on every online CPU
+ * (or absent from all) it finds one kind or none. */
+static int kinds_inputs_vary(const struct cpu_state *st)
+{
+	int i;
+	for (i = 1; i < st->nc; i++)
+		if (st->c[i].capacity != st->c[0].capacity || st->c[i].max_khz != st->c[0].max_khz ||
+		    st->c[i].base_khz != st->c[0].base_khz)
+			return 1;
+	return 0;
+}
+
+/* Compare with hwloc's CPU kinds (same sysfs, its own rules).  With one
+ * kind of ours and inputs that leave hwloc one kind at most, there is
+ * nothing to compare, and hwloc is not loaded to read them again. */
 static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 			     hwloc_bitmap_t *sets, int nk)
 {
-	hwloc_topology_t t = probe_topology(st->ctx);
+	hwloc_topology_t t;
 	int nr, i, j, same = 1;
 	hwloc_bitmap_t s;
 	char buf[256];
 	struct strbuf sb = STRBUF_INIT;
+	if (nk <= 1 && !kinds_inputs_vary(st))
+		return;
+	t = probe_topology(st->ctx);
 	if (!t)
 		return;
 	nr = hwloc_cpukinds_get_nr(t, 0);
@@ -1211,7 +1231,11 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 		facts_conflict(st->f, "cpu.packages", "sysfs", "SMBIOS processor records",
 			       "the SMBIOS table has %d populated processor socket%s, the kernel %d package%s",
 			       smb, smb == 1 ? "" : "s", n, n == 1 ? "" : "s");
-	if (n > 0) {
+	/* hwloc groups PUs by the same package masks: where the masks
+	 * partition the online CPUs, agree with every physical_package_id and
+	 * no cache merged two of them, its count is ours by construction and
+	 * it is not loaded to read them again. */
+	if (n > 0 && !(masks && !merged && ids_ok && !ids_neg && nid == n)) {
 		hwloc_topology_t t = probe_topology(st->ctx);
 		int hp = 0;
 		hwloc_obj_t o = NULL;

@@ -317,10 +317,22 @@ static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
 	facts_evidence(f, "numa.node_count", why);
 }
 
-static void cross_check_hwloc(struct probe_ctx *ctx, int count)
+/*
+ * hwloc's count, where it can differ from ours.  hwloc 2.9 counts the
+ * nodes of node/online (topology-linux.c, list_sysfsnode()) and keeps
+ * each one that has CPUs or memory: when our count came from that same
+ * list and every node's cpulist and meminfo were read, with CPUs or
+ * memory in each, its answer is ours by construction, and loading it
+ * would only read those files again.  Otherwise (no node/online, no node
+ * directory, overlapping lists, a node unreadable or empty) it is asked.
+ */
+static void cross_check_hwloc(struct probe_ctx *ctx, int count, int settled)
 {
-	hwloc_topology_t t = probe_topology(ctx);
+	hwloc_topology_t t;
 	int h;
+	if (settled)
+		return;
+	t = probe_topology(ctx);
 	if (!t)
 		return;
 	h = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
@@ -397,7 +409,7 @@ int probe_numa(struct probe_ctx *ctx)
 		one_node(ctx, numa, 0, cpus, online_src, sr_is_dir(sr, NODE_DIR)
 			 ? NODE_DIR " (no nodes listed: one node assumed)"
 			 : NODE_DIR " (absent: one node assumed)");
-		cross_check_hwloc(ctx, 1);
+		cross_check_hwloc(ctx, 1, 0);
 		goto out;
 	}
 	facts_evidence(f, "numa.node_count", ids_src);
@@ -435,7 +447,7 @@ int probe_numa(struct probe_ctx *ctx)
 		if (has_online)
 			hwloc_bitmap_and(all, all, online);
 		one_node(ctx, numa, nd[0].id, all, online_src, NODE_DIR " (overlapping CPU lists: one node)");
-		cross_check_hwloc(ctx, 1);
+		cross_check_hwloc(ctx, 1, 0);
 		goto out;
 	}
 
@@ -510,7 +522,13 @@ int probe_numa(struct probe_ctx *ctx)
 	}
 	cross_check_state(ctx, nd, nn, "has_cpu");
 	cross_check_state(ctx, nd, nn, "has_memory");
-	cross_check_hwloc(ctx, (int)nn);
+	{
+		int settled = ids_src && !strcmp(ids_src, NODE_DIR "/online");
+		for (i = 0; i < nn && settled; i++)
+			if (!nd[i].cpus || !nd[i].has_mem || (hwloc_bitmap_iszero(nd[i].cpus) && !nd[i].mem))
+				settled = 0;
+		cross_check_hwloc(ctx, (int)nn, settled);
+	}
 out:
 	for (i = 0; i < nn; i++) {
 		if (nd[i].cpus)

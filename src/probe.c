@@ -69,6 +69,8 @@ void probe_release(struct probe_ctx *ctx)
 {
 	if (ctx->topo)
 		hwloc_topology_destroy(ctx->topo);
+	if (ctx->bind_topo)
+		hwloc_topology_destroy(ctx->bind_topo);
 	if (ctx->facts.root)
 		facts_release(&ctx->facts);
 	sysroot_close(&ctx->sr);
@@ -76,35 +78,44 @@ void probe_release(struct probe_ctx *ctx)
 
 hwloc_topology_t probe_topology(struct probe_ctx *ctx)
 {
-	hwloc_topology_t t;
+	/* hwloc's second reading of the topology, live or not, goes through
+	 * the same door: a private, checked copy of its inputs made through
+	 * the read layer (which has read most of them already, and does not
+	 * read them again), loaded in a child (src-hwloc.c says why).  So a
+	 * snapshot replays to the same answer, and no sysfs file is read
+	 * twice in a run. */
 	if (ctx->topo || ctx->topo_failed)
 		return ctx->topo;
-	/* A sysroot: hwloc reads a private, checked copy of its inputs in a
-	 * child (src-hwloc.c says why); nothing it does reaches our process
-	 * but the topology. */
-	if (!ctx->sr.live) {
-		ctx->topo = hwloc_load_sysroot(&ctx->sr, &ctx->facts);
-		ctx->topo_failed = !ctx->topo;
-		return ctx->topo;
-	}
-	/* Live: the Linux backend alone, so that a snapshot replays to the
-	 * same topology (the x86 backend would run CPUID on *this* host). */
+	ctx->topo = hwloc_load_sysroot(&ctx->sr, &ctx->facts);
+	ctx->topo_failed = !ctx->topo;
+	return ctx->topo;
+}
+
+hwloc_topology_t probe_bind_topology(struct probe_ctx *ctx)
+{
+	hwloc_topology_t t;
+	if (!ctx->sr.live)
+		return probe_topology(ctx);
+	if (ctx->bind_topo || ctx->bind_failed)
+		return ctx->bind_topo;
+	/* Live: the Linux backend alone, so that the placement matches what
+	 * a snapshot shows (the x86 backend would run CPUID on this host). */
 	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
 	/* hwloc's own complaints go to stderr; ours are gaps. */
 	setenv("HWLOC_HIDE_ERRORS", "2", 1);
 	if (hwloc_topology_init(&t) < 0) {
-		ctx->topo_failed = 1;
+		ctx->bind_failed = 1;
 		facts_gap(&ctx->facts, "cpu", "hwloc: cannot initialise a topology");
 		return NULL;
 	}
 	hwloc_set_filters(t);
 	if (hwloc_topology_load(t) < 0) {
 		hwloc_topology_destroy(t);
-		ctx->topo_failed = 1;
+		ctx->bind_failed = 1;
 		facts_gap(&ctx->facts, "cpu", "hwloc: cannot load the topology of '%s'", ctx->sr.root);
 		return NULL;
 	}
-	ctx->topo = t;
+	ctx->bind_topo = t;
 	return t;
 }
 

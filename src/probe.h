@@ -22,6 +22,8 @@ struct probe_ctx {
 	const struct probe_opts *opts;
 	hwloc_topology_t topo;   /* loaded once by probe_topology(); NULL before */
 	int topo_failed;         /* 1: hwloc could not load it (message in gaps) */
+	hwloc_topology_t bind_topo;  /* probe_bind_topology()'s, live */
+	int bind_failed;
 };
 
 /* One probe per subject.  fn fills ctx->facts and returns 0, or a negative
@@ -40,10 +42,14 @@ extern const size_t nprobers;
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
 void probe_release(struct probe_ctx *ctx);
 
-/* The hwloc topology of the probed machine (for a sysroot, loaded from a
- * checked private copy in a child: src-hwloc.c); NULL with a gap if it
- * failed. */
+/* hwloc's reading of the probed machine, for cross-checks: loaded from a
+ * checked private copy of its inputs in a child, live or not
+ * (src-hwloc.c); NULL with a gap if it failed. */
 hwloc_topology_t probe_topology(struct probe_ctx *ctx);
+/* The topology to place and bind threads with (bench): live, hwloc on
+ * this system in-process (binding needs a topology of this system); a
+ * sysroot, probe_topology(). */
+hwloc_topology_t probe_bind_topology(struct probe_ctx *ctx);
 
 /* The probe JSON document: schema, tool, host, facts at top level, gaps,
  * conflicts, evidence.  Takes ownership of nothing; returns a new tree. */

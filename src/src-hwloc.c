@@ -31,8 +31,15 @@
  * often disabled in containers, a chroot needs root; the copy works the
  * same everywhere, unprivileged, and makes the boundary a property of what
  * hwloc is given rather than of the kernel we run on.  The child costs one
- * fork; both apply to sysroots only.  A live run reads / in-process, as
- * lstopo does: there is no boundary to hold there, and no cost is added.
+ * fork.
+ *
+ * A live audit takes the same path (probe.c): the copy is made through
+ * the read layer, which has read most of these files for the probes
+ * already and answers from what it read, so no sysfs file is read twice
+ * and a snapshot replays to the same answer.  The probes ask hwloc only
+ * where its reading could differ from theirs (probe-cpu.c, probe-numa.c),
+ * so on most machines it is not loaded at all.  bench, which binds
+ * threads, loads this system in-process (probe_bind_topology()).
  */
 #include "config.h"
 #include "src-hwloc.h"
