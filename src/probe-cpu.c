@@ -883,7 +883,7 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 	hwloc_bitmap_t s;
 	char buf[256];
 	struct strbuf sb = STRBUF_INIT;
-	if (nk <= 1 && !kinds_inputs_vary(st))
+	if (!probe_hwloc_asked(nk <= 1 && !kinds_inputs_vary(st)))
 		return;
 	t = probe_topology(st->ctx);
 	if (!t)
@@ -1235,7 +1235,7 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 	 * partition the online CPUs, agree with every physical_package_id and
 	 * no cache merged two of them, its count is ours by construction and
 	 * it is not loaded to read them again. */
-	if (n > 0 && !(masks && !merged && ids_ok && !ids_neg && nid == n)) {
+	if (n > 0 && probe_hwloc_asked(masks && !merged && ids_ok && !ids_neg && nid == n)) {
 		hwloc_topology_t t = probe_topology(st->ctx);
 		int hp = 0;
 		hwloc_obj_t o = NULL;

@@ -330,7 +330,7 @@ static void cross_check_hwloc(struct probe_ctx *ctx, int count, int settled)
 {
 	hwloc_topology_t t;
 	int h;
-	if (settled)
+	if (!probe_hwloc_asked(settled))
 		return;
 	t = probe_topology(ctx);
 	if (!t)

@@ -46,6 +46,9 @@ void probe_release(struct probe_ctx *ctx);
  * checked private copy of its inputs in a child, live or not
  * (src-hwloc.c); NULL with a gap if it failed. */
 hwloc_topology_t probe_topology(struct probe_ctx *ctx);
+/* Whether to ask hwloc for a cross-check: where the probe's own reading
+ * leaves it room to differ (settled 0). */
+int probe_hwloc_asked(int settled);
 /* The topology to place and bind threads with (bench): live, hwloc on
  * this system in-process (binding needs a topology of this system); a
  * sysroot, probe_topology(). */
