@@ -5,7 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
-#include <numa.h>
+#include "numa-lazy.h"
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -352,10 +352,11 @@ int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_re
 	/* Without NUMA support (or with the memory-policy calls blocked, as
 	 * container seccomp profiles do) buffers are plain pages; the note says
 	 * their placement was not enforced. */
-	have_numa = numa_available() >= 0;
+	have_numa = numa_lazy_available() >= 0;
 	if (!have_numa)
-		snprintf(r->note, sizeof(r->note), "libnuma is not usable here: buffers were not "
-			 "placed on their node (first touch by the main thread)");
+		snprintf(r->note, sizeof(r->note), "libnuma is not usable here%s%s%s: buffers were not "
+			 "placed on their node (first touch by the main thread)",
+			 *numa_lazy_error() ? " (" : "", numa_lazy_error(), *numa_lazy_error() ? ")" : "");
 	/* Threads and buffers per node. */
 	for (i = 0; i < o->nnodes; i++) {
 		int pus[4096], n, k;
@@ -391,7 +392,7 @@ int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_re
 	}
 	for (i = 0; i < o->nnodes; i++) {
 		if (have_numa)
-			nb[i].buf = numa_alloc_onnode(nb[i].len, nb[i].node);
+			nb[i].buf = numa_lazy_alloc_onnode(nb[i].len, nb[i].node);
 		else {
 			void *p = mmap(NULL, nb[i].len, PROT_READ | PROT_WRITE,
 				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -545,7 +546,7 @@ stop:
 out:
 	for (i = 0; i < o->nnodes; i++)
 		if (nb[i].buf)
-			have_numa ? numa_free(nb[i].buf, nb[i].len) : (void)munmap(nb[i].buf, nb[i].len);
+			have_numa ? numa_lazy_free(nb[i].buf, nb[i].len) : (void)munmap(nb[i].buf, nb[i].len);
 	free(nb);
 	free(w);
 	r->seconds = now() - t_begin;

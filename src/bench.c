@@ -6,8 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
-#include <numa.h>
-#include <numaif.h>
+#include "numa-lazy.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +60,7 @@ static cJSON *page_cache_nodes(const uint8_t *map, uint64_t from, uint64_t len)
 	status = xcalloc(n, sizeof(*status));
 	for (i = 0; i < n; i++)
 		pages[i] = (void *)(map + (first + i * npages / n) * pg);
-	if (numa_move_pages(0, n, pages, NULL, status, 0) == 0) {
+	if (numa_lazy_move_pages(0, n, pages, NULL, status, 0) == 0) {
 		int counts[1024] = { 0 }, other = 0;
 		j = cJSON_CreateObject();
 		cJSON_AddNumberToObject(j, "sampled_pages", n);
