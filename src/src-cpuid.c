@@ -9,8 +9,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,81 +46,6 @@ static void quiet(const char *msg)
 	(void)msg;
 }
 
-/*
- * Live raw data of every CPU, as cpuid_get_all_raw_data() gathers it
- * (CPUs 0, 1, 2... up to the first one this process cannot run on), but
- * read on several CPUs at once: each CPU's hundred or so CPUID leaves are
- * read on that CPU, and on a VM every CPUID instruction traps to the
- * hypervisor (about 0.7 ms a CPU on the reference VM), so one thread
- * visiting every CPU in turn costs the sum, a few threads the sum over
- * their number.
- */
-#define RAW_THREADS 8
-
-struct raw_worker {
-	pthread_t th;
-	struct cpu_raw_data_array_t *raw;
-	int first, step, err;
-};
-
-static void *raw_worker_main(void *arg)
-{
-	struct raw_worker *w = arg;
-	logical_cpu_t i;
-	for (i = (logical_cpu_t)w->first; i < w->raw->num_raw; i += (logical_cpu_t)w->step) {
-		cpu_set_t one;
-		CPU_ZERO(&one);
-		CPU_SET(i, &one);
-		if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one) != 0 ||
-		    cpuid_get_raw_data(&w->raw->raw[i]) < 0)
-			w->err = 1;
-	}
-	return NULL;
-}
-
-static int live_raw(struct cpu_raw_data_array_t *raw)
-{
-	struct raw_worker w[RAW_THREADS];
-	cpu_set_t allowed;
-	int n = 0, nt, i, err = 0;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
-		return cpuid_get_all_raw_data(raw);
-	while (n < CPU_SETSIZE && CPU_ISSET(n, &allowed))
-		n++;
-	if (n <= 1)
-		return cpuid_get_all_raw_data(raw);
-	raw->with_affinity = true;
-	raw->num_raw = (logical_cpu_t)n;
-	raw->raw = calloc((size_t)n, sizeof(*raw->raw));   /* freed by libcpuid */
-	if (!raw->raw)
-		return -1;
-	nt = n < RAW_THREADS ? n : RAW_THREADS;
-	for (i = 0; i < nt; i++) {
-		w[i].raw = raw;
-		w[i].first = i;
-		w[i].step = nt;
-		w[i].err = 0;
-		/* This thread is worker 0, after starting the others. */
-		if (i > 0 && pthread_create(&w[i].th, NULL, raw_worker_main, &w[i]) != 0) {
-			w[i].err = -1;
-			err = 1;
-		}
-	}
-	raw_worker_main(&w[0]);
-	for (i = 0; i < nt; i++) {
-		if (i > 0 && w[i].err >= 0)
-			pthread_join(w[i].th, NULL);
-		if (w[i].err)
-			err = 1;
-	}
-	if (err) {   /* as libcpuid would have: one CPU after another */
-		free(raw->raw);
-		memset(raw, 0, sizeof(*raw));
-		return cpuid_get_all_raw_data(raw);
-	}
-	return 0;
-}
-
 /* In the child: fill info from the dump (or live) and return 0. */
 static int collect(const char *dump, struct cpuid_info *info)
 {
@@ -132,7 +55,7 @@ static int collect(const char *dump, struct cpuid_info *info)
 	memset(&raw, 0, sizeof(raw));
 	memset(&sys, 0, sizeof(sys));
 	cpuid_set_warn_function(quiet);
-	if (dump ? cpuid_deserialize_all_raw_data(&raw, dump) : live_raw(&raw)) {
+	if (dump ? cpuid_deserialize_all_raw_data(&raw, dump) : cpuid_get_all_raw_data(&raw)) {
 		snprintf(info->err, sizeof(info->err), "libcpuid cannot read %s: %s",
 			 dump ? "the dump" : "CPUID", cpuid_error());
 		return 0;
