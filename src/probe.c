@@ -9,8 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-/* Order matters: later probes read earlier facts (memory bandwidth needs the
- * CPU packages, PCI locality needs the NUMA nodes). */
+/* The order of the output.  Later probes read earlier facts (PCI locality
+ * needs the NUMA nodes; every probe, host.virtualized and host.arch); the
+ * CPU probe's facts are read by none, and probe_run() runs it last. */
 const struct prober probers[] = {
 	{ "host", probe_host },
 	{ "cpu", probe_cpu },
@@ -35,38 +36,102 @@ static int named(const char *only, const char *name)
 	return 0;
 }
 
+/* Move the items added to c (an array, or an object's members) since
+ * index from to index at, in their order. */
+static void move_tail(cJSON *c, int at, int from)
+{
+	int n = cJSON_GetArraySize(c), k;
+	cJSON **it;
+	if (from >= n || at >= from)
+		return;
+	/* Detach the items from at on, then append the moved ones first
+	 * (cJSON appends keep its list invariants; inserting does not work
+	 * on an object's members). */
+	it = xcalloc((size_t)(n - at), sizeof(*it));
+	for (k = at; k < n; k++)
+		it[k - at] = cJSON_DetachItemFromArray(c, at);
+	for (k = from; k < n; k++)
+		cJSON_AddItemToArray(c, it[k - at]);
+	for (k = at; k < from; k++)
+		cJSON_AddItemToArray(c, it[k - at]);
+	free(it);
+}
+
+static int run_one(struct probe_ctx *ctx, size_t i)
+{
+	struct timespec t0, t1;
+	size_t nread = ctx->sr.nread, k;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (probers[i].fn(ctx) < 0)
+		return -1;
+	/* -v: what each probe read and how long it took; -vv: every file. */
+	if (verbosity >= 1) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		debug("probe %s: %.2f ms, %zu file%s read", probers[i].name,
+		      (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
+		      ctx->sr.nread - nread, ctx->sr.nread - nread == 1 ? "" : "s");
+		if (verbosity >= 2)
+			for (k = nread; k < ctx->sr.nread; k++)
+				debug("  read %s", ctx->sr.read[k]);
+	}
+	return 0;
+}
+
+/*
+ * The CPU probe runs last, and its facts, gaps, conflicts and evidence
+ * are then moved to where the table's order puts them (after host's), so
+ * the output is as if it had run second.  No later probe reads its facts.
+ * Live, libcpuid's child starts first: its fork and its CPUID round on
+ * every CPU (about 4 ms on the reference VM, where each CPUID traps to the
+ * hypervisor) overlap the NUMA, memory, PCI and kernel probes instead of
+ * holding up the CPU probe.
+ */
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only)
 {
-	size_t i;
+	size_t i, cpu = nprobers;
+	int at[4] = { 0, 0, 0, 0 }, from[4];
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->opts = opts;
 	if (sysroot_open(&ctx->sr, opts->sysroot) < 0)
 		return -1;
 	facts_init(&ctx->facts);
+	if (ctx->sr.live && !opts->cpuid_dump && named(only, "cpu")) {
+		struct cpuid_info early;
+		if (cpuid_start(NULL, &ctx->cpuid, &early) < 0)
+			ctx->cpuid.pid = 0;   /* the CPU probe tries again and says why */
+	}
 	for (i = 0; i < nprobers; i++) {
-		struct timespec t0, t1;
-		size_t nread = ctx->sr.nread, k;
 		if (!named(only, probers[i].name) && strcmp(probers[i].name, "host"))
 			continue;
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		if (probers[i].fn(ctx) < 0)
-			return -1;
-		/* -v: what each probe read and how long it took; -vv: every file. */
-		if (verbosity >= 1) {
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			debug("probe %s: %.2f ms, %zu file%s read", probers[i].name,
-			      (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
-			      ctx->sr.nread - nread, ctx->sr.nread - nread == 1 ? "" : "s");
-			if (verbosity >= 2)
-				for (k = nread; k < ctx->sr.nread; k++)
-					debug("  read %s", ctx->sr.read[k]);
+		if (!strcmp(probers[i].name, "cpu")) {
+			cpu = i;
+			at[0] = cJSON_GetArraySize(ctx->facts.root);
+			at[1] = cJSON_GetArraySize(ctx->facts.gaps);
+			at[2] = cJSON_GetArraySize(ctx->facts.conflicts);
+			at[3] = cJSON_GetArraySize(ctx->facts.evidence);
+			continue;
 		}
+		if (run_one(ctx, i) < 0)
+			return -1;
+	}
+	if (cpu < nprobers) {
+		from[0] = cJSON_GetArraySize(ctx->facts.root);
+		from[1] = cJSON_GetArraySize(ctx->facts.gaps);
+		from[2] = cJSON_GetArraySize(ctx->facts.conflicts);
+		from[3] = cJSON_GetArraySize(ctx->facts.evidence);
+		if (run_one(ctx, cpu) < 0)
+			return -1;
+		move_tail(ctx->facts.root, at[0], from[0]);
+		move_tail(ctx->facts.gaps, at[1], from[1]);
+		move_tail(ctx->facts.conflicts, at[2], from[2]);
+		move_tail(ctx->facts.evidence, at[3], from[3]);
 	}
 	return 0;
 }
 
 void probe_release(struct probe_ctx *ctx)
 {
+	cpuid_cancel(&ctx->cpuid);
 	if (ctx->topo)
 		hwloc_topology_destroy(ctx->topo);
 	if (ctx->bind_topo)

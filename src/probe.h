@@ -6,6 +6,7 @@
 #include <hwloc.h>
 #include "facts.h"
 #include "sysroot.h"
+#include "src-cpuid.h"
 
 /* Inputs besides the sysroot (nodeaudit(1) GLOBAL OPTIONS; one table in sources.c).
  * NULL means: the live source, or the copy stored in the snapshot. */
@@ -24,6 +25,7 @@ struct probe_ctx {
 	int topo_failed;         /* 1: hwloc could not load it (message in gaps) */
 	hwloc_topology_t bind_topo;  /* probe_bind_topology()'s, live */
 	int bind_failed;
+	struct cpuid_job cpuid;  /* live: libcpuid's child, started before the probes */
 };
 
 /* One probe per subject.  fn fills ctx->facts and returns 0, or a negative

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,17 +91,18 @@ static int collect(const char *dump, struct cpuid_info *info)
 	return 0;
 }
 
-int cpuid_collect(const char *dump, struct cpuid_info *info)
+int cpuid_start(const char *dump, struct cpuid_job *job, struct cpuid_info *info)
 {
-	int fd[2], st;
+	int fd[2];
 	pid_t pid;
-	ssize_t got = 0, r;
+	job->pid = 0;
+	job->fd = -1;
 	memset(info, 0, sizeof(*info));
 	if (!dump && (!host_is_x86() || !cpuid_present())) {
 		snprintf(info->err, sizeof(info->err), "no CPUID instruction on this host");
 		return -ENOTSUP;
 	}
-	if (pipe(fd) < 0) {
+	if (pipe2(fd, O_CLOEXEC) < 0) {
 		snprintf(info->err, sizeof(info->err), "cannot run libcpuid: %s", strerror(errno));
 		return -errno;
 	}
@@ -128,28 +130,59 @@ int cpuid_collect(const char *dump, struct cpuid_info *info)
 		_exit(0);
 	}
 	close(fd[1]);
+	job->pid = pid;
+	job->fd = fd[0];
+	return 0;
+}
+
+int cpuid_wait(struct cpuid_job *job, struct cpuid_info *info, const char *what)
+{
+	ssize_t got = 0, r;
+	int st = 0;
+	memset(info, 0, sizeof(*info));
 	while (got < (ssize_t)sizeof(*info)) {
-		r = read(fd[0], (char *)info + got, sizeof(*info) - got);
+		r = read(job->fd, (char *)info + got, sizeof(*info) - got);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
 		got += r;
 	}
-	close(fd[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+	close(job->fd);
+	while (waitpid(job->pid, &st, 0) < 0 && errno == EINTR)
 		;
+	job->pid = 0;
+	job->fd = -1;
 	if (got != (ssize_t)sizeof(*info) || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		memset(info, 0, sizeof(*info));
 		if (WIFSIGNALED(st))
 			snprintf(info->err, sizeof(info->err), "libcpuid crashed (signal %d) on %s",
-				 WTERMSIG(st), dump ? "the dump" : "this CPU");
+				 WTERMSIG(st), what);
 		else
 			snprintf(info->err, sizeof(info->err), "libcpuid gave no answer");
 		return -EIO;
 	}
 	info->err[sizeof(info->err) - 1] = '\0';
 	return info->ok ? 0 : -EINVAL;
+}
+
+void cpuid_cancel(struct cpuid_job *job)
+{
+	if (job->pid <= 0)
+		return;
+	kill(job->pid, SIGKILL);
+	close(job->fd);
+	while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	job->pid = 0;
+	job->fd = -1;
+}
+
+int cpuid_collect(const char *dump, struct cpuid_info *info)
+{
+	struct cpuid_job job;
+	int r = cpuid_start(dump, &job, info);
+	return r < 0 ? r : cpuid_wait(&job, info, dump ? "the dump" : "this CPU");
 }
 
 int cpu_snapshot_cpuid(const char *path)

@@ -29,4 +29,19 @@ int cpuid_dump_kind(const char *buf);
  * process.  Returns 0, or a negative errno with info->err set. */
 int cpuid_collect(const char *dump, struct cpuid_info *info);
 
+/* The same in two steps, so that the child's work (a fork, then CPUID on
+ * every CPU: on a VM each instruction traps to the hypervisor) overlaps
+ * the other probes: cpuid_start() returns 0 with the child running, or a
+ * negative errno with info->err set (-ENOTSUP: no CPUID here);
+ * cpuid_wait() reaps it (what names the input in a crash message:
+ * "this CPU", "the dump"); cpuid_cancel() stops one nobody waited for.
+ * pid 0: no child. */
+struct cpuid_job {
+	int pid;
+	int fd;
+};
+int cpuid_start(const char *dump, struct cpuid_job *job, struct cpuid_info *info);
+int cpuid_wait(struct cpuid_job *job, struct cpuid_info *info, const char *what);
+void cpuid_cancel(struct cpuid_job *job);
+
 #endif
