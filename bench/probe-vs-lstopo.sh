@@ -6,6 +6,11 @@
 # Wall: N rounds (default 21); each round runs every command once, one after
 # the other (alternating, so that a noisy moment hits all of them); the
 # median per command, and the median of the per-round ratios to lstopo.
+# The runs are started by python3's posix_spawn (vfork, then exec) with a
+# monotonic clock around each: a shell forks itself for every command and
+# `date` forks twice more, and on a VM those forks cost more than a whole
+# `probe --only host` (7 to 14 ms a run on the reference VM, added to every
+# command alike, which pulled every ratio towards 1).
 # System calls: `strace -f -c` of each command, S runs (default 3), median
 # of the totals (strace slows a run down: its runs are not timed).
 # Targets (issue 17): check wall <= 0.7x lstopo, check syscalls <= lstopo's.
@@ -49,7 +54,7 @@ lscpu${tab}lscpu
 EOF
 ncmd=$(wc -l <"$tmp/cmds")
 
-# cmd_K: the K-th command line (looked up before the clock starts).
+# cmd_K: the K-th command line (for the strace runs below).
 k=1
 while [ $k -le "$ncmd" ]; do
 	# shellcheck disable=SC2034 # read by the eval below
@@ -57,26 +62,26 @@ while [ $k -le "$ncmd" ]; do
 	eval "cmd_$k=\$cmd"
 	k=$((k + 1))
 done
-ns() { date +%s%N; }
-run_k() { # run_k K: run the K-th command, output discarded
-	eval "eval \"\$cmd_$1\"" >/dev/null 2>&1 || true
-}
 
-# One warm-up each (page cache, dynamic loader), not counted.
-k=1
-while [ $k -le "$ncmd" ]; do run_k $k; k=$((k + 1)); done
-i=0
-while [ $i -lt "$n" ]; do
-	row=""
-	k=1
-	while [ $k -le "$ncmd" ]; do
-		t0=$(ns); run_k $k; t1=$(ns)
-		row="$row $((t1 - t0))"
-		k=$((k + 1))
-	done
-	echo "$row" >>"$tmp/times"
-	i=$((i + 1))
-done
+# Wall: one warm-up each (page cache, dynamic loader), not counted; then N
+# rounds; $tmp/times gets a line a round, microseconds per command.
+python3 - "$tmp/cmds" "$n" >"$tmp/times" <<'PY' ||
+import os, shlex, shutil, sys, time
+cmds = [shlex.split(l.rstrip("\n").split("\t", 1)[1]) for l in open(sys.argv[1])]
+null = [(os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 2, "/dev/null", os.O_WRONLY, 0)]
+paths = [shutil.which(c[0]) or c[0] for c in cmds]
+def run(k):
+    t0 = time.monotonic_ns()
+    pid = os.posix_spawn(paths[k], cmds[k], os.environ, file_actions=null)
+    os.waitpid(pid, 0)
+    return (time.monotonic_ns() - t0) // 1000
+for k in range(len(cmds)):
+    run(k)
+for i in range(int(sys.argv[2])):
+    print(" ".join(str(run(k)) for k in range(len(cmds))))
+PY
+	{ echo "probe-vs-lstopo: the timing needs python3" >&2; exit 2; }
 
 if [ $have_strace -eq 1 ] && [ "$s" -gt 0 ]; then
 	k=1
@@ -106,8 +111,8 @@ while [ $k -le "$ncmd" ]; do
 	sc=nan
 	[ -f "$tmp/sc.$k" ] && sc=$(median <"$tmp/sc.$k")
 	awk -v lab="$label" -v w="$w" -v r="$r" -v sc="$sc" -v lsc="$lsc" 'BEGIN {
-		if (sc == "nan") printf "%-30s %9.1f %9.2f %9s %10s\n", lab, w / 1e6, r, "-", "-"
-		else printf "%-30s %9.1f %9.2f %9d %10.2f\n", lab, w / 1e6, r, sc, sc / lsc }'
+		if (sc == "nan") printf "%-30s %9.1f %9.2f %9s %10s\n", lab, w / 1e3, r, "-", "-"
+		else printf "%-30s %9.1f %9.2f %9d %10.2f\n", lab, w / 1e3, r, sc, sc / lsc }'
 	[ "$label" = check ] && { cr=$r; csc=$sc; }
 	k=$((k + 1))
 done
