@@ -1,0 +1,62 @@
+#!/bin/sh
+# read-once.sh - one run reads each file once (issue 17): the read layer
+# answers a second read of a path from the first, and hwloc, when the
+# probes ask it, reads a private copy made from what they read.  Every
+# open(2) of `nodeaudit check` and `probe` (live), and of `probe` over a
+# fixture sysroot with hwloc asked (NODEAUDIT_HWLOC_ALWAYS), is traced with
+# strace; a path opened twice fails, except
+#   /sys/devices/system/cpu/online  glibc's sysconf(_SC_NPROCESSORS_ONLN)
+#                                   inside libcpuid's identification
+# Not counted: the dynamic loader's libraries and locale files, O_PATH and
+# O_DIRECTORY opens (path walks, listings), and the private copy under
+# TMPDIR.  Skips (77) without strace or where ptrace is not allowed.
+set -u
+: "${NODEAUDIT:?}" "${top_srcdir:?}"
+command -v strace >/dev/null 2>&1 || { echo "1..0 # SKIP no strace"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/read-once.XXXXXX")
+tmp=$(cd "$tmp" && pwd -P)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/t"
+if ! strace -f -qq -o "$tmp/probe.log" true >/dev/null 2>&1; then
+	echo "1..0 # SKIP strace cannot trace here (ptrace not allowed)"; exit 77
+fi
+n=0 fail=0
+
+# twice LOG: the files opened for reading more than once, by the real
+# path strace -y prints for the descriptor an open returned ("= 4</a/b>"),
+# whatever the open was relative to.
+twice() {
+	grep -E '(^|[[:space:]])(open|openat|openat2)\(' "$1" |
+		grep -v -e 'O_PATH' -e 'O_DIRECTORY' -e 'O_WRONLY' -e 'O_RDWR' |
+		sed -n 's/^.*) = [0-9][0-9]*<\(.*\)>$/\1/p' |
+		grep -v -e '^/etc/ld\.so' -e '^/lib/' -e '^/lib64/' -e '^/usr/lib/' -e '^/usr/lib64/' \
+			-e '^/usr/share/locale' -e "^$tmp/t" -e '^/sys/devices/system/cpu/online$' |
+		sort | uniq -d
+}
+
+run() { # run LABEL ENV... -- ARGS...
+	label=$1
+	shift
+	n=$((n + 1))
+	env TMPDIR="$tmp/t" strace -f -qq -y -e trace=open,openat,openat2 -o "$tmp/log" "$@" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc -gt 2 ]; then
+		echo "not ok $n - $label: exit $rc"; sed 's/^/#   /' "$tmp/err"; fail=$((fail + 1)); return
+	fi
+	dup=$(twice "$tmp/log")
+	if [ -n "$dup" ]; then
+		echo "not ok $n - $label: opened twice:"; printf '%s\n' "$dup" | sed 's/^/#   /'
+		fail=$((fail + 1))
+	else
+		echo "ok $n - $label"
+	fi
+}
+
+run "check, live" "$NODEAUDIT" check
+run "probe, live" "$NODEAUDIT" probe --format json
+fix=$(cd "$top_srcdir/tests/fixtures/numa-2node" && pwd)
+run "probe of a sysroot, hwloc asked" env NODEAUDIT_HWLOC_ALWAYS=1 "$NODEAUDIT" --sysroot "$fix" probe --format json
+fix=$(cd "$top_srcdir/tests/fixtures/cpu-ia64-shared-pkgid" && pwd)
+run "check of a sysroot whose package ids disagree (hwloc asked)" "$NODEAUDIT" --sysroot "$fix" check --format json
+echo "1..$n"
+[ $fail -eq 0 ]
