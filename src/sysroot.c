@@ -742,6 +742,10 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 		return -EFBIG;
 	}
 	b[len] = '\0';
+	/* Kept for the run: most values are a few bytes, and a page each
+	 * would be a page fault each (the freed tail serves the next ones). */
+	if (alloc - len > 64)
+		b = xrealloc(b, len + 1);
 	*bufp = b;
 	*lenp = len;
 	return 0;
