@@ -636,7 +636,7 @@ static struct sr_entry *cache_find(struct sysroot *sr, const char *path)
 static void cache_free(struct sysroot *sr)
 {
 	struct sr_cache *c = sr->cache;
-	size_t i, k;
+	size_t i;
 	if (!c)
 		return;
 	for (i = 0; i < c->nb; i++) {
@@ -645,9 +645,7 @@ static void cache_free(struct sysroot *sr)
 			next = e->next;
 			free(e->path);
 			free(e->buf);
-			for (k = 0; k < e->n; k++)
-				free(e->names[k]);
-			free(e->names);
+			sr_free_list(e->names, e->n);
 			free(e);
 		}
 	}
