@@ -12,7 +12,8 @@
  * Paths given to the sr_* functions are absolute paths as on the probed
  * machine ("/sys/devices/system/cpu/online"); the layer re-roots them,
  * refuses to leave the root through symbolic links (openat2 RESOLVE_IN_ROOT
- * where the kernel has it), refuses non-regular files (FIFOs would hang),
+ * where the kernel has it), refuses non-regular files (FIFOs would hang;
+ * live /sys and /proc hold none, so a live read there skips the fstat),
  * caps sizes, and remembers every path it read so that `snapshot` can copy
  * exactly those files.
  *
