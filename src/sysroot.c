@@ -792,13 +792,21 @@ static void note_parent(struct sysroot *sr, const char *path)
 		e->dir = sr_is_dir(sr, buf) ? 1 : -1;
 }
 
-static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *lenp, int rec)
+/* path's entry, made when new; NULL when a directory above it is known
+ * to be missing (then so is path). */
+static struct sr_entry *entry_for(struct sysroot *sr, const char *path)
 {
 	struct sr_entry *e = cache_find(sr, path);
 	if (!e && ancestor_missing(sr, path))
-		return -ENOENT;
+		return NULL;
+	return e ? e : cache_get(sr, path);
+}
+
+static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *lenp, int rec)
+{
+	struct sr_entry *e = entry_for(sr, path);
 	if (!e)
-		e = cache_get(sr, path);
+		return -ENOENT;
 	if (!e->has_file) {
 		e->file_err = read_now(sr, path, &e->buf, &e->len);
 		e->has_file = 1;
@@ -1155,20 +1163,16 @@ static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *
 
 int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 {
-	struct sr_entry *e = cache_find(sr, dir);
+	struct sr_entry *e = entry_for(sr, dir);
 	size_t i;
 	*names = NULL;
 	*n = 0;
-	if (!e && ancestor_missing(sr, dir))
-		return -ENOENT;
 	if (!e)
-		e = cache_get(sr, dir);
+		return -ENOENT;
 	if (!e->has_list) {
 		e->list_err = list_now(sr, dir, &e->names, &e->n);
 		e->has_list = 1;
 	}
-	*names = NULL;
-	*n = 0;
 	if (e->list_err < 0)
 		return e->list_err;
 	if (e->n) {
