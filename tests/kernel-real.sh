@@ -1,7 +1,8 @@
 #!/bin/sh
-# kernel-real.sh - the kernel probe on real captures from ../shared (old
-# kernels: per-CPU cpufreq directories, no cpuidle 'disable').  Figures
-# checked against the captured files.  Skips (77) without ../shared.
+# kernel-real.sh - the kernel probe on real-machine captures (HACKING,
+# "Real-machine captures"; old kernels: per-CPU cpufreq directories, no
+# cpuidle 'disable').  Figures checked against the captured files.  Skips
+# (77) without the captures.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}"
 shared=${NODEAUDIT_SHARED:-${top_srcdir:-.}/../shared}

@@ -1,7 +1,8 @@
 #!/bin/sh
-# real-fixtures.sh - counts on the real captures in ../shared/fixtures/real
-# against the figures of its MANIFEST.md (copied here by hand), and libcpuid
-# dumps through --cpuid-dump.  Skips (77) when ../shared is absent.
+# real-fixtures.sh - counts on the real-machine captures (HACKING,
+# "Real-machine captures") against the figures their projects' own expected
+# outputs give (lstopo .console, lscpu output; copied here by hand), and
+# libcpuid dumps through --cpuid-dump.  Skips (77) without the captures.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}"
 shared=${NODEAUDIT_SHARED:-${top_srcdir:-.}/../shared}
@@ -21,7 +22,9 @@ kinds_json() {
 }
 
 # capture packages cores threads kinds [extra JSON members of "cpu"]
-# Figures from MANIFEST.md "Ground truth per capture".
+# Figures from each project's expected output: hwloc's lstopo .console
+# (Package, Core, PU counts), util-linux's lscpu output (sockets, cores,
+# CPUs), and for the ghw snapshots the capture's own topology files.
 while read -r cap pk co th ki extra; do
 	[ -n "$cap" ] || continue
 	case $cap in \#*) continue ;; esac
@@ -47,7 +50,7 @@ while read -r cap pk co th ki extra; do
 		sed 's/^/#   /' "$tmp/diff" "$tmp/err"
 	fi
 	rm -rf "$d"
-done <<'MANIFEST'
+done <<'TRUTH'
 hwloc__5intel64-hybrid-lakefield 1 5 5 2 "hybrid": true, "online": "0-4"
 hwloc__16amd64-8n2c 8 16 16 1 "hybrid": false
 hwloc__16em64t-4s2c2t 4 8 16 1 "smt": {"active": true, "threads_per_core": 2}
@@ -58,7 +61,7 @@ util-linux__x86_64-64cpu 4 32 64 1 "max_mhz": 1996, "caches": {"l3": {"size_byte
 util-linux__x86_64-dell_e4310 1 2 4 1 "max_mhz": 2667, "caches": {"l3": {"size_bytes": 3145728}}
 ghw__linux-amd64-intel-i7-1270P 1 12 16 2 "hybrid": true, "caches": {"l2": {"instances": 6}}
 ghw__linux-amd64-amd-ryzen-1600 1 6 12 1 "caches": {"l3": {"size_bytes": 8388608, "instances": 2}}
-MANIFEST
+TRUTH
 
 # The P/E split of the two hybrids, by CPU list.
 for spec in "hwloc__5intel64-hybrid-lakefield 4 0-3" "ghw__linux-amd64-intel-i7-1270P 0-7 8-15"; do
@@ -91,7 +94,8 @@ else
 	flunk "dell_e4310 tarball as --sysroot"
 fi
 
-# libcpuid dumps: x86 ones give the MANIFEST's core types; the ARM one is
+# libcpuid dumps: x86 ones give the core types libcpuid's own test
+# expectations give (its .test files); the ARM one is
 # refused as unsupported (Debian's libcpuid 0.6.2 would die with SIGFPE).
 fix=${top_srcdir:-.}/tests/fixtures/cpu-vm
 while read -r file want; do

@@ -1,7 +1,8 @@
 #!/bin/sh
-# real-numa.sh - NUMA facts of the real captures in ../shared/fixtures/real
-# against the figures in its MANIFEST.md (node count, CPUs per node, and
-# distances where the MANIFEST gives them).  Skips when ../shared is absent.
+# real-numa.sh - NUMA facts of the real-machine captures (HACKING,
+# "Real-machine captures") against the figures of their projects' expected
+# outputs (node count, CPUs per node, and distances where those give them).
+# Skips without the captures.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}"
 shared=${NODEAUDIT_SHARED:-${top_srcdir:-.}/../shared}

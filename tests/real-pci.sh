@@ -1,7 +1,7 @@
 #!/bin/sh
-# real-pci.sh - probe --pci-dump on the real config dumps in ../shared
-# (pciutils' test captures) against the figures in their MANIFEST.
-# Skips (77) when ../shared is absent.
+# real-pci.sh - probe --pci-dump on real config dumps (pciutils' test
+# captures; HACKING, "Real-machine captures") against lspci's decode of
+# them.  Skips (77) without the captures.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}"
 top=${top_srcdir:-.}

@@ -1,8 +1,8 @@
 #!/bin/sh
 # real-review.sh - values an independent review of `probe` found wrong on the
-# real captures in ../shared/fixtures/real, pinned to the true figures (the
-# upstream .console / .orig.txt files and the capture's own files, copied
-# here by hand).  Skips (77) when ../shared is absent.
+# real-machine captures (HACKING, "Real-machine captures"), pinned to the
+# true figures (the upstream .console / .orig.txt files and the capture's
+# own files, copied here by hand).  Skips (77) without the captures.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}"
 shared=${NODEAUDIT_SHARED:-${top_srcdir:-.}/../shared}
@@ -54,7 +54,7 @@ text "8em64t platform text" '^  system +Dell Inc\. PowerEdge 2950$' --sysroot "$
 # Its /proc/swaps is not in the capture: the device count is unknown, not 0.
 text "8em64t swap devices unknown" '^  swap +7\.5 GiB, devices unknown$' --sysroot "$t"
 
-# Dell DCS8000Z (MANIFEST: board 0W6W6G); DIMM widths 72/64 say ECC, and
+# Dell DCS8000Z (board 0W6W6G in hwloc's test); DIMM widths 72/64 say ECC, and
 # no memory array record says which kind.
 t=$(tb sysfs/hwloc__32em64t-2n8c+dax+nvme+mic+dimms)
 json "32em64t platform and ECC" '{"platform": {"system": {"vendor": "Dell", "product": "DCS8000Z"},
@@ -68,8 +68,9 @@ json "32em64t NIC operstate" '{"pci": {"nics": [
   {"bdf": "0000:82:00.0", "interface": "ib0", "speed_mbps": null, "operstate": "up"}]}}' --sysroot "$t"
 text "32em64t ib0 shown up" '^  0000:82:00\.0 .* ib0 up ' --sysroot "$t"
 
-# ThinkPad X1 Carbon Gen 10, i7-1270P (MANIFEST: L2 4 x 1280 KiB for the
-# P-cores' 2 threads each + 2 x 2048 KiB for 4 E-cores each).
+# ThinkPad X1 Carbon Gen 10, i7-1270P (the capture's cache files: L2
+# 4 x 1280 KiB for the P-cores' 2 threads each + 2 x 2048 KiB for 4 E-cores
+# each).
 t=$(tb sysfs/ghw__linux-amd64-intel-i7-1270P)
 json "1270P L2 groups" '{"cpu": {"caches": {"l2": {"instances": 6, "uniform": false, "groups": [
   {"size_bytes": 2097152, "instances": 2, "cpus_per_instance": 4},

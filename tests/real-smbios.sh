@@ -1,9 +1,8 @@
 #!/bin/sh
-# real-smbios.sh - the real SMBIOS captures under ../shared/fixtures/real
-# (dmidecode --dump-bin files, and the hwloc capture whose
-# /sys/firmware/dmi/entries/17-*/raw hold 24 DIMM slots) against the figures
-# MANIFEST.md gives for them (real dmidecode decodes).  Skips (77) when
-# ../shared is absent.
+# real-smbios.sh - the real SMBIOS captures (HACKING, "Real-machine
+# captures": dmidecode --dump-bin files, and the hwloc capture whose
+# /sys/firmware/dmi/entries/17-*/raw hold 24 DIMM slots) against dmidecode's
+# decodes of them.  Skips (77) without the captures.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}"
 shared=${NODEAUDIT_SHARED:-${top_srcdir:-.}/../shared}

@@ -13,7 +13,8 @@
 #                              not as the absolute path the tool was given
 #   stderr:  REGEX             stderr must match this extended regex
 #   grep:    REGEX             stdout must match (may repeat)
-#   requires-shared: PATH      skip (77) unless ../shared/PATH exists
+#   requires-shared: PATH      skip (77) unless $NODEAUDIT_SHARED/PATH (the
+#                              real-machine captures, HACKING) exists
 #   wrong:   TEXT              a line of the output known to be wrong (may
 #                              repeat): the expect-text file holds the right
 #                              text, the test is in XFAIL_TESTS, and
