@@ -446,6 +446,14 @@ char *pci_device_name(unsigned vendor, unsigned device)
 	return lookup(PCI_LOOKUP_DEVICE, vendor, device);
 }
 
+void pci_names_file(const char *path)
+{
+	pci_names_release();
+	names_failed = 0;
+	names_acc = new_access();
+	pci_set_name_list_path(names_acc, xstrdup(path), 1);
+}
+
 void pci_names_release(void)
 {
 	jmp_buf jb;

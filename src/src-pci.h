@@ -42,6 +42,8 @@ char *pci_vendor_name(unsigned vendor);
 char *pci_device_name(unsigned vendor, unsigned device);
 /* Release the name database (at exit; optional). */
 void pci_names_release(void);
+/* Name devices from this pci.ids instead of libpci's (the unit tests). */
+void pci_names_file(const char *path);
 
 /* Validate an lspci -xxx dump before libpci reads it: 0, or -1 with a
  * message naming what is wrong (malloc'd; without the file name). */

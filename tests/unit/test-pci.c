@@ -91,8 +91,71 @@ static int dump_ok(const char *text, const char *want_why)
 	      "20: 00 00 00 00 00 00 00 00 00 00 00 00 cf 10 f2 13\n" \
 	      "30: 00 00 00 00 e0 00 00 00 00 00 00 00 00 00 00 00\n"
 
+/* Names from a pci.ids laid out as the real one is: vendors sorted, each
+ * followed by its devices and subsystems, long blocks between them (so a
+ * bisection lands inside them), comments, and the classes at the end. */
+static void test_names(void)
+{
+	char path[] = "/tmp/nodeaudit-pciids-XXXXXX", *v;
+	int fd = mkstemp(path), i;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		ok(0, "temporary pci.ids");
+		return;
+	}
+	fputs("# pci.ids test list\n#\n0001  SafeNet (wrong ID)\n", f);
+	fputs("1000  Broadcom / LSI\n\t0001  53c810\n\t\t1000 1000  LSI53C810AE PCI to SCSI I/O Processor\n", f);
+	fputs("10de  NVIDIA Corporation\n", f);
+	for (i = 0; i < 3000; i++)
+		fprintf(f, "\t%04x  Filler device %d\n", i, i);
+	fputs("\t2331  GH100 [H100 PCIe]\n", f);
+	fputs("# a comment between vendors\n\n1af4  Red Hat, Inc.\n\t1000  Virtio network device\n", f);
+	fputs("8086  Intel Corporation\n", f);
+	for (i = 0; i < 3000; i++)
+		fprintf(f, "\t%04x  Intel filler %d\n\t\t8086 0001  Subsystem %d\n", i, i, i);
+	fputs("ffff  Illegal Vendor ID\n", f);
+	fputs("\n# List of known device classes\nC 00  Unclassified device\n\t00  Non-VGA unclassified device\n", f);
+	fclose(f);
+	pci_names_file(path);
+	v = pci_vendor_name(0x0001);
+	is_str(v, "SafeNet (wrong ID)", "pci.ids: the first vendor");
+	free(v);
+	v = pci_vendor_name(0x1af4);
+	is_str(v, "Red Hat, Inc.", "pci.ids: a vendor after a long block and a comment");
+	free(v);
+	v = pci_device_name(0x1af4, 0x1000);
+	is_str(v, "Virtio network device", "pci.ids: its device");
+	free(v);
+	v = pci_device_name(0x10de, 0x2331);
+	is_str(v, "GH100 [H100 PCIe]", "pci.ids: a device after 3000 others");
+	free(v);
+	v = pci_vendor_name(0xffff);
+	is_str(v, "Illegal Vendor ID", "pci.ids: the last vendor, before the classes");
+	free(v);
+	v = pci_vendor_name(0x8086);
+	is_str(v, "Intel Corporation", "pci.ids: a vendor whose block follows it");
+	free(v);
+	v = pci_vendor_name(0x0002);
+	ok(v == NULL, "pci.ids: a vendor that is not listed has no name");
+	free(v);
+	v = pci_device_name(0x1000, 0x0002);
+	ok(v == NULL, "pci.ids: a device that is not listed has no name");
+	free(v);
+	/* Out of order: the bisection misses, the scan from the top finds it. */
+	f = fopen(path, "w");
+	fputs("8086  Intel Corporation\n1af4  Red Hat, Inc.\n0001  SafeNet (wrong ID)\n", f);
+	fclose(f);
+	pci_names_file(path);
+	v = pci_vendor_name(0x0001);
+	is_str(v, "SafeNet (wrong ID)", "pci.ids out of order: still found");
+	free(v);
+	pci_names_release();
+	unlink(path);
+}
+
 int main(void)
 {
+	test_names();
 	/* Per lane and direction: 250 MB/s, 500 MB/s, then 128b/130b. */
 	is_int(pci_link_bandwidth(2.5, 1), 250000000, "2.5 GT/s x1: 8b/10b");
 	is_int(pci_link_bandwidth(5, 4), 2000000000, "5 GT/s x4: 8b/10b");
