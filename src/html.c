@@ -1,6 +1,7 @@
 /* html.c - self-contained HTML pages: escaping, page frame, SVG helpers */
 #include "config.h"
 #include "html.h"
+#include "output.h"
 #include "util.h"
 
 #include <stdarg.h>
@@ -9,21 +10,7 @@
 
 void html_esc(FILE *fp, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '&': fputs("&amp;", fp); break;
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		case '\'': fputs("&#39;", fp); break;
-		default:
-			if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-				fputs("\xef\xbf\xbd", fp);
-			else
-				fputc(c, fp);
-		}
-	}
+	markup_escape(fp, s, "&#39;", "\xef\xbf\xbd", 1);   /* U+FFFD */
 }
 
 void html_escf(FILE *fp, const char *fmt, ...)

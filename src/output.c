@@ -245,3 +245,22 @@ void json_clean(cJSON *j, int for_text)
 	for (it = j->child; it; it = it->next)
 		json_clean(it, for_text);
 }
+
+void markup_escape(FILE *fp, const char *s, const char *apos, const char *bad, int del_too)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '&': fputs("&amp;", fp); break;
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		case '\'': fputs(apos, fp); break;
+		default:
+			if ((c < 0x20 && c != '\n' && c != '\t') || (del_too && c == 0x7f))
+				fputs(bad, fp);
+			else
+				fputc(c, fp);
+		}
+	}
+}

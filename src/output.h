@@ -40,6 +40,11 @@ const char *c_dim(void);
 const char *c_reset(void);
 
 /* Text layout helpers shared by the text renderers. */
+/* s with the five markup characters as entities (' as apos, "&#39;" in
+ * HTML, "&apos;" in XML) and every C0 control but newline and tab, and DEL
+ * when del_too, replaced by bad: the one escaper of the HTML and JUnit
+ * renderers. */
+void markup_escape(FILE *fp, const char *s, const char *apos, const char *bad, int del_too);
 void tx_section(FILE *fp, const char *title);
 void tx_kv(FILE *fp, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -11,21 +11,7 @@
 
 void xml_escape(FILE *fp, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '&': fputs("&amp;", fp); break;
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		case '\'': fputs("&apos;", fp); break;
-		default:
-			if (c >= 0x20 || c == '\n' || c == '\t')
-				fputc(c, fp);
-			else
-				fputc('?', fp);
-		}
-	}
+	markup_escape(fp, s, "&apos;", "?", 0);
 }
 
 void report_render_junit(FILE *fp, const struct doc *d)
