@@ -391,6 +391,18 @@ static void table(FILE *out, const cJSON *list, int nic)
 	}
 }
 
+/* A section of devices: unknown (not an array), none, or their table. */
+static void device_section(FILE *out, const char *title, const cJSON *devs, int nic)
+{
+	tx_section(out, title);
+	if (!cJSON_IsArray(devs))
+		fprintf(out, "  unknown\n");
+	else if (!cJSON_GetArraySize(devs))
+		fprintf(out, "  none\n");
+	else
+		table(out, devs, nic);
+}
+
 static void text_pci(FILE *out, const cJSON *root)
 {
 	const cJSON *pci = cJSON_GetObjectItemCaseSensitive(root, "pci");
@@ -400,20 +412,8 @@ static void text_pci(FILE *out, const cJSON *root)
 		return;
 	acc = cJSON_GetObjectItemCaseSensitive(pci, "accelerators");
 	nics = cJSON_GetObjectItemCaseSensitive(pci, "nics");
-	tx_section(out, "PCIe accelerators");
-	if (!cJSON_IsArray(acc))
-		fprintf(out, "  unknown\n");
-	else if (!cJSON_GetArraySize(acc))
-		fprintf(out, "  none\n");
-	else
-		table(out, acc, 0);
-	tx_section(out, "Network controllers");
-	if (!cJSON_IsArray(nics))
-		fprintf(out, "  unknown\n");
-	else if (!cJSON_GetArraySize(nics))
-		fprintf(out, "  none\n");
-	else
-		table(out, nics, 1);
+	device_section(out, "PCIe accelerators", acc, 0);
+	device_section(out, "Network controllers", nics, 1);
 	/* Shared uplinks: each one once, accelerators first. */
 	cJSON_ArrayForEach(d, acc) {
 		const cJSON *sh = cJSON_GetObjectItemCaseSensitive(d, "shared_uplink");
