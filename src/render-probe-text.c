@@ -601,31 +601,30 @@ static void (*const subjects[])(FILE *, const cJSON *) = {
 	text_host, text_cpu, text_numa, text_memory, text_pci, text_kernel,
 };
 
+/* The conflicts or the gaps: a section, one line each (its fact, then the
+ * member named text), nothing when there are none. */
+static void fact_list(FILE *out, const char *title, const cJSON *list, const char *text)
+{
+	const cJSON *g;
+	if (cJSON_GetArraySize(list) <= 0)
+		return;
+	tx_section(out, title);
+	cJSON_ArrayForEach(g, list) {
+		const cJSON *fa = cJSON_GetObjectItemCaseSensitive(g, "fact");
+		const cJSON *tx = cJSON_GetObjectItemCaseSensitive(g, text);
+		fprintf(out, "  %-22s %s\n", cJSON_IsString(fa) ? fa->valuestring : "?",
+			cJSON_IsString(tx) ? tx->valuestring : "");
+	}
+}
+
 void probe_render_text(FILE *out, const struct doc *d)
 {
 	const cJSON *doc = d->json;
 	size_t i;
-	const cJSON *g;
 	const cJSON *conflicts = cJSON_GetObjectItemCaseSensitive(doc, "conflicts");
 	const cJSON *gaps = cJSON_GetObjectItemCaseSensitive(doc, "gaps");
 	for (i = 0; i < ARRAY_SIZE(subjects); i++)
 		subjects[i](out, doc);
-	if (cJSON_GetArraySize(conflicts) > 0) {
-		tx_section(out, "Sources that disagree");
-		cJSON_ArrayForEach(g, conflicts) {
-			const cJSON *fa = cJSON_GetObjectItemCaseSensitive(g, "fact");
-			const cJSON *no = cJSON_GetObjectItemCaseSensitive(g, "note");
-			fprintf(out, "  %-22s %s\n", cJSON_IsString(fa) ? fa->valuestring : "?",
-				cJSON_IsString(no) ? no->valuestring : "");
-		}
-	}
-	if (cJSON_GetArraySize(gaps) > 0) {
-		tx_section(out, "Unknown (with the reason)");
-		cJSON_ArrayForEach(g, gaps) {
-			const cJSON *fa = cJSON_GetObjectItemCaseSensitive(g, "fact");
-			const cJSON *re = cJSON_GetObjectItemCaseSensitive(g, "reason");
-			fprintf(out, "  %-22s %s\n", cJSON_IsString(fa) ? fa->valuestring : "?",
-				cJSON_IsString(re) ? re->valuestring : "");
-		}
-	}
+	fact_list(out, "Sources that disagree", conflicts, "note");
+	fact_list(out, "Unknown (with the reason)", gaps, "reason");
 }
