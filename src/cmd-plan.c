@@ -3,6 +3,7 @@
 #include "audit.h"
 #include "cli.h"
 #include "plan.h"
+#include "quote.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -29,8 +30,11 @@ static int plan_option(void *args, int key, const char *arg)
 	switch (key) {
 	case OPT_COMMAND: a->o.command = arg; return 0;
 	case OPT_UNIT:
-		if (!*arg || strpbrk(arg, "/@ \t\n"))
-			return usage_error("plan", "--unit takes a unit name without '/', '@' or blanks, not '%s'", arg);
+		if (!systemd_unit_ok(arg)) {
+			char b1[48];
+			return usage_error("plan", "--unit takes a unit name of letters, digits and : _ . - "
+					   "(not starting with - or .), not '%s'", str_shown(arg, b1, sizeof(b1)));
+		}
 		a->o.unit = arg;
 		return 0;
 	case OPT_RESERVE:

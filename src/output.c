@@ -174,56 +174,9 @@ void tx_kv(FILE *fp, const char *key, const char *fmt, ...)
 
 /*** Strings from outside: valid UTF-8, no terminal controls ***/
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid there. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
-			return 0;
-		if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))
-			return 0;   /* overlong, or a UTF-16 surrogate */
-		return 3;
-	}
-	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
-			return 0;
-		if ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
 char *text_clean(const char *in, int for_text)
 {
-	const unsigned char *s = (const unsigned char *)in;
-	struct strbuf sb = STRBUF_INIT;
-	int changed = 0;
-	while (*s) {
-		size_t n = utf8_seq(s);
-		if (!n) {
-			strbuf_addstr(&sb, "\xef\xbf\xbd");   /* U+FFFD */
-			s++;
-			changed = 1;
-		} else if (for_text && ((n == 1 && ((*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)) ||
-					(n == 2 && s[0] == 0xc2 && s[1] < 0xa0))) {
-			strbuf_addstr(&sb, "?");   /* C0/C1 controls move terminals */
-			s += n;
-			changed = 1;
-		} else {
-			strbuf_add(&sb, (const char *)s, n);
-			s += n;
-		}
-	}
-	if (!changed) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb);
+	return str_clean(in, for_text ? CLEAN_TEXT : CLEAN_UTF8);
 }
 
 void json_clean(cJSON *j, int for_text)

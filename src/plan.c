@@ -2,17 +2,22 @@
  * and the settings steps derived from findings.  Pure: facts in, plan out. */
 #include "config.h"
 #include "plan.h"
+#include "quote.h"
 #include "checks.h"
 #include "facts.h"
 #include "sysroot.h"
 #include "util.h"
 
 #include <hwloc.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A cpulist fact into a bitmap; 0 when absent or unparsable. */
+/* The kernel's NUMA node ids: CONFIG_NODES_SHIFT is at most 10. */
+#define NUMA_NODE_MAX 1023
+
 static int fact_set(const cJSON *o, const char *key, hwloc_bitmap_t set)
 {
 	const char *s = fj_get_str(o, key);
@@ -188,10 +193,16 @@ static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts
 			node = nnodes ? cJSON_GetArrayItem(nodes, k) : NULL;
 			if (node) {
 				id = cJSON_GetObjectItemCaseSensitive(node, "id");
+				if (cJSON_IsNumber(id) && !num_int_ok(id->valuedouble, 0, NUMA_NODE_MAX)) {
+					note(plan, "numa.nodes[%d].id is %g, not a NUMA node id (0-%d): no worker there",
+					     k, id->valuedouble, NUMA_NODE_MAX);
+					goto next;
+				}
+				if (!cJSON_IsNumber(id))
+					id = NULL;
 				if (!fact_set(node, "cpus", ncpus) || hwloc_bitmap_iszero(ncpus)) {
-					double d;
-					if (fj_get_num(node, "id", &d))
-						note(plan, "node %d has no CPUs (memory only): no worker", (int)d);
+					if (id)
+						note(plan, "node %d has no CPUs (memory only): no worker", (int)id->valuedouble);
 					goto next;
 				}
 			} else
@@ -283,7 +294,7 @@ static void plan_feeders(cJSON *plan, const cJSON *facts, const struct plan_opts
 			free(name);
 			continue;
 		}
-		if (fj_get_num(a, "numa_node", &node)) {
+		if (fj_get_num(a, "numa_node", &node) && num_int_ok(node, 0, NUMA_NODE_MAX)) {
 			char *s = xasprintf("numactl --cpunodebind=%d --membind=%d -- %s", (int)node, (int)node,
 					    worker_command(o));
 			cJSON_AddNumberToObject(f, "node", (int)node);
@@ -320,16 +331,18 @@ static char *target_value(const cJSON *finding, const cJSON *fix)
 		return *s ? xstrdup(s) : NULL;
 	}
 	if (cJSON_IsNumber(v)) {
-		if (v->valuedouble == (double)(long long)v->valuedouble)
-			return xasprintf("%lld", (long long)v->valuedouble);
-		return xasprintf("%g", v->valuedouble);
+		/* No cast: 1e300 does not fit a long long (undefined behaviour). */
+		if (isfinite(v->valuedouble) && v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 1e19)
+			return xasprintf("%.0f", v->valuedouble);
+		return isfinite(v->valuedouble) ? xasprintf("%.15g", v->valuedouble) : NULL;
 	}
 	if (cJSON_IsObject(v)) {
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(v, "min");
 		if (!m)
 			m = cJSON_GetObjectItemCaseSensitive(v, "max");
-		if (cJSON_IsNumber(m))
-			return xasprintf("%lld", (long long)m->valuedouble);
+		/* A bound as the integer it allows (0.5 -> 0, as before). */
+		if (cJSON_IsNumber(m) && isfinite(m->valuedouble) && fabs(m->valuedouble) < 1e19)
+			return xasprintf("%.0f", trunc(m->valuedouble) + 0.0);
 	}
 	return NULL;
 }
@@ -413,6 +426,21 @@ static cJSON *fix_data(const cJSON *f)
 	return out;
 }
 
+/* A fix the generated files cannot carry (quote.h): listed, never written. */
+static void refuse(cJSON *plan, const cJSON *finding, const char *kind, const char *key, const char *why)
+{
+	cJSON *r = cJSON_CreateObject();
+	char *k = key ? str_clean(key, CLEAN_LINE) : NULL;
+	cJSON_AddStringToObject(r, "finding", fj_get_str(finding, "id"));
+	cJSON_AddStringToObject(r, "kind", kind);
+	if (key)
+		cJSON_AddStringToObject(r, "key", k ? k : key);
+	cJSON_AddStringToObject(r, "reason", why);
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(plan, "refused"), r);
+	note(plan, "refused the fix of %s%s%s: %s", fj_get_str(finding, "id"), key ? " " : "", key ? (k ? k : key) : "", why);
+	free(k);
+}
+
 static void plan_steps(cJSON *plan, const cJSON *findings)
 {
 	cJSON *steps = cJSON_AddArrayToObject(plan, "steps");
@@ -422,6 +450,7 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 		const char *reason = fj_get_str(f, "rationale") ? fj_get_str(f, "rationale") :
 				     fj_get_str(f, "reason") ? fj_get_str(f, "reason") : fj_get_str(f, "title");
 		cJSON *fixes, *x;
+		const char *why;
 		int typed = 0;
 		if (!fj_get_str(f, "id") || !status || (strcmp(status, "warn") && strcmp(status, "fail")))
 			continue;
@@ -435,6 +464,12 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 			v = fj_get_str(x, "value") ? xstrdup(fj_get_str(x, "value")) : target_value(f, x);
 			if (!v || ((!strcmp(step, "sysctl") || !strcmp(step, "cmdline")) && (!key || !*key))) {
 				free(v);
+				continue;
+			}
+			if ((why = plan_step_why(step, key, v))) {
+				refuse(plan, f, step, key, why);
+				free(v);
+				typed = 1;   /* its untyped twin would only repeat it */
 				continue;
 			}
 			if (!strcmp(step, "cmdline")) {
@@ -454,6 +489,10 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 			/* A sysctl without a value to set is a choice for the admin: shown, not set. */
 			if (typed && !strcmp(kind, "sysctl"))
 				continue;
+			if ((why = plan_step_why(kind, fj_get_str(x, "key"), fj_get_str(x, "value")))) {
+				refuse(plan, f, kind, fj_get_str(x, "key"), why);
+				continue;
+			}
 			add_step(steps, f, kind, fj_get_str(x, "key"), fj_get_str(x, "value"), fj_get_str(x, "command"),
 				 fj_get_str(x, "text"), reason);
 		}
@@ -476,6 +515,7 @@ cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile
 	cJSON_AddStringToObject(plan, "command", worker_command(o));
 	cJSON_AddStringToObject(plan, "unit", o->unit && *o->unit ? o->unit : "inference-worker");
 	cJSON_AddArrayToObject(plan, "notes");
+	cJSON_AddArrayToObject(plan, "refused");
 	plan_workers(plan, facts, o);
 	plan_feeders(plan, facts, o);
 	plan_steps(plan, findings);

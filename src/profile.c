@@ -14,38 +14,6 @@
 
 /*** Small helpers ***/
 
-/* Offset of the first byte that is not well-formed UTF-8 (RFC 3629: no
- * overlong forms, surrogates or code points past U+10FFFF), or -1. */
-static long utf8_bad_offset(const char *text)
-{
-	const unsigned char *s = (const unsigned char *)text, *p = s;
-	while (*p) {
-		unsigned c = *p, n, i, cp;
-		if (c < 0x80) {
-			p++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF)
-			n = 1, cp = c & 0x1F;
-		else if (c >= 0xE0 && c <= 0xEF)
-			n = 2, cp = c & 0x0F;
-		else if (c >= 0xF0 && c <= 0xF4)
-			n = 3, cp = c & 0x07;
-		else
-			return (long)(p - s);
-		for (i = 1; i <= n; i++) {
-			if ((p[i] & 0xC0) != 0x80)
-				return (long)(p - s);
-			cp = (cp << 6) | (p[i] & 0x3F);
-		}
-		if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-		    (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-			return (long)(p - s);
-		p += n + 1;
-	}
-	return -1;
-}
-
 void text_line_col(const char *text, size_t off, int *line, int *col)
 {
 	size_t i, len = strlen(text);
@@ -242,12 +210,33 @@ static int valid_key_name(const char *k)
 	return 1;
 }
 
+/* Names, descriptions, notes and expected values reach reports, plans and
+ * terminals: one line of text, no control character (a newline would end a
+ * comment line of a generated script and start a command). */
+static int no_ctrl(const char *s, const char *src, const char *kp, char **err)
+{
+	long c = str_ctrl(s);
+	if (c < 0)
+		return 0;
+	if (c == 0xfffd)
+		return fail(err, "'%s': %s: invalid UTF-8", src, kp);
+	return fail(err, "'%s': %s: control character U+%04lX is not allowed (one line of text)", src, kp,
+		    (unsigned long)c);
+}
+
 /* One expected value of the right type for the check. */
 static int valid_expect_value(const struct check *c, const cJSON *v, const char *src,
 			      const char *kp, char **err)
 {
 	if (cJSON_IsNumber(v) && (!isfinite(v->valuedouble) || fabs(v->valuedouble) > 9.007199254740992e15))
 		return fail(err, "'%s': %s.expect: a finite number of at most 2^53 is expected", src, kp);
+	if (cJSON_IsString(v)) {
+		char *ep = xasprintf("%s.expect", kp);
+		int r = no_ctrl(v->valuestring, src, ep, err);
+		free(ep);
+		if (r < 0)
+			return -1;
+	}
 	switch (c->type) {
 	case V_ONOFF:
 	case V_STR:
@@ -333,6 +322,13 @@ static int validate_spec(const struct check *c, const cJSON *spec, const char *s
 		} else if (!strcmp(k, "note")) {
 			if (!cJSON_IsString(f))
 				return fail(err, "'%s': %s.note: expected a string, not %s", src, kp, json_type(f));
+			{
+				char *np = xasprintf("%s.note", kp);
+				int r = no_ctrl(f->valuestring, src, np, err);
+				free(np);
+				if (r < 0)
+					return -1;
+			}
 		}
 	}
 	{
@@ -360,12 +356,18 @@ static int validate_doc(const cJSON *doc, const char *src, char **err)
 	it = cJSON_GetObjectItemCaseSensitive(doc, "name");
 	if (it && !cJSON_IsString(it))
 		return fail(err, "'%s': name: expected a string, not %s", src, json_type(it));
+	if (it && no_ctrl(it->valuestring, src, "name", err) < 0)
+		return -1;
 	it = cJSON_GetObjectItemCaseSensitive(doc, "description");
 	if (it && !cJSON_IsString(it))
 		return fail(err, "'%s': description: expected a string, not %s", src, json_type(it));
+	if (it && no_ctrl(it->valuestring, src, "description", err) < 0)
+		return -1;
 	it = cJSON_GetObjectItemCaseSensitive(doc, "extends");
 	if (it && !cJSON_IsString(it) && !cJSON_IsNull(it))
 		return fail(err, "'%s': extends: expected a profile name or path, not %s", src, json_type(it));
+	if (cJSON_IsString(it) && no_ctrl(it->valuestring, src, "extends", err) < 0)
+		return -1;
 	checks = cJSON_GetObjectItemCaseSensitive(doc, "checks");
 	if (checks && !cJSON_IsObject(checks))
 		return fail(err, "'%s': checks: expected an object, not %s", src, json_type(checks));
@@ -518,9 +520,9 @@ int profile_load(struct profile *p, const char *name, profile_fetch_fn fetch, vo
 			}
 			goto out;
 		}
-		if (utf8_bad_offset(text) >= 0) {
+		if (utf8_bad_offset(text, strlen(text)) >= 0) {
 			int line, col;
-			text_line_col(text, (size_t)utf8_bad_offset(text), &line, &col);
+			text_line_col(text, (size_t)utf8_bad_offset(text, strlen(text)), &line, &col);
 			fail(err, "'%s': line %d, column %d: invalid UTF-8", src, line, col);
 			free(text);
 			free(src);

@@ -79,11 +79,19 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
+/* Every message is one line: what it names (a file name, a key, a value
+ * from a document) goes through the one cleaner. */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", progname, prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char *msg = NULL, *clean;
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fprintf(stderr, "%s: %s(message lost: out of memory)\n", progname, prefix);
+		return;
+	}
+	clean = str_clean(msg, CLEAN_LINE);
+	fprintf(stderr, "%s: %s%s\n", progname, prefix, clean ? clean : msg);
+	free(clean);
+	free(msg);
 }
 
 int error(const char *fmt, ...)
@@ -354,6 +362,109 @@ int parse_duration(const char *s, double *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+int num_int_ok(double v, long long lo, long long hi)
+{
+	return isfinite(v) && v == floor(v) && v >= (double)lo && v <= (double)hi;
+}
+
+int num_clamp(double v, int lo, int hi)
+{
+	if (!(v >= (double)lo))
+		return lo;
+	if (v > (double)hi)
+		return hi;
+	return (int)v;
+}
+
+/*** Strings from outside: the one cleaner ***/
+
+size_t utf8_seq(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))
+			return 0;   /* overlong, or a UTF-16 surrogate */
+		return 3;
+	}
+	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+			return 0;
+		if ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+long utf8_bad_offset(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0;
+	while (i < len) {
+		size_t n;
+		if (!s[i])
+			return (long)i;   /* a NUL inside a document is not text */
+		n = utf8_seq(s + i);
+		if (!n || i + n > len)
+			return (long)i;
+		i += n;
+	}
+	return -1;
+}
+
+/* The control character (C0, DEL, C1) of a valid sequence of n bytes at s. */
+static int is_ctrl_seq(const unsigned char *s, size_t n)
+{
+	return (n == 1 && (*s < 0x20 || *s == 0x7f)) || (n == 2 && s[0] == 0xc2 && s[1] < 0xa0);
+}
+
+long str_ctrl(const char *in)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	while (s && *s) {
+		size_t n = utf8_seq(s);
+		if (!n)
+			return 0xfffd;
+		if (is_ctrl_seq(s, n))
+			return n == 1 ? s[0] : s[1];
+		s += n;
+	}
+	return -1;
+}
+
+char *str_clean(const char *in, enum clean_mode mode)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	struct strbuf sb = STRBUF_INIT;
+	int changed = 0;
+	while (s && *s) {
+		size_t n = utf8_seq(s);
+		if (!n) {
+			strbuf_addstr(&sb, "\xef\xbf\xbd");   /* U+FFFD */
+			s++;
+			changed = 1;
+		} else if (mode != CLEAN_UTF8 && is_ctrl_seq(s, n) &&
+			   !(mode == CLEAN_TEXT && (*s == '\n' || *s == '\t'))) {
+			strbuf_addstr(&sb, "?");   /* C0/C1 controls move terminals, end lines */
+			s += n;
+			changed = 1;
+		} else {
+			strbuf_add(&sb, (const char *)s, n);
+			s += n;
+		}
+	}
+	if (!changed) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
 }
 
 const char *str_shown(const char *s, char *buf, size_t n)

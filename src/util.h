@@ -67,6 +67,35 @@ void strbuf_drop_component(struct strbuf *sb);
  * characters), control characters and bytes over 0x7e as '?'; returns buf. */
 const char *str_shown(const char *s, char *buf, size_t n);
 
+/*
+ * The one cleaner of strings from outside (a document, a sysroot file, a
+ * file name) on their way to a person: invalid UTF-8 becomes U+FFFD, and
+ * C0 controls, DEL and the C1 controls U+0080-U+009F (an 8-bit CSI moves a
+ * terminal as ESC [ does) become '?'.  CLEAN_UTF8 repairs the encoding only,
+ * CLEAN_TEXT keeps newline and tab, CLEAN_LINE keeps no control at all (one
+ * line: messages, comments in generated files).  A malloc'd copy, or NULL
+ * when nothing had to change.
+ */
+enum clean_mode { CLEAN_UTF8, CLEAN_TEXT, CLEAN_LINE };
+char *str_clean(const char *s, enum clean_mode mode);
+/* The first control character of s (C0, DEL or C1) as its code point, 0xFFFD
+ * for invalid UTF-8, or -1 when s has none: what documents are refused for
+ * in names, keys and values that reach a plan. */
+long str_ctrl(const char *s);
+/* Length (1-4) of the well-formed UTF-8 sequence at s (RFC 3629: no
+ * overlong forms, surrogates or code points past U+10FFFF), 0 if none. */
+size_t utf8_seq(const unsigned char *s);
+/* Offset of the first byte of text[0..len) that is not well-formed UTF-8
+ * (a NUL byte included), or -1: every document read is checked with it. */
+long utf8_bad_offset(const char *text, size_t len);
+
+/* A number from a document before it is used as an id, a count or an
+ * integer cast: 1 when v is finite, integral and within [lo, hi] (bounds
+ * within +-2^53), so that the cast is defined and means what it says. */
+int num_int_ok(double v, long long lo, long long hi);
+/* v as an int clamped into [lo, hi] (NaN: lo), for a drawing's sizes. */
+int num_clamp(double v, int lo, int hi);
+
 /* The directory part of path ("." when it has none); malloc'd. */
 char *path_dirname(const char *path);
 
