@@ -62,6 +62,15 @@ cJSON *audit_load_doc(const char *path, const char *want, const char *what, size
 		error("'%s': empty file, expected %s", path, what);
 		return NULL;
 	}
+	/* Documents are UTF-8 (RFC 8259), or refused: strings from them reach
+	 * terminals, reports and plans. */
+	if (utf8_bad_offset(sb.buf, sb.len) >= 0) {
+		int line, col;
+		text_line_col(sb.buf, (size_t)utf8_bad_offset(sb.buf, sb.len), &line, &col);
+		strbuf_release(&sb);
+		error("'%s': line %d, column %d: invalid UTF-8 (documents are UTF-8)", path, line, col);
+		return NULL;
+	}
 	doc = cJSON_ParseWithOpts(sb.buf, &end, 1);
 	if (!doc) {
 		int line, col;

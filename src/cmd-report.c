@@ -50,9 +50,36 @@ static int report_option(void *args, int val, const char *arg)
 
 static void skip_file(struct report_state *st, const char *path, const char *why)
 {
-	fleet_skip(&st->fleet, path, why);
+	char *shown = str_clean(path, CLEAN_LINE);   /* printed in every view */
+	fleet_skip(&st->fleet, shown ? shown : path, why);
+	free(shown);
 	if (verbosity >= 0)   /* -q: the skipped files are still named in the JSON */
 		error("skipping '%s': %s", path, why);
+}
+
+/*
+ * What the text, CSV and HTML views print comes from other machines: every
+ * string of a report through the one cleaner, on one line (C0, C1, DEL
+ * replaced), before the fleet reads it -- but the names fleet_add() refuses
+ * when they hold a control (host.hostname, findings[].id and .key), so
+ * that such a report is still named and skipped rather than shown altered.
+ */
+static void clean_report(cJSON *root)
+{
+	cJSON *it, *f, *m;
+	for (it = root ? root->child : NULL; it; it = it->next) {
+		if (it->string && !strcmp(it->string, "host")) {
+			for (m = it->child; m; m = m->next)
+				if (!m->string || strcmp(m->string, "hostname"))
+					json_clean(m, CLEAN_LINE);
+		} else if (it->string && !strcmp(it->string, "findings")) {
+			for (f = it->child; f; f = f->next)
+				for (m = f->child; m; m = m->next)
+					if (!m->string || (strcmp(m->string, "id") && strcmp(m->string, "key")))
+						json_clean(m, CLEAN_LINE);
+		} else
+			json_clean(it, CLEAN_LINE);
+	}
 }
 
 /* Line and column (1-based) of offset off in buf. */
@@ -125,6 +152,13 @@ static void read_report(struct report_state *st, const char *path)
 		skip_file(st, path, "empty file");
 		return;
 	}
+	if (utf8_bad_offset(st->buf, len) >= 0) {
+		line_col(st->buf, (size_t)utf8_bad_offset(st->buf, len), &line, &col);
+		why = xasprintf("not UTF-8 (invalid byte at line %zu, column %zu)", line, col);
+		skip_file(st, path, why);
+		free(why);
+		return;
+	}
 	root = cJSON_ParseWithLength(st->buf, len);
 	if (!root) {
 		const char *e = cJSON_GetErrorPtr();
@@ -135,9 +169,15 @@ static void read_report(struct report_state *st, const char *path)
 		free(why);
 		return;
 	}
-	if (fleet_add(&st->fleet, path, root, &why) < 0) {
-		skip_file(st, path, why);
-		free(why);
+	clean_report(root);
+	{
+		/* The file name is printed in every view: one line, no controls. */
+		char *shown = str_clean(path, CLEAN_LINE);
+		if (fleet_add(&st->fleet, shown ? shown : path, root, &why) < 0) {
+			skip_file(st, path, why);
+			free(why);
+		}
+		free(shown);
 	}
 	cJSON_Delete(root);
 }

@@ -61,6 +61,11 @@ static int read_json(const char *path, cJSON **doc)
 		strbuf_release(&sb);
 		return error("'%s' %s (it has NUL bytes)", path, not_ours);
 	}
+	if (utf8_bad_offset(sb.buf, sb.len) >= 0) {
+		text_line_col(sb.buf, (size_t)utf8_bad_offset(sb.buf, sb.len), &line, &col);
+		strbuf_release(&sb);
+		return error("'%s': line %d, column %d: invalid UTF-8 (documents are UTF-8)", path, line, col);
+	}
 	*doc = cJSON_ParseWithOpts(sb.buf, &end, 1);
 	if (!*doc) {
 		text_line_col(sb.buf, end ? (size_t)(end - sb.buf) : 0, &line, &col);

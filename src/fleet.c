@@ -192,13 +192,11 @@ static int want_figure(const cJSON *base, const char *prefix, const char *path, 
 	return 0;
 }
 
-/* Names printed to a terminal must not carry escape sequences. */
+/* Names printed to a terminal must not carry escape sequences: C0, DEL,
+ * C1 (an 8-bit CSI is ESC [) and invalid UTF-8, as the one cleaner knows them. */
 static int has_ctrl(const char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	return 0;
+	return str_ctrl(s) >= 0;
 }
 
 static int status_index(const char *s)

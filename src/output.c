@@ -176,7 +176,7 @@ void tx_kv(FILE *fp, const char *key, const char *fmt, ...)
 
 char *text_clean(const char *in, int for_text)
 {
-	return str_clean(in, for_text ? CLEAN_TEXT : CLEAN_UTF8);
+	return str_clean(in, for_text == CLEAN_LINE ? CLEAN_LINE : for_text ? CLEAN_TEXT : CLEAN_UTF8);
 }
 
 void json_clean(cJSON *j, int for_text)

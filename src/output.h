@@ -22,7 +22,8 @@ int output_close(struct output *o, int ok);
 
 /* Strings from other machines (hostnames, SMBIOS and cpuinfo strings): a
  * copy with invalid UTF-8 replaced by U+FFFD and, for_text, C0/C1 control
- * characters (but newline and tab) by '?'; NULL when nothing had to change. */
+ * characters (but newline and tab) by '?'; NULL when nothing had to change.
+ * for_text CLEAN_LINE (util.h): newline and tab too.  str_clean() does it. */
 char *text_clean(const char *s, int for_text);
 /* The same for every key and string of a tree, in place. */
 void json_clean(cJSON *j, int for_text);
