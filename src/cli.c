@@ -445,6 +445,20 @@ static void decide_color(FILE *fp, int to_file)
 		color_on = !to_file && isatty(fileno(fp)) && !(nc && *nc);
 }
 
+/* What was printed on stdout is out: EXIT_OK, or EXIT_UNKNOWN after one
+ * line (a full disk, a closed stdout, a reader gone). */
+static int stdout_done(void)
+{
+	int bad;
+	errno = 0;
+	bad = fflush(stdout) != 0 || ferror(stdout);
+	if (!bad)
+		return EXIT_OK;
+	error("cannot write to standard output: %s", errno ? strerror(errno) : "write error");
+	clearerr(stdout);
+	return EXIT_UNKNOWN;
+}
+
 /* Parse, run, render; the exit status: 0 ok, 1 warning, 2 critical, 3 could not run
  * (nodeaudit(1) EXIT STATUS). */
 static int run_command(const struct command *c, int argc, char **argv)
@@ -457,7 +471,8 @@ static int run_command(const struct command *c, int argc, char **argv)
 	r = cli_parse(c, argc, argv, &inv);
 	if (r != 0) {
 		invocation_release(&inv);
-		return r > 0 ? EXIT_OK : EXIT_UNKNOWN;
+		/* --help, --version: printed; a full disk or a closed stdout says so. */
+		return r > 0 ? stdout_done() : EXIT_UNKNOWN;
 	}
 	if (pick_format(&inv) < 0) {
 		invocation_release(&inv);
@@ -478,9 +493,7 @@ static int run_command(const struct command *c, int argc, char **argv)
 	if ((c->flags & CMD_OUTPUT_DEST) || !inv.format) {
 		/* What the command printed itself (snapshot's line, validate's). */
 		invocation_release(&inv);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			return error("cannot write to standard output: %s", strerror(errno)), EXIT_UNKNOWN;
-		return code;
+		return stdout_done() == EXIT_OK ? code : EXIT_UNKNOWN;
 	}
 	if (output_open(&out, G.output, G.probe.sysroot) < 0) {
 		invocation_release(&inv);
@@ -528,7 +541,7 @@ int cli_main(int argc, char **argv)
 		for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 				cli_print_help(stdout);
-				return fflush(stdout) == 0 ? EXIT_OK : EXIT_UNKNOWN;
+				return stdout_done();
 			}
 		}
 	}

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -638,15 +639,36 @@ static int check_not_in_sysroot(const char *out)
 
 static int run_tar(const char *kind, const char *archive, const char *stage)
 {
+	size_t i;
 	char flag[8];
 	char *argv[] = { "tar", flag, (char *)archive, "-C", (char *)stage, "--owner=0", "--group=0",
 			 "--numeric-owner", ".", NULL };
 	pid_t pid;
-	int status;
+	int status, r;
+	posix_spawnattr_t attr;
+	sigset_t sigs, old;
+	static const int caught[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE };
 	snprintf(flag, sizeof(flag), "-c%sf", kind);
-	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ) != 0)
+	/* tar is registered as a child before a signal can be handled: the
+	 * handler kills it, then removes the partial archive and the stage. */
+	sigemptyset(&sigs);
+	for (i = 0; i < ARRAY_SIZE(caught); i++)
+		sigaddset(&sigs, caught[i]);
+	posix_spawnattr_init(&attr);
+	sigprocmask(SIG_BLOCK, &sigs, &old);
+	posix_spawnattr_setsigmask(&attr, &old);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	r = posix_spawnp(&pid, "tar", NULL, &attr, argv, environ);
+	if (r == 0)
+		tmpdir_child(pid, 1);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	posix_spawnattr_destroy(&attr);
+	if (r != 0)
 		return error("cannot write '%s': tar not found", archive);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	tmpdir_child(pid, 0);
+	if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return error("cannot write '%s': tar failed", archive);
 	return 0;
 }
@@ -715,7 +737,16 @@ static int snapshot_cmd(struct invocation *inv)
 	}
 	if (check_not_in_sysroot(out) < 0)
 		goto done;
+	/* As every -o: a symbolic link is refused, not replaced or followed. */
+	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
+		error("cannot write '%s': it is a symbolic link; -o writes regular files and directories only", out);
+		goto done;
+	}
 	if (stat(out, &st) == 0) {
+		if (kind && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+			error("cannot write '%s': it is not a regular file", out);
+			goto done;
+		}
 		if (kind && S_ISDIR(st.st_mode)) {
 			error("cannot write '%s': it is a directory", out);
 			goto done;
@@ -767,7 +798,8 @@ static int snapshot_cmd(struct invocation *inv)
 	if (kind) {
 		int fd;
 		tmpar = xasprintf("%s/.%s.XXXXXX", parent, base_of(out));
-		fd = mkstemp(tmpar);
+		/* Registered: removed on exit and on SIGTERM, SIGINT, SIGHUP. */
+		fd = tmpfile_make(tmpar);
 		if (fd < 0) {
 			error("cannot write '%s': %s", out, strerror(errno));
 			free(tmpar);
@@ -782,6 +814,7 @@ static int snapshot_cmd(struct invocation *inv)
 			error("cannot write '%s': %s", out, strerror(errno));
 			goto out;
 		}
+		tmpdir_forget(tmpar);
 		free(tmpar);
 		tmpar = NULL;
 	} else {
@@ -799,7 +832,7 @@ static int snapshot_cmd(struct invocation *inv)
 	ret = EXIT_OK;
 out:
 	if (tmpar) {
-		unlink(tmpar);
+		tmpdir_remove(tmpar);
 		free(tmpar);
 	}
 	probe_release(&ctx);

@@ -1,6 +1,7 @@
 /* output.c - atomic output files, JSON printing, colour and text layout */
 #include "config.h"
 #include "output.h"
+#include "tempdir.h"
 #include "util.h"
 
 #include <errno.h>
@@ -79,7 +80,8 @@ int output_open(struct output *o, const char *path, const char *refuse_under)
 	/* A short name: the target's own may already be NAME_MAX long. */
 	o->tmp = xasprintf("%s/.nodeaudit-out.XXXXXX", dir);
 	free(dir);
-	fd = mkstemp(o->tmp);
+	/* Registered: removed on exit and on SIGTERM, SIGINT, SIGHUP (tempdir.h). */
+	fd = tmpfile_make(o->tmp);
 	if (fd < 0) {
 		error("cannot write '%s': %s", path, strerror(errno));
 		free(o->tmp);
@@ -90,9 +92,13 @@ int output_open(struct output *o, const char *path, const char *refuse_under)
 	fchmod(fd, 0644);
 	o->fp = fdopen(fd, "w");
 	if (!o->fp) {
+		int e = errno;
 		close(fd);
-		unlink(o->tmp);
-		return error("cannot write '%s': %s", path, strerror(errno));
+		tmpdir_remove(o->tmp);
+		free(o->tmp);
+		free(o->path);
+		o->tmp = o->path = NULL;
+		return error("cannot write '%s': %s", path, strerror(e));
 	}
 	return 0;
 }
@@ -133,7 +139,9 @@ int output_close(struct output *o, int ok)
 		ok = 0;
 	}
 	if (!ok)
-		unlink(o->tmp);
+		tmpdir_remove(o->tmp);   /* unlinks it, and forgets it */
+	else
+		tmpdir_forget(o->tmp);
 	free(o->tmp);
 	free(o->path);
 	memset(o, 0, sizeof(*o));

@@ -166,6 +166,35 @@ char *tmpdir_make(const char *dir, const char *prefix)
 	return t;
 }
 
+int tmpfile_make(char *templ)
+{
+	sigset_t old;
+	int i, fd, e;
+	if (strlen(templ) >= sizeof(dirs[0])) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	install();
+	/* Blocked from creation to registration: no signal leaves it behind. */
+	block(&old);
+	for (i = 0; i < MAX_DIRS && used[i]; i++)
+		;
+	if (i == MAX_DIRS) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		errno = EMFILE;
+		return -1;
+	}
+	fd = mkstemp(templ);
+	e = errno;
+	if (fd >= 0) {
+		memcpy(dirs[i], templ, strlen(templ) + 1);
+		used[i] = 1;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return fd;
+}
+
 void tmpdir_remove(const char *path)
 {
 	if (!path)

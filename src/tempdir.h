@@ -18,6 +18,12 @@
 /* mkdtemp("$TMPDIR/<prefix>.XXXXXX") (or beside: dir given), registered;
  * malloc'd path, or NULL with errno set. */
 char *tmpdir_make(const char *dir, const char *prefix);
+/* mkstemp(templ) with the new file registered as the directories are: it
+ * is removed at exit() and on those signals until tmpdir_forget(templ)
+ * (after it was renamed into place) or tmpdir_remove(templ).  The -o
+ * temporary file and snapshot's partial archive.  The descriptor, or -1
+ * with errno set. */
+int tmpfile_make(char *templ);
 /* Remove the tree and forget it.  Safe on a path never registered. */
 void tmpdir_remove(const char *path);
 /* Forget it without removing it (renamed into place as a result). */
