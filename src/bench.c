@@ -205,9 +205,15 @@ int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 		have_model = 1;
 		ctxlen = o->ctx >= 0 ? (uint64_t)o->ctx
 			: m.has_n_ctx_train && m.n_ctx_train < DEFAULT_CTX ? m.n_ctx_train : DEFAULT_CTX;
-		kv_per_pos = m.kv_elems_per_pos / kt->blck * kt->bytes;
-		kv_bytes = kv_per_pos * ctxlen;
-		per_token = m.weight_bytes_per_token + (m.kv_known ? kv_bytes : 0);
+		/* Checked: a model's metadata may ask for more than 64 bits hold. */
+		if (__builtin_mul_overflow(m.kv_elems_per_pos / kt->blck, (uint64_t)kt->bytes, &kv_per_pos) ||
+		    __builtin_mul_overflow(kv_per_pos, ctxlen, &kv_bytes) ||
+		    __builtin_add_overflow(m.weight_bytes_per_token, m.kv_known ? kv_bytes : 0, &per_token)) {
+			error("'%s': the KV cache of %llu positions (%llu elements per position, %s) "
+			      "overflows 64 bits: not a model this machine can hold", o->model,
+			      (unsigned long long)ctxlen, (unsigned long long)m.kv_elems_per_pos, kt->name);
+			goto done;
+		}
 		if (!m.kv_known) {
 			facts_gap(&ctx->facts, "bench.model.kv_bytes_per_token", "%s", m.note);
 			add_note(notes, "%s; the ceiling counts the weights only", m.note);

@@ -648,7 +648,8 @@ int gguf_model_summary(struct gguf_file *g, struct gguf_model *m)
 			read = t->ne[0] / ti->blck * ti->bytes;   /* one row per token */
 		else if (m->moe && t->n_dims == 3 && strstr(t->name, "_exps.") && t->ne[2] == n_exp)
 			read = t->nbytes / n_exp * n_used;        /* the experts used */
-		m->weight_bytes_per_token += read;
+		if (__builtin_add_overflow(m->weight_bytes_per_token, read, &m->weight_bytes_per_token))
+			return model_fail(g, 0, "the tensors' bytes per token overflow 64 bits");
 	}
 
 	/* KV cache per position: layers x n_head_kv x (k + v head size) elements. */
@@ -683,7 +684,13 @@ int gguf_model_summary(struct gguf_file *g, struct gguf_model *m)
 		if (nkv > (1u << 20) || k > (1u << 20) || v > (1u << 20))
 			return model_fail(g, hkv->kv_off, "layer %llu: KV cache width out of range",
 					  (unsigned long long)i);
-		m->kv_elems_per_pos += nkv * (k + v);
+		{
+			uint64_t layer_elems;
+			if (__builtin_mul_overflow(nkv, k + v, &layer_elems) ||
+			    __builtin_add_overflow(m->kv_elems_per_pos, layer_elems, &m->kv_elems_per_pos))
+				return model_fail(g, hkv->kv_off, "layer %llu: the KV cache per position "
+						  "overflows 64 bits", (unsigned long long)i);
+		}
 	}
 	m->kv_known = 1;
 	return 0;

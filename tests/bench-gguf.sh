@@ -154,6 +154,16 @@ broken bad-block "not a multiple of the Q4_K block size"
 broken long-name "too long"
 broken bad-vtype "unknown value type 13"
 broken headkv-len "3 values for 2 layers"
+# A KV cache whose bytes overflow 64 bits: a clear error, never a wrapped
+# figure (2^57 elements per position x 4 bytes x 2^30 positions = 2^89).
+"$MKGGUF" kv-huge "$tmp/b.gguf" >/dev/null
+"$NODEAUDIT" bench "$tmp/b.gguf" --dry-run --ctx 1073741824 --kv-type f32 --format json >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 3 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "overflows 64 bits" "$tmp/err" &&
+	ok "KV cache over 64 bits: exit 3, one line" || { notok "KV cache over 64 bits (exit $rc)"; cat "$tmp/err"; }
+# 2^57 x 4 x 16 = 2^63 still fits: the exact figure.
+"$NODEAUDIT" bench "$tmp/b.gguf" --dry-run --ctx 16 --kv-type f32 --format json >"$tmp/out.json" 2>"$tmp/err"
+echo '{"bench": {"model": {"kv_bytes_per_position": 576460752303423488, "kv_bytes_per_token": 9223372036854775808}}}' >"$tmp/want.json"
+"$JSUBSET" "$tmp/want.json" "$tmp/out.json" >/dev/null 2>&1 && ok "KV cache of 2^63 bytes: exact" || notok "KV cache of 2^63 bytes"
 printf 'GGUX' >"$tmp/b.gguf"
 "$NODEAUDIT" bench "$tmp/b.gguf" --dry-run 2>"$tmp/err"; rc=$?
 [ $rc -eq 3 ] && grep -q "offset 0: not a GGUF file" "$tmp/err" && ok "bad magic" || notok "bad magic"

@@ -3,7 +3,9 @@
  *   mkgguf VARIANT OUT.gguf [TYPE]
  *
  * TYPE (default f16) is the type of the weight matrices; norms are F32.
- * Valid variants: llama, tied, v2, align64, perlayer, noarch, mixed, moe.
+ * Valid variants: llama, tied, v2, align64, perlayer, noarch, mixed, moe,
+ * kv-huge (65536 layers of 2^20 KV heads of 2^20 + 2^20 elements: a KV cache
+ * per position of 2^57 elements, whose bytes for a long context overflow 64 bits).
  * Broken variants print on stdout the file offset of the field they broke
  * (where the writer put it, so the reader's message can be checked).
  * The model: 2 layers, n_embd 256, n_ff 512, n_vocab 64, 4 heads, 2 KV heads
@@ -113,7 +115,7 @@ static void metadata(unsigned align)
 	}
 	key("llama.context_length", U32); u32(128);
 	key("llama.embedding_length", U32); u32(N_EMBD);
-	key("llama.block_count", U32); u32(N_LAYER);
+	key("llama.block_count", U32); u32(is("kv-huge") ? 65536 : N_LAYER);
 	key("llama.feed_forward_length", U32); u32(N_FF);
 	key("llama.attention.head_count", U32); u32(N_HEAD);
 	if (is("perlayer") || is("headkv-len")) {
@@ -125,6 +127,10 @@ static void metadata(unsigned align)
 			u32(i == 0 ? 2 : 1);
 		key("llama.attention.key_length", U64); u64(HEAD);
 		key("llama.attention.value_length", U16); le(HEAD, 2);
+	} else if (is("kv-huge")) {
+		key("llama.attention.head_count_kv", U32); u32(1u << 20);
+		key("llama.attention.key_length", U32); u32(1u << 20);
+		key("llama.attention.value_length", U32); u32(1u << 20);
 	} else {
 		key("llama.attention.head_count_kv", U32); u32(N_HEAD_KV);
 	}
