@@ -113,7 +113,7 @@ static int jnum(const cJSON *obj, const char *key)
 {
 	double v = 0;
 	fj_get_num(obj, key, &v);
-	return (int)v;
+	return num_clamp(v, -1000000000, 1000000000);
 }
 
 static void put_summary(FILE *fp, const cJSON *sum, int with_exit)

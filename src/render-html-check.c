@@ -131,7 +131,9 @@ static int draw_channel(FILE *fp, const cJSON *ch, int x, int y, const char *cls
 {
 	double slots = jnum(ch, "slots"), dimms = jnum(ch, "dimms"), size = jnum(ch, "size_bytes");
 	const char *name = jstr(ch, "name");
-	int i, n = isnan(slots) ? (isnan(dimms) ? 1 : (int)dimms) : (int)slots, w = 60;
+	/* Clamped before any cast: a report may say 1e300 slots. */
+	int i, n = num_clamp(isnan(slots) ? (isnan(dimms) ? 1 : dimms) : slots, 1, 4), w = 60;
+	int nd = num_clamp(dimms, 0, 4);
 	if (n < 1)
 		n = 1;
 	if (n > 4)
@@ -143,7 +145,7 @@ static int draw_channel(FILE *fp, const cJSON *ch, int x, int y, const char *cls
 	html_escf(fp, "%.9s", name ? name : "?");
 	fputs("</text>", fp);
 	for (i = 0; i < n; i++) {
-		int filled = !isnan(dimms) && i < (int)dimms;
+		int filled = !isnan(dimms) && i < nd;
 		fprintf(fp, "<rect data-part=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"10\" %s/>",
 			filled ? "dimm" : "slot-empty", x + 4, y + 16 + 14 * i, w - 8,
 			filled ? "fill=\"#57606a\"" : "fill=\"none\" stroke=\"#cf222e\" stroke-dasharray=\"2 2\"");
@@ -164,7 +166,7 @@ static int draw_packages(FILE *fp, const cJSON *report, int y0)
 	const cJSON *facts = jget(report, "facts"), *findings = jget(report, "findings");
 	const cJSON *list = jget(facts, "memory.channels.list"), *sockets = jget(facts, "platform.sockets"), *ch;
 	double np = jnum(facts, "cpu.packages");
-	int p, n = isnan(np) || np < 1 ? 1 : (int)np;
+	int p, n = num_clamp(np, 1, 16);
 	/* a channel on a package the CPU facts do not count still gets drawn */
 	cJSON_ArrayForEach(ch, list) {
 		double pk = jnum(ch, "package");
@@ -413,7 +415,8 @@ static int draw_numa(FILE *fp, const cJSON *report, int y0)
 			break;
 		}
 		h = 26 + (ncore ? ((ncore - 1) / per_row + 1) * (CORE + CORE_GAP) : 0);
-		dy = draw_devices(fp, report, (int)id, all, 20, top + h + 4, W - 40);
+		/* An id that is not one (1e300) matches no device: -2. */
+		dy = draw_devices(fp, report, num_int_ok(id, -1, 1 << 20) ? (int)id : -2, all, 20, top + h + 4, W - 40);
 		h += dy ? dy + 10 : 0;
 		h += 8;
 		fputs("</g>", fp);
