@@ -2,7 +2,6 @@
 #include "config.h"
 #include "audit.h"
 #include "cli.h"
-#include "facts.h"
 #include "plan.h"
 #include "quote.h"
 #include "util.h"
@@ -49,64 +48,6 @@ static int plan_option(void *args, int key, const char *arg)
 	return -1;
 }
 
-/* A string of the report that a plan acts on (a name, a key, an expected
- * value): one line of text, or the report is refused naming the key. */
-static int report_str_ok(const cJSON *j, const char *path, const char *key)
-{
-	long c;
-	const cJSON *it;
-	int i = 0;
-	if (cJSON_IsArray(j) || cJSON_IsObject(j)) {
-		cJSON_ArrayForEach(it, j) {
-			char *k = cJSON_IsArray(j) ? xasprintf("%s[%d]", key, i) : xasprintf("%s.%s", key, it->string);
-			int r = report_str_ok(it, path, k);
-			free(k);
-			if (r < 0)
-				return -1;
-			i++;
-		}
-		return 0;
-	}
-	if (!cJSON_IsString(j) || (c = str_ctrl(j->valuestring)) < 0)
-		return 0;
-	if (c == 0xfffd)
-		return error("'%s': %s: invalid UTF-8", path, key);
-	return error("'%s': %s: control character U+%04lX is not allowed (a plan would carry it)", path, key,
-		     (unsigned long)c);
-}
-
-/* The names, keys and values of a report that reach a plan. */
-static int report_strings_ok(const cJSON *report, const char *path)
-{
-	static const char *const fkeys[] = { "id", "key", "status", "expected", NULL };
-	static const char *const xkeys[] = { "step", "kind", "key", "value", NULL };
-	const cJSON *f, *x;
-	int i = 0, j, k;
-	if (report_str_ok(facts_get(report, "profile.name"), path, "profile.name") < 0)
-		return -1;
-	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(report, "findings")) {
-		char *p;
-		for (k = 0; fkeys[k]; k++) {
-			p = xasprintf("findings[%d].%s", i, fkeys[k]);
-			if (report_str_ok(cJSON_GetObjectItemCaseSensitive(f, fkeys[k]), path, p) < 0)
-				return free(p), -1;
-			free(p);
-		}
-		j = 0;
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(f, "fix")) {
-			for (k = 0; xkeys[k]; k++) {
-				p = xasprintf("findings[%d].fix[%d].%s", i, j, xkeys[k]);
-				if (report_str_ok(cJSON_GetObjectItemCaseSensitive(x, xkeys[k]), path, p) < 0)
-					return free(p), -1;
-				free(p);
-			}
-			j++;
-		}
-		i++;
-	}
-	return 0;
-}
-
 static int plan_cmd(struct invocation *inv)
 {
 	struct plan_args *a = inv->args;
@@ -126,9 +67,14 @@ static int plan_cmd(struct invocation *inv)
 			cJSON_Delete(report);
 			return error("'%s' is not a 'nodeaudit check --format json' report (no facts)", a->report);
 		}
-		if (report_strings_ok(report, a->report) < 0) {
-			cJSON_Delete(report);
-			return -1;
+		{
+			char *why = plan_report_refusal(report);
+			if (why) {
+				error("'%s': %s", a->report, why);
+				free(why);
+				cJSON_Delete(report);
+				return -1;
+			}
 		}
 	} else {
 		struct audit_opts ao = { .profile = a->profile, .fail_on = "warn" };

@@ -500,6 +500,67 @@ static void plan_steps(cJSON *plan, const cJSON *findings)
 	}
 }
 
+/*** A report's strings ***/
+
+/* A string a plan acts on: NULL, or "KEY: why" (malloc'd). */
+static char *str_refusal(const cJSON *j, const char *key)
+{
+	long c;
+	const cJSON *it;
+	int i = 0;
+	if (cJSON_IsArray(j) || cJSON_IsObject(j)) {
+		cJSON_ArrayForEach(it, j) {
+			char *k = cJSON_IsArray(j) ? xasprintf("%s[%d]", key, i) : xasprintf("%s.%s", key, it->string);
+			char *why = str_refusal(it, k);
+			free(k);
+			if (why)
+				return why;
+			i++;
+		}
+		return NULL;
+	}
+	if (!cJSON_IsString(j) || (c = str_ctrl(j->valuestring)) < 0)
+		return NULL;
+	if (c == 0xfffd)
+		return xasprintf("%s: invalid UTF-8", key);
+	return xasprintf("%s: control character U+%04lX is not allowed (a plan would carry it)", key,
+			 (unsigned long)c);
+}
+
+char *plan_report_refusal(const cJSON *report)
+{
+	static const char *const fkeys[] = { "id", "key", "status", "expected", NULL };
+	static const char *const xkeys[] = { "step", "kind", "key", "value", NULL };
+	const cJSON *f, *x;
+	char *why;
+	int i = 0, j, k;
+	if ((why = str_refusal(facts_get(report, "profile.name"), "profile.name")))
+		return why;
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(report, "findings")) {
+		char *p;
+		for (k = 0; fkeys[k]; k++) {
+			p = xasprintf("findings[%d].%s", i, fkeys[k]);
+			why = str_refusal(cJSON_GetObjectItemCaseSensitive(f, fkeys[k]), p);
+			free(p);
+			if (why)
+				return why;
+		}
+		j = 0;
+		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(f, "fix")) {
+			for (k = 0; xkeys[k]; k++) {
+				p = xasprintf("findings[%d].fix[%d].%s", i, j, xkeys[k]);
+				why = str_refusal(cJSON_GetObjectItemCaseSensitive(x, xkeys[k]), p);
+				free(p);
+				if (why)
+					return why;
+			}
+			j++;
+		}
+		i++;
+	}
+	return NULL;
+}
+
 cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile,
 		  const struct plan_opts *o)
 {

@@ -22,6 +22,18 @@ struct plan_opts {
 cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile,
 		  const struct plan_opts *o);
 
-/* Its renderers are in render-plan.c (render.h). */
+/*
+ * A saved report's strings that a plan acts on -- profile.name, each
+ * finding's id, key, status and expected value, each fix's step, kind, key
+ * and value -- hold no control character (C0, DEL, C1) and are valid UTF-8:
+ * NULL, or "KEY: why" (malloc'd) for the first that does not.  plan
+ * --report refuses such a report (exit 3); the other strings (the
+ * hostname, texts, observed values) reach generated files only as
+ * comments, cleaned onto one line (quote.h).
+ */
+char *plan_report_refusal(const cJSON *report);
+
+/* Its renderers are in render-plan.c (render.h); quote.h has the rule
+ * every generated format follows. */
 
 #endif

@@ -248,6 +248,21 @@ fi
 [ -z "$bad" ] && ok "node ids, accelerator nodes and expected values of 1e300: no undefined behaviour, not used as ids" ||
 	notok "numbers of 1e300: $bad"
 
+# The fuzz target's corpus (fuzz/fuzz-plan.c checks its oracle in process):
+# here the real `sh -n` on each script, and its lines outside quotes.
+for seed in "$top_srcdir"/fuzz/corpus/plan/*.json "$top_srcdir"/fuzz/regressions/plan/*; do
+	[ -f "$seed" ] || continue
+	"$NODEAUDIT" plan --report "$seed" --format sh >"$tmp/seed.sh" 2>"$tmp/err"
+	rc=$?
+	name=$(basename "$seed")
+	if san "$tmp/err" || [ $rc -gt 3 ]; then notok "corpus $name: exit $rc"
+	elif [ $rc -eq 3 ] && [ "$(lines "$tmp/err")" -ne 1 ]; then notok "corpus $name: refused without one line"
+	elif [ $rc -eq 0 ] && ! sh -n "$tmp/seed.sh"; then notok "corpus $name: sh -n fails"
+	elif [ $rc -eq 0 ] && (ctrl "$tmp/seed.sh" || unquoted "$tmp/seed.sh" >/dev/null); then notok "corpus $name: a control or an unquoted planted word"
+	else ok "corpus $name: $( [ $rc -eq 0 ] && echo 'sh -n parses the script' || echo refused)"
+	fi
+done
+
 [ -e "$tmp/PWNED" ] && notok "a planted command ran"
 echo "1..$n"
 [ $fail -eq 0 ]
