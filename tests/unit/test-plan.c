@@ -2,6 +2,7 @@
  * Every expected core list below follows from the modelled machine's design. */
 #include "config.h"
 #include "plan.h"
+#include "quote.h"
 #include "facts.h"
 #include "util.h"
 #include "tap.h"
@@ -245,8 +246,50 @@ static void test_steps(void)
 	cJSON_Delete(findings);
 }
 
+/* The one rule of generated files (quote.h) and the one cleaner (util.h). */
+static void test_quote(void)
+{
+	char *q, *c;
+	size_t len = 0;
+	FILE *mem;
+	char *out = NULL;
+	q = sh_quote("it's $(id) `x` \"y\"");
+	is_str(q, "'it'\\''s $(id) `x` \"y\"'", "sh_quote: single quotes, ' as '\\''");
+	free(q);
+	ok(sh_quote("a\nb") == NULL, "sh_quote: a newline is not one word");
+	ok(sh_quote("a\xc2\x9b" "b") == NULL, "sh_quote: nor a C1 control");
+	ok(!sysctl_key_why("vm.swappiness") && !sysctl_key_why("net.ipv4.conf.eth0/100.rp_filter") &&
+	   !sysctl_key_why("net.ipv4.conf.br-lan.forwarding"), "sysctl keys of the kernel's grammar");
+	ok(sysctl_key_why("-vm.swappiness") && sysctl_key_why("vm..x") && sysctl_key_why("vm.x;id") &&
+	   sysctl_key_why("vm.x y") && sysctl_key_why("vm.") && sysctl_key_why("") && sysctl_key_why("a\nb"),
+	   "sysctl keys off the grammar refused");
+	ok(!gen_value_why("1024 65535") && gen_value_why("10\nkernel.core_pattern = |x") && gen_value_why("a\rb"),
+	   "a value is one line");
+	ok(!plan_step_why("cmdline", "transparent_hugepage", "madvise") && plan_step_why("cmdline", "a b", "1") &&
+	   plan_step_why("cmdline", "nosmt", "1 init=/bin/sh"), "kernel parameters are one word");
+	mem = open_memstream(&out, &len);
+	gen_comment(mem, "# ", "host\nrm -rf /\r\x1b[2J\xc2\x9b" "31m\xff");
+	fclose(mem);
+	is_str(out, "# host?rm -rf /?\?[2J?31m\xef\xbf\xbd\n", "gen_comment: one line, controls and bad UTF-8 replaced");
+	free(out);
+	c = str_clean("a\tb\nc\x7f", CLEAN_TEXT);
+	is_str(c, "a\tb\nc?", "CLEAN_TEXT keeps tab and newline, not DEL");
+	free(c);
+	ok(str_clean("plain \xc3\xa9", CLEAN_LINE) == NULL, "nothing to clean: NULL");
+	is_int(str_ctrl("ok"), -1, "str_ctrl: none");
+	is_int(str_ctrl("a\xc2\x85"), 0x85, "str_ctrl: U+0085");
+	is_int(str_ctrl("\xed\xa0\x80"), 0xfffd, "str_ctrl: a surrogate is invalid UTF-8");
+	is_int(utf8_bad_offset("ab\0c", 4), 2, "utf8_bad_offset: a NUL byte");
+	is_int(utf8_bad_offset("\xe2\x82\xac\xe2\x82", 5), 3, "utf8_bad_offset: a cut sequence");
+	ok(num_int_ok(1023, 0, 1023) && !num_int_ok(1e300, 0, 1023) && !num_int_ok(0.5, 0, 1) &&
+	   !num_int_ok(-1, 0, 1), "num_int_ok");
+	is_int(num_clamp(1e300, 1, 4), 4, "num_clamp: 1e300");
+	is_int(num_clamp(-1e300, 1, 4), 1, "num_clamp: -1e300");
+}
+
 int main(void)
 {
+	test_quote();
 	test_8node();
 	test_2socket_smt();
 	test_hybrid();
