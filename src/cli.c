@@ -70,10 +70,14 @@ const char *cli_command_name(void)
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: ", progname);
+	char *msg, *clean;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
+	clean = str_clean(msg, CLEAN_LINE);   /* one line, as every message */
+	fprintf(stderr, "%s: %s", progname, clean ? clean : msg);
+	free(clean);
+	free(msg);
 	if (!cmd)
 		cmd = current_command;
 	if (cmd)

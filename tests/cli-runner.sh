@@ -97,9 +97,16 @@ res "snapshot -o snap.zip: refused, nothing made" $?
 # Strings from other machines: valid UTF-8 in JSON, no controls in text.
 sed 's/"hostname": "infer-07"/"hostname": "evil\\u001b[31m\\u009b2J\\u0000x"/' "$facts/good.json" >"$tmp/ctl.json"
 printf '%s' "$(cat "$facts/good.json")" | sed "s/\"hostname\": \"infer-07\"/\"hostname\": \"bad$(printf '\377\376')name\"/" >"$tmp/bad8.json"
-run 0 "$NODEAUDIT" check --facts "$tmp/bad8.json" --format json
+# A document that is not UTF-8 is refused (issue 23); a sysroot's file
+# with invalid UTF-8 is read, and its JSON carries U+FFFD.
+run 3 "$NODEAUDIT" check --facts "$tmp/bad8.json" --format json && one_line && grep -q "bad8.json': line 4, column [0-9]*: invalid UTF-8" "$tmp/err"
+res "invalid UTF-8 in a facts document: refused, one line" $?
+cp -R "$top_srcdir/tests/fixtures/kernel-untuned-desktop" "$tmp/bad8root"
+chmod -R u+w "$tmp/bad8root"
+printf 'bad\377\376name\n' >"$tmp/bad8root/proc/sys/kernel/hostname"
+run 0 "$NODEAUDIT" --sysroot "$tmp/bad8root" probe --format json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8", errors="strict")); assert "\ufffd" in d["host"]["hostname"], d["host"]["hostname"]' "$tmp/out"
-res "invalid UTF-8 in a hostname: JSON output is valid UTF-8 (U+FFFD)" $?
+res "invalid UTF-8 in a sysroot's hostname: JSON output is valid UTF-8 (U+FFFD)" $?
 run 0 "$NODEAUDIT" check --facts "$tmp/ctl.json"
 ! grep -q "$esc" "$tmp/out" && ! grep -q "$(printf '\302\233')" "$tmp/out"
 res "C0/C1 controls in a hostname do not reach the text output" $?
