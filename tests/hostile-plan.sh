@@ -248,6 +248,18 @@ fi
 [ -z "$bad" ] && ok "node ids, accelerator nodes and expected values of 1e300: no undefined behaviour, not used as ids" ||
 	notok "numbers of 1e300: $bad"
 
+# A sysroot's hostname with controls, $(...) and backquotes: the live plan
+# has the lines of the fixture's plan and no raw control.
+cp -R "$fx" "$tmp/root"
+chmod -R u+w "$tmp/root"
+printf 'de\033[2Jsk\302\233$(touch %s/PWNED)`id`\rX\n' "$tmp" >"$tmp/root/proc/sys/kernel/hostname"
+"$NODEAUDIT" --sysroot "$fx" plan --format sh >"$tmp/live0.sh" 2>/dev/null
+"$NODEAUDIT" --sysroot "$tmp/root" plan --format sh >"$tmp/live.sh" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! san "$tmp/err" && ! ctrl "$tmp/live.sh" && sh -n "$tmp/live.sh" &&
+	[ "$(lines "$tmp/live.sh")" = "$(lines "$tmp/live0.sh")" ] && ! unquoted "$tmp/live.sh" >/dev/null &&
+	ok "a sysroot hostname with controls and \$(...): the plan's lines only" || notok "a sysroot hostname (exit $rc)"
+
 # The fuzz target's corpus (fuzz/fuzz-plan.c checks its oracle in process):
 # here the real `sh -n` on each script, and its lines outside quotes.
 for seed in "$top_srcdir"/fuzz/corpus/plan/*.json "$top_srcdir"/fuzz/regressions/plan/*; do
