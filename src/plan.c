@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A cpulist fact into a bitmap; 0 when absent or unparsable. */
 /* The kernel's NUMA node ids: CONFIG_NODES_SHIFT is at most 10. */
 #define NUMA_NODE_MAX 1023
 
+/* A cpulist fact into a bitmap; 0 when absent or unparsable. */
 static int fact_set(const cJSON *o, const char *key, hwloc_bitmap_t set)
 {
 	const char *s = fj_get_str(o, key);
