@@ -1,6 +1,7 @@
 /* output.c - atomic output files, JSON printing, colour and text layout */
 #include "config.h"
 #include "output.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <errno.h>
@@ -162,14 +163,18 @@ void tx_section(FILE *fp, const char *title)
 	fprintf(fp, "%s%s%s\n", c_bold(), title, c_reset());
 }
 
+/* "  KEY                    VALUE", the value wrapped under itself. */
 void tx_kv(FILE *fp, const char *key, const char *fmt, ...)
 {
 	va_list ap;
+	char *v;
+	size_t kw = tl_strwidth(key);
 	fprintf(fp, "  %-22s ", key);
 	va_start(ap, fmt);
-	vfprintf(fp, fmt, ap);
+	v = xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', fp);
+	tl_wrap(fp, 2 + (kw > 22 ? kw : 22) + 1, 2 + 22 + 1, v);
+	free(v);
 }
 
 /*** Strings from outside: valid UTF-8, no terminal controls ***/

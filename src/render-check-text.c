@@ -5,41 +5,14 @@
 #include "render.h"
 #include "facts.h"
 #include "output.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <math.h>
 #include <string.h>
 
-#define TEXT_WIDTH 100
-
-/* Print text from column col, breaking at spaces before TEXT_WIDTH, with
- * continuation lines indented by indent; ends the line. */
-static void wrap(FILE *fp, size_t col, size_t indent, const char *text)
-{
-	const char *s = text;
-	while (*s) {
-		size_t w = strcspn(s, " ");
-		if (col > indent && col + w > TEXT_WIDTH) {
-			fprintf(fp, "\n%*s", (int)indent, "");
-			col = indent;
-		}
-		fwrite(s, 1, w, fp);
-		col += w;
-		s += w;
-		if (*s == ' ') {
-			if (s[1] && col + 1 + strcspn(s + 1, " ") <= TEXT_WIDTH) {
-				fputc(' ', fp);
-				col++;
-			} else if (s[1]) {
-				fprintf(fp, "\n%*s", (int)indent, "");
-				col = indent;
-			}
-			while (*s == ' ')
-				s++;
-		}
-	}
-	fputc('\n', fp);
-}
+/* Text from column col to the output's width, continuation lines at indent. */
+#define wrap tl_wrap
 
 static const char *status_color(int st)
 {
@@ -62,13 +35,19 @@ void report_render_text(FILE *fp, const struct doc *d)
 	size_t k, col;
 	char buf[600], line[1400];
 
-	fprintf(fp, "%snodeaudit check%s: profile %s", c_bold(), c_reset(), fj_get_str(prof, "name"));
-	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(prof, "chain"))
-		if (x == cJSON_GetObjectItemCaseSensitive(prof, "chain")->child)
-			fprintf(fp, " (%s", x->valuestring);
-		else
-			fprintf(fp, " > %s", x->valuestring);
-	fprintf(fp, ")%s%s\n\n", host ? " on " : "", host ? host : "");
+	{
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%snodeaudit check%s: profile %s", c_bold(), c_reset(), fj_get_str(prof, "name"));
+		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(prof, "chain"))
+			if (x == cJSON_GetObjectItemCaseSensitive(prof, "chain")->child)
+				strbuf_addf(&sb, " (%s", x->valuestring);
+			else
+				strbuf_addf(&sb, " > %s", x->valuestring);
+		strbuf_addf(&sb, ")%s%s", host ? " on " : "", host ? host : "");
+		wrap(fp, 0, 2, sb.buf);
+		fputc('\n', fp);
+		strbuf_release(&sb);
+	}
 	for (k = 0; k < ARRAY_SIZE(order); k++) {
 		cJSON_ArrayForEach(f, findings) {
 			int st = report_status_of(f);
