@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "checks.h"
 #include "output.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <errno.h>
@@ -85,6 +86,29 @@ int usage_error(const char *cmd, const char *fmt, ...)
 
 /*** Help, generated from the table ***/
 
+/* One line of an option's help from column 22, wrapped under itself. */
+static void help_line(FILE *fp, const char *s, size_t n)
+{
+	char *line = xstrndup(s, n);
+	tl_wrap(fp, 22, 22, line);
+	free(line);
+}
+
+/* Hand-broken text (a description, an epilog): each line wrapped to the
+ * width, continuation lines under the line's own indent plus two. */
+static void help_text(FILE *fp, const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+		char *line = xstrndup(s, n);
+		tl_wrap(fp, 0, strspn(line, " ") + 2, line);
+		free(line);
+		s += n;
+		if (*s == '\n')
+			s++;
+	}
+}
+
 /* "  --name ARG      help" with continuation lines indented to the text. */
 static void print_option(FILE *fp, const struct cmd_option *o)
 {
@@ -104,10 +128,11 @@ static void print_option(FILE *fp, const struct cmd_option *o)
 	if (strlen(head) > 19)
 		fprintf(fp, "\n  %-20s", "");
 	while ((nl = strchr(h, '\n'))) {
-		fprintf(fp, "%.*s\n  %-20s", (int)(nl - h), h, "");
+		help_line(fp, h, (size_t)(nl - h));
+		fprintf(fp, "  %-20s", "");
 		h = nl + 1;
 	}
-	fprintf(fp, "%s\n", h);
+	help_line(fp, h, strlen(h));
 }
 
 static void print_globals(FILE *fp, int probes)
@@ -129,19 +154,26 @@ static void print_formats(FILE *fp, const struct command *c)
 	size_t i, n = 0;
 	while (c->formats[n].name)
 		n++;
+	struct strbuf sb = STRBUF_INIT;
+	while (c->formats[n].name)
+		n++;
 	fprintf(fp, "  %-20s", "--format FMT");
 	for (i = 0; i < n; i++)
-		fprintf(fp, "%s%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", c->formats[i].name,
-			i == 0 ? " (default)" : "");
-	fputc('\n', fp);
+		strbuf_addf(&sb, "%s%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", c->formats[i].name,
+			    i == 0 ? " (default)" : "");
+	help_line(fp, sb.buf, sb.len);
+	strbuf_release(&sb);
 	if (c->format_help) {
 		const char *h = c->format_help, *nl;
 		while ((nl = strchr(h, '\n'))) {
-			fprintf(fp, "  %-20s%.*s\n", "", (int)(nl - h), h);
+			fprintf(fp, "  %-20s", "");
+			help_line(fp, h, (size_t)(nl - h));
 			h = nl + 1;
 		}
-		if (*h)
-			fprintf(fp, "  %-20s%s\n", "", h);
+		if (*h) {
+			fprintf(fp, "  %-20s", "");
+			help_line(fp, h, strlen(h));
+		}
 	}
 }
 
@@ -149,12 +181,28 @@ void cli_print_usage(FILE *fp, const struct command *c)
 {
 	const char *s = c->synopsis, *nl;
 	const struct cmd_option *o;
-	fprintf(fp, "Usage: nodeaudit %s", c->name);
-	while ((nl = strchr(s, '\n'))) {
-		fprintf(fp, " %.*s\n       nodeaudit %s", (int)(nl - s), s, c->name);
-		s = nl + 1;
-	}
-	fprintf(fp, "%s%s\n\n%s", *s ? " " : "", s, c->description);
+	/* Each synopsis line wrapped under its first option (GNU's usage). */
+	size_t ind = strlen("Usage: nodeaudit ") + strlen(c->name) + 1;
+	const char *lead = "Usage:";
+	do {
+		char *line, *p;
+		int depth = 0;
+		nl = strchr(s, '\n');
+		line = xasprintf("%-6s nodeaudit %s%s%.*s", lead, c->name, *s && s != nl ? " " : "",
+				 nl ? (int)(nl - s) : (int)strlen(s), s);
+		/* "[--report FILE]" stays on one line. */
+		for (p = line; *p; p++) {
+			depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+			if (*p == ' ' && depth > 0)
+				*p = TL_GLUE[0];
+		}
+		tl_wrap(fp, 0, ind, line);
+		free(line);
+		lead = "";
+		s = nl ? nl + 1 : s + strlen(s);
+	} while (nl);
+	fputc('\n', fp);
+	help_text(fp, c->description);
 	if ((c->options && c->options->name) || c->formats) {
 		fprintf(fp, "\nOptions:\n");
 		for (o = c->options; o && o->name; o++)
@@ -162,8 +210,10 @@ void cli_print_usage(FILE *fp, const struct command *c)
 		if (c->formats)
 			print_formats(fp, c);
 	}
-	if (c->epilog)
-		fprintf(fp, "\n%s", c->epilog);
+	if (c->epilog) {
+		fputc('\n', fp);
+		help_text(fp, c->epilog);
+	}
 	fputc('\n', fp);
 	print_globals(fp, (c->flags & CMD_PROBES) != 0);
 }
@@ -175,12 +225,15 @@ void cli_print_help(FILE *fp)
 		    "Audit a Linux server before it takes AI-agent traffic.\n\n"
 		    "Commands:\n");
 	for (i = 0; i < ncommands; i++)
-		fprintf(fp, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-	fprintf(fp, "\nWith no command, nodeaudit runs '%s' on this machine.  Options may stand\n"
-		    "before or after the command.\n\n", default_command);
+		tl_line(fp, 13, "  %-10s %s", commands[i]->name, commands[i]->summary);
+	fputc('\n', fp);
+	tl_wrapf(fp, 0, 0, "With no command, nodeaudit runs '%s' on this machine.  Options may stand "
+		 "before or after the command.", default_command);
+	fputc('\n', fp);
 	print_globals(fp, 1);
-	fprintf(fp, "\nExit status: 0 OK, 1 warning, 2 critical, 3 unknown (could not run).\n"
-		    "See nodeaudit(1); the checks and the field figures behind them: nodeaudit-checks(7).\n");
+	fputc('\n', fp);
+	help_text(fp, "Exit status: 0 OK, 1 warning, 2 critical, 3 unknown (could not run).\n"
+		  "See nodeaudit(1); the checks and the field figures behind them: nodeaudit-checks(7).\n");
 }
 
 static void print_version(void)
@@ -487,6 +540,7 @@ static int run_command(const struct command *c, int argc, char **argv)
 		return EXIT_UNKNOWN;
 	}
 	decide_color(out.fp, out.path != NULL);
+	tl_set_width(out.fp, out.path != NULL);
 	/* Strings from other machines: valid UTF-8 always, no controls in text. */
 	json_clean(inv.doc.json, inv.format->render != render_json);
 	inv.format->render(out.fp, &inv.doc);

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "output.h"
 #include "profile.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -62,30 +63,50 @@ void profiles_render_text(FILE *fp, const struct doc *d)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(d->json, "profiles"), *it;
 	const struct profile *p = d->data;
+	struct tl_table *t;
 	size_t i;
 	char buf[300], id[200];
 	if (list) {
-		cJSON_ArrayForEach(it, list)
-			fprintf(fp, "%-24s %s%s\n", fj_get_str(it, "name"), fj_get_str(it, "description"),
-				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "default")) ? " (default)" : "");
+		t = tl_table_new(0);
+		tl_table_column(t, NULL, 24, 0);
+		tl_table_column(t, NULL, 0, 0);
+		cJSON_ArrayForEach(it, list) {
+			snprintf(buf, sizeof(buf), "%s%s", fj_get_str(it, "description"),
+				 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "default")) ? " (default)" : "");
+			tl_table_row(t, fj_get_str(it, "name"), buf);
+		}
+		tl_table_print(fp, t);
 		return;
 	}
 	if (!p)
 		return;
-	fprintf(fp, "%s: %s\n", p->name, p->description);
-	fprintf(fp, "  source: %s\n  chain: ", p->source);
-	for (i = 0; i < p->nchain; i++)
-		fprintf(fp, "%s%s", i ? " > " : "", p->chain[i]);
-	fprintf(fp, "\n\n  %-44s %-9s %-22s %s\n", "CHECK", "SEVERITY", "FROM", "EXPECTED");
+	tl_line(fp, 2, "%s: %s", p->name, p->description);
+	tl_line(fp, 4, "  source: %s", p->source);
+	{
+		struct strbuf sb = STRBUF_INIT;
+		for (i = 0; i < p->nchain; i++)
+			strbuf_addf(&sb, "%s%s", i ? " > " : "", p->chain[i]);
+		tl_line(fp, 4, "  chain: %s", sb.buf ? sb.buf : "");
+		strbuf_release(&sb);
+	}
+	fputc('\n', fp);
+	t = tl_table_new(2);
+	tl_table_column(t, "CHECK", 44, TL_WRAP);
+	tl_table_column(t, "SEVERITY", 9, 0);
+	tl_table_column(t, "FROM", 22, TL_WRAP);
+	tl_table_column(t, "EXPECTED", 0, 0);
 	for (i = 0; i < p->nspecs; i++) {
+		char exp[360];
 		const struct pspec *s = &p->specs[i];
 		if (s->key)
 			snprintf(id, sizeof(id), "%s %s", s->check->id, s->key);
 		else
 			snprintf(id, sizeof(id), "%s", s->check->id);
-		fprintf(fp, "  %-44s %-9s %-22s %s%s\n", id, severity_name(s->severity), s->from,
-			pspec_expected(s, buf, sizeof(buf)), strcmp(s->when, "always") ? " (when pinned)" : "");
+		snprintf(exp, sizeof(exp), "%s%s", pspec_expected(s, buf, sizeof(buf)),
+			 strcmp(s->when, "always") ? " (when pinned)" : "");
+		tl_table_row(t, id, severity_name(s->severity), s->from, exp);
 	}
+	tl_table_print(fp, t);
 }
 
 static int profiles_cmd(struct invocation *inv)

@@ -160,7 +160,7 @@ const char *c_reset(void) { return color_on ? "\033[0m" : ""; }
 
 void tx_section(FILE *fp, const char *title)
 {
-	fprintf(fp, "%s%s%s\n", c_bold(), title, c_reset());
+	tl_wrapf(fp, 0, 2, "%s%s%s", c_bold(), title, c_reset());
 }
 
 /* "  KEY                    VALUE", the value wrapped under itself. */

@@ -86,7 +86,7 @@ void bench_render_text(FILE *fp, const struct doc *doc)
 	if (cJSON_GetArraySize(gaps) > 0) {
 		tx_section(fp, "Unknown (with the reason)");
 		cJSON_ArrayForEach(it, gaps)
-			fprintf(fp, "  %-22s %s\n", cJSON_GetObjectItemCaseSensitive(it, "fact")->valuestring,
-				cJSON_GetObjectItemCaseSensitive(it, "reason")->valuestring);
+			tx_kv(fp, cJSON_GetObjectItemCaseSensitive(it, "fact")->valuestring, "%s",
+			      cJSON_GetObjectItemCaseSensitive(it, "reason")->valuestring);
 	}
 }

@@ -99,7 +99,11 @@ void report_render_text(FILE *fp, const struct doc *d)
 			}
 		}
 	}
-	diff_text_baseline(fp, cJSON_GetObjectItemCaseSensitive(r, "baseline"));
+	{
+		struct tl_buf b;
+		diff_text_baseline(tl_begin(&b), cJSON_GetObjectItemCaseSensitive(r, "baseline"));
+		tl_end(fp, &b, TL_AUTO);
+	}
 	snprintf(line, sizeof(line), "%d fail, %d warn, %d info, %d pass, %d unknown, %d skip; exit %d",
 		 report_jint(sum, "fail"), report_jint(sum, "warn"), report_jint(sum, "info"), report_jint(sum, "pass"),
 		 report_jint(sum, "unknown"), report_jint(sum, "skip"), report_jint(sum, "exit"));

@@ -97,6 +97,17 @@ size_t tl_strwidth(const char *s)
 
 /*** Paragraphs ***/
 
+/* sb onto fp, the glue as the spaces it stands for. */
+static void emit(FILE *fp, struct strbuf *sb)
+{
+	size_t i;
+	for (i = 0; i < sb->len; i++)
+		if (sb->buf[i] == TL_GLUE[0])
+			sb->buf[i] = ' ';
+	if (sb->len)
+		fputs(sb->buf, fp);
+}
+
 static void newline(struct strbuf *sb, size_t indent, size_t *col)
 {
 	size_t i;
@@ -166,8 +177,18 @@ void tl_wrap(FILE *fp, size_t col, size_t indent, const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
 	wrap_into(&sb, col, indent, (size_t)tl_width(), text ? text : "");
-	if (sb.len)
-		fputs(sb.buf, fp);
+	emit(fp, &sb);
+	fputc('\n', fp);
+	strbuf_release(&sb);
+}
+
+void tl_wrap_width(FILE *fp, size_t col, size_t indent, size_t width, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (width > (size_t)tl_width())
+		width = (size_t)tl_width();
+	wrap_into(&sb, col, indent, width, text ? text : "");
+	emit(fp, &sb);
 	fputc('\n', fp);
 	strbuf_release(&sb);
 }
@@ -181,11 +202,36 @@ void tl_wrapf(FILE *fp, size_t col, size_t indent, const char *fmt, ...)
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	wrap_into(&sb, col, indent, (size_t)tl_width(), s);
-	if (sb.len)
-		fputs(sb.buf, fp);
+	emit(fp, &sb);
 	fputc('\n', fp);
 	strbuf_release(&sb);
 	free(s);
+}
+
+FILE *tl_begin(struct tl_buf *b)
+{
+	b->buf = NULL;
+	b->len = 0;
+	b->fp = open_memstream(&b->buf, &b->len);
+	if (!b->fp)
+		die("out of memory");
+	return b->fp;
+}
+
+void tl_end(FILE *fp, struct tl_buf *b, size_t indent)
+{
+	char *line, *nl;
+	if (fclose(b->fp) != 0)
+		die("out of memory");
+	for (line = b->buf; line && *line; line = nl ? nl + 1 : line + strlen(line)) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		tl_wrap(fp, 0, indent == TL_AUTO ? strspn(line, " ") + 4 : indent, line);
+	}
+	free(b->buf);
+	b->buf = NULL;
+	b->fp = NULL;
 }
 
 /*** Tables ***/
@@ -314,7 +360,8 @@ static void print_row(FILE *fp, const struct tl_table *t, const size_t *w, const
 		}
 		while (out.len && out.buf[out.len - 1] == ' ')
 			out.buf[--out.len] = '\0';
-		fprintf(fp, "%s\n", out.len ? out.buf : "");
+		emit(fp, &out);
+		fputc('\n', fp);
 	}
 	for (i = 0; i < t->ncols; i++)
 		strbuf_release(&lines[i]);
@@ -325,13 +372,14 @@ static void print_row(FILE *fp, const struct tl_table *t, const size_t *w, const
 
 void tl_table_print(FILE *fp, struct tl_table *t)
 {
-	size_t *w, *floor_w, i, r, total, avail, last;
+	size_t *w, *floor_w, *nat_w, i, r, total, avail, last;
 	const char **hdr;
 	int headers = 0, pass;
 	if (!t->ncols)
 		goto out;
 	w = xcalloc(t->ncols, sizeof(*w));
 	floor_w = xcalloc(t->ncols, sizeof(*floor_w));
+	nat_w = xcalloc(t->ncols, sizeof(*nat_w));
 	hdr = xcalloc(t->ncols, sizeof(*hdr));
 	last = t->ncols - 1;
 	for (i = 0; i < t->ncols; i++) {
@@ -353,19 +401,21 @@ void tl_table_print(FILE *fp, struct tl_table *t)
 		else
 			w[i] = nat > t->cols[i].width ? nat : t->cols[i].width;
 		floor_w[i] = lw ? lw : 1;
+		nat_w[i] = nat ? nat : 1;
 	}
 	total = t->indent + last;
 	for (i = 0; i < t->ncols; i++)
 		total += w[i];
 	avail = (size_t)tl_width();
-	/* Shrink the widest wrapping column, first down to its longest word,
-	 * then (pass 1) cutting words, down to 4 columns. */
-	for (pass = 0; pass < 2 && total > avail; pass++) {
+	/* Too wide: first give up padding (every column down to its widest
+	 * cell), then shrink the widest wrapping column, down to its longest
+	 * word, then (pass 2) cutting words, down to 4 columns. */
+	for (pass = 0; pass < 3 && total > avail; pass++) {
 		while (total > avail) {
 			size_t best = t->ncols;
 			for (i = 0; i < t->ncols; i++) {
-				size_t fl = pass ? 4 : floor_w[i];
-				if ((i == last || (t->cols[i].flags & TL_WRAP)) && w[i] > fl &&
+				size_t fl = pass == 0 ? nat_w[i] : pass == 1 ? floor_w[i] : 4;
+				if ((pass == 0 || i == last || (t->cols[i].flags & TL_WRAP)) && w[i] > fl &&
 				    (best == t->ncols || w[i] > w[best]))
 					best = i;
 			}
@@ -381,6 +431,7 @@ void tl_table_print(FILE *fp, struct tl_table *t)
 		print_row(fp, t, w, (const char *const *)&t->cells[r * t->ncols]);
 	free(w);
 	free(floor_w);
+	free(nat_w);
 	free(hdr);
 out:
 	for (r = 0; r < t->nrows * t->ncols; r++)

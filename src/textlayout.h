@@ -26,11 +26,32 @@ size_t tl_strnwidth(const char *s, size_t n);
  * (a hanging indent); a word wider than the room is cut at it.  A newline
  * in text starts a new line at indent.  Ends the line.
  */
+/* A space that does not break a line ("[--report" TL_GLUE "FILE]"); text
+ * from other machines cannot hold it (text_clean() replaces controls). */
+#define TL_GLUE "\x1f"
 void tl_wrap(FILE *fp, size_t col, size_t indent, const char *text);
+/* The same at most width columns wide (prose kept to a readable measure). */
+void tl_wrap_width(FILE *fp, size_t col, size_t indent, size_t width, const char *text);
 void tl_wrapf(FILE *fp, size_t col, size_t indent, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* One whole line (its leading spaces kept), wrapped with a hanging indent. */
 #define tl_line(fp, indent, ...) tl_wrapf((fp), 0, (indent), __VA_ARGS__)
+
+/*
+ * Output written with stdio, laid out afterwards: tl_begin() gives a stream
+ * to print to as before, tl_end() wraps each line it holds onto fp, with
+ * continuation lines at indent, or (TL_AUTO) at the line's own leading
+ * spaces plus four.  The way to adopt the engine for a renderer that
+ * prints piece by piece.
+ */
+#define TL_AUTO ((size_t)-1)
+struct tl_buf {
+	FILE *fp;
+	char *buf;
+	size_t len;
+};
+FILE *tl_begin(struct tl_buf *b);
+void tl_end(FILE *fp, struct tl_buf *b, size_t indent);
 
 /*
  * A table: columns with a header (NULL: the table has no header row), a

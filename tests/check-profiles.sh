@@ -21,7 +21,8 @@ one_line_err() { [ "$(wc -l <"$err")" -eq 1 ] || { echo "not ok - stderr is not 
 for f in "$top_srcdir"/profiles/*.json; do
 	t "validate $(basename "$f")" 0 "$NODEAUDIT" profiles validate "$f"; has ": ok, profile"
 done
-t "profiles list" 0 "$NODEAUDIT" profiles list
+# Wide enough that no description wraps: the lines are matched whole.
+t "profiles list" 0 env COLUMNS=1000 "$NODEAUDIT" profiles list
 has "^agent-cpu-inference .*\(default\)$"; has "^base "; has "^agent-orchestrator "; has "^agent-accelerator-host "
 t "profiles list --format json" 0 "$NODEAUDIT" profiles list --format json; has '"default":[[:space:]]*true'
 t "profiles show" 0 "$NODEAUDIT" profiles show agent-cpu-inference

@@ -12,6 +12,8 @@
 #   node-edac    mc0 corrected errors 5 -> 9 (a DIMM starting to fail)
 #   node-same    a plain copy
 # Every planted difference must be found, and nothing else flagged.
+# Lines are matched whole: wide enough that none wraps (the layout is tested in text-width.sh).
+COLUMNS=1000; export COLUMNS
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
 fix=$(cd "$top_srcdir/tests/fixtures" && pwd)
