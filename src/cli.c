@@ -55,8 +55,8 @@ static const struct global_option {
 	{ { "output", OPT_OUTPUT, "FILE", "write to FILE atomically (temporary file + rename)" }, 0 },
 	{ { "color", OPT_COLOR, "WHEN", "auto (default), always or never; NO_COLOR is honoured" }, 0 },
 	{ { "colour", OPT_COLOUR, "WHEN", NULL }, 0 },
-	{ { "quiet", OPT_QUIET, NULL, "no warnings on stderr" }, 0 },
-	{ { "verbose", OPT_VERBOSE, NULL, "more detail on stderr: what was read, how long each probe took" }, 0 },
+	{ { "quiet", OPT_QUIET, NULL, "the results only: no notes, hints or fixes in text, no warnings on stderr" }, 0 },
+	{ { "verbose", OPT_VERBOSE, NULL, "on stderr, each probe and how long it took; -vv: every file read" }, 0 },
 	{ { "help", OPT_HELP, NULL, "this help; 'nodeaudit help COMMAND' for one command" }, 0 },
 	{ { "version", OPT_VERSION, NULL, "version" }, 0 },
 };
@@ -278,6 +278,24 @@ static const struct cmd_option *find_short(const struct command *c, int ch, int 
 	return NULL;
 }
 
+/* The option of c (or a global one) nearest to a mistyped name, or NULL. */
+static const char *suggest_option(const struct command *c, const char *name, size_t n)
+{
+	const char *names[128], *sug;
+	const struct cmd_option *o;
+	char *w = xstrndup(name, n);
+	size_t i, k = 0;
+	for (i = 0; i < ARRAY_SIZE(global_options) && k + 1 < ARRAY_SIZE(names); i++)
+		if (global_options[i].o.help)
+			names[k++] = global_options[i].o.name;
+	for (o = c ? c->options : NULL; o && o->name && k + 1 < ARRAY_SIZE(names); o++)
+		names[k++] = o->name;
+	names[k] = NULL;
+	sug = closest_word(w, names);
+	free(w);
+	return sug;
+}
+
 /* Does this option word (of any command) take a value in the next word? */
 static int takes_value(const char *w)
 {
@@ -315,6 +333,9 @@ int cli_find_command(int argc, char **argv)
 	return -1;
 }
 
+/* -q and -v both given: refused once the options are read. */
+static int quiet_seen, verbose_seen;
+
 static int global_option(int key, const char *arg)
 {
 	switch (key) {
@@ -330,8 +351,8 @@ static int global_option(int key, const char *arg)
 			return usage_error(NULL, "--color takes auto, always or never, not '%s'", arg);
 		G.color = arg;
 		return 0;
-	case OPT_QUIET: verbosity = -1; return 0;
-	case OPT_VERBOSE: verbosity = verbosity < 0 ? 1 : verbosity + 1; return 0;
+	case OPT_QUIET: verbosity = -1; quiet_seen = 1; return 0;
+	case OPT_VERBOSE: verbosity = verbosity < 0 ? 1 : verbosity + 1; verbose_seen = 1; return 0;
 	}
 	return -1;
 }
@@ -351,6 +372,7 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 	char b1[48];
 
 	memset(inv, 0, sizeof(*inv));
+	quiet_seen = verbose_seen = 0;
 	inv->cmd = c;
 	inv->args = xcalloc(1, c->args_size ? c->args_size : 1);
 	if (c->init)
@@ -382,7 +404,11 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 			o = find_long(c, w + 2, n, &global);
 			if (!o) {
 				char name[48];
+				const char *sug = suggest_option(c, w + 2, n);
 				snprintf(name, sizeof(name), "%.*s", (int)(n + 2 < 47 ? n + 2 : 47), w);
+				if (sug)
+					return usage_error(c->name, "unknown option '%s' (did you mean '--%s'?)",
+							   shown(name, b1, sizeof(b1)), sug);
 				return usage_error(c->name, "unknown option '%s'", shown(name, b1, sizeof(b1)));
 			}
 			if (o->arg) {
@@ -438,6 +464,9 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 		} else if (!c->option || c->option(inv->args, o->key, val) < 0)
 			return -1;
 	}
+	if (quiet_seen && verbose_seen)
+		return usage_error(c->name, "-q and -v contradict each other (-q: the results only; "
+				   "-v: the probes and their timings too)");
 	if (inv->noperands < c->min_operands) {
 		return usage_error(c->name, "no %s given", c->operands_help ? c->operands_help : "argument");
 	}
@@ -555,6 +584,7 @@ static int run_command(const struct command *c, int argc, char **argv)
 int cli_main(int argc, char **argv)
 {
 	const struct command *cmd;
+	size_t i;
 	int at;
 
 	at = cli_find_command(argc - 1, argv + 1);
@@ -562,9 +592,27 @@ int cli_main(int argc, char **argv)
 		cmd = find_command(default_command);
 	else if (!(cmd = find_command(argv[1 + at]))) {
 		const char *names[32];
+		int k;
+		/* "nodeaudit --profil NAME": the typo is the option, not NAME. */
+		for (k = 0; k < at; k++) {
+			const char *w = argv[1 + k], *eq = strchr(w, '=');
+			size_t n = eq ? (size_t)(eq - w - 2) : strlen(w) - 2;
+			const char *sug = NULL;
+			int g;
+			if (strncmp(w, "--", 2) || !w[2] || find_long(NULL, w + 2, n, &g))
+				continue;
+			for (i = 0; i < ncommands && !sug; i++)
+				if (!find_long(commands[i], w + 2, n, &g))
+					sug = suggest_option(commands[i], w + 2, n);
+			if (sug) {
+				char b2[48];
+				usage_error(NULL, "unknown option '%s' (did you mean '--%s'?)",
+					    shown(w, b2, sizeof(b2)), sug);
+				return EXIT_UNKNOWN;
+			}
+		}
 		const char *sug;
 		char b1[48];
-		size_t i;
 		for (i = 0; i < ncommands && i + 1 < ARRAY_SIZE(names); i++)
 			names[i] = commands[i]->name;
 		names[i] = NULL;
@@ -578,9 +626,9 @@ int cli_main(int argc, char **argv)
 	}
 	/* `nodeaudit --help` and `nodeaudit --version` without a command. */
 	if (at < 0) {
-		int i;
-		for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		int j;
+		for (j = 1; j < argc && strcmp(argv[j], "--"); j++) {
+			if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
 				cli_print_help(stdout);
 				return fflush(stdout) == 0 ? EXIT_OK : EXIT_UNKNOWN;
 			}

@@ -33,6 +33,8 @@ void report_render_text(FILE *fp, const struct doc *d)
 	const cJSON *sum = cJSON_GetObjectItemCaseSensitive(r, "summary");
 	const char *host = fj_get_str(cJSON_GetObjectItemCaseSensitive(r, "host"), "hostname");
 	size_t k, col;
+	/* -q: the results only, without the reasons, details, fixes and hints. */
+	int quiet = verbosity < 0;
 	char buf[600], line[1400];
 
 	{
@@ -68,6 +70,8 @@ void report_render_text(FILE *fp, const struct doc *d)
 				fprintf(fp, "%s%-7s%s %-34s ", status_color(st), status_name(st), c_reset(), idbuf);
 			if (st == ST_UNKNOWN || st == ST_SKIP) {
 				wrap(fp, col, 10, fj_get_str(f, "title"));
+				if (quiet)
+					continue;
 				snprintf(line, sizeof(line), "%s", fj_get_str(f, "reason") ? fj_get_str(f, "reason") : "");
 				fprintf(fp, "        %s", c_dim());
 				wrap(fp, 8, 10, line);
@@ -78,7 +82,7 @@ void report_render_text(FILE *fp, const struct doc *d)
 				 report_observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
 				 st != ST_PASS ? fj_get_str(f, "expected") : "");
 			wrap(fp, col, 10, line);
-			if (st == ST_PASS)
+			if (st == ST_PASS || quiet)
 				continue;
 			if (fj_get_str(f, "detail")) {
 				fputs("        ", fp);
@@ -109,7 +113,7 @@ void report_render_text(FILE *fp, const struct doc *d)
 		 report_jint(sum, "unknown"), report_jint(sum, "skip"), report_jint(sum, "exit"));
 	fputc('\n', fp);
 	wrap(fp, 0, 0, line);
-	if (report_jint(sum, "unknown")) {
+	if (report_jint(sum, "unknown") && !quiet) {
 		snprintf(line, sizeof(line), "%d check(s) could not be decided: see the reasons above",
 			 report_jint(sum, "unknown"));
 		wrap(fp, 0, 0, line);

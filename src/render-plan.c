@@ -136,12 +136,13 @@ void plan_render_text(FILE *out, const struct doc *d)
 				strbuf_addstr(&sb, fj_get_str(s, "command") ? fj_get_str(s, "command") : jstr_or(s, "text", ""));
 			tl_line(out, 6, "%s", sb.buf);
 			strbuf_release(&sb);
-			if (fj_get_str(s, "reason"))
+			if (fj_get_str(s, "reason") && verbosity >= 0)
 				tl_line(out, 11, "      why: %s", fj_get_str(s, "reason"));
 		}
-		tl_line(out, 3, "  (nodeaudit plan --format sh|sysctl|systemd writes these as files)");
+		if (verbosity >= 0)   /* -q: the plan only, without hints and notes */
+			tl_line(out, 3, "  (nodeaudit plan --format sh|sysctl|systemd writes these as files)");
 	}
-	if (cJSON_GetArraySize(arr(plan, "notes"))) {
+	if (cJSON_GetArraySize(arr(plan, "notes")) && verbosity >= 0) {
 		tx_section(out, "Notes");
 		cJSON_ArrayForEach(s, arr(plan, "notes"))
 			if (cJSON_IsString(s))
