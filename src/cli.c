@@ -588,8 +588,10 @@ int cli_main(int argc, char **argv)
 	int at;
 
 	at = cli_find_command(argc - 1, argv + 1);
-	if (at < 0)
+	if (at < 0) {
 		cmd = find_command(default_command);
+		G.implicit = 1;
+	}
 	else if (!(cmd = find_command(argv[1 + at]))) {
 		const char *names[32];
 		int k;

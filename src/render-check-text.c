@@ -46,6 +46,8 @@ void report_render_text(FILE *fp, const struct doc *d)
 			else
 				strbuf_addf(&sb, " > %s", x->valuestring);
 		strbuf_addf(&sb, ")%s%s", host ? " on " : "", host ? host : "");
+		if (fj_get_str(prof, "chosen"))
+			strbuf_addf(&sb, ", chosen for %s", fj_get_str(prof, "chosen"));
 		wrap(fp, 0, 2, sb.buf);
 		fputc('\n', fp);
 		strbuf_release(&sb);

@@ -43,7 +43,7 @@ want "check --format" "text json junit prometheus tap html" check --format ""
 want "report --format" "text json csv html" report --format ""
 want "--fail-on" "warn fail never" --sysroot /x check --fail-on ""
 want "--color" "auto always never" --color ""
-want "profiles subcommands" "list show validate" profiles ""
+want "profiles subcommands" "list recommend show validate" profiles ""
 want "probe --only comma list" "cpu,numa" probe --only cpu,n
 has "explain cpu. gives cpu.smt" cpu.smt explain cpu.
 has "check --profile agent- gives agent-cpu-inference" agent-cpu-inference check --profile agent-
