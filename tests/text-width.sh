@@ -48,7 +48,7 @@ for w in 80 60; do
 	fits $w "profiles list" "$NODEAUDIT" profiles list
 	fits $w "profiles show" "$NODEAUDIT" profiles show agent-accelerator-host
 	fits $w "bench --dry-run" "$NODEAUDIT" bench --dry-run
-	if [ -x "$MKGGUF" ] && "$MKGGUF" "$tmp/m.gguf" >/dev/null 2>&1; then
+	if [ -x "$MKGGUF" ] && "$MKGGUF" llama "$tmp/m.gguf" >/dev/null 2>&1; then
 		fits $w "bench MODEL --dry-run" "$NODEAUDIT" bench "$tmp/m.gguf" --dry-run
 	fi
 done
