@@ -86,6 +86,11 @@ static void explain_one(FILE *fp, const struct check *c)
 			const struct pspec *s = &p.specs[k];
 			if (s->check != c)
 				continue;
+			if (s->skip) {
+				tl_line(fp, 27, "  %-24s skipped: %s", p.name, s->skip);
+				used = 1;
+				continue;
+			}
 			tl_line(fp, 27, "  %-24s %s%s%s%s (%s)", p.name, s->key ? s->key : "", s->key ? " " : "",
 				pspec_expected(s, buf, sizeof(buf)),
 				strcmp(s->when, "always") ? ", when pinned" : "", severity_name(s->severity));
