@@ -1,6 +1,7 @@
 /* audit.c - the audit pipeline: probe (or saved facts) -> profile -> report */
 #include "config.h"
 #include "audit.h"
+#include "recommend.h"
 #include "report.h"
 #include "util.h"
 
@@ -114,9 +115,37 @@ static cJSON *facts_from_probe_doc(const cJSON *doc)
 	return root;
 }
 
+/* Plain `nodeaudit` on a guest: the guest profile instead of the default,
+ * and the report says so.  0, or -1 after one line. */
+static int guest_switch(const struct audit_opts *o, const cJSON *root, struct profile *prof, int *chosen)
+{
+	char *err = NULL;
+	*chosen = 0;
+	if (!o->guest_default || o->profile || !facts_is_guest(root))
+		return 0;
+	profile_release(prof);
+	if (profile_load(prof, GUEST_PROFILE, NULL, NULL, &err) < 0) {
+		error("%s", err);
+		free(err);
+		return -1;
+	}
+	*chosen = 1;
+	return 0;
+}
+
+static void say_chosen(cJSON *report, const cJSON *root)
+{
+	const char *hv = fj_get_str(facts_get(root, "host"), "hypervisor");
+	char *s = xasprintf("a virtual guest%s%s%s: the host decides the hardware checks; --profile overrides",
+			    hv ? " (" : "", hv ? hv : "", hv ? ")" : "");
+	cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(report, "profile"), "chosen", s);
+	free(s);
+}
+
 int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **report,
 	      int *exit_code)
 {
+	int chosen = 0;
 	struct profile prof;
 	struct probe_ctx ctx;
 	char *err = NULL;
@@ -137,9 +166,16 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 			return -1;
 		}
 		root = facts_from_probe_doc(doc);
+		if (guest_switch(o, root, &prof, &chosen) < 0) {
+			cJSON_Delete(root);
+			cJSON_Delete(doc);
+			return -1;
+		}
 		*report = report_build(&prof, root, cJSON_GetObjectItemCaseSensitive(doc, "gaps"),
 				       cJSON_GetObjectItemCaseSensitive(doc, "evidence"),
 				       cJSON_GetObjectItemCaseSensitive(doc, "conflicts"), fail_on, exit_code);
+		if (chosen)
+			say_chosen(*report, root);
 		cJSON_Delete(root);
 		cJSON_Delete(doc);
 		profile_release(&prof);
@@ -150,6 +186,10 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 		profile_release(&prof);
 		return -1;
 	}
+	if (guest_switch(o, ctx.facts.root, &prof, &chosen) < 0) {
+		probe_release(&ctx);
+		return -1;
+	}
 	audit_read_profile_inputs(&ctx, &prof);
 	if (o->bench && bench_run(&ctx, o->bench, facts_obj(&ctx.facts, "bench")) < 0) {
 		probe_release(&ctx);
@@ -158,6 +198,8 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 	}
 	*report = report_build(&prof, ctx.facts.root, ctx.facts.gaps, ctx.facts.evidence,
 			       ctx.facts.conflicts, fail_on, exit_code);
+	if (chosen)
+		say_chosen(*report, ctx.facts.root);
 	probe_release(&ctx);
 	profile_release(&prof);
 	return 0;

@@ -12,6 +12,8 @@ struct audit_opts {
 	const char *fail_on;       /* "warn" (NULL), "fail", "never" */
 	const char *facts;         /* a saved 'probe --format json' instead of probing, or NULL */
 	const struct bench_opts *bench;   /* measure bandwidth into facts.bench, or NULL */
+	int guest_default;         /* profile NULL and the node a virtual guest: GUEST_PROFILE
+	                              (plain `nodeaudit`), said in the report's profile.chosen */
 };
 
 /*

@@ -1322,7 +1322,13 @@ static cJSON *finding(const struct pspec *s, const cJSON *root, const cJSON *gap
 	int m = -1;
 	size_t i;
 
-	check_observe(c, root, s->key, &o);
+	if (s->skip) {
+		/* The profile says this node cannot decide it (a guest: the host). */
+		memset(&o, 0, sizeof(o));
+		o.state = OBS_SKIP;
+		snprintf(o.reason, sizeof(o.reason), "%s", s->skip);
+	} else
+		check_observe(c, root, s->key, &o);
 	if (o.state == OBS_VALUE) {
 		m = compare(s, &o);
 		if (m < 0)

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "checks.h"
 #include "output.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <errno.h>
@@ -54,8 +55,8 @@ static const struct global_option {
 	{ { "output", OPT_OUTPUT, "FILE", "write to FILE atomically (temporary file + rename)" }, 0 },
 	{ { "color", OPT_COLOR, "WHEN", "auto (default), always or never; NO_COLOR is honoured" }, 0 },
 	{ { "colour", OPT_COLOUR, "WHEN", NULL }, 0 },
-	{ { "quiet", OPT_QUIET, NULL, "no warnings on stderr" }, 0 },
-	{ { "verbose", OPT_VERBOSE, NULL, "more detail on stderr: what was read, how long each probe took" }, 0 },
+	{ { "quiet", OPT_QUIET, NULL, "the results only: no notes, hints or fixes in text, no warnings on stderr" }, 0 },
+	{ { "verbose", OPT_VERBOSE, NULL, "on stderr, each probe and how long it took; -vv: every file read" }, 0 },
 	{ { "help", OPT_HELP, NULL, "this help; 'nodeaudit help COMMAND' for one command" }, 0 },
 	{ { "version", OPT_VERSION, NULL, "version" }, 0 },
 };
@@ -89,6 +90,29 @@ int usage_error(const char *cmd, const char *fmt, ...)
 
 /*** Help, generated from the table ***/
 
+/* One line of an option's help from column 22, wrapped under itself. */
+static void help_line(FILE *fp, const char *s, size_t n)
+{
+	char *line = xstrndup(s, n);
+	tl_wrap(fp, 22, 22, line);
+	free(line);
+}
+
+/* Hand-broken text (a description, an epilog): each line wrapped to the
+ * width, continuation lines under the line's own indent plus two. */
+static void help_text(FILE *fp, const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+		char *line = xstrndup(s, n);
+		tl_wrap(fp, 0, strspn(line, " ") + 2, line);
+		free(line);
+		s += n;
+		if (*s == '\n')
+			s++;
+	}
+}
+
 /* "  --name ARG      help" with continuation lines indented to the text. */
 static void print_option(FILE *fp, const struct cmd_option *o)
 {
@@ -108,10 +132,11 @@ static void print_option(FILE *fp, const struct cmd_option *o)
 	if (strlen(head) > 19)
 		fprintf(fp, "\n  %-20s", "");
 	while ((nl = strchr(h, '\n'))) {
-		fprintf(fp, "%.*s\n  %-20s", (int)(nl - h), h, "");
+		help_line(fp, h, (size_t)(nl - h));
+		fprintf(fp, "  %-20s", "");
 		h = nl + 1;
 	}
-	fprintf(fp, "%s\n", h);
+	help_line(fp, h, strlen(h));
 }
 
 static void print_globals(FILE *fp, int probes)
@@ -133,19 +158,26 @@ static void print_formats(FILE *fp, const struct command *c)
 	size_t i, n = 0;
 	while (c->formats[n].name)
 		n++;
+	struct strbuf sb = STRBUF_INIT;
+	while (c->formats[n].name)
+		n++;
 	fprintf(fp, "  %-20s", "--format FMT");
 	for (i = 0; i < n; i++)
-		fprintf(fp, "%s%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", c->formats[i].name,
-			i == 0 ? " (default)" : "");
-	fputc('\n', fp);
+		strbuf_addf(&sb, "%s%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", c->formats[i].name,
+			    i == 0 ? " (default)" : "");
+	help_line(fp, sb.buf, sb.len);
+	strbuf_release(&sb);
 	if (c->format_help) {
 		const char *h = c->format_help, *nl;
 		while ((nl = strchr(h, '\n'))) {
-			fprintf(fp, "  %-20s%.*s\n", "", (int)(nl - h), h);
+			fprintf(fp, "  %-20s", "");
+			help_line(fp, h, (size_t)(nl - h));
 			h = nl + 1;
 		}
-		if (*h)
-			fprintf(fp, "  %-20s%s\n", "", h);
+		if (*h) {
+			fprintf(fp, "  %-20s", "");
+			help_line(fp, h, strlen(h));
+		}
 	}
 }
 
@@ -153,12 +185,28 @@ void cli_print_usage(FILE *fp, const struct command *c)
 {
 	const char *s = c->synopsis, *nl;
 	const struct cmd_option *o;
-	fprintf(fp, "Usage: nodeaudit %s", c->name);
-	while ((nl = strchr(s, '\n'))) {
-		fprintf(fp, " %.*s\n       nodeaudit %s", (int)(nl - s), s, c->name);
-		s = nl + 1;
-	}
-	fprintf(fp, "%s%s\n\n%s", *s ? " " : "", s, c->description);
+	/* Each synopsis line wrapped under its first option (GNU's usage). */
+	size_t ind = strlen("Usage: nodeaudit ") + strlen(c->name) + 1;
+	const char *lead = "Usage:";
+	do {
+		char *line, *p;
+		int depth = 0;
+		nl = strchr(s, '\n');
+		line = xasprintf("%-6s nodeaudit %s%s%.*s", lead, c->name, *s && s != nl ? " " : "",
+				 nl ? (int)(nl - s) : (int)strlen(s), s);
+		/* "[--report FILE]" stays on one line. */
+		for (p = line; *p; p++) {
+			depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+			if (*p == ' ' && depth > 0)
+				*p = TL_GLUE[0];
+		}
+		tl_wrap(fp, 0, ind, line);
+		free(line);
+		lead = "";
+		s = nl ? nl + 1 : s + strlen(s);
+	} while (nl);
+	fputc('\n', fp);
+	help_text(fp, c->description);
 	if ((c->options && c->options->name) || c->formats) {
 		fprintf(fp, "\nOptions:\n");
 		for (o = c->options; o && o->name; o++)
@@ -166,8 +214,10 @@ void cli_print_usage(FILE *fp, const struct command *c)
 		if (c->formats)
 			print_formats(fp, c);
 	}
-	if (c->epilog)
-		fprintf(fp, "\n%s", c->epilog);
+	if (c->epilog) {
+		fputc('\n', fp);
+		help_text(fp, c->epilog);
+	}
 	fputc('\n', fp);
 	print_globals(fp, (c->flags & CMD_PROBES) != 0);
 }
@@ -179,12 +229,15 @@ void cli_print_help(FILE *fp)
 		    "Audit a Linux server before it takes AI-agent traffic.\n\n"
 		    "Commands:\n");
 	for (i = 0; i < ncommands; i++)
-		fprintf(fp, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-	fprintf(fp, "\nWith no command, nodeaudit runs '%s' on this machine.  Options may stand\n"
-		    "before or after the command.\n\n", default_command);
+		tl_line(fp, 13, "  %-10s %s", commands[i]->name, commands[i]->summary);
+	fputc('\n', fp);
+	tl_wrapf(fp, 0, 0, "With no command, nodeaudit runs '%s' on this machine.  Options may stand "
+		 "before or after the command.", default_command);
+	fputc('\n', fp);
 	print_globals(fp, 1);
-	fprintf(fp, "\nExit status: 0 OK, 1 warning, 2 critical, 3 unknown (could not run).\n"
-		    "See nodeaudit(1); the checks and the field figures behind them: nodeaudit-checks(7).\n");
+	fputc('\n', fp);
+	help_text(fp, "Exit status: 0 OK, 1 warning, 2 critical, 3 unknown (could not run).\n"
+		  "See nodeaudit(1); the checks and the field figures behind them: nodeaudit-checks(7).\n");
 }
 
 static void print_version(void)
@@ -229,6 +282,24 @@ static const struct cmd_option *find_short(const struct command *c, int ch, int 
 	return NULL;
 }
 
+/* The option of c (or a global one) nearest to a mistyped name, or NULL. */
+static const char *suggest_option(const struct command *c, const char *name, size_t n)
+{
+	const char *names[128], *sug;
+	const struct cmd_option *o;
+	char *w = xstrndup(name, n);
+	size_t i, k = 0;
+	for (i = 0; i < ARRAY_SIZE(global_options) && k + 1 < ARRAY_SIZE(names); i++)
+		if (global_options[i].o.help)
+			names[k++] = global_options[i].o.name;
+	for (o = c ? c->options : NULL; o && o->name && k + 1 < ARRAY_SIZE(names); o++)
+		names[k++] = o->name;
+	names[k] = NULL;
+	sug = closest_word(w, names);
+	free(w);
+	return sug;
+}
+
 /* Does this option word (of any command) take a value in the next word? */
 static int takes_value(const char *w)
 {
@@ -266,6 +337,9 @@ int cli_find_command(int argc, char **argv)
 	return -1;
 }
 
+/* -q and -v both given: refused once the options are read. */
+static int quiet_seen, verbose_seen;
+
 static int global_option(int key, const char *arg)
 {
 	switch (key) {
@@ -281,8 +355,8 @@ static int global_option(int key, const char *arg)
 			return usage_error(NULL, "--color takes auto, always or never, not '%s'", arg);
 		G.color = arg;
 		return 0;
-	case OPT_QUIET: verbosity = -1; return 0;
-	case OPT_VERBOSE: verbosity = verbosity < 0 ? 1 : verbosity + 1; return 0;
+	case OPT_QUIET: verbosity = -1; quiet_seen = 1; return 0;
+	case OPT_VERBOSE: verbosity = verbosity < 0 ? 1 : verbosity + 1; verbose_seen = 1; return 0;
 	}
 	return -1;
 }
@@ -302,6 +376,7 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 	char b1[48];
 
 	memset(inv, 0, sizeof(*inv));
+	quiet_seen = verbose_seen = 0;
 	inv->cmd = c;
 	inv->args = xcalloc(1, c->args_size ? c->args_size : 1);
 	if (c->init)
@@ -333,7 +408,11 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 			o = find_long(c, w + 2, n, &global);
 			if (!o) {
 				char name[48];
+				const char *sug = suggest_option(c, w + 2, n);
 				snprintf(name, sizeof(name), "%.*s", (int)(n + 2 < 47 ? n + 2 : 47), w);
+				if (sug)
+					return usage_error(c->name, "unknown option '%s' (did you mean '--%s'?)",
+							   shown(name, b1, sizeof(b1)), sug);
 				return usage_error(c->name, "unknown option '%s'", shown(name, b1, sizeof(b1)));
 			}
 			if (o->arg) {
@@ -389,6 +468,9 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 		} else if (!c->option || c->option(inv->args, o->key, val) < 0)
 			return -1;
 	}
+	if (quiet_seen && verbose_seen)
+		return usage_error(c->name, "-q and -v contradict each other (-q: the results only; "
+				   "-v: the probes and their timings too)");
 	if (inv->noperands < c->min_operands) {
 		return usage_error(c->name, "no %s given", c->operands_help ? c->operands_help : "argument");
 	}
@@ -504,6 +586,7 @@ static int run_command(const struct command *c, int argc, char **argv)
 		return EXIT_UNKNOWN;
 	}
 	decide_color(out.fp, out.path != NULL);
+	tl_set_width(out.fp, out.path != NULL);
 	/* Strings from other machines: valid UTF-8 always, no controls in text. */
 	json_clean(inv.doc.json, inv.format->render != render_json);
 	inv.format->render(out.fp, &inv.doc);
@@ -518,16 +601,37 @@ static int run_command(const struct command *c, int argc, char **argv)
 int cli_main(int argc, char **argv)
 {
 	const struct command *cmd;
+	size_t i;
 	int at;
 
 	at = cli_find_command(argc - 1, argv + 1);
-	if (at < 0)
+	if (at < 0) {
 		cmd = find_command(default_command);
+		G.implicit = 1;
+	}
 	else if (!(cmd = find_command(argv[1 + at]))) {
 		const char *names[32];
+		int k;
+		/* "nodeaudit --profil NAME": the typo is the option, not NAME. */
+		for (k = 0; k < at; k++) {
+			const char *w = argv[1 + k], *eq = strchr(w, '=');
+			size_t n = eq ? (size_t)(eq - w - 2) : strlen(w) - 2;
+			const char *sug = NULL;
+			int g;
+			if (strncmp(w, "--", 2) || !w[2] || find_long(NULL, w + 2, n, &g))
+				continue;
+			for (i = 0; i < ncommands && !sug; i++)
+				if (!find_long(commands[i], w + 2, n, &g))
+					sug = suggest_option(commands[i], w + 2, n);
+			if (sug) {
+				char b2[48];
+				usage_error(NULL, "unknown option '%s' (did you mean '--%s'?)",
+					    shown(w, b2, sizeof(b2)), sug);
+				return EXIT_UNKNOWN;
+			}
+		}
 		const char *sug;
 		char b1[48];
-		size_t i;
 		for (i = 0; i < ncommands && i + 1 < ARRAY_SIZE(names); i++)
 			names[i] = commands[i]->name;
 		names[i] = NULL;
@@ -541,9 +645,9 @@ int cli_main(int argc, char **argv)
 	}
 	/* `nodeaudit --help` and `nodeaudit --version` without a command. */
 	if (at < 0) {
-		int i;
-		for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		int j;
+		for (j = 1; j < argc && strcmp(argv[j], "--"); j++) {
+			if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
 				cli_print_help(stdout);
 				return stdout_done();
 			}

@@ -38,6 +38,7 @@ struct global_opts {
 	const char *format;        /* --format as given; NULL: the command's default */
 	const char *output;        /* -o FILE; NULL: stdout */
 	const char *color;         /* auto|always|never */
+	int implicit;              /* no command word: `nodeaudit` alone ran the default */
 };
 extern struct global_opts G;
 

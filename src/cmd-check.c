@@ -61,12 +61,16 @@ static int check_cmd(struct invocation *inv)
 		return usage_error("check", "--facts and --sysroot exclude each other");
 	if (a->bench)
 		a->audit.bench = &a->bo;
+	/* `nodeaudit` alone, without --profile: the guest profile on a guest. */
+	a->audit.guest_default = G.implicit && !a->audit.profile;
 	if (audit_run(&a->audit, &G.probe, &inv->doc.json, &code) < 0)
 		return -1;
 	if (a->baseline) {
 		struct profile prof;
 		char *err = NULL;
-		if (profile_load(&prof, a->audit.profile ? a->audit.profile : DEFAULT_PROFILE, NULL, NULL, &err) < 0) {
+		const char *pname = fj_get_str(cJSON_GetObjectItemCaseSensitive(inv->doc.json, "profile"), "name");
+		if (profile_load(&prof, a->audit.profile ? a->audit.profile : pname ? pname : DEFAULT_PROFILE,
+				 NULL, NULL, &err) < 0) {
 			error("%s", err);
 			free(err);
 			return -1;

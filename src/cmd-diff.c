@@ -4,6 +4,7 @@
 #include "diff.h"
 #include "output.h"
 #include "profile.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -60,7 +61,9 @@ out_prof:
 
 static void render_text(FILE *fp, const struct doc *d)
 {
-	diff_text(fp, d->json);
+	struct tl_buf b;
+	diff_text(tl_begin(&b), d->json);
+	tl_end(fp, &b, TL_AUTO);
 }
 
 static const struct cmd_option diff_options[] = {

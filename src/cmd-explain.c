@@ -4,36 +4,21 @@
 #include "checks.h"
 #include "output.h"
 #include "profile.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Print text wrapped at 78 columns with an indent. */
+/* Prose at most 78 columns wide (narrower on a narrower output), indented. */
+#define PROSE_WIDTH 78
 static void wrap(FILE *fp, const char *indent, const char *s)
 {
-	size_t col = 0, ind = strlen(indent);
-	while (*s) {
-		size_t w = strcspn(s, " ");
-		if (col && col + 1 + w > 78) {
-			fputc('\n', fp);
-			col = 0;
-		}
-		if (!col) {
-			fputs(indent, fp);
-			col = ind;
-		} else {
-			fputc(' ', fp);
-			col++;
-		}
-		fwrite(s, 1, w, fp);
-		col += w;
-		s += w;
-		while (*s == ' ')
-			s++;
-	}
-	if (col)
-		fputc('\n', fp);
+	size_t ind = strlen(indent);
+	if (!*s)
+		return;
+	fputs(indent, fp);
+	tl_wrap_width(fp, ind, ind, PROSE_WIDTH, s);
 }
 
 static const char *type_name(const struct check *c)
@@ -51,24 +36,30 @@ static const char *type_name(const struct check *c)
 
 static void explain_list(FILE *fp)
 {
+	struct tl_table *t = tl_table_new(0);
 	size_t i;
+	tl_table_column(t, NULL, 34, 0);
+	tl_table_column(t, NULL, 0, 0);
 	for (i = 0; i < ncheck_catalog; i++)
-		fprintf(fp, "%-34s %s\n", check_catalog[i].id, check_catalog[i].title);
+		tl_table_row(t, check_catalog[i].id, check_catalog[i].title);
+	tl_table_print(fp, t);
 }
 
 static void explain_one(FILE *fp, const struct check *c)
 {
 	size_t i, k;
 	char buf[300];
-	fprintf(fp, "%s%s%s: %s\n\n", c_bold(), c->id, c_reset(), c->title);
+	tl_line(fp, 2, "%s%s%s: %s", c_bold(), c->id, c_reset(), c->title);
+	fputc('\n', fp);
 	fprintf(fp, "What it measures\n");
 	wrap(fp, "  ", c->what);
 	snprintf(buf, sizeof(buf), "%s%s%s%s%s", c->cmps & CMP_EXPECT ? "expect" : "",
 		 (c->cmps & CMP_EXPECT) && (c->cmps & (CMP_MIN | CMP_MAX)) ? " " : "",
 		 c->cmps & CMP_MIN ? "min" : "", (c->cmps & CMP_MIN) && (c->cmps & CMP_MAX) ? " " : "",
 		 c->cmps & CMP_MAX ? "max" : "");
-	fprintf(fp, "  Facts read: %s\n  Value: %s%s%s; comparators: %s\n\n", c->facts, type_name(c),
-		c->unit ? ", in " : "", c->unit ? c->unit : "", buf);
+	tl_line(fp, 4, "  Facts read: %s", c->facts);
+	tl_line(fp, 4, "  Value: %s%s%s; comparators: %s", type_name(c), c->unit ? ", in " : "", c->unit ? c->unit : "", buf);
+	fputc('\n', fp);
 	fprintf(fp, "Why it matters\n");
 	wrap(fp, "  ", c->why);
 	if (c->disagree) {
@@ -80,7 +71,7 @@ static void explain_one(FILE *fp, const struct check *c)
 		snprintf(buf, sizeof(buf), "%s%s%s", c->fixes[i].command ? c->fixes[i].command : "",
 			 c->fixes[i].command && c->fixes[i].text ? ": " : "",
 			 c->fixes[i].text ? c->fixes[i].text : "");
-		fprintf(fp, "  (%s) %s\n", c->fixes[i].kind, buf);
+		tl_line(fp, 4, "  (%s) %s", c->fixes[i].kind, buf);
 	}
 	fprintf(fp, "\nBuilt-in profiles\n");
 	for (i = 0; i < nbuiltin_profiles; i++) {
@@ -95,7 +86,12 @@ static void explain_one(FILE *fp, const struct check *c)
 			const struct pspec *s = &p.specs[k];
 			if (s->check != c)
 				continue;
-			fprintf(fp, "  %-24s %s%s%s%s (%s)\n", p.name, s->key ? s->key : "", s->key ? " " : "",
+			if (s->skip) {
+				tl_line(fp, 27, "  %-24s skipped: %s", p.name, s->skip);
+				used = 1;
+				continue;
+			}
+			tl_line(fp, 27, "  %-24s %s%s%s%s (%s)", p.name, s->key ? s->key : "", s->key ? " " : "",
 				pspec_expected(s, buf, sizeof(buf)),
 				strcmp(s->when, "always") ? ", when pinned" : "", severity_name(s->severity));
 			if (s->note)

@@ -2,7 +2,10 @@
 #include "config.h"
 #include "cli.h"
 #include "output.h"
+#include "probe.h"
 #include "profile.h"
+#include "recommend.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -41,6 +44,27 @@ static int profiles_list(struct invocation *inv)
 	return EXIT_OK;
 }
 
+/* `profiles recommend`: probe (host, CPU, PCI) and name the built-in profile
+ * that fits, with the reason. */
+static int profiles_recommend(struct invocation *inv)
+{
+	struct probe_ctx ctx;
+	char why[512];
+	const char *name;
+	cJSON *o;
+	if (probe_run(&ctx, &G.probe, "cpu,pci") < 0) {
+		probe_release(&ctx);
+		return -1;
+	}
+	name = profile_recommend(ctx.facts.root, why, sizeof(why));
+	inv->doc.json = cJSON_CreateObject();
+	o = cJSON_AddObjectToObject(inv->doc.json, "recommend");
+	cJSON_AddStringToObject(o, "profile", name);
+	cJSON_AddStringToObject(o, "reason", why);
+	probe_release(&ctx);
+	return EXIT_OK;
+}
+
 static void release_profile(void *p)
 {
 	profile_release(p);
@@ -54,6 +78,8 @@ static void profiles_render_json(FILE *fp, const struct doc *d)
 	struct doc sub = { NULL, NULL, NULL };
 	if (!inner)
 		inner = cJSON_GetObjectItemCaseSensitive(d->json, "profile");
+	if (!inner)
+		inner = cJSON_GetObjectItemCaseSensitive(d->json, "recommend");
 	sub.json = (cJSON *)(inner ? inner : d->json);
 	render_json(fp, &sub);
 }
@@ -62,30 +88,60 @@ void profiles_render_text(FILE *fp, const struct doc *d)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(d->json, "profiles"), *it;
 	const struct profile *p = d->data;
+	struct tl_table *t;
 	size_t i;
 	char buf[300], id[200];
 	if (list) {
-		cJSON_ArrayForEach(it, list)
-			fprintf(fp, "%-24s %s%s\n", fj_get_str(it, "name"), fj_get_str(it, "description"),
-				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "default")) ? " (default)" : "");
+		t = tl_table_new(0);
+		tl_table_column(t, NULL, 24, 0);
+		tl_table_column(t, NULL, 0, 0);
+		cJSON_ArrayForEach(it, list) {
+			snprintf(buf, sizeof(buf), "%s%s", fj_get_str(it, "description"),
+				 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "default")) ? " (default)" : "");
+			tl_table_row(t, fj_get_str(it, "name"), buf);
+		}
+		tl_table_print(fp, t);
+		return;
+	}
+	it = cJSON_GetObjectItemCaseSensitive(d->json, "recommend");
+	if (it) {
+		/* The name alone on the first line, as tuned-adm recommend prints it. */
+		fprintf(fp, "%s\n", fj_get_str(it, "profile"));
+		tl_line(fp, 4, "  %s", fj_get_str(it, "reason"));
 		return;
 	}
 	if (!p)
 		return;
-	fprintf(fp, "%s: %s\n", p->name, p->description);
-	fprintf(fp, "  source: %s\n  chain: ", p->source);
-	for (i = 0; i < p->nchain; i++)
-		fprintf(fp, "%s%s", i ? " > " : "", p->chain[i]);
-	fprintf(fp, "\n\n  %-44s %-9s %-22s %s\n", "CHECK", "SEVERITY", "FROM", "EXPECTED");
+	tl_line(fp, 2, "%s: %s", p->name, p->description);
+	tl_line(fp, 4, "  source: %s", p->source);
+	{
+		struct strbuf sb = STRBUF_INIT;
+		for (i = 0; i < p->nchain; i++)
+			strbuf_addf(&sb, "%s%s", i ? " > " : "", p->chain[i]);
+		tl_line(fp, 4, "  chain: %s", sb.buf ? sb.buf : "");
+		strbuf_release(&sb);
+	}
+	fputc('\n', fp);
+	t = tl_table_new(2);
+	tl_table_column(t, "CHECK", 44, TL_WRAP);
+	tl_table_column(t, "SEVERITY", 9, 0);
+	tl_table_column(t, "FROM", 22, TL_WRAP);
+	tl_table_column(t, "EXPECTED", 0, 0);
 	for (i = 0; i < p->nspecs; i++) {
+		char exp[360];
 		const struct pspec *s = &p->specs[i];
 		if (s->key)
 			snprintf(id, sizeof(id), "%s %s", s->check->id, s->key);
 		else
 			snprintf(id, sizeof(id), "%s", s->check->id);
-		fprintf(fp, "  %-44s %-9s %-22s %s%s\n", id, severity_name(s->severity), s->from,
-			pspec_expected(s, buf, sizeof(buf)), strcmp(s->when, "always") ? " (when pinned)" : "");
+		if (s->skip)
+			snprintf(exp, sizeof(exp), "skipped: %s", s->skip);
+		else
+			snprintf(exp, sizeof(exp), "%s%s", pspec_expected(s, buf, sizeof(buf)),
+				 strcmp(s->when, "always") ? " (when pinned)" : "");
+		tl_table_row(t, id, severity_name(s->severity), s->from, exp);
 	}
+	tl_table_print(fp, t);
 }
 
 static int profiles_cmd(struct invocation *inv)
@@ -123,6 +179,11 @@ static int profiles_cmd(struct invocation *inv)
 			return usage_error("profiles", "unexpected argument '%s'", inv->operands[1]);
 		return profiles_list(inv);
 	}
+	if (!strcmp(sub, "recommend")) {
+		if (inv->noperands > 1)
+			return usage_error("profiles", "unexpected argument '%s'", inv->operands[1]);
+		return profiles_recommend(inv);
+	}
 	if (!strcmp(sub, "show")) {
 		struct profile *p;
 		char *err = NULL;
@@ -141,7 +202,7 @@ static int profiles_cmd(struct invocation *inv)
 		inv->doc.free_data = release_profile;
 		return EXIT_OK;
 	}
-	return usage_error("profiles", "unknown subcommand '%s' (list, show or validate)", sub);
+	return usage_error("profiles", "unknown subcommand '%s' (list, show, validate or recommend)", sub);
 }
 
 static const struct cmd_format profiles_formats[] = {
@@ -152,14 +213,19 @@ static const struct cmd_format profiles_formats[] = {
 
 const struct command cmd_profiles = {
 	.name = "profiles",
-	.summary = "list | show NAME | validate FILE...: the check profiles",
-	.synopsis = "list\nshow NAME|FILE [--format json]\nvalidate FILE...",
+	.summary = "list | show NAME | validate FILE... | recommend: the check profiles",
+	.synopsis = "list\nshow NAME|FILE [--format json]\nvalidate FILE...\nrecommend [--sysroot PATH]",
 	.description =
 		"List the profiles found ($NODEAUDIT_PROFILE_PATH, /etc/nodeaudit/profiles,\n"
 		"the installed ones, the built-in ones), show one with its inheritance\n"
-		"resolved, or validate profile files (exit 3 with the file, key and problem).\n",
+		"resolved, or validate profile files (exit 3 with the file, key and problem).\n"
+		"recommend probes the node and names the built-in profile that fits it, with\n"
+		"the reason (as tuned-adm recommend): agent-vm-guest on a virtual guest,\n"
+		"agent-accelerator-host with PCIe accelerators, agent-orchestrator under 16\n"
+		"(performance) cores, else agent-cpu-inference.\n",
 	.formats = profiles_formats,
 	.min_operands = 1, .max_operands = -1,
-	.operands_help = "subcommand (list, show NAME or validate FILE)",
+	.operands_help = "subcommand (list, show NAME, validate FILE or recommend)",
+	.flags = CMD_PROBES,
 	.run = profiles_cmd,
 };

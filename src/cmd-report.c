@@ -4,6 +4,7 @@
 #include "output.h"
 #include "fleet.h"
 #include "html.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -264,7 +265,9 @@ static void release_state(void *data)
 static void render_text(FILE *fp, const struct doc *d)
 {
 	const struct report_state *st = d->data;
-	fleet_text(fp, &st->fleet, st->top);
+	struct tl_buf b;
+	fleet_text(tl_begin(&b), &st->fleet, st->top);
+	tl_end(fp, &b, TL_AUTO);
 }
 
 static void render_csv(FILE *fp, const struct doc *d)

@@ -500,9 +500,10 @@ static void add_finding(cJSON *out, const cJSON *of, const cJSON *nf, int *worse
 
 	if (orank == nrank)
 		return;
-	if (!orank)
+	/* appeared and cleared: a finding on one side only; pass -> fail is worse. */
+	if (!of)
 		change = "appeared";
-	else if (!nrank)
+	else if (!nf)
 		change = "cleared";
 	else
 		change = nrank > orank ? "worse" : "better";

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "output.h"
 #include "tempdir.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <errno.h>
@@ -167,17 +168,21 @@ const char *c_reset(void) { return color_on ? "\033[0m" : ""; }
 
 void tx_section(FILE *fp, const char *title)
 {
-	fprintf(fp, "%s%s%s\n", c_bold(), title, c_reset());
+	tl_wrapf(fp, 0, 2, "%s%s%s", c_bold(), title, c_reset());
 }
 
+/* "  KEY                    VALUE", the value wrapped under itself. */
 void tx_kv(FILE *fp, const char *key, const char *fmt, ...)
 {
 	va_list ap;
+	char *v;
+	size_t kw = tl_strwidth(key);
 	fprintf(fp, "  %-22s ", key);
 	va_start(ap, fmt);
-	vfprintf(fp, fmt, ap);
+	v = xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', fp);
+	tl_wrap(fp, 2 + (kw > 22 ? kw : 22) + 1, 2 + 22 + 1, v);
+	free(v);
 }
 
 /*** Strings from outside: valid UTF-8, no terminal controls ***/

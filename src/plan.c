@@ -262,7 +262,7 @@ next:
 			cJSON_AddStringToObject(h, "move_running", s);
 			free(s);
 		}
-		cJSON_AddStringToObject(h, "verify", "taskset -p PID   (the affinity list must match the plan)");
+		cJSON_AddStringToObject(h, "verify", "taskset -cp PID   (the affinity list must match the plan)");
 		free(list);
 	}
 	free_cores(&cores);
@@ -582,5 +582,9 @@ cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile
 	plan_steps(plan, findings);
 	if (!o->command || !*o->command)
 		note(plan, "the worker command is a placeholder: give it with --command \"llama-server -m MODEL.gguf\"");
+	/* A fresh Debian has taskset (util-linux) but not numactl. */
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "workers")) ||
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "feeders")))
+		note(plan, "numactl runs the workers; install it first: apt install numactl (dnf install numactl)");
 	return plan;
 }

@@ -174,7 +174,7 @@ int profile_fetch_default(void *data, const char *name, const char *from,
 
 /*** Validation of one file ***/
 
-static const char *const spec_keys[] = { "expect", "min", "max", "severity", "when", "note", NULL };
+static const char *const spec_keys[] = { "expect", "min", "max", "severity", "when", "note", "skip", NULL };
 static const char *const top_keys[] = { "name", "extends", "description", "checks", NULL };
 static const char *const severities[] = { "info", "warn", "fail", NULL };
 static const char *const whens[] = { "always", "pinned", NULL };
@@ -284,7 +284,7 @@ static int validate_spec(const struct check *c, const cJSON *spec, const char *s
 				return fail(err, "'%s': %s: unknown comparator '%s' (did you mean '%s'?)", src,
 					    kp, k, sug);
 			return fail(err, "'%s': %s: unknown comparator '%s' (expect, min, max, severity, "
-				    "when or note)", src, kp, k);
+				    "when, note or skip)", src, kp, k);
 		}
 		if (cJSON_IsNull(f))
 			continue;   /* removes an inherited field */
@@ -324,6 +324,17 @@ static int validate_spec(const struct check *c, const cJSON *spec, const char *s
 				return fail(err, "'%s': %s.note: expected a string, not %s", src, kp, json_type(f));
 			{
 				char *np = xasprintf("%s.note", kp);
+				int r = no_ctrl(f->valuestring, src, np, err);
+				free(np);
+				if (r < 0)
+					return -1;
+			}
+		} else if (!strcmp(k, "skip")) {
+			if (!cJSON_IsString(f) || !*f->valuestring)
+				return fail(err, "'%s': %s.skip: expected the reason as a string, not %s", src, kp,
+					    cJSON_IsString(f) ? "an empty one" : json_type(f));
+			{
+				char *np = xasprintf("%s.skip", kp);
 				int r = no_ctrl(f->valuestring, src, np, err);
 				free(np);
 				if (r < 0)
@@ -477,9 +488,11 @@ static int spec_from_json(struct pspec *s, const struct check *c, const char *ke
 	s->when = xstrdup(f ? f->valuestring : "always");
 	if ((f = cJSON_GetObjectItemCaseSensitive(j, "note")))
 		s->note = xstrdup(f->valuestring);
+	if ((f = cJSON_GetObjectItemCaseSensitive(j, "skip")))
+		s->skip = xstrdup(f->valuestring);
 	f = cJSON_GetObjectItemCaseSensitive(j, "_from");
 	s->from = xstrdup(cJSON_IsString(f) ? f->valuestring : "?");
-	if (!s->expect && !s->has_min && !s->has_max) {
+	if (!s->expect && !s->has_min && !s->has_max && !s->skip) {
 		if (key)
 			return fail(err, "'%s': checks.\"%s\".\"%s\": no comparator left (expect, min or max)",
 				    src, c->id, key);
@@ -629,6 +642,7 @@ void profile_release(struct profile *p)
 		cJSON_Delete(p->specs[i].expect);
 		free(p->specs[i].when);
 		free(p->specs[i].note);
+		free(p->specs[i].skip);
 		free(p->specs[i].from);
 	}
 	free(p->specs);
@@ -711,6 +725,8 @@ cJSON *profile_json(const struct profile *p)
 			cJSON_AddStringToObject(o, "when", s->when);
 		if (s->note)
 			cJSON_AddStringToObject(o, "note", s->note);
+		if (s->skip)
+			cJSON_AddStringToObject(o, "skip", s->skip);
 		cJSON_AddStringToObject(o, "from", s->from);
 		cJSON_AddItemToObject(parent, s->key ? s->key : s->check->id, o);
 	}

@@ -19,6 +19,8 @@ struct pspec {
 	enum severity severity;
 	char *when;           /* "always" or "pinned" */
 	char *note;           /* the profile's own rationale, or NULL */
+	char *skip;           /* not decided on this kind of node, and why ("the
+	                         host decides this"), or NULL */
 	char *from;           /* name of the profile that last set it */
 };
 

@@ -82,11 +82,12 @@ void bench_render_text(FILE *fp, const struct doc *doc)
 	if (isfinite(v))
 		tx_kv(fp, "decode ceiling", "%.1f tokens/s at ctx %.0f", v, jnum(b, "model.ctx"));
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(b, "notes"))
-		tx_kv(fp, "note", "%s", it->valuestring);
+		if (verbosity >= 0)   /* -q: the figures only */
+			tx_kv(fp, "note", "%s", it->valuestring);
 	if (cJSON_GetArraySize(gaps) > 0) {
 		tx_section(fp, "Unknown (with the reason)");
 		cJSON_ArrayForEach(it, gaps)
-			fprintf(fp, "  %-22s %s\n", cJSON_GetObjectItemCaseSensitive(it, "fact")->valuestring,
-				cJSON_GetObjectItemCaseSensitive(it, "reason")->valuestring);
+			tx_kv(fp, cJSON_GetObjectItemCaseSensitive(it, "fact")->valuestring, "%s",
+			      cJSON_GetObjectItemCaseSensitive(it, "reason")->valuestring);
 	}
 }

@@ -5,41 +5,14 @@
 #include "render.h"
 #include "facts.h"
 #include "output.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <math.h>
 #include <string.h>
 
-#define TEXT_WIDTH 100
-
-/* Print text from column col, breaking at spaces before TEXT_WIDTH, with
- * continuation lines indented by indent; ends the line. */
-static void wrap(FILE *fp, size_t col, size_t indent, const char *text)
-{
-	const char *s = text;
-	while (*s) {
-		size_t w = strcspn(s, " ");
-		if (col > indent && col + w > TEXT_WIDTH) {
-			fprintf(fp, "\n%*s", (int)indent, "");
-			col = indent;
-		}
-		fwrite(s, 1, w, fp);
-		col += w;
-		s += w;
-		if (*s == ' ') {
-			if (s[1] && col + 1 + strcspn(s + 1, " ") <= TEXT_WIDTH) {
-				fputc(' ', fp);
-				col++;
-			} else if (s[1]) {
-				fprintf(fp, "\n%*s", (int)indent, "");
-				col = indent;
-			}
-			while (*s == ' ')
-				s++;
-		}
-	}
-	fputc('\n', fp);
-}
+/* Text from column col to the output's width, continuation lines at indent. */
+#define wrap tl_wrap
 
 static const char *status_color(int st)
 {
@@ -60,15 +33,25 @@ void report_render_text(FILE *fp, const struct doc *d)
 	const cJSON *sum = cJSON_GetObjectItemCaseSensitive(r, "summary");
 	const char *host = fj_get_str(cJSON_GetObjectItemCaseSensitive(r, "host"), "hostname");
 	size_t k, col;
+	/* -q: the results only, without the reasons, details, fixes and hints. */
+	int quiet = verbosity < 0;
 	char buf[600], line[1400];
 
-	fprintf(fp, "%snodeaudit check%s: profile %s", c_bold(), c_reset(), fj_get_str(prof, "name"));
-	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(prof, "chain"))
-		if (x == cJSON_GetObjectItemCaseSensitive(prof, "chain")->child)
-			fprintf(fp, " (%s", x->valuestring);
-		else
-			fprintf(fp, " > %s", x->valuestring);
-	fprintf(fp, ")%s%s\n\n", host ? " on " : "", host ? host : "");
+	{
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%snodeaudit check%s: profile %s", c_bold(), c_reset(), fj_get_str(prof, "name"));
+		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(prof, "chain"))
+			if (x == cJSON_GetObjectItemCaseSensitive(prof, "chain")->child)
+				strbuf_addf(&sb, " (%s", x->valuestring);
+			else
+				strbuf_addf(&sb, " > %s", x->valuestring);
+		strbuf_addf(&sb, ")%s%s", host ? " on " : "", host ? host : "");
+		if (fj_get_str(prof, "chosen"))
+			strbuf_addf(&sb, ", chosen for %s", fj_get_str(prof, "chosen"));
+		wrap(fp, 0, 2, sb.buf);
+		fputc('\n', fp);
+		strbuf_release(&sb);
+	}
 	for (k = 0; k < ARRAY_SIZE(order); k++) {
 		cJSON_ArrayForEach(f, findings) {
 			int st = report_status_of(f);
@@ -89,6 +72,8 @@ void report_render_text(FILE *fp, const struct doc *d)
 				fprintf(fp, "%s%-7s%s %-34s ", status_color(st), status_name(st), c_reset(), idbuf);
 			if (st == ST_UNKNOWN || st == ST_SKIP) {
 				wrap(fp, col, 10, fj_get_str(f, "title"));
+				if (quiet)
+					continue;
 				snprintf(line, sizeof(line), "%s", fj_get_str(f, "reason") ? fj_get_str(f, "reason") : "");
 				fprintf(fp, "        %s", c_dim());
 				wrap(fp, 8, 10, line);
@@ -99,7 +84,7 @@ void report_render_text(FILE *fp, const struct doc *d)
 				 report_observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
 				 st != ST_PASS ? fj_get_str(f, "expected") : "");
 			wrap(fp, col, 10, line);
-			if (st == ST_PASS)
+			if (st == ST_PASS || quiet)
 				continue;
 			if (fj_get_str(f, "detail")) {
 				fputs("        ", fp);
@@ -120,13 +105,17 @@ void report_render_text(FILE *fp, const struct doc *d)
 			}
 		}
 	}
-	diff_text_baseline(fp, cJSON_GetObjectItemCaseSensitive(r, "baseline"));
+	{
+		struct tl_buf b;
+		diff_text_baseline(tl_begin(&b), cJSON_GetObjectItemCaseSensitive(r, "baseline"));
+		tl_end(fp, &b, TL_AUTO);
+	}
 	snprintf(line, sizeof(line), "%d fail, %d warn, %d info, %d pass, %d unknown, %d skip; exit %d",
 		 report_jint(sum, "fail"), report_jint(sum, "warn"), report_jint(sum, "info"), report_jint(sum, "pass"),
 		 report_jint(sum, "unknown"), report_jint(sum, "skip"), report_jint(sum, "exit"));
 	fputc('\n', fp);
 	wrap(fp, 0, 0, line);
-	if (report_jint(sum, "unknown")) {
+	if (report_jint(sum, "unknown") && !quiet) {
 		snprintf(line, sizeof(line), "%d check(s) could not be decided: see the reasons above",
 			 report_jint(sum, "unknown"));
 		wrap(fp, 0, 0, line);

@@ -5,6 +5,7 @@
 #include "render.h"
 #include "output.h"
 #include "quote.h"
+#include "textlayout.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -91,61 +92,66 @@ void plan_render_text(FILE *out, const struct doc *d)
 	cJSON_ArrayForEach(w, arr(plan, "workers")) {
 		const cJSON *node = cJSON_GetObjectItemCaseSensitive(w, "node");
 		if (cJSON_IsNumber(node))
-			fprintf(out, "  node %d: %d thread%s on CPUs %s%s%s\n", node->valueint, jint(w, "threads", 0), jint(w, "threads", 0) == 1 ? "" : "s",
+			tl_line(out, 4, "  node %d: %d thread%s on CPUs %s%s%s", node->valueint, jint(w, "threads", 0), jint(w, "threads", 0) == 1 ? "" : "s",
 				jstr_or(w, "cpus", ""), *jstr_or(w, "reserved_cpus", "") ? ", reserved " : "",
 				jstr_or(w, "reserved_cpus", ""));
 		else
-			fprintf(out, "  all CPUs: %d thread%s on CPUs %s\n", jint(w, "threads", 0), jint(w, "threads", 0) == 1 ? "" : "s", jstr_or(w, "cpus", ""));
-		fprintf(out, "    %s\n    %s\n", jstr_or(w, "numactl", ""), jstr_or(w, "taskset", ""));
+			tl_line(out, 4, "  all CPUs: %d thread%s on CPUs %s", jint(w, "threads", 0), jint(w, "threads", 0) == 1 ? "" : "s", jstr_or(w, "cpus", ""));
+		tl_line(out, 6, "    %s", jstr_or(w, "numactl", ""));
+		tl_line(out, 6, "    %s", jstr_or(w, "taskset", ""));
 	}
 	if (!cJSON_GetArraySize(arr(plan, "workers")))
 		fprintf(out, "  none (see the notes)\n");
 	if (h && *jstr_or(h, "cpus", "")) {
 		tx_section(out, "Housekeeping");
-		fprintf(out, "  CPUs %s: %s\n    %s\n    running process: %s\n    verify: %s\n",
-			jstr_or(h, "cpus", ""), jstr_or(h, "purpose", ""), jstr_or(h, "taskset", ""),
-			jstr_or(h, "move_running", ""), jstr_or(h, "verify", ""));
+		tl_line(out, 4, "  CPUs %s: %s", jstr_or(h, "cpus", ""), jstr_or(h, "purpose", ""));
+		tl_line(out, 6, "    %s", jstr_or(h, "taskset", ""));
+		tl_line(out, 6, "    running process: %s", jstr_or(h, "move_running", ""));
+		tl_line(out, 6, "    verify: %s", jstr_or(h, "verify", ""));
 	}
 	if (cJSON_GetArraySize(arr(plan, "feeders"))) {
 		tx_section(out, "Accelerator feeders (one per accelerator, on its local node)");
 		cJSON_ArrayForEach(f, arr(plan, "feeders")) {
 			const cJSON *node = cJSON_GetObjectItemCaseSensitive(f, "node");
-			fprintf(out, "  %s %s\n", jstr_or(f, "bdf", "?"), jstr_or(f, "device", ""));
+			tl_line(out, 4, "  %s %s", jstr_or(f, "bdf", "?"), jstr_or(f, "device", ""));
 			if (cJSON_IsNumber(node))
-				fprintf(out, "    node %d: %s\n", node->valueint, jstr_or(f, "numactl", ""));
+				tl_line(out, 6, "    node %d: %s", node->valueint, jstr_or(f, "numactl", ""));
 			else
-				fprintf(out, "    %s\n", jstr_or(f, "note", "node unknown"));
+				tl_line(out, 6, "    %s", jstr_or(f, "note", "node unknown"));
 		}
 	}
 	if (cJSON_GetArraySize(arr(plan, "steps"))) {
 		tx_section(out, "Settings");
 		cJSON_ArrayForEach(s, arr(plan, "steps")) {
 			const char *kind = jstr_or(s, "kind", "?");
-			fprintf(out, "  [%s] %s: ", kind, jstr_or(s, "finding", "?"));
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_addf(&sb, "  [%s] %s: ", kind, jstr_or(s, "finding", "?"));
 			if (!strcmp(kind, "sysctl") && fj_get_str(s, "key") && fj_get_str(s, "value")) {
 				const char *v = jstr_or(s, "value", "?");
 				const char *q = strpbrk(v, " \t") ? "'" : "";
-				fprintf(out, "sysctl -w %s%s=%s%s", q, jstr_or(s, "key", "?"), v, q);
+				strbuf_addf(&sb, "sysctl -w %s%s=%s%s", q, jstr_or(s, "key", "?"), v, q);
 			}
 			else if (!strcmp(kind, "governor"))
-				fprintf(out, "set the CPU frequency governor to %s", jstr_or(s, "value", "?"));
+				strbuf_addf(&sb, "set the CPU frequency governor to %s", jstr_or(s, "value", "?"));
 			else if (!strcmp(kind, "thp"))
-				fprintf(out, "set transparent huge pages to %s", jstr_or(s, "value", "?"));
+				strbuf_addf(&sb, "set transparent huge pages to %s", jstr_or(s, "value", "?"));
 			else if (!strcmp(kind, "smt"))
-				fprintf(out, "turn SMT off (runtime: /sys/devices/system/cpu/smt/control)");
+				strbuf_addstr(&sb, "turn SMT off (runtime: /sys/devices/system/cpu/smt/control)");
 			else
-				fprintf(out, "%s", fj_get_str(s, "command") ? fj_get_str(s, "command") : jstr_or(s, "text", ""));
-			fputc('\n', out);
-			if (fj_get_str(s, "reason"))
-				fprintf(out, "      why: %s\n", fj_get_str(s, "reason"));
+				strbuf_addstr(&sb, fj_get_str(s, "command") ? fj_get_str(s, "command") : jstr_or(s, "text", ""));
+			tl_line(out, 6, "%s", sb.buf);
+			strbuf_release(&sb);
+			if (fj_get_str(s, "reason") && verbosity >= 0)
+				tl_line(out, 11, "      why: %s", fj_get_str(s, "reason"));
 		}
-		fprintf(out, "  (nodeaudit plan --format sh|sysctl|systemd writes these as files)\n");
+		if (verbosity >= 0)   /* -q: the plan only, without hints and notes */
+			tl_line(out, 3, "  (nodeaudit plan --format sh|sysctl|systemd writes these as files)");
 	}
-	if (cJSON_GetArraySize(arr(plan, "notes"))) {
+	if (cJSON_GetArraySize(arr(plan, "notes")) && verbosity >= 0) {
 		tx_section(out, "Notes");
 		cJSON_ArrayForEach(s, arr(plan, "notes"))
 			if (cJSON_IsString(s))
-				fprintf(out, "  - %s\n", s->valuestring);
+				tl_line(out, 4, "  - %s", s->valuestring);
 	}
 }
 

@@ -4,6 +4,7 @@
 #include "render.h"
 #include "facts.h"
 #include "output.h"
+#include "textlayout.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -276,14 +277,15 @@ static void text_memory(FILE *out, const cJSON *root)
 		tx_kv(out, "memory errors", "%.0f corrected, %.0f uncorrected", v, w);
 	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(mem, "dimms")) {
 		double sz = 0, sp = 0;
-		fprintf(out, "  %-22s %s %s", fj_get_str(d, "locator") ? fj_get_str(d, "locator") : "?",
-			fj_get_num(d, "size_bytes", &sz) ? human_bytes(sz, b1, sizeof(b1)) : "size unknown",
-			fj_get_str(d, "type") ? fj_get_str(d, "type") : "type unknown");
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s %s", fj_get_num(d, "size_bytes", &sz) ? human_bytes(sz, b1, sizeof(b1)) : "size unknown",
+			    fj_get_str(d, "type") ? fj_get_str(d, "type") : "type unknown");
 		if (fj_get_num(d, "configured_speed_mts", &sp) || fj_get_num(d, "speed_mts", &sp))
-			fprintf(out, " %.0f MT/s", sp);
+			strbuf_addf(&sb, " %.0f MT/s", sp);
 		if (fj_get_str(d, "channel"))
-			fprintf(out, "  channel %s", fj_get_str(d, "channel"));
-		fputc('\n', out);
+			strbuf_addf(&sb, "  channel %s", fj_get_str(d, "channel"));
+		tx_kv(out, fj_get_str(d, "locator") ? fj_get_str(d, "locator") : "?", "%s", sb.buf);
+		strbuf_release(&sb);
 	}
 }
 
@@ -348,12 +350,15 @@ static const char *verdict(const cJSON *d)
 static void table(FILE *out, const cJSON *list, int nic)
 {
 	const cJSON *d;
+	struct tl_table *t = tl_table_new(2);
+	tl_table_column(t, "BDF", 13, 0);
+	tl_table_column(t, "Device", nic ? 28 : 34, TL_WRAP);
 	if (nic)
-		fprintf(out, "  %-13s %-28s %-18s %4s %-9s %-9s %s\n", "BDF", "Device", "Port", "Node",
-			"Width", "GT/s", "Verdict");
-	else
-		fprintf(out, "  %-13s %-34s %4s %-9s %-9s %s\n", "BDF", "Device", "Node", "Width", "GT/s",
-			"Verdict");
+		tl_table_column(t, "Port", 18, TL_WRAP);
+	tl_table_column(t, "Node", 4, TL_RIGHT);
+	tl_table_column(t, "Width", 9, 0);
+	tl_table_column(t, "GT/s", 9, 0);
+	tl_table_column(t, "Verdict", 0, 0);
 	cJSON_ArrayForEach(d, list) {
 		const cJSON *l = cJSON_GetObjectItemCaseSensitive(d, "link");
 		const cJSON *node = cJSON_GetObjectItemCaseSensitive(d, "numa_node");
@@ -372,8 +377,7 @@ static void table(FILE *out, const cJSON *list, int nic)
 		if (cJSON_IsNumber(node))
 			snprintf(nd, sizeof(nd), "%d", node->valueint);
 		if (!nic) {
-			fprintf(out, "  %-13s %-34.34s %4s %-9s %-9s %s\n", fj_get_str(d, "bdf"), name, nd, w, sp,
-				verdict(d));
+			tl_table_row(t, fj_get_str(d, "bdf"), name, nd, w, sp, verdict(d));
 			continue;
 		}
 		if (cJSON_IsNumber(mbps) && mbps->valuedouble >= 1000)
@@ -386,9 +390,9 @@ static void table(FILE *out, const cJSON *list, int nic)
 			snprintf(port, sizeof(port), "%s %s", ifn, fj_get_str(d, "operstate"));
 		else
 			snprintf(port, sizeof(port), "%s%s", ifn ? ifn : "-", ifn ? " ?" : "");
-		fprintf(out, "  %-13s %-28.28s %-18s %4s %-9s %-9s %s\n", fj_get_str(d, "bdf"), name, port, nd, w, sp,
-			verdict(d));
+		tl_table_row(t, fj_get_str(d, "bdf"), name, port, nd, w, sp, verdict(d));
 	}
+	tl_table_print(out, t);
 }
 
 /* A section of devices: unknown (not an array), none, or their table. */
@@ -425,39 +429,58 @@ static void text_pci(FILE *out, const cJSON *root)
 			continue;
 		if (!printed++)
 			tx_section(out, "Shared uplinks");
-		fprintf(out, "  %s (%s): %d accelerators", fj_get_str(sh, "bdf"), fj_get_str(sh, "kind"),
-			cJSON_GetArraySize(devs));
-		if (cJSON_IsNumber(ratio))
-			fprintf(out, ", %.2f:1 of the uplink%s", ratio->valuedouble,
-				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sh, "oversubscribed")) ?
-				" (oversubscribed)" : "");
-		fputc('\n', out);
+		{
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_addf(&sb, "  %s (%s): %d accelerators", fj_get_str(sh, "bdf"), fj_get_str(sh, "kind"),
+				    cJSON_GetArraySize(devs));
+			if (cJSON_IsNumber(ratio))
+				strbuf_addf(&sb, ", %.2f:1 of the uplink%s", ratio->valuedouble,
+					    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sh, "oversubscribed")) ?
+					    " (oversubscribed)" : "");
+			tl_line(out, 4, "%s", sb.buf);
+			strbuf_release(&sb);
+		}
 	}
 	m = cJSON_GetObjectItemCaseSensitive(pci, "topology_matrix");
 	if (m) {
 		const cJSON *devs = cJSON_GetObjectItemCaseSensitive(m, "devices");
 		const cJSON *rows = cJSON_GetObjectItemCaseSensitive(m, "rows"), *row, *c;
 		int i = 0, j;
+		struct tl_table *t = tl_table_new(2);
+		char name[16];
 		tx_section(out, "Accelerator topology (nvidia-smi topo -m terms)");
-		fprintf(out, "  %-6s", "");
-		for (j = 0; j < cJSON_GetArraySize(devs); j++)
-			fprintf(out, " ACC%-3d", j);
-		fprintf(out, " %-16s %s\n", "CPU affinity", "NUMA affinity");
+		tl_table_column(t, "", 6, 0);
+		for (j = 0; j < cJSON_GetArraySize(devs); j++) {
+			snprintf(name, sizeof(name), "ACC%d", j);
+			tl_table_column(t, name, 6, TL_WRAP);
+		}
+		tl_table_column(t, "CPU affinity", 16, TL_WRAP);
+		tl_table_column(t, "NUMA affinity", 0, 0);
 		cJSON_ArrayForEach(row, rows) {
 			const cJSON *a = cJSON_GetArrayItem(acc, i);
 			const cJSON *node = cJSON_GetObjectItemCaseSensitive(a, "numa_node");
 			const char *cpus = fj_get_str(a, "local_cpus");
+			const char **cells = xcalloc((size_t)cJSON_GetArraySize(devs) + 3, sizeof(*cells));
 			char nd[12] = "N/A";
-			fprintf(out, "  ACC%-3d", i);
+			snprintf(name, sizeof(name), "ACC%d", i);
+			cells[0] = name;
+			j = 1;
 			cJSON_ArrayForEach(c, row)
-				fprintf(out, " %-6s", cJSON_IsString(c) ? c->valuestring : "?");
+				if (j <= cJSON_GetArraySize(devs))
+					cells[j++] = cJSON_IsString(c) ? c->valuestring : "?";
+			for (; j <= cJSON_GetArraySize(devs); j++)
+				cells[j] = "?";
 			if (cJSON_IsNumber(node))
 				snprintf(nd, sizeof(nd), "%d", node->valueint);
-			fprintf(out, " %-16s %s\n", cpus ? cpus : "N/A", nd);
+			cells[j++] = cpus ? cpus : "N/A";
+			cells[j] = nd;
+			tl_table_rowv(t, cells);
+			free(cells);
 			i++;
 		}
-		fprintf(out, "  X self; PIX one bridge or switch; PXB several bridges; PHB the host bridge;\n"
-			     "  NODE between host bridges of one NUMA node; SYS across NUMA nodes\n");
+		tl_table_print(out, t);
+		tl_line(out, 2, "  X self; PIX one bridge or switch; PXB several bridges; PHB the host bridge;");
+		tl_line(out, 2, "  NODE between host bridges of one NUMA node; SYS across NUMA nodes");
 	}
 }
 
@@ -612,8 +635,8 @@ static void fact_list(FILE *out, const char *title, const cJSON *list, const cha
 	cJSON_ArrayForEach(g, list) {
 		const cJSON *fa = cJSON_GetObjectItemCaseSensitive(g, "fact");
 		const cJSON *tx = cJSON_GetObjectItemCaseSensitive(g, text);
-		fprintf(out, "  %-22s %s\n", cJSON_IsString(fa) ? fa->valuestring : "?",
-			cJSON_IsString(tx) ? tx->valuestring : "");
+		tx_kv(out, cJSON_IsString(fa) ? fa->valuestring : "?", "%s",
+		      cJSON_IsString(tx) ? tx->valuestring : "");
 	}
 }
 

@@ -72,6 +72,26 @@ if ! "$NODEAUDIT" check --help >/dev/null 2>&1; then
 fi
 
 if play >"$tmp/out" 2>&1; then ok "playbook ran"; else nok "playbook ran"; sed 's/^/# /' "$tmp/out"; fi
+# A second run changes nothing when the report differs only in its time.
+# A fixture sysroot makes the facts the same twice while the audit time
+# moves on (live, a loaded machine can time out hwloc's child one run and
+# not the next: a real change).
+good="{\"nodeaudit_check_args\": [\"--sysroot\", \"$srcroot/tests/fixtures/pci-gpu-downtrained-x4\"]}"
+play -e "$good" >"$tmp/out2" 2>&1
+cp "$tmp/node/report.json" "$tmp/report.first" 2>/dev/null
+sleep 1   # a report of the next second
+if play -e "$good" >"$tmp/out2" 2>&1 && grep -q 'localhost *: ok=[0-9]* *changed=0 ' "$tmp/out2"; then
+	ok "a second run reports changed=0"
+else
+	nok "a second run reports changed=0"; grep -B1 '^changed:' "$tmp/out2" | sed 's/^/# /'
+	grep 'localhost *:' "$tmp/out2" | sed 's/^/# /'
+	diff "$tmp/report.first" "$tmp/node/report.json" | sed 's/^/# /'
+fi
+# ... but a report that changed (another profile) is written again.
+if play --tags check -e nodeaudit_profile=base -e "$good" >"$tmp/out2" 2>&1 && grep -q 'localhost *: ok=[0-9]* *changed=2 ' "$tmp/out2" &&
+   grep -q '"name":[[:space:]]*"base"' "$tmp/node/report.json"; then
+	ok "a changed report is written again (changed=2: the node's and the controller's copies)"
+else nok "a changed report is not written again"; grep 'localhost *:' "$tmp/out2" | sed 's/^/# /'; fi
 if grep -q "nodeaudit facts: schema nodeaudit.probe/1" "$tmp/out"; then ok "ansible_local.nodeaudit holds the probe facts"
 else nok "ansible_local.nodeaudit holds the probe facts"; fi
 if [ -x "$tmp/node/bin/nodeaudit" ]; then ok "binary installed"; else nok "binary installed"; fi
@@ -150,6 +170,11 @@ if [ -n "${NODEAUDIT_DEB:-}" ] && [ "$(id -u)" = 0 ] && command -v dpkg >/dev/nu
 	else nok "-e nodeaudit_deb=$(basename "$deb") installs and audits"; sed 's/^/# /' "$tmp/out"; fi
 	if grep -q '"schema":[[:space:]]*"nodeaudit.report/1"' "$r" 2>/dev/null; then ok "... with the installed /usr/bin/nodeaudit"
 	else nok "... with the installed /usr/bin/nodeaudit"; fi
+	if [ ! -e "/var/tmp/$(basename "$deb")" ]; then ok "... and no .deb left in /var/tmp"
+	else nok "... and the .deb left in /var/tmp"; fi
+	if pd -e "nodeaudit_deb=$deb" >"$tmp/out" 2>&1 && grep -q 'localhost *: ok=[0-9]* *changed=0 ' "$tmp/out"; then
+		ok "... a second install run reports changed=0"
+	else nok "... a second install run reports changed=0"; grep 'localhost *:' "$tmp/out" | sed 's/^/# /'; fi
 	[ $had = 1 ] || dpkg --purge nodeaudit >/dev/null 2>&1
 else
 	echo "# SKIP: the real package install (set NODEAUDIT_DEB=path/to/nodeaudit_*.deb, as root)"

@@ -21,7 +21,8 @@ one_line_err() { [ "$(wc -l <"$err")" -eq 1 ] || { echo "not ok - stderr is not 
 for f in "$top_srcdir"/profiles/*.json; do
 	t "validate $(basename "$f")" 0 "$NODEAUDIT" profiles validate "$f"; has ": ok, profile"
 done
-t "profiles list" 0 "$NODEAUDIT" profiles list
+# Wide enough that no description wraps: the lines are matched whole.
+t "profiles list" 0 env COLUMNS=1000 "$NODEAUDIT" profiles list
 has "^agent-cpu-inference .*\(default\)$"; has "^base "; has "^agent-orchestrator "; has "^agent-accelerator-host "
 t "profiles list --format json" 0 "$NODEAUDIT" profiles list --format json; has '"default":[[:space:]]*true'
 t "profiles show" 0 "$NODEAUDIT" profiles show agent-cpu-inference
@@ -59,9 +60,10 @@ t "check --facts missing" 3 "$NODEAUDIT" check --facts /nonexistent.json; one_li
 echo '{"cpu": ' >"$out.bad"
 t "check --facts garbled" 3 "$NODEAUDIT" check --facts "$out.bad"; has_err "line 2, column 1: invalid JSON"; one_line_err
 rm -f "$out.bad"
-# nodeaudit alone runs check with the default profile.
+# nodeaudit alone runs check with the default profile (on a guest, the
+# guest profile: tests/profiles-recommend.sh).
 t "no command runs check" "$(NO_COLOR=1 "$NODEAUDIT" >/dev/null 2>&1; echo $?)" "$NODEAUDIT"
-has "^nodeaudit check: profile agent-cpu-inference \(base > agent-cpu-inference\)"
+has "^nodeaudit check: profile agent-(cpu-inference \\(base > agent-cpu-inference\\)|vm-guest \\(base > agent-cpu-inference > agent-vm-guest\\))"
 t "--color always colours the status" 1 "$NODEAUDIT" --color always check --facts "$top_srcdir/tests/fixtures/check-facts/warn.json"
 grep -q "$(printf '\033')\[" "$out" || { echo "not ok - no colour with --color always"; fail=$((fail + 1)); }
 t "NO_COLOR: no escape codes" 1 env NO_COLOR=1 "$NODEAUDIT" check --facts "$top_srcdir/tests/fixtures/check-facts/warn.json"

@@ -12,6 +12,8 @@
 #   node-edac    mc0 corrected errors 5 -> 9 (a DIMM starting to fail)
 #   node-same    a plain copy
 # Every planted difference must be found, and nothing else flagged.
+# Lines are matched whole: wide enough that none wraps (the layout is tested in text-width.sh).
+COLUMNS=1000; export COLUMNS
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
 fix=$(cd "$top_srcdir/tests/fixtures" && pwd)
@@ -155,14 +157,14 @@ run 0 diff "$tmp/golden.probe.json" "$g"
 # Reports have findings: a check that got worse exits 2.
 run 2 diff "$tmp/golden.report.json" "$tmp/node-sysctl.report.json"
 only '^kernel\.sysctl\."vm\.swappiness"$'
-if grep -Eq '^  appeared +kernel\.sysctl vm\.swappiness +pass -> warn' "$tmp/out"; then
-	ok "the swappiness check appeared"; else nok "the swappiness check appeared"; fi
+if grep -Eq '^  worse +kernel\.sysctl vm\.swappiness +pass -> warn' "$tmp/out"; then
+	ok "the swappiness check is worse (pass -> warn)"; else nok "the swappiness check is worse (pass -> warn)"; fi
 run 2 diff "$tmp/golden.report.json" "$tmp/node-dimm.report.json"
-if grep -Eq '^  appeared +memory\.channels\.populated_ratio +pass -> fail' "$tmp/out"; then
-	ok "the channel check appeared"; else nok "the channel check appeared"; fi
-# A fix reads as cleared, and is not worse.
+if grep -Eq '^  worse +memory\.channels\.populated_ratio +pass -> fail' "$tmp/out"; then
+	ok "the channel check is worse (pass -> fail)"; else nok "the channel check is worse (pass -> fail)"; fi
+# A fix (warn -> pass) reads as better, not as cleared.
 run 1 diff "$tmp/node-sysctl.report.json" "$tmp/golden.report.json"
-has "cleared"
+has "better"
 # The downtrained link fails no check of the default profile: facts only.
 run 1 diff "$tmp/golden.report.json" "$tmp/node-link.report.json"
 has "0 checks worse"
@@ -171,8 +173,8 @@ run 1 diff "$tmp/golden.probe.json" "$tmp/node-smt.report.json"
 has "(not compared"
 # --profile checks both sides of any input.
 run 2 diff --profile agent-cpu-inference "$g" "$tmp/node-smt"
-if grep -Eq '^  appeared +cpu\.smt +pass -> warn' "$tmp/out"; then
-	ok "--profile: cpu.smt appeared"; else nok "--profile: cpu.smt appeared"; fi
+if grep -Eq '^  worse +cpu\.smt +pass -> warn' "$tmp/out"; then
+	ok "--profile: cpu.smt is worse"; else nok "--profile: cpu.smt is worse"; fi
 run 0 diff --profile agent-cpu-inference "$g" "$tmp/node-same"
 # An archive.
 if tar -C "$tmp/node-link" -czf "$tmp/node-link.tar.gz" . 2>/dev/null; then

@@ -10,6 +10,8 @@
 # `report` must name each planted node under its fact, and nothing else, in
 # text, JSON and CSV; the HTML page must show the same (tests/report-html.sh
 # renders it in a browser).
+# Lines are matched whole: wide enough that none wraps (the layout is tested in text-width.sh).
+COLUMNS=1000; export COLUMNS
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}" "${top_srcdir:?}"
 fix=$(cd "$top_srcdir/tests/fixtures" && pwd)

@@ -2,6 +2,8 @@
 # report.sh - `nodeaudit report` on hand-made check reports (tests/fixtures/report).
 # Every expected figure below was worked out by hand from the five node files
 # (see tests/expected/report-fleet.json), not pasted from the tool's output.
+# Lines are matched whole: wide enough that none wraps (the layout is tested in text-width.sh).
+COLUMNS=1000; export COLUMNS
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}" "${top_srcdir:?}"
 fix=$(cd "$top_srcdir/tests/fixtures" && pwd)

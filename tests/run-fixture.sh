@@ -13,6 +13,8 @@
 #                              not as the absolute path the tool was given
 #   stderr:  REGEX             stderr must match this extended regex
 #   grep:    REGEX             stdout must match (may repeat)
+#   columns: N                 the text width (COLUMNS); default 100, the
+#                              width the older expected files were written at
 #   requires-shared: PATH      skip (77) unless $NODEAUDIT_SHARED/PATH (the
 #                              real-machine captures, HACKING) exists
 #   wrong:   TEXT              a line of the output known to be wrong (may
@@ -36,6 +38,9 @@ val() { sed -n "s/^$1:[[:space:]]*//p" "$t"; }
 sysroot=$(val sysroot | head -n 1)
 args=$(val args | head -n 1)
 want_exit=$(val exit | head -n 1); want_exit=${want_exit:-0}
+# The text width is pinned as the locale and the time zone are.
+COLUMNS=$(val columns | head -n 1); COLUMNS=${COLUMNS:-100}
+export COLUMNS
 
 for req in $(val requires-shared); do
 	shared=${NODEAUDIT_SHARED:-$tests/../../shared}

@@ -154,7 +154,7 @@ static void test_hybrid(void)
 	is_str(wstr(p, 0, "kind"), "performance", "hybrid: worker kind");
 	is_str(cJSON_GetObjectItem(h, "cpus")->valuestring, "8-15", "hybrid: housekeeping on the E-cores");
 	is_str(cJSON_GetObjectItem(h, "kind")->valuestring, "efficiency", "hybrid: housekeeping kind");
-	ok(strstr(cJSON_GetObjectItem(h, "verify")->valuestring, "taskset -p") != NULL, "verify command given");
+	ok(strstr(cJSON_GetObjectItem(h, "verify")->valuestring, "taskset -cp PID") != NULL, "verify command given");
 	cJSON_Delete(p);
 	cJSON_Delete(f);
 }
