@@ -27,7 +27,7 @@ static const cJSON *arr(const cJSON *plan, const char *key)
 }
 
 /* Shell-quote into a static-free malloc'd string: 'it'\''s'. */
-static char *shq(const char *s)
+char *shq(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, "'");
@@ -95,6 +95,7 @@ void plan_render_text(FILE *out, const struct doc *d)
 	}
 	if (!cJSON_GetArraySize(arr(plan, "workers")))
 		fprintf(out, "  none (see the notes)\n");
+	plan_render_runtime_text(out, plan);
 	if (h && *jstr_or(h, "cpus", "")) {
 		tx_section(out, "Housekeeping");
 		fprintf(out, "  CPUs %s: %s\n    %s\n    running process: %s\n    verify: %s\n",

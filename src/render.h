@@ -34,6 +34,10 @@ render_fn plan_render_text;
 render_fn plan_render_sh;
 render_fn plan_render_sysctl;
 render_fn plan_render_systemd;
+/* The runtime's launch lines and the fit, for the text plan (render-plan-runtime.c). */
+void plan_render_runtime_text(FILE *out, const cJSON *plan);
+/* Shell-quote for sh: 'it'\''s' (render-plan.c); malloc'd. */
+char *shq(const char *s);
 /* bench (render-bench.c) */
 render_fn bench_render_text;
 /* explain (cmd-explain.c data: a check, or NULL for the list) */
