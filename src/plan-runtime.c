@@ -246,28 +246,32 @@ static void plan_fit(cJSON *plan, const cJSON *facts, const struct sizing *z, in
 		all = 0;
 		{
 			struct strbuf sb = STRBUF_INIT;
+			double wmax = budget > z->kv / shards ? (budget - z->kv / shards) * shards : 0;
+			double machine = 0, mm;
+			const cJSON *nn;
 			char *s;
+			cJSON_ArrayForEach(nn, facts_get(facts, "numa.nodes"))
+				if (fj_get_num(nn, "memory_bytes", &mm) && mm > 0)
+					machine += mm * NODE_SHARE;
 			strbuf_addf(&sb, "node %d: the %s needs %s (%s of weights", id,
 				    shards > 1 ? "worker's shard" : "model", hb(need, a, sizeof(a)),
 				    hb(z->weights / shards, b, sizeof(b)));
 			if (z->kv_known)
 				strbuf_addf(&sb, " + %s of KV cache at --ctx %llu", hb(z->kv / shards, c, sizeof(c)),
 					    (unsigned long long)z->ctx);
-			strbuf_addf(&sb, "), more than %.0f%% of the node's %s; ", NODE_SHARE * 100,
-				    hb(mem, a, sizeof(a)));
+			strbuf_addf(&sb, "), more than %.0f%% of the node's %s. What to do: a smaller quant "
+				    "(at most %s of weights fits at this context)", NODE_SHARE * 100,
+				    hb(mem, a, sizeof(a)), hb(wmax, b, sizeof(b)));
 			if (z->weights / shards < budget && z->kv_known && z->kv > 0) {
 				double fitctx = floor((budget - z->weights / shards) / (z->kv / shards / (double)z->ctx));
-				strbuf_addf(&sb, "a context of at most %.0f fits; ", fitctx);
+				strbuf_addf(&sb, "; a shorter context (at most %.0f positions fit)", fitctx);
 			}
-			strbuf_addf(&sb, "or a smaller quant: at most %s of weights fits there at this context",
-				    hb(budget > z->kv / shards ? (budget - z->kv / shards) * shards : 0, b, sizeof(b)));
-			if (!strcmp(runtime, "llama.cpp") && nworkers > 1)
-				strbuf_addf(&sb, "; or fewer workers, each over more nodes (one over all %d nodes: "
-					    "numactl --interleave=all, the model spread over every node's memory)",
-					    nworkers);
-			else if (!strcmp(runtime, "vllm"))
-				strbuf_addf(&sb, "; or interleave one rank's memory over more nodes (numactl "
-					    "--interleave) with fewer, larger ranks");
+			if (!strcmp(runtime, "llama.cpp") && nworkers > 1 && machine >= need)
+				strbuf_addf(&sb, "; fewer workers, each over more nodes (one over all %d nodes with "
+					    "numactl --interleave=all: %s usable)", nworkers, hb(machine, c, sizeof(c)));
+			else if (!strcmp(runtime, "vllm") && machine >= z->weights + z->kv)
+				strbuf_addf(&sb, "; fewer, larger ranks, each interleaving its memory over more "
+					    "nodes (numactl --interleave): %s usable in all", hb(machine, c, sizeof(c)));
 			s = strbuf_detach(&sb);
 			add_finding(plan, id, need, budget, s);
 			free(s);
