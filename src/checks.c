@@ -1136,7 +1136,7 @@ const struct check check_catalog[] = {
 	  "every physical core. Run where the workers run (in their container or unit).",
 	  .why = "numactl --physcpubind and sched_setaffinity can only narrow the cgroup's cpuset: a "
 	  "container started with a narrower --cpuset-cpus, or a slice with AllowedCPUs, makes the "
-	  "binding fail or silently drop CPUs, and the workers share what is left.",
+	  "binding fail or silently drop CPUs, and the workers share what is left (nodeaudit-checks(7)).",
 	  .fixes = {
 		{ .kind = "systemd", .text = "Widen AllowedCPUs= of the unit or its slice to the plan's CPUs" },
 		{ .kind = "runtime", .text = "Start the container with --cpuset-cpus covering the plan's CPUs "
@@ -1153,7 +1153,7 @@ const struct check check_catalog[] = {
 	  "No quota passes.",
 	  .why = "A quota below the worker threads throttles all of them in every period: decode "
 	  "stalls for the rest of each 100 ms period once the quota is spent, so tokens/s falls "
-	  "and latency jumps although the CPUs are idle.",
+	  "and latency jumps although the CPUs are idle (nodeaudit-checks(7)).",
 	  .fixes = {
 		{ .kind = "systemd", .text = "Remove CPUQuota= from the unit (or raise it to 100% per worker thread)" },
 		{ .kind = "runtime", .text = "Drop --cpus / the CPU limit of the container, or raise it to the plan's threads" } } },
@@ -1170,7 +1170,7 @@ const struct check check_catalog[] = {
 	  .why = "llama.cpp --mlock locks the weights so that they are never paged out; with a limit "
 	  "below the model's size it warns and runs unlocked, and under memory pressure decode "
 	  "reads the weights from disk. A profile sets the model's size as the minimum; nodeaudit "
-	  "plan --model adds --mlock only when the limit covers it.",
+	  "plan --model adds --mlock only when the limit covers it (nodeaudit-checks(7)).",
 	  .fixes = {
 		{ .kind = "systemd", .text = "LimitMEMLOCK=infinity in the worker's unit" },
 		{ .kind = "runtime", .text = "'memlock unlimited' in /etc/security/limits.conf, or docker run "
@@ -1186,7 +1186,7 @@ const struct check check_catalog[] = {
 	  "seccomp filter answers EPERM). Unknown on a sysroot unless its snapshot recorded it.",
 	  .why = "numactl --membind, vLLM's CPU backend and llama.cpp --numa bind memory with these "
 	  "calls; a container's default seccomp profile refuses them without CAP_SYS_NICE, and "
-	  "binding then fails or silently weakens to first touch.",
+	  "binding then fails or silently weakens to first touch (nodeaudit-checks(7)).",
 	  .fixes = {
 		{ .kind = "runtime", .text = "docker run --cap-add SYS_NICE, with a seccomp profile that allows "
 		  "get_mempolicy, set_mempolicy, mbind, migrate_pages and move_pages" } } },

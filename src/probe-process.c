@@ -393,6 +393,8 @@ static const char *try_result(long r, int err)
 	return err == EPERM || err == EACCES ? "denied" : err == ENOSYS ? "unsupported" : "allowed";
 }
 
+#define MEMPOLICY_EVIDENCE "get_mempolicy(2), set_mempolicy(2)"
+
 static void probe_mempolicy(struct probe_ctx *ctx)
 {
 	cJSON *m = facts_obj(&ctx->facts, "process.mempolicy");
@@ -406,7 +408,8 @@ static void probe_mempolicy(struct probe_ctx *ctx)
 			    (!strcmp(st, "allowed") || !strcmp(st, "denied") || !strcmp(st, "unsupported"))) {
 				cJSON_AddStringToObject(m, "get_mempolicy", g);
 				cJSON_AddStringToObject(m, "set_mempolicy", st);
-				facts_evidence(&ctx->facts, "process.mempolicy", "/nodeaudit/mempolicy");
+				/* As live: the answer of the system calls (recorded by snapshot). */
+				facts_evidence(&ctx->facts, "process.mempolicy", MEMPOLICY_EVIDENCE);
 				free(s);
 				return;
 			}
@@ -440,6 +443,7 @@ static void probe_mempolicy(struct probe_ctx *ctx)
 			r = syscall(SYS_set_mempolicy, 0, NULL, 0ul);
 		e = errno;
 		cJSON_AddStringToObject(m, "set_mempolicy", try_result(r, e));
+		facts_evidence(&ctx->facts, "process.mempolicy", MEMPOLICY_EVIDENCE);
 		if (r != 0 && e != EPERM && e != EACCES && e != ENOSYS)
 			facts_gap(&ctx->facts, "process.mempolicy.set_mempolicy",
 				  "set_mempolicy answered %s: allowed by the filter, refused for its arguments",

@@ -24,6 +24,8 @@ render_fn render_json;
 
 /* probe (render-probe-text.c) */
 render_fn probe_render_text;
+/* Its process section (render-probe-process.c). */
+void probe_render_process_text(FILE *out, const cJSON *root);
 /* check: the report (render-check-*.c) */
 render_fn report_render_text;
 render_fn report_render_junit;
