@@ -198,7 +198,7 @@ static void plan_fit(cJSON *plan, const cJSON *facts, const struct sizing *z, in
 {
 	cJSON *fit = cJSON_AddObjectToObject(plan, "fit"), *per;
 	const cJSON *w;
-	double need = (z->weights + z->kv) / shards, total_mem = 0, min_budget = INFINITY;
+	double need = (z->weights + z->kv) / shards;
 	int all = 1, known = 1, nworkers = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "workers"));
 	char a[32], b[32], c[32];
 
@@ -236,9 +236,6 @@ static void plan_fit(cJSON *plan, const cJSON *facts, const struct sizing *z, in
 			}
 		}
 		budget = mem * NODE_SHARE;
-		total_mem += mem;
-		if (budget < min_budget)
-			min_budget = budget;
 		cJSON_AddNumberToObject(e, "memory_bytes", mem);
 		cJSON_AddBoolToObject(e, "fits", need <= budget);
 		if (need <= budget)
@@ -283,8 +280,6 @@ static void plan_fit(cJSON *plan, const cJSON *facts, const struct sizing *z, in
 		cJSON_AddBoolToObject(fit, "fits", 0);
 	else
 		cJSON_AddNullToObject(fit, "fits");
-	(void)total_mem;
-	(void)min_budget;
 }
 
 /*** RLIMIT_MEMLOCK and the page cache ***/
@@ -473,11 +468,18 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 		     "memory less its 1/%d share of the %s of weights", v, NODE_SHARE * 100, tp,
 		     hb(z.weights, a, sizeof(a)));
 	}
+	/* On hybrids nothing is reserved per node: the E-cores keep house. */
+	if (hwloc_bitmap_iszero(resv)) {
+		const char *h = fj_get_str(cJSON_GetObjectItemCaseSensitive(plan, "housekeeping"), "cpus");
+		if (h && *h && parse_cpulist(h, s) == 0)
+			hwloc_bitmap_copy(resv, s);
+	}
+	hwloc_bitmap_or(all, all, resv);
 	if (!hwloc_bitmap_iszero(resv)) {
 		argv_add(launch, "taskset");
 		argv_add(launch, "-c");
 		argv_add(launch, cpulist_str(resv, buf, sizeof(buf)));
-		note(plan, "vLLM: the API server runs on the reserved cores (taskset -c %s); the ranks' "
+		note(plan, "vLLM: the API server runs on the housekeeping cores (taskset -c %s); the ranks' "
 		     "OpenMP threads on their bind lists. VLLM_CPU_NUM_OF_RESERVED_CPU is left unset: it "
 		     "applies to automatic binding, and the bind list leaves the reserved cores out already", buf);
 	} else
@@ -496,6 +498,9 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 		cJSON_AddItemToObject(w, "command", cJSON_Duplicate(launch, 1));
 		cJSON_AddItemToObject(w, "env", cJSON_Duplicate(env, 1));
 	}
+	if (o->model && str_endswith(o->model->path, ".gguf"))
+		note(plan, "vLLM reads a GGUF file with the tokenizer of the model it came from: add "
+		     "--tokenizer ORIGINAL-MODEL to the launch");
 	cJSON_AddItemToObject(plan, "env", env);
 	cJSON_AddNumberToObject(plan, "tensor_parallel_size", tp);
 	cJSON_AddItemToObject(plan, "launch", launch);
