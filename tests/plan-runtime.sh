@@ -196,6 +196,12 @@ if "$MKGGUF" big "$tmp/big.gguf" >/dev/null 2>&1; then
 else
 	echo "not ok $((n + 1)) - mkgguf big"; n=$((n + 1)); fail=$((fail + 1))
 fi
+# A hybrid: nothing is reserved per node, so vLLM's API server runs on the
+# E-cores (cpu-rpl-laptop: CPUs 8-15 have the lower base_frequency), and the
+# container's cpuset holds them beside the worker's.
+"$NODEAUDIT" plan --sysroot "$fx/cpu-rpl-laptop" --runtime vllm --format json -o "$tmp/h.json"
+printf '{"launch":["taskset","-c","8-15","vllm","serve","<model>","--tensor-parallel-size","1"],"container":{"docker_args":["--cap-add","SYS_NICE","--security-opt","<any>","--cpuset-cpus","0,2,4,6,8-15","--cpuset-mems","0"]}}' >"$tmp/w.json"
+"$JSUBSET" "$tmp/w.json" "$tmp/h.json"; ok $? "hybrid vllm: the API server on the E-cores, inside the container's cpuset"
 "$NODEAUDIT" plan --runtime tensorrt >/dev/null 2>"$tmp/err"; [ $? -eq 3 ] && grep -q "llama.cpp or vllm" "$tmp/err"
 ok $? "unknown runtime: exit 3, names the runtimes"
 "$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime vllm --model /nonexistent.gguf >/dev/null 2>"$tmp/err"
