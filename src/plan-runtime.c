@@ -140,15 +140,19 @@ static void apply_knee(cJSON *plan, const struct plan_opts *o)
 	cJSON *w;
 	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(plan, "workers")) {
 		int id = worker_node(w), threads = 0, knee = -1;
-		double d;
+		double d, kbw = NAN;
+		char hb1[32];
 		char *s;
 		const char *cpus = fj_get_str(w, "cpus");
 		const char *cmd = o->command && *o->command ? o->command : PLAN_PLACEHOLDER;
 		if (fj_get_num(w, "threads", &d))
 			threads = (int)d;
 		cJSON_ArrayForEach(n, nodes)
-			if (fj_get_num(n, "node", &d) && (int)d == id && fj_get_num(n, "knee_threads", &d))
+			if (fj_get_num(n, "node", &d) && (int)d == id && fj_get_num(n, "knee_threads", &d)) {
 				knee = (int)d;
+				if (!fj_get_num(n, "knee_bytes_per_s", &kbw))
+					kbw = NAN;
+			}
 		if (knee < 1) {
 			if (id >= 0)
 				note(plan, "node %d: the bench report has no thread knee for this node: -t stays "
@@ -168,9 +172,13 @@ static void apply_knee(cJSON *plan, const struct plan_opts *o)
 		s = xasprintf("taskset -c %s %s -t %d", cpus ? cpus : "", cmd, knee);
 		fj_set(w, "taskset", cJSON_CreateString(s));
 		free(s);
+		if (isfinite(kbw))
+			snprintf(hb1, sizeof(hb1), ", %.1f GB/s", kbw / 1e9);
+		else
+			hb1[0] = '\0';
 		note(plan, "node %d: -t %d, not %d: bench --sweep measured 95%% of this node's best "
-		     "bandwidth at %d threads (decode is bandwidth bound: more threads only contend)",
-		     id, knee, threads, knee);
+		     "bandwidth at %d threads%s (decode is bandwidth bound: more threads only contend)",
+		     id, knee, threads, knee, hb1);
 	}
 }
 

@@ -73,6 +73,13 @@ printf '{"workers":[{"node":0,"threads":4,"threads_from":"bench knee","command":
 "$JSUBSET" "$tmp/w.json" "$tmp/p.json"; ok $? "the knee below the cores is -t; the one above is not"
 grep -q 'node 0: -t 4, not 7: bench --sweep measured' "$tmp/p.json" && grep -q 'node 1: the measured knee (8 threads) is not below' "$tmp/p.json"
 ok $? "the notes say so"
+# A 'check --bench --bench-sweep' report carries the knee in facts.bench:
+# one node of 4 single-thread cores, one reserved, knee 2.
+printf '{"schema":"nodeaudit.report/1","facts":{"cpu":{"online":"0-3","hybrid":false,"core_cpus":["0","1","2","3"]},"numa":{"nodes":[{"id":0,"cpus":"0-3","memory_bytes":8589934592}]},"bench":{"sweep":{"nodes":[{"node":0,"knee_threads":2,"knee_bytes_per_s":1.5e10}]}}},"findings":[]}' >"$tmp/report.json"
+"$NODEAUDIT" plan --report "$tmp/report.json" --runtime vllm --format json -o "$tmp/r.json"
+printf '{"workers":[{"node":0,"cpus":"1-3","threads":2,"threads_from":"bench knee"}],"env":{"VLLM_CPU_OMP_THREADS_BIND":"1-3"}}' >"$tmp/w.json"
+"$JSUBSET" "$tmp/w.json" "$tmp/r.json" && grep -q 'at 2 threads, 15.0 GB/s' "$tmp/r.json"
+ok $? "plan --report: a check report's sweep gives the knee, with its bandwidth"
 printf '{"schema":"nodeaudit.bench/1","bench":{"nodes":[]}}' >"$tmp/nosweep.json"
 "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/numa-2node" --bench "$tmp/nosweep.json" >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "has no thread sweep" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]
