@@ -299,6 +299,9 @@ static int mlock_allowed(cJSON *plan, const cJSON *facts, const struct sizing *z
 	char a[32], b[32];
 	if (!z->have_model)
 		return -1;
+	if (cJSON_IsTrue(facts_get(facts, "process.capabilities.ipc_lock")))
+		note(plan, "--mlock: this process has CAP_IPC_LOCK, which ignores RLIMIT_MEMLOCK; the "
+		     "decision follows the limit, which binds a worker without it");
 	if (cJSON_IsString(soft) && !strcmp(soft->valuestring, "unlimited")) {
 		note(plan, "--mlock: RLIMIT_MEMLOCK is unlimited here, so the weights are locked in RAM "
 		     "(never paged out)");

@@ -91,7 +91,9 @@ void plan_render_text(FILE *out, const struct doc *d)
 				jstr_or(w, "reserved_cpus", ""));
 		else
 			fprintf(out, "  all CPUs: %d thread%s on CPUs %s\n", jint(w, "threads", 0), jint(w, "threads", 0) == 1 ? "" : "s", jstr_or(w, "cpus", ""));
-		fprintf(out, "    %s\n    %s\n", jstr_or(w, "numactl", ""), jstr_or(w, "taskset", ""));
+		/* With --runtime, its launch lines below say it in full. */
+		if (!fj_get_str(plan, "runtime"))
+			fprintf(out, "    %s\n    %s\n", jstr_or(w, "numactl", ""), jstr_or(w, "taskset", ""));
 	}
 	if (!cJSON_GetArraySize(arr(plan, "workers")))
 		fprintf(out, "  none (see the notes)\n");
