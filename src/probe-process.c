@@ -458,6 +458,31 @@ static void probe_mempolicy(struct probe_ctx *ctx)
 
 int probe_process(struct probe_ctx *ctx)
 {
+	/* A sysroot without /proc/self (a snapshot older than this probe, or a
+	 * tree made by hand): every fact null, one gap for them all. */
+	if (!ctx->sr.live && sr_is_dir(&ctx->sr, "/proc/self") != 1) {
+		cJSON *p = facts_obj(&ctx->facts, "process"), *o;
+		static const char *const cg[] = { "version", "path", "cpuset_cpus", "cpu_quota_cpus",
+			"memory_max_bytes" };
+		static const char *const caps[] = { "effective", "sys_nice", "ipc_lock", "sys_resource",
+			"sys_admin" };
+		size_t i;
+		o = cJSON_AddObjectToObject(p, "cgroup");
+		for (i = 0; i < ARRAY_SIZE(cg); i++)
+			cJSON_AddNullToObject(o, cg[i]);
+		o = cJSON_AddObjectToObject(p, "limits");
+		cJSON_AddNullToObject(o, "memlock");
+		cJSON_AddNullToObject(o, "nofile");
+		o = cJSON_AddObjectToObject(p, "capabilities");
+		for (i = 0; i < ARRAY_SIZE(caps); i++)
+			cJSON_AddNullToObject(o, caps[i]);
+		o = cJSON_AddObjectToObject(p, "mempolicy");
+		cJSON_AddNullToObject(o, "get_mempolicy");
+		cJSON_AddNullToObject(o, "set_mempolicy");
+		facts_gap(&ctx->facts, "process", "the sysroot has no /proc/self (a snapshot taken before "
+			  "the process probe, or a tree made by hand): the limits of the process are unknown");
+		return 0;
+	}
 	probe_cgroup_limits(ctx);
 	probe_limits(ctx);
 	probe_caps(ctx);

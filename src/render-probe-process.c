@@ -31,6 +31,12 @@ void probe_render_process_text(FILE *out, const cJSON *root)
 	if (!p)
 		return;
 	tx_section(out, "Process (the limits where this ran)");
+	if (cJSON_IsNull(facts_get(p, "cgroup.version")) && cJSON_IsNull(facts_get(p, "limits.memlock")) &&
+	    cJSON_IsNull(facts_get(p, "capabilities.effective")) &&
+	    cJSON_IsNull(facts_get(p, "mempolicy.get_mempolicy"))) {
+		tx_kv(out, "all", "unknown (see the gaps)");
+		return;
+	}
 	g = cJSON_GetObjectItemCaseSensitive(p, "cgroup");
 	v = cJSON_GetObjectItemCaseSensitive(g, "version");
 	if (cJSON_IsNumber(v))
