@@ -348,10 +348,13 @@ static void probe_cgroup_limits(struct probe_ctx *ctx)
 		free(mount);
 	}
 	if (r == 0) {
-		if (v < 0)
+		if (v < 0) {
 			cJSON_AddStringToObject(g, "cpu_quota_cpus", "unlimited");
-		else
+			cJSON_AddStringToObject(g, "cpu_quota_us", "unlimited");
+		} else {
 			cJSON_AddNumberToObject(g, "cpu_quota_cpus", v / per);
+			cJSON_AddNumberToObject(g, "cpu_quota_us", v);
+		}
 		cJSON_AddNumberToObject(g, "cpu_period_us", per);
 		facts_evidence(&ctx->facts, "process.cgroup.cpu_quota_cpus", where);
 	} else {
