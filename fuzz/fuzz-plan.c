@@ -163,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text, *why = NULL;
 	cJSON *report, *plan;
 	const cJSON *facts;
-	struct plan_opts o = { NULL, -1, NULL };
+	struct plan_opts o = { .command = NULL, .reserve = -1, .unit = NULL, .ctx = -1 };
 	struct doc d;
 	if (size > (1u << 20))
 		return 0;

@@ -372,6 +372,13 @@ int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 			cJSON_AddItemToArray(s, cJSON_CreateNumber(r.nodes[i].samples[k]));
 		cJSON_AddItemToArray(nodes, n);
 	}
+	if (o->sweep && !o->dry_run) {
+		if (bench_sweep(topo, &mo, out, notes) < 0)
+			goto done;
+	} else if (o->sweep) {
+		cJSON_AddNullToObject(out, "sweep");
+		facts_gap(&ctx->facts, "bench.sweep", "--dry-run: not measured");
+	}
 	if (mj) {
 		cJSON_AddItemToObject(out, "model", mj);
 		mj = NULL;

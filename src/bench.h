@@ -61,6 +61,7 @@ struct bench_opts {
 	double seconds;
 	uint32_t kv_type;         /* ggml type id of the KV cache (1 = F16) */
 	int dry_run;              /* parse the model only, measure nothing */
+	int sweep;                /* also each node at 1, 2, 4, ... threads (bench-sweep.c) */
 };
 
 /* Run the benchmark on the live machine (ctx already probed: memory facts
@@ -69,5 +70,11 @@ struct bench_opts {
  * threads, seconds).  Unknown values are null with a gap in ctx->facts.
  * Returns 0, or -1 after printing one line (a malformed model, no memory). */
 int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out);
+
+/* bench --sweep (bench-sweep.c): out.sweep = {knee_share, nodes[]: {node,
+ * cores, pus, points[]: {threads, bytes_per_s, samples}, knee_threads,
+ * knee_bytes_per_s, best_bytes_per_s}}, each point one membw_run of base on
+ * one node.  0, or -1 after printing one line. */
+int bench_sweep(hwloc_topology_t topo, const struct membw_opts *base, cJSON *out, cJSON *notes);
 
 #endif

@@ -3,7 +3,10 @@
 #include "checks.h"
 #include "profile.h"
 #include "facts.h"
+#include "sysroot.h"
 #include "util.h"
+
+#include <hwloc.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -599,6 +602,98 @@ static void obs_bench_efficiency(const cJSON *root, const char *key, struct obs 
 		       human_bytes(peak->valuedouble, p, sizeof(p)));
 }
 
+/* The CPUs a plan puts workers on: the first online thread of each core. */
+static int plan_cpus(const cJSON *root, struct obs *o, hwloc_bitmap_t out, int *cores)
+{
+	const cJSON *list = fact(o, root, "cpu.core_cpus"), *it;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	hwloc_bitmap_zero(out);
+	*cores = 0;
+	cJSON_ArrayForEach(it, list) {
+		if (!cJSON_IsString(it) || parse_cpulist(it->valuestring, s) < 0 || hwloc_bitmap_iszero(s))
+			continue;
+		hwloc_bitmap_set(out, (unsigned)hwloc_bitmap_first(s));
+		(*cores)++;
+	}
+	hwloc_bitmap_free(s);
+	return *cores > 0;
+}
+
+static void obs_process_cpuset(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *cs = fact(o, root, "process.cgroup.cpuset_cpus");
+	hwloc_bitmap_t want = hwloc_bitmap_alloc(), have = hwloc_bitmap_alloc(), miss = hwloc_bitmap_alloc();
+	int cores;
+	char a[256], b[256];
+	(void)key;
+	if (!cJSON_IsString(cs) || parse_cpulist(cs->valuestring, have) < 0)
+		unknown(o, NULL);
+	else if (!plan_cpus(root, o, want, &cores))
+		unknown(o, "the physical cores (cpu.core_cpus) are unknown, so the plan's CPUs are");
+	else {
+		hwloc_bitmap_andnot(miss, want, have);
+		value_bool(o, hwloc_bitmap_iszero(miss));
+		if (!hwloc_bitmap_iszero(miss))
+			detail(o, "the cgroup's cpuset is %s: CPUs %s of the plan's one thread per core are "
+			       "outside it", cs->valuestring, cpulist_str(miss, a, sizeof(a)));
+		else
+			detail(o, "cpuset %s holds the plan's %s", cs->valuestring, cpulist_str(want, b, sizeof(b)));
+	}
+	hwloc_bitmap_free(want);
+	hwloc_bitmap_free(have);
+	hwloc_bitmap_free(miss);
+}
+
+static void obs_process_quota(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *q = fact(o, root, "process.cgroup.cpu_quota_cpus");
+	hwloc_bitmap_t want = hwloc_bitmap_alloc();
+	int cores;
+	(void)key;
+	if (cJSON_IsString(q) && !strcmp(q->valuestring, "unlimited")) {
+		value_bool(o, 1);
+		detail(o, "no CPU quota (cpu.max is max)");
+	} else if (!cJSON_IsNumber(q))
+		unknown(o, NULL);
+	else if (!plan_cpus(root, o, want, &cores))
+		unknown(o, "the physical cores (cpu.core_cpus) are unknown, so the plan's threads are");
+	else {
+		value_bool(o, q->valuedouble >= cores);
+		detail(o, "a CPU quota of %.2f CPUs for the plan's %d threads (one per core)%s",
+		       q->valuedouble, cores, q->valuedouble >= cores ? "" : ": the workers are throttled");
+	}
+	hwloc_bitmap_free(want);
+}
+
+static void obs_process_memlock(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *m = fact(o, root, "process.limits.memlock.soft");
+	char a[32];
+	(void)key;
+	if (cJSON_IsString(m) && !strcmp(m->valuestring, "unlimited")) {
+		/* RLIM_INFINITY: above any minimum a profile can set. */
+		value_num(o, 18446744073709551615.0);
+		detail(o, "unlimited");
+	} else if (cJSON_IsNumber(m)) {
+		value_num(o, m->valuedouble);
+		detail(o, "RLIMIT_MEMLOCK %s", human_bytes(m->valuedouble, a, sizeof(a)));
+	} else
+		unknown(o, NULL);
+}
+
+static void obs_process_numa_calls(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *g = fact(o, root, "process.mempolicy.get_mempolicy");
+	const cJSON *s = fact(o, root, "process.mempolicy.set_mempolicy");
+	(void)key;
+	if (!cJSON_IsString(g) || !cJSON_IsString(s))
+		return unknown(o, NULL);
+	if (!strcmp(g->valuestring, "unsupported") || !strcmp(s->valuestring, "unsupported"))
+		return skip(o, "this kernel has no NUMA system calls (ENOSYS): nothing to bind");
+	value_bool(o, !strcmp(g->valuestring, "allowed") && !strcmp(s->valuestring, "allowed"));
+	detail(o, "get_mempolicy %s, set_mempolicy %s", g->valuestring, s->valuestring);
+}
+
 /*** The catalog ***/
 
 static const char *const onoff[] = { "on", "off", NULL };
@@ -1030,6 +1125,71 @@ const struct check check_catalog[] = {
 	  .fixes = {
 		{ .kind = "cmdline", .step = "cmdline", .key = "{key}", .value = "{expected}", .text = "Set {key}={expected} in GRUB_CMDLINE_LINUX (/etc/default/grub), "
 		  "regenerate the boot configuration and reboot" } } },
+	{ .id = "process.cgroup.cpuset",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "process.cgroup.cpuset_cpus, cpu.core_cpus",
+	  .title = "The cgroup's cpuset holds the plan's CPUs",
+	  .observe = obs_process_cpuset,
+	  .what = "Whether the cpuset of this process's cgroup (cpuset.cpus.effective, v1 "
+	  "cpuset.effective_cpus) holds the CPUs a plan puts workers on: the first hardware thread of "
+	  "every physical core. Run where the workers run (in their container or unit).",
+	  .why = "numactl --physcpubind and sched_setaffinity can only narrow the cgroup's cpuset: a "
+	  "container started with a narrower --cpuset-cpus, or a slice with AllowedCPUs, makes the "
+	  "binding fail or silently drop CPUs, and the workers share what is left (nodeaudit-checks(7)).",
+	  .fixes = {
+		{ .kind = "systemd", .text = "Widen AllowedCPUs= of the unit or its slice to the plan's CPUs" },
+		{ .kind = "runtime", .text = "Start the container with --cpuset-cpus covering the plan's CPUs "
+		  "(nodeaudit plan --runtime vllm prints them)" } } },
+
+	{ .id = "process.cgroup.cpu_quota",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "process.cgroup.cpu_quota_cpus, cpu.core_cpus",
+	  .title = "No CPU quota below the plan's threads",
+	  .observe = obs_process_quota,
+	  .what = "Whether the cgroup's CPU quota (cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us, the "
+	  "tightest up the tree), in CPUs, is at least the plan's threads: one per physical core. "
+	  "No quota passes.",
+	  .why = "A quota below the worker threads throttles all of them in every period: decode "
+	  "stalls for the rest of each 100 ms period once the quota is spent, so tokens/s falls "
+	  "and latency jumps although the CPUs are idle (nodeaudit-checks(7)).",
+	  .fixes = {
+		{ .kind = "systemd", .text = "Remove CPUQuota= from the unit (or raise it to 100% per worker thread)" },
+		{ .kind = "runtime", .text = "Drop --cpus / the CPU limit of the container, or raise it to the plan's threads" } } },
+
+	{ .id = "process.limits.memlock",
+	  .type = V_NUM,
+	  .cmps = NUM,
+	  .facts = "process.limits.memlock.soft",
+	  .unit = "bytes",
+	  .title = "Locked-memory limit (RLIMIT_MEMLOCK)",
+	  .observe = obs_process_memlock,
+	  .what = "The soft RLIMIT_MEMLOCK of this process in bytes (/proc/self/limits); unlimited is "
+	  "above any minimum.",
+	  .why = "llama.cpp --mlock locks the weights so that they are never paged out; with a limit "
+	  "below the model's size it warns and runs unlocked, and under memory pressure decode "
+	  "reads the weights from disk. A profile sets the model's size as the minimum; nodeaudit "
+	  "plan --model adds --mlock only when the limit covers it (nodeaudit-checks(7)).",
+	  .fixes = {
+		{ .kind = "systemd", .text = "LimitMEMLOCK=infinity in the worker's unit" },
+		{ .kind = "runtime", .text = "'memlock unlimited' in /etc/security/limits.conf, or docker run "
+		  "--ulimit memlock=-1" } } },
+
+	{ .id = "process.mempolicy",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "process.mempolicy.get_mempolicy, process.mempolicy.set_mempolicy",
+	  .title = "NUMA system calls allowed",
+	  .observe = obs_process_numa_calls,
+	  .what = "Whether get_mempolicy and set_mempolicy succeed in this process (tried live: a "
+	  "seccomp filter answers EPERM). Unknown on a sysroot unless its snapshot recorded it.",
+	  .why = "numactl --membind, vLLM's CPU backend and llama.cpp --numa bind memory with these "
+	  "calls; a container's default seccomp profile refuses them without CAP_SYS_NICE, and "
+	  "binding then fails or silently weakens to first touch (nodeaudit-checks(7)).",
+	  .fixes = {
+		{ .kind = "runtime", .text = "docker run --cap-add SYS_NICE, with a seccomp profile that allows "
+		  "get_mempolicy, set_mempolicy, mbind, migrate_pages and move_pages" } } },
 };
 const size_t ncheck_catalog = ARRAY_SIZE(check_catalog);
 

@@ -14,7 +14,7 @@
 
 /*** Options ***/
 
-enum { OPT_SIZE = 256, OPT_THREADS, OPT_NODES, OPT_CTX, OPT_SECONDS, OPT_KV_TYPE, OPT_DRY_RUN };
+enum { OPT_SIZE = 256, OPT_THREADS, OPT_NODES, OPT_CTX, OPT_SECONDS, OPT_KV_TYPE, OPT_DRY_RUN, OPT_SWEEP };
 
 /* "512M", "1G", "4096", "16k": binary multiples. */
 static int parse_size(const char *s, uint64_t *out)
@@ -105,6 +105,9 @@ static int bench_option(void *args, int val, const char *arg)
 	case OPT_DRY_RUN:
 		o->dry_run = 1;
 		return 0;
+	case OPT_SWEEP:
+		o->sweep = 1;
+		return 0;
 	}
 	return -1;
 }
@@ -170,6 +173,8 @@ static const struct cmd_option bench_options[] = {
 	{ "kv-type", OPT_KV_TYPE, "T", "KV cache type: f16 (default), f32, bf16, q8_0, q4_0, q4_1,\n"
 	  "q5_0, q5_1, iq4_nl" },
 	{ "dry-run", OPT_DRY_RUN, NULL, "read the model and print its figures; measure nothing" },
+	{ "sweep", OPT_SWEEP, NULL, "also each node at 1, 2, 4, ... threads up to its cores (and its\n"
+	  "SMT threads): the knee, the fewest threads reaching 95% of its best" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -183,7 +188,7 @@ const struct command cmd_bench = {
 	.name = "bench",
 	.summary = "GGUF memory-bandwidth microbenchmark and decode tokens/s ceiling",
 	.synopsis = "[MODEL.gguf] [--size BYTES] [--threads N] [--nodes LIST] [--ctx N] [--seconds S]\n"
-		    "[--kv-type T] [--dry-run]",
+		    "[--kv-type T] [--dry-run] [--sweep]",
 	.description =
 		"Copy the model's tensor data (or a synthetic buffer) into the memory of each\n"
 		"NUMA node under test, stream it with one pinned thread per physical core,\n"
@@ -192,7 +197,10 @@ const struct command cmd_bench = {
 		"  tokens/s = bandwidth / bytes read per token\n"
 		"  bytes per token = all tensors but token_embd (one row of it; all of it\n"
 		"  when there is no output.weight) + KV cache at --ctx (layers x ctx x\n"
-		"  head_count_kv x (key_length + value_length) x element size)\n",
+		"  head_count_kv x (key_length + value_length) x element size)\n"
+		"--sweep measures each node again at 1, 2, 4, ... threads up to its physical\n"
+		"cores and its SMT threads (each point a share of --seconds): the knee is the\n"
+		"fewest threads reaching 95% of the node's best ('plan --bench' uses it as -t).\n",
 	.options = bench_options,
 	.formats = bench_formats,
 	.min_operands = 0, .max_operands = 1,

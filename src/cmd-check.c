@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_PROFILE = 256, OPT_FAIL_ON, OPT_FACTS, OPT_BENCH, OPT_BENCH_MODEL, OPT_BENCH_SECONDS, OPT_BASELINE };
+enum { OPT_PROFILE = 256, OPT_FAIL_ON, OPT_FACTS, OPT_BENCH, OPT_BENCH_MODEL, OPT_BENCH_SECONDS, OPT_BASELINE,
+	OPT_BENCH_SWEEP };
 
 struct check_args {
 	struct audit_opts audit;
@@ -35,6 +36,7 @@ static int check_option(void *args, int key, const char *arg)
 	case OPT_FACTS: a->audit.facts = arg; return 0;
 	case OPT_BASELINE: a->baseline = arg; return 0;
 	case OPT_BENCH: a->bench = 1; return 0;
+	case OPT_BENCH_SWEEP: a->bench = 1; a->bo.sweep = 1; return 0;
 	case OPT_BENCH_MODEL: a->bench = 1; a->bo.model = arg; return 0;
 	case OPT_BENCH_SECONDS:
 		if (parse_duration(arg, &a->bo.seconds) < 0)
@@ -90,6 +92,8 @@ static const struct cmd_option check_options[] = {
 	  "for the bench.* checks" },
 	{ "bench-model", OPT_BENCH_MODEL, "FILE", "with --bench: the GGUF model for the decode ceiling" },
 	{ "bench-seconds", OPT_BENCH_SECONDS, "S", "with --bench: its time budget (default 10)" },
+	{ "bench-sweep", OPT_BENCH_SWEEP, NULL, "with --bench: also the thread sweep (as 'bench --sweep'),\n"
+	  "whose knee 'plan --report' uses" },
 	{ "baseline", OPT_BASELINE, "FILE", "compare with a golden node (a probe JSON, report or\n"
 	  "snapshot, as for 'diff'): the changes go into the report,\n"
 	  "and with --fail-on warn drift exits at least 1" },

@@ -49,7 +49,7 @@ static int probe_cmd(struct invocation *inv)
 
 static const struct cmd_option probe_options[] = {
 	{ "only", OPT_ONLY, "LIST", "probe only these subjects (comma list of: host, cpu, numa,\n"
-	  "memory, pci, kernel)" },
+	  "memory, pci, kernel, process)" },
 	{ NULL, 0, NULL, NULL },
 };
 

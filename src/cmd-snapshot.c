@@ -516,6 +516,15 @@ static int write_meta(struct probe_ctx *ctx, const char *stage, int argc, char *
 	rv = facts_get(root, "kernel.irqbalance");
 	if (cJSON_IsBool(rv))
 		r |= snapshot_write_file(stage, "/nodeaudit/irqbalance", cJSON_IsTrue(rv) ? "1" : "0", 1);
+	{
+		const char *g = fact_str(root, "process.mempolicy.get_mempolicy");
+		const char *s = fact_str(root, "process.mempolicy.set_mempolicy");
+		if (g && s) {
+			char *t = xasprintf("get_mempolicy %s set_mempolicy %s\n", g, s);
+			r |= snapshot_write_file(stage, "/nodeaudit/mempolicy", t, strlen(t));
+			free(t);
+		}
+	}
 	if (r)
 		return -EIO;
 

@@ -580,7 +580,8 @@ cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile
 	plan_workers(plan, facts, o);
 	plan_feeders(plan, facts, o);
 	plan_steps(plan, findings);
-	if (!o->command || !*o->command)
+	plan_runtime_apply(plan, facts, o);
+	if (!o->runtime && (!o->command || !*o->command))
 		note(plan, "the worker command is a placeholder: give it with --command \"llama-server -m MODEL.gguf\"");
 	/* A fresh Debian has taskset (util-linux) but not numactl. */
 	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "workers")) ||

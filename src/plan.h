@@ -2,6 +2,7 @@
 #ifndef NODEAUDIT_PLAN_H
 #define NODEAUDIT_PLAN_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
@@ -9,7 +10,32 @@ struct plan_opts {
 	const char *command;   /* the worker command; NULL: a marked placeholder */
 	int reserve;           /* cores per node kept for the OS; -1: default */
 	const char *unit;      /* systemd unit template name for drop-ins */
+	/* Launch lines in a runtime's own terms (plan-runtime.c); NULL: none. */
+	const struct plan_runtime *runtime;
+	const struct plan_model *model;   /* from --model, or NULL */
+	int64_t ctx;           /* --ctx; -1: the model's, capped at 4096 */
+	const cJSON *bench;    /* a bench document (bench --sweep), or NULL */
 };
+
+/* What the planner knows of the model (cmd-plan.c reads the GGUF). */
+struct plan_model {
+	const char *path;
+	uint64_t weight_bytes;        /* the tensor table's sum: what each copy holds */
+	uint64_t kv_bytes_per_pos;    /* KV cache per context position (f16); 0 unknown */
+	uint64_t n_ctx_train;         /* 0 unknown */
+};
+
+/* A runtime: one row of plan_runtimes[] (plan-runtime.c) and its renderer. */
+struct plan_runtime {
+	const char *name;             /* "llama.cpp" */
+	const char *program;          /* what it runs: "llama-server" */
+	/* Fill the workers' command/env (and the plan's top level). */
+	void (*build)(cJSON *plan, const cJSON *facts, const struct plan_opts *o);
+};
+extern const struct plan_runtime plan_runtimes[];
+const struct plan_runtime *plan_runtime_find(const char *name);
+/* After the workers are placed: the bench knee, the runtime, the fit. */
+void plan_runtime_apply(cJSON *plan, const cJSON *facts, const struct plan_opts *o);
 
 #define PLAN_PLACEHOLDER "<your-inference-command>"
 

@@ -19,6 +19,7 @@ const struct prober probers[] = {
 	{ "memory", probe_memory },
 	{ "pci", probe_pci },
 	{ "kernel", probe_kernel },
+	{ "process", probe_process },
 };
 const size_t nprobers = ARRAY_SIZE(probers);
 

@@ -86,5 +86,7 @@ int probe_cpu(struct probe_ctx *ctx);
 int cpu_snapshot_cpuid(const char *path);
 int probe_pci(struct probe_ctx *ctx);
 int probe_memory(struct probe_ctx *ctx);
+/* probe-process.c: cgroup limits, rlimits, capabilities, NUMA system calls. */
+int probe_process(struct probe_ctx *ctx);
 
 #endif

@@ -81,6 +81,24 @@ void bench_render_text(FILE *fp, const struct doc *doc)
 	v = jnum(b, "predicted.tokens_per_s");
 	if (isfinite(v))
 		tx_kv(fp, "decode ceiling", "%.1f tokens/s at ctx %.0f", v, jnum(b, "model.ctx"));
+	cJSON_ArrayForEach(m, facts_get(b, "sweep.nodes")) {
+		/* bench --sweep: "node 0 sweep  1: 9.1 GB/s, 2: 17.0 GB/s, ...; knee 4 threads" */
+		struct strbuf sb = STRBUF_INIT;
+		const cJSON *p, *kt = cJSON_GetObjectItemCaseSensitive(m, "knee_threads");
+		char k[32];
+		snprintf(k, sizeof(k), "node %.0f sweep", jnum(m, "node"));
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(m, "points"))
+			strbuf_addf(&sb, "%s%.0f: %s", sb.len ? ", " : "", jnum(p, "threads"),
+				    gbs(jnum(p, "bytes_per_s"), a, sizeof(a)));
+		if (cJSON_IsNumber(kt))
+			strbuf_addf(&sb, "; knee %d thread%s (%s, of %.0f cores)", kt->valueint,
+				    kt->valueint == 1 ? "" : "s", gbs(jnum(m, "knee_bytes_per_s"), c, sizeof(c)),
+				    jnum(m, "cores"));
+		else
+			strbuf_addstr(&sb, "; knee unknown");
+		tx_kv(fp, k, "%s", sb.buf ? sb.buf : "");
+		strbuf_release(&sb);
+	}
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(b, "notes"))
 		if (verbosity >= 0)   /* -q: the figures only */
 			tx_kv(fp, "note", "%s", it->valuestring);

@@ -97,11 +97,15 @@ void plan_render_text(FILE *out, const struct doc *d)
 				jstr_or(w, "reserved_cpus", ""));
 		else
 			tl_line(out, 4, "  all CPUs: %d thread%s on CPUs %s", jint(w, "threads", 0), jint(w, "threads", 0) == 1 ? "" : "s", jstr_or(w, "cpus", ""));
-		tl_line(out, 6, "    %s", jstr_or(w, "numactl", ""));
-		tl_line(out, 6, "    %s", jstr_or(w, "taskset", ""));
+		/* With --runtime, its launch lines below say it in full. */
+		if (!fj_get_str(plan, "runtime")) {
+			tl_line(out, 6, "    %s", jstr_or(w, "numactl", ""));
+			tl_line(out, 6, "    %s", jstr_or(w, "taskset", ""));
+		}
 	}
 	if (!cJSON_GetArraySize(arr(plan, "workers")))
 		fprintf(out, "  none (see the notes)\n");
+	plan_render_runtime_text(out, plan);
 	if (h && *jstr_or(h, "cpus", "")) {
 		tx_section(out, "Housekeeping");
 		tl_line(out, 4, "  CPUs %s: %s", jstr_or(h, "cpus", ""), jstr_or(h, "purpose", ""));

@@ -622,6 +622,7 @@ static void text_kernel(FILE *out, const cJSON *root)
 /* One section per subject, in the probe order. */
 static void (*const subjects[])(FILE *, const cJSON *) = {
 	text_host, text_cpu, text_numa, text_memory, text_pci, text_kernel,
+	probe_render_process_text,
 };
 
 /* The conflicts or the gaps: a section, one line each (its fact, then the

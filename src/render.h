@@ -24,6 +24,8 @@ render_fn render_json;
 
 /* probe (render-probe-text.c) */
 render_fn probe_render_text;
+/* Its process section (render-probe-process.c). */
+void probe_render_process_text(FILE *out, const cJSON *root);
 /* check: the report (render-check-*.c) */
 render_fn report_render_text;
 render_fn report_render_junit;
@@ -34,6 +36,8 @@ render_fn plan_render_text;
 render_fn plan_render_sh;
 render_fn plan_render_sysctl;
 render_fn plan_render_systemd;
+/* The runtime's launch lines and the fit, for the text plan (render-plan-runtime.c). */
+void plan_render_runtime_text(FILE *out, const cJSON *plan);
 /* bench (render-bench.c) */
 render_fn bench_render_text;
 /* explain (cmd-explain.c data: a check, or NULL for the list) */

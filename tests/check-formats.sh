@@ -50,11 +50,20 @@ for s in $(sed -n 's/^sysroot: *//p' "$top_srcdir"/tests/*.test | sort -u); do
 	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/$s" --format json
 done
 add plan "$NODEAUDIT" plan --report "$top_srcdir/tests/fixtures/plan/report-2s.json" --format json
+# Launch plans in the runtimes' terms, with a model that fits and one that does not.
+mk=${top_builddir:-.}/tests/mkgguf
+"$mk" llama "$tmp/m.gguf" >/dev/null 2>&1 && "$mk" big "$tmp/big.gguf" >/dev/null 2>&1
+for rt in llama.cpp vllm; do
+	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/numa-2node" --runtime $rt --format json
+	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/cpu-rpl-laptop" --runtime $rt --model "$tmp/m.gguf" --format json
+	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/numa-2node" --runtime $rt --model "$tmp/big.gguf" --ctx 4096 --format json
+done
 # This machine too (mostly unknowns on a build machine: they must validate as well).
 add probe "$NODEAUDIT" probe --format json
 add report "$NODEAUDIT" check --format json
 add plan "$NODEAUDIT" plan --format json
 add bench "$NODEAUDIT" bench --size 16M --seconds 0.2 --format json
+add bench "$NODEAUDIT" bench --sweep --size 1M --seconds 0.2 --format json
 for d in a b; do
 	add fleet "$NODEAUDIT" report "$top_srcdir/tests/fixtures/report/$d" --format json
 done

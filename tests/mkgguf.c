@@ -5,13 +5,18 @@
  * TYPE (default f16) is the type of the weight matrices; norms are F32.
  * Valid variants: llama, tied, v2, align64, perlayer, noarch, mixed, moe,
  * kv-huge (65536 layers of 2^20 KV heads of 2^20 + 2^20 elements: a KV cache
- * per position of 2^57 elements, whose bytes for a long context overflow 64 bits).
+ * per position of 2^57 elements, whose bytes for a long context overflow 64 bits),
+ * and big: llama plus one 20 GiB f32 tensor (test.big.weight) whose data is a
+ * hole of a sparse file (nothing written, so it costs no disk), for the plan's fit.
  * Broken variants print on stdout the file offset of the field they broke
  * (where the writer put it, so the reader's message can be checked).
  * The model: 2 layers, n_embd 256, n_ff 512, n_vocab 64, 4 heads, 2 KV heads
  * (head size 64), training context 128.
  */
+#define _FILE_OFFSET_BITS 64
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +223,8 @@ static void model(const char *tname)
 	tensor("output_norm.weight", f, 1, N_EMBD, 1);
 	if (!is("tied"))
 		tensor("output.weight", out, 2, N_EMBD, N_VOCAB);
+	if (is("big"))   /* 1024 x 5 Mi f32: 20 GiB */
+		tensor("test.big.weight", f, 2, 1024, 5ull << 20);
 }
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return x + (a - x % a) % a; }
@@ -228,6 +235,7 @@ int main(int argc, char **argv)
 	uint64_t off = 0;
 	size_t kvcount_at;
 	long long last_info = -1;
+	uint64_t hole = 0;   /* zeros left to the end of a sparse file */
 	FILE *fp;
 
 	if (argc < 3) {
@@ -307,8 +315,11 @@ int main(int argc, char **argv)
 			/* The last tensor loses its last byte: the message names its info entry. */
 			data = off - align_up(ts[nt - 1].nbytes, align) + ts[nt - 1].nbytes - 1;
 		}
-		for (; data; data--)
-			put("", 1);
+		if (is("big"))
+			hole = data;
+		else
+			for (; data; data--)
+				put("", 1);
 	}
 	if (is("past-eof"))
 		bad_off = last_info;
@@ -317,7 +328,8 @@ int main(int argc, char **argv)
 		bad_off = 8;
 	}
 	fp = fopen(argv[2], "wb");
-	if (!fp || fwrite(buf, 1, len, fp) != len || fclose(fp)) {
+	if (!fp || fwrite(buf, 1, len, fp) != len ||
+	    (hole && (fseeko(fp, (off_t)(hole - 1), SEEK_CUR) || fputc(0, fp) == EOF)) || fclose(fp)) {
 		perror(argv[2]);
 		return 2;
 	}

@@ -39,6 +39,10 @@ static const char all_profile[] =
 	"\"kernel.thp\": {\"expect\": [\"madvise\", \"always\"]},"
 	"\"kernel.swap\": {\"max\": 0, \"severity\": \"info\"},"
 	"\"bench.efficiency\": {\"min\": 0.25},"
+	"\"process.cgroup.cpuset\": {\"expect\": true},"
+	"\"process.cgroup.cpu_quota\": {\"expect\": true},"
+	"\"process.limits.memlock\": {\"min\": 1073741824},"
+	"\"process.mempolicy\": {\"expect\": true},"
 	"\"kernel.hugepages\": {\"min\": 1073741824},"
 	"\"kernel.cmdline\": {\"mitigations\": {\"expect\": [\"auto\", \"(unset)\"]}}"
 	"}}";
@@ -46,7 +50,11 @@ static const char all_profile[] =
 /* A well-set 2-socket node with one GPU. */
 static const char good[] =
 	"{\"host\": {\"virtualized\": false},"
+	" \"process\": {\"cgroup\": {\"cpuset_cpus\": \"0-3\", \"cpu_quota_cpus\": \"unlimited\"},"
+	"   \"limits\": {\"memlock\": {\"soft\": \"unlimited\"}},"
+	"   \"mempolicy\": {\"get_mempolicy\": \"allowed\", \"set_mempolicy\": \"allowed\"}},"
 	" \"cpu\": {\"cores\": 32, \"smt\": {\"active\": false, \"threads_per_core\": 1, \"control\": \"off\"},"
+	"   \"core_cpus\": [\"0\", \"1\", \"2\", \"3\"],"
 	"   \"isa\": [\"sse4_2\", \"avx2\", \"avx512f\"], \"hybrid\": false, \"max_mhz\": 3500,"
 	"   \"kinds\": [{\"name\": \"general\", \"cpus\": \"0-31\", \"cores\": 32}]},"
 	" \"numa\": {\"node_count\": 2, \"nodes\": ["
@@ -72,7 +80,11 @@ static const char good[] =
 /* Everything wrong. */
 static const char bad[] =
 	"{\"host\": {\"virtualized\": true, \"hypervisor\": \"kvm\"},"
+	" \"process\": {\"cgroup\": {\"cpuset_cpus\": \"0-1\", \"cpu_quota_cpus\": 1.5},"
+	"   \"limits\": {\"memlock\": {\"soft\": 8388608}},"
+	"   \"mempolicy\": {\"get_mempolicy\": \"denied\", \"set_mempolicy\": \"denied\"}},"
 	" \"cpu\": {\"cores\": 32, \"smt\": {\"active\": true, \"threads_per_core\": 2, \"control\": \"on\"},"
+	"   \"core_cpus\": [\"0,4\", \"1,5\", \"2,6\", \"3,7\"],"
 	"   \"isa\": [\"sse4_2\"], \"hybrid\": true, \"max_mhz\": 2000,"
 	"   \"kinds\": [{\"name\": \"performance\", \"cpus\": \"0\", \"cores\": 1},"
 	"              {\"name\": \"efficiency\", \"cpus\": \"1-31\", \"cores\": 31}]},"
@@ -216,6 +228,13 @@ int main(void)
 	ok(strstr(field(fs, "kernel.hugepages", NULL, "detail"), "not the same on every NUMA node") != NULL,
 	   "1 GiB on node 0 and none on node 1: said");
 	STATUS(fs, "kernel.cmdline", "mitigations", "warn");
+	/* The plan's CPUs are 0-3 (one per core); the cpuset 0-1 lacks 2-3. */
+	STATUS(fs, "process.cgroup.cpuset", NULL, "warn");
+	is_str(field(fs, "process.cgroup.cpuset", NULL, "detail"),
+	       "the cgroup's cpuset is 0-1: CPUs 2-3 of the plan's one thread per core are outside it", "cpuset detail");
+	STATUS(fs, "process.cgroup.cpu_quota", NULL, "warn");
+	STATUS(fs, "process.limits.memlock", NULL, "warn");
+	STATUS(fs, "process.mempolicy", NULL, "warn");
 	is_int(checks_exit(counts, "warn"), 2, "failures: exit 2");
 	is_int(checks_exit(counts, "fail"), 2, "--fail-on fail: still 2");
 	is_int(checks_exit(counts, "never"), 0, "--fail-on never: 0");

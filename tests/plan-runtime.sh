@@ -1,0 +1,212 @@
+#!/bin/sh
+# plan-runtime.sh - plan --runtime llama.cpp|vllm on every fixture with CPUs
+# (and on the real-machine captures when they are there): each worker's CPU
+# list is one online hardware thread per physical core of its node (P-cores
+# only on hybrids) less the reserved cores, derived here from the fixture's
+# own files (online, thread_siblings_list, nodeN/cpulist, cpu_capacity or
+# base_frequency), not from the tool; vLLM's bind list is the workers'
+# lists joined by '|' in worker order, its tensor parallel size the worker
+# count; the text line of each llama.cpp worker, read by sh, is the argv of
+# the JSON plan.  Then the fit on a 20 GiB model (mkgguf big) against
+# 16 GiB nodes, --mlock against RLIMIT_MEMLOCK, and bad options.
+set -u
+: "${NODEAUDIT:?}" "${top_srcdir:?}" "${JSUBSET:?}"
+MKGGUF=${MKGGUF:-${top_builddir:-.}/tests/mkgguf}
+fx=$top_srcdir/tests/fixtures
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=$((fail + 1)); fi; }
+
+# A cpulist, one number a line.
+expand() { printf '%s\n' "$1" | tr ',' '\n' | awk -F- 'NF == 1 && $1 != "" { print $1 + 0 } NF == 2 { for (i = $1; i <= $2; i++) print i }'; }
+# Numbers on stdin (sorted) into a cpulist: 1-3,8.
+compress() {
+	sort -n | awk 'BEGIN { s = -1 } { if (s < 0) { s = p = $1 } else if ($1 == p + 1) p = $1; else { o = o sep (s == p ? s : s "-" p); sep = ","; s = p = $1 } }
+		END { if (s >= 0) o = o sep (s == p ? s : s "-" p); print o }'
+}
+
+# The expected workers of sysroot $1: "NODE LIST" lines ("- LIST" without nodes).
+expected() {
+	root=$1 c=$1/sys/devices/system/cpu
+	if [ -r "$c/online" ]; then expand "$(cat "$c/online")"; else
+		for d in "$c"/cpu[0-9]*; do [ -d "$d" ] && echo "${d##*/cpu}"; done
+	fi | sort -n >"$tmp/online"
+	# P-cores on hybrids: on Arm, the CPUs of the biggest core design in
+	# /proc/cpuinfo (Arm's part numbers: Cortex-X3 0xd4e and X925 0xd85 above
+	# A715 0xd4d, A710 0xd47 and A725 0xd87, above A510 0xd46); else capacity
+	# above the midpoint of the lowest and the highest; else the highest base
+	# frequency; nothing when all are alike.
+	: >"$tmp/kind"
+	awk -F'\t*: *' '/^processor/ { p = $2 } /^CPU part/ { print p, $2 }' "$root/proc/cpuinfo" 2>/dev/null >"$tmp/parts"
+	while read -r cpu; do
+		cap=$(cat "$c/cpu$cpu/cpu_capacity" 2>/dev/null || echo -)
+		base=$(cat "$c/cpu$cpu/cpufreq/base_frequency" 2>/dev/null || echo -)
+		part=$(awk -v c="$cpu" '$1 == c { print $2 }' "$tmp/parts")
+		case $part in
+		0xd4e|0xd85) rank=3 ;; 0xd4d|0xd47|0xd87) rank=2 ;; 0xd46) rank=1 ;; *) rank=- ;;
+		esac
+		echo "$cpu $cap $base $rank" >>"$tmp/kind"
+	done <"$tmp/online"
+	awk '
+	{ cpu[NR] = $1; cap[NR] = $2; base[NR] = $3; rank[NR] = $4 }
+	$2 != "-" { if (cmin == "" || $2 < cmin) cmin = $2; if (cmax == "" || $2 > cmax) cmax = $2 }
+	$3 != "-" { if (bmin == "" || $3 < bmin) bmin = $3; if (bmax == "" || $3 > bmax) bmax = $3 }
+	$4 != "-" { if (rmin == "" || $4 < rmin) rmin = $4; if (rmax == "" || $4 > rmax) rmax = $4 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			p = 1
+			if (rmin != "" && rmin != rmax) p = rank[i] == rmax
+			else if (cmin != "" && cmin != cmax) p = cap[i] != "-" && cap[i] > (cmin + cmax) / 2
+			else if (bmin != "" && bmin != bmax) p = base[i] == bmax
+			if (p) print cpu[i]
+		}
+		h = (rmin != "" && rmin != rmax) || (cmin != "" && cmin != cmax) || (bmin != "" && bmin != bmax)
+		print h ? "hybrid" : "plain" > "/dev/stderr"
+	}' "$tmp/kind" >"$tmp/pcores" 2>"$tmp/hybrid"
+	# One thread per core: the lowest online thread of its siblings.
+	: >"$tmp/reps"
+	while read -r cpu; do
+		sib=$(cat "$c/cpu$cpu/topology/thread_siblings_list" 2>/dev/null || cat "$c/cpu$cpu/topology/core_cpus_list" 2>/dev/null || echo "$cpu")
+		first=$(expand "$sib" | grep -Fxf "$tmp/online" | sort -n | head -n 1)
+		[ "$first" = "$cpu" ] && grep -qFx "$cpu" "$tmp/pcores" && echo "$cpu" >>"$tmp/reps"
+	done <"$tmp/online"
+	reserve=1
+	[ "$(cat "$tmp/hybrid")" = hybrid ] && reserve=0
+	nodes=$(ls -d "$root"/sys/devices/system/node/node[0-9]* 2>/dev/null | sed 's/.*node//' | sort -n)
+	if [ -z "$nodes" ]; then
+		sort -n "$tmp/reps" >"$tmp/nreps"
+		cnt=$(wc -l <"$tmp/nreps")
+		[ "$cnt" -le "$reserve" ] && reserve=0
+		# No node directory: a kernel without NUMA, one node 0.
+		echo "0 $(tail -n +$((reserve + 1)) "$tmp/nreps" | compress)"
+		return
+	fi
+	# A CPU that several nodes claim (broken firmware) belongs to the first.
+	: >"$tmp/taken"
+	for id in $nodes; do
+		expand "$(cat "$root/sys/devices/system/node/node$id/cpulist" 2>/dev/null)" >"$tmp/ncpus"
+		grep -Fxf "$tmp/ncpus" "$tmp/reps" | grep -vFxf "$tmp/taken" | sort -n >"$tmp/nreps"
+		cat "$tmp/nreps" >>"$tmp/taken"
+		cnt=$(wc -l <"$tmp/nreps")
+		[ "$cnt" -eq 0 ] && continue
+		r=$reserve
+		[ "$cnt" -le "$r" ] && r=0
+		echo "$id $(tail -n +$((r + 1)) "$tmp/nreps" | compress)"
+	done
+}
+
+# The workers of a JSON plan, as "NODE LIST" lines, via its text output:
+# the text plan says "node N: K threads on CPUs LIST" ("all CPUs: ..." without nodes).
+actual() {
+	sed -n 's/^  node \([0-9]*\): [0-9]* threads\{0,1\} on CPUs \([0-9,-]*[0-9]\).*/\1 \2/p; s/^  all CPUs: [0-9]* threads\{0,1\} on CPUs \([0-9,-]*[0-9]\).*/- \1/p' "$1"
+}
+
+# One sysroot, both runtimes.
+one() {
+	name=$1 root=$2
+	expected "$root" >"$tmp/want" 2>/dev/null
+	[ -s "$tmp/want" ] || return 0
+	for rt in llama.cpp vllm; do
+		"$NODEAUDIT" plan --sysroot "$root" --runtime "$rt" >"$tmp/text" 2>"$tmp/err" &&
+		"$NODEAUDIT" plan --sysroot "$root" --runtime "$rt" --format json -o "$tmp/plan.json" 2>>"$tmp/err"
+		ok $? "$name $rt: plan runs"
+		actual "$tmp/text" >"$tmp/got"
+		diff -u "$tmp/want" "$tmp/got" >"$tmp/d"; r=$?
+		ok $r "$name $rt: one online thread per physical core of each node, less the reserved"
+		[ $r -eq 0 ] || sed 's/^/#   /' "$tmp/d"
+		if [ "$rt" = vllm ]; then
+			bind=$(cut -d' ' -f2 "$tmp/want" | paste -sd'|' -)
+			cnt=$(wc -l <"$tmp/want")
+			printf '{"runtime":"vllm","tensor_parallel_size":%d,"env":{"VLLM_CPU_OMP_THREADS_BIND":"%s"}}' \
+				"$cnt" "$bind" >"$tmp/w.json"
+			"$JSUBSET" "$tmp/w.json" "$tmp/plan.json" >"$tmp/d" 2>&1; r=$?
+			ok $r "$name vllm: the bind list is the workers' in order, tensor parallel size $cnt"
+			[ $r -eq 0 ] || sed 's/^/#   /' "$tmp/d"
+		else
+			# Each worker's line in the text, read by sh, is its JSON argv:
+			# the words as a JSON array, matched by jsubset.
+			k=0
+			grep -A1 '^  node [0-9]*:$\|^  all CPUs:$' "$tmp/text" | grep '^    numactl ' >"$tmp/lines"
+			printf '{"workers":[' >"$tmp/w.json"
+			while IFS= read -r line; do
+				eval "set -- $line"
+				[ $k -gt 0 ] && printf ',' >>"$tmp/w.json"
+				printf '{"command":[' >>"$tmp/w.json"
+				sep=
+				for word in "$@"; do
+					printf '%s"%s"' "$sep" "$(printf '%s' "$word" | sed 's/[\\"]/\\&/g')" >>"$tmp/w.json"
+					sep=,
+				done
+				printf ']}' >>"$tmp/w.json"
+				k=$((k + 1))
+			done <"$tmp/lines"
+			printf ']}' >>"$tmp/w.json"
+			[ $k -eq "$(wc -l <"$tmp/want")" ] && "$JSUBSET" "$tmp/w.json" "$tmp/plan.json" >"$tmp/d" 2>&1
+			ok $? "$name llama.cpp: each worker's line parses as the JSON argv"
+		fi
+	done
+}
+
+for d in "$fx"/*/; do
+	d=${d%/}
+	[ -d "$d/sys/devices/system/cpu" ] || continue
+	ls "$d"/sys/devices/system/cpu/cpu[0-9]*/topology/thread_siblings_list >/dev/null 2>&1 ||
+		ls "$d"/sys/devices/system/cpu/cpu[0-9]*/topology/core_cpus_list >/dev/null 2>&1 || continue
+	case ${d##*/} in cpu-garbled*) continue ;; esac   # what it holds is garbage by design
+	one "${d##*/}" "$d"
+done
+
+# The real machines' captures, where present (HACKING).
+shared=${NODEAUDIT_SHARED:-$top_srcdir/../shared}
+for tb in "$shared"/fixtures/real/sysfs/hwloc__*/*.tar.bz2; do
+	[ -r "$tb" ] || continue
+	nm=$(basename "$tb" .tar.bz2)
+	mkdir -p "$tmp/real/$nm" && tar -xjf "$tb" -C "$tmp/real/$nm" 2>/dev/null || continue
+	root=$(find "$tmp/real/$nm" -maxdepth 3 -type d -name sys | head -n 1)
+	[ -n "$root" ] && one "real:$nm" "${root%/sys}"
+done
+
+# The fit: 20 GiB of weights against nodes of 16 GiB.  The tensor table of
+# mkgguf's model: f16 token_embd and output (256 x 64), per layer (2) q and
+# output 256 x 256, k and v 256 x 128, gate, up, down 256 x 512; five f32
+# norms of 256; the 20 GiB f32 tensor.
+if "$MKGGUF" big "$tmp/big.gguf" >/dev/null 2>&1; then
+	"$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime llama.cpp --model "$tmp/big.gguf" --ctx 2048 \
+		--format json -o "$tmp/fit.json"; ok $? "fit: plan with a 20 GiB model runs"
+	printf '{"fit":{"fits":false,"weights_bytes":%s,"workers":[{"node":0,"fits":false,"memory_bytes":17179869184},{"node":1,"fits":false}]},"findings":[{"id":"plan.model_fit","status":"fail","node":0},{"id":"plan.model_fit","node":1}]}' \
+		"$(( 20 * 1024 * 1024 * 1024 + 2 * (2 * 256 * 64 + 2 * (2 * 256 * 256 + 2 * 256 * 128 + 3 * 256 * 512)) + 4 * 5 * 256 ))" >"$tmp/w.json"
+	"$JSUBSET" "$tmp/w.json" "$tmp/fit.json"; ok $? "fit: a finding per node, with the figures"
+	grep -q 'smaller quant' "$tmp/fit.json" && grep -q 'interleave=all' "$tmp/fit.json"
+	ok $? "fit: says what to do (a smaller quant, one worker interleaved over the nodes)"
+	"$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime vllm --model "$tmp/big.gguf" --ctx 2048 \
+		--format json -o "$tmp/fitv.json"
+	printf '{"fit":{"fits":true,"shards":2},"tensor_parallel_size":2,"env":{"VLLM_CPU_KVCACHE_SPACE":"4"}}' >"$tmp/w.json"
+	# 90% of 16 GiB less a 10 GiB shard: 4.4 GiB, floored.
+	"$JSUBSET" "$tmp/w.json" "$tmp/fitv.json"; ok $? "fit: vllm splits it over 2 ranks; KV cache space 4 GiB"
+	grep -q '"findings"' "$tmp/fitv.json"; [ $? -ne 0 ]; ok $? "fit: no finding when it fits"
+	# --mlock: the limit of the process reading the plan's facts.
+	cp -R "$fx/numa-2node" "$tmp/ml" && mkdir -p "$tmp/ml/proc/self"
+	printf 'Limit                     Soft Limit           Hard Limit           Units     \nMax locked memory         8388608              8388608              bytes     \n' >"$tmp/ml/proc/self/limits"
+	"$NODEAUDIT" plan --sysroot "$tmp/ml" --runtime llama.cpp --model "$tmp/big.gguf" --format json -o "$tmp/ml.json"
+	! grep -q '"--mlock"' "$tmp/ml.json" && grep -q 'no --mlock: RLIMIT_MEMLOCK is 8.0 MiB' "$tmp/ml.json"
+	ok $? "mlock: left out under an 8 MiB RLIMIT_MEMLOCK, and says why"
+	printf 'Limit                     Soft Limit           Hard Limit           Units     \nMax locked memory         unlimited            unlimited            bytes     \n' >"$tmp/ml/proc/self/limits"
+	"$NODEAUDIT" plan --sysroot "$tmp/ml" --runtime llama.cpp --model "$tmp/big.gguf" --format json -o "$tmp/ml.json"
+	[ "$(grep -c '"--mlock"' "$tmp/ml.json")" -eq 4 ]; ok $? "mlock: in every line when unlimited"
+else
+	echo "not ok $((n + 1)) - mkgguf big"; n=$((n + 1)); fail=$((fail + 1))
+fi
+# A hybrid: nothing is reserved per node, so vLLM's API server runs on the
+# E-cores (cpu-rpl-laptop: CPUs 8-15 have the lower base_frequency), and the
+# container's cpuset holds them beside the worker's.
+"$NODEAUDIT" plan --sysroot "$fx/cpu-rpl-laptop" --runtime vllm --format json -o "$tmp/h.json"
+printf '{"launch":["taskset","-c","8-15","vllm","serve","<model>","--tensor-parallel-size","1"],"container":{"docker_args":["--cap-add","SYS_NICE","--security-opt","<any>","--cpuset-cpus","0,2,4,6,8-15","--cpuset-mems","0"]}}' >"$tmp/w.json"
+"$JSUBSET" "$tmp/w.json" "$tmp/h.json"; ok $? "hybrid vllm: the API server on the E-cores, inside the container's cpuset"
+"$NODEAUDIT" plan --runtime tensorrt >/dev/null 2>"$tmp/err"; [ $? -eq 3 ] && grep -q "llama.cpp or vllm" "$tmp/err"
+ok $? "unknown runtime: exit 3, names the runtimes"
+"$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime vllm --model /nonexistent.gguf >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q nonexistent.gguf "$tmp/err"
+ok $? "missing model: exit 3, one line naming it"
+"$NODEAUDIT" plan --ctx 0 >/dev/null 2>&1; [ $? -eq 3 ]; ok $? "bad --ctx: exit 3"
+echo "1..$n"
+[ $fail -eq 0 ]
