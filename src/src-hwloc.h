@@ -10,6 +10,8 @@
 #define HW_MAX_FILES 300000u           /* files in the private copy */
 #define HW_MAX_BYTES (64u << 20)       /* bytes in the private copy */
 #define HW_TIMEOUT_MS 5000             /* wall clock for hwloc's load */
+#define HW_TICK_MS 20                  /* a FIFO's open() in the child gives up */
+#define HW_MAX_DATA (512ul << 20)      /* its child's data segment (RLIMIT_DATA) */
 
 /* Copy exactly the files hwloc's Linux backend reads from sr into the
  * empty directory dst: through the sysroot layer (in the root, regular

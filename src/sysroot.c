@@ -696,6 +696,8 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 			int e = (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) ? -EISDIR : -ENODEV;
 			close(fd);
+			if (e == -ENODEV)
+				sr->refused++;
 			return e;
 		}
 		short_eof = 1;
@@ -708,6 +710,7 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 			if (alloc > SR_MAX_FILE) {
 				free(b);
 				close(fd);
+				sr->refused++;
 				return -EFBIG;
 			}
 			alloc *= 2;
@@ -737,6 +740,7 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 	close(fd);
 	if (len > SR_MAX_FILE) {
 		free(b);
+		sr->refused++;
 		return -EFBIG;
 	}
 	b[len] = '\0';

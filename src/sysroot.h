@@ -42,6 +42,10 @@ struct sysroot {
 	char **read;       /* paths read successfully, in order, each once */
 	size_t nread, aread;
 	struct sr_cache *cache;   /* what was read or listed, and how it ended */
+	/* Reads refused as not a regular file (a FIFO, a device, a socket) or
+	 * over the size cap: a sysroot with any is not handed to hwloc whole
+	 * (src-hwloc.c). */
+	size_t refused;
 };
 
 /* dir NULL or "/" means the live system.  An archive (.tar, .tar.gz, .tgz,

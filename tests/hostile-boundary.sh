@@ -100,6 +100,9 @@ probe "links out of the sysroot at hwloc's inputs" ok "$r"
 run "links out of the sysroot, as on a kernel without openat2" ok env NODEAUDIT_NO_OPENAT2=1 \
 	"$NODEAUDIT" --sysroot "$r" probe --format json
 run "links out of the sysroot: check" ok "$NODEAUDIT" --sysroot "$r" check --format json
+# The fallback where no namespace fence can be set up: a private copy.
+run "links out of the sysroot, hwloc given a copy" ok env NODEAUDIT_HWLOC_FENCE=copy \
+	"$NODEAUDIT" --sysroot "$r" probe --format json
 run "links out of the sysroot: snapshot of it" "done" "$NODEAUDIT" --sysroot "$r" -q snapshot -o "$tmp/snap.tar.gz"
 rm -f "$tmp/snap.tar.gz"
 
@@ -114,6 +117,17 @@ rm -f "$r/elsewhere/cpu3/topology/core_id"
 mkfifo "$r/elsewhere/cpu3/topology/core_id"
 need='core_id'
 probe "FIFO behind a linked cpu3 directory" ok "$r"
+need='core_id'
+run "FIFO behind a linked cpu3 directory, hwloc given a copy" ok env NODEAUDIT_HWLOC_FENCE=copy \
+	"$NODEAUDIT" --sysroot "$r" probe --format json
+# Only hwloc reads it: its open() in the fenced child gives up, no stall.
+fresh
+r=$tmp/root
+mkfifo "$r/$cpu/cpu3/topology/die_cpus"
+wall_was=$wall_max
+wall_max=3000
+probe "FIFO that only hwloc opens: within 3 s" ok "$r"
+wall_max=$wall_was
 fresh
 r=$tmp/root
 mkdir -p "$r/sys/bus/dax/devices/dax0.0"
@@ -211,7 +225,10 @@ sigrun() { # sigrun SIGNAL LABEL CMD...
 	TMPDIR=$tmp/t NODEAUDIT_FAULT=hwloc-stall $defsig "$@" >/dev/null 2>&1 &
 	pid=$!
 	i=0
-	while [ $i -lt 50 ] && ! [ -n "$(find "$tmp/t" -maxdepth 1 -name 'nodeaudit-hwloc.*' 2>/dev/null)" ]; do
+	# hwloc's child (named nodeaudit-hwloc) is stalling: in a namespace
+	# fence, or over a private copy in TMPDIR.
+	while [ $i -lt 50 ] && ! grep -qx nodeaudit-hwloc /proc/[0-9]*/comm 2>/dev/null &&
+		! [ -n "$(find "$tmp/t" -maxdepth 1 -name 'nodeaudit-hwloc.*' 2>/dev/null)" ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
