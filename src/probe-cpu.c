@@ -886,7 +886,9 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 	struct strbuf sb = STRBUF_INIT;
 	if (!probe_hwloc_asked(nk <= 1 && !kinds_inputs_vary(st)))
 		return;
-	t = probe_topology(st->ctx);
+	t = probe_topology_for(st->ctx, "the CPU kinds", nk > 1 ? "we find more than one kind"
+			       : kinds_inputs_vary(st) ? "cpu_capacity or cpufreq differ across CPUs"
+			       : "NODEAUDIT_HWLOC_ALWAYS is set");
 	if (!t)
 		return;
 	nr = hwloc_cpukinds_get_nr(t, 0);
@@ -1237,7 +1239,11 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 	 * no cache merged two of them, its count is ours by construction and
 	 * it is not loaded to read them again. */
 	if (n > 0 && probe_hwloc_asked(masks && !merged && ids_ok && !ids_neg && nid == n)) {
-		hwloc_topology_t t = probe_topology(st->ctx);
+		hwloc_topology_t t = probe_topology_for(
+			st->ctx, "the package count",
+			!masks ? "no package masks" : merged ? "a cache spans packages"
+			: !ids_ok || ids_neg ? "no usable physical_package_id"
+			: nid != n ? "package ids and masks disagree" : "NODEAUDIT_HWLOC_ALWAYS is set");
 		int hp = 0;
 		hwloc_obj_t o = NULL;
 		while (t && (o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o)))
