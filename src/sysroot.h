@@ -33,6 +33,10 @@
  * some 60000 files; hwloc's and util-linux's test dumps are far smaller. */
 #define SR_MAX_UNPACK_BYTES (128u << 20)
 #define SR_MAX_UNPACK_FILES 200000u
+/* The tar stream up to its end-of-archive blocks (headers and padding
+ * included), as the decompressor hands it over, and the archive file
+ * itself: a bound that holds whatever the headers claim. */
+#define SR_MAX_UNPACK_STREAM (192u << 20)
 
 struct sysroot {
 	char *root;        /* "/" when live, else the directory (no trailing slash) */

@@ -205,6 +205,46 @@ PY
 	probe "80 KB .tar.xz holding 500 MB: refused, nothing left in TMPDIR" refused "$tmp/bomb.tar.xz"
 	rm -f "$tmp/bomb.tar.xz"
 fi
+# A tiny tar followed by 4 GiB of zeros (256 gzip members of 16 MiB each,
+# 4 MB on disk): read up to its end-of-archive blocks, as tar -t does, and
+# no further (the wall limit above is what reading the rest would break).
+python3 - "$base" "$tmp/zeros.tar.gz" <<'PY'
+import gzip, io, os, sys, tarfile
+buf = io.BytesIO()
+with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+    t.add(sys.argv[1], arcname=".")
+zeros = gzip.compress(b"\0" * (16 << 20), 9)
+with open(sys.argv[2], "wb") as f:
+    # tarfile pads to 10 KiB records: the zeros after its end blocks.
+    f.write(gzip.compress(buf.getvalue(), 1))
+    for _ in range(256):
+        f.write(zeros)
+PY
+need='"node_count":[[:space:]]*2'
+probe "a tiny .tar.gz followed by 4 GiB of zeros: read to its end blocks" ok "$tmp/zeros.tar.gz"
+rm -f "$tmp/zeros.tar.gz"
+# Members within the caps whose headers and padding add up to 205 MB of
+# tar stream: the decompressed bytes are capped too.
+python3 - "$tmp/stream.tar.gz" <<'PY'
+import sys, tarfile, zlib
+ti = tarfile.TarInfo("d/0000000"); ti.size = 1025
+base = bytearray(ti.tobuf(tarfile.USTAR_FORMAT))
+body = b"x" * 1025 + b"\0" * 511
+co = zlib.compressobj(1, zlib.DEFLATED, 31)
+with open(sys.argv[1], "wb") as out:
+    chunk = []
+    for i in range(100000):
+        h = bytearray(base); h[0:9] = b"d/%07d" % i
+        h[148:156] = b"        "
+        h[148:155] = b"%06o\0" % sum(h)
+        chunk += [bytes(h), body]
+        if len(chunk) > 2000:
+            out.write(co.compress(b"".join(chunk))); chunk = []
+    out.write(co.compress(b"".join(chunk))); out.write(co.flush())
+PY
+need='tar stream runs past 192 MiB'
+probe "a .tar.gz whose tar stream is 205 MB: refused" refused "$tmp/stream.tar.gz"
+rm -f "$tmp/stream.tar.gz"
 # Many files: the count is capped too.
 python3 - "$tmp/many.tar.gz" <<'PY'
 import sys, tarfile, io
