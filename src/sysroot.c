@@ -594,6 +594,7 @@ static void record(struct sysroot *sr, const char *path)
 struct sr_entry {
 	struct sr_entry *next;
 	char *path;
+	size_t hash;              /* hash_path(path): compared before the paths */
 	unsigned has_file : 1, has_list : 1, recorded : 1;
 	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
 	int file_err, list_err;   /* 0 or the negative errno the read ended with */
@@ -628,16 +629,16 @@ static struct sr_entry *cache_get(struct sysroot *sr, const char *path)
 	}
 	h = hash_path(path);
 	for (e = c->b[h & (c->nb - 1)]; e; e = e->next)
-		if (!strcmp(e->path, path))
+		if (e->hash == h && !strcmp(e->path, path))
 			return e;
-	if (c->count >= 2 * c->nb) {   /* grow: keep chains short on 1024-CPU trees */
+	if (c->count >= c->nb) {   /* grow: keep chains short on 4096-CPU trees */
 		size_t nb = c->nb * 4, i;
 		struct sr_entry **b = xcalloc(nb, sizeof(*b)), *next;
 		for (i = 0; i < c->nb; i++)
 			for (e = c->b[i]; e; e = next) {
 				next = e->next;
-				e->next = b[hash_path(e->path) & (nb - 1)];
-				b[hash_path(e->path) & (nb - 1)] = e;
+				e->next = b[e->hash & (nb - 1)];
+				b[e->hash & (nb - 1)] = e;
 			}
 		free(c->b);
 		c->b = b;
@@ -645,6 +646,7 @@ static struct sr_entry *cache_get(struct sysroot *sr, const char *path)
 	}
 	e = xcalloc(1, sizeof(*e));
 	e->path = xstrdup(path);
+	e->hash = h;
 	e->next = c->b[h & (c->nb - 1)];
 	c->b[h & (c->nb - 1)] = e;
 	c->count++;
@@ -655,10 +657,12 @@ static struct sr_entry *cache_get(struct sysroot *sr, const char *path)
 static struct sr_entry *cache_find(struct sysroot *sr, const char *path)
 {
 	struct sr_entry *e;
+	size_t h;
 	if (!sr->cache)
 		return NULL;
-	for (e = sr->cache->b[hash_path(path) & (sr->cache->nb - 1)]; e; e = e->next)
-		if (!strcmp(e->path, path))
+	h = hash_path(path);
+	for (e = sr->cache->b[h & (sr->cache->nb - 1)]; e; e = e->next)
+		if (e->hash == h && !strcmp(e->path, path))
 			return e;
 	return NULL;
 }
