@@ -37,7 +37,21 @@ struct cpuinfo {
 	size_t n;
 	struct ci_proc g;     /* lines outside any processor block (ARMv7) */
 	int read_ok;
+	int increasing;       /* ci_increasing(): 0 not asked, 1 yes, -1 no */
 };
+
+/* Whether the processor blocks are in strictly increasing order (asked
+ * once, kept in ci->increasing). */
+static int ci_increasing(const struct cpuinfo *ci)
+{
+	size_t i;
+	if (ci->increasing)
+		return ci->increasing > 0;
+	for (i = 1; i < ci->n && ci->p[i - 1].id < ci->p[i].id; i++)
+		;
+	((struct cpuinfo *)ci)->increasing = i >= ci->n ? 1 : -1;
+	return ci->increasing > 0;
+}
 
 static void ci_init_proc(struct ci_proc *p, int id)
 {
@@ -134,7 +148,21 @@ size_t cpuinfo_parse_count(const char *text)
 
 static const struct ci_proc *ci_find(const struct cpuinfo *ci, int id)
 {
-	size_t i;
+	size_t i, lo = 0, hi = ci->n;
+	/* The kernel lists processors in increasing order: where they are
+	 * (p[] strictly increasing, checked at both ends of the search), a
+	 * binary search finds the one block of id, so that 4096 CPUs do not
+	 * cost 4096 squared.  Otherwise the first block of id, in order. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ci->p[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ci->n && ci->p[lo].id == id && (lo == 0 || ci->p[lo - 1].id < id) &&
+	    (lo + 1 == ci->n || ci->p[lo + 1].id > id) && ci_increasing(ci))
+		return &ci->p[lo];
 	for (i = 0; i < ci->n; i++)
 		if (ci->p[i].id == id)
 			return &ci->p[i];
@@ -177,6 +205,7 @@ struct pcpu {
 
 struct cache_inst {
 	int level;
+	int first;              /* the set's first CPU: compared before the sets */
 	hwloc_bitmap_t set;
 	uint64_t size;
 };
@@ -329,7 +358,7 @@ static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 		return;
 	for (i = 0; i < n; i++) {
 		uint64_t lvl, size;
-		int r, instr;
+		int r, instr, first;
 		hwloc_bitmap_t set;
 		if (strncmp(names[i], "index", 5))
 			continue;
@@ -377,8 +406,10 @@ static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 			continue;
 		}
 		hwloc_bitmap_and(set, set, st->online);
+		first = hwloc_bitmap_first(set);
 		for (j = 0; j < st->nci; j++)
-			if (st->ci[j].level == (int)lvl && hwloc_bitmap_isequal(st->ci[j].set, set))
+			if (st->ci[j].level == (int)lvl && st->ci[j].first == first &&
+			    hwloc_bitmap_isequal(st->ci[j].set, set))
 				break;
 		if (j == st->nci) {
 			if (st->nci == st->aci) {
@@ -386,6 +417,7 @@ static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 				st->ci = xrealloc(st->ci, st->aci * sizeof(*st->ci));
 			}
 			st->ci[j].level = (int)lvl;
+			st->ci[j].first = first;
 			st->ci[j].set = hwloc_bitmap_dup(set);
 			st->ci[j].size = size;
 			st->nci++;
