@@ -265,9 +265,10 @@ sigrun() { # sigrun SIGNAL LABEL CMD...
 	TMPDIR=$tmp/t NODEAUDIT_FAULT=hwloc-stall $defsig "$@" >/dev/null 2>&1 &
 	pid=$!
 	i=0
-	# hwloc's child (named nodeaudit-hwloc) is stalling: in a namespace
-	# fence, or over a private copy in TMPDIR.
-	while [ $i -lt 50 ] && ! grep -qx nodeaudit-hwloc /proc/[0-9]*/comm 2>/dev/null &&
+	# hwloc's child (a child of this run named nodeaudit-hwloc) is
+	# stalling: in a namespace fence, or over a private copy in TMPDIR.
+	while [ $i -lt 50 ] &&
+		[ -z "$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v p=$pid '$4 == p && $2 == "(nodeaudit-hwloc)"')" ] &&
 		! [ -n "$(find "$tmp/t" -maxdepth 1 -name 'nodeaudit-hwloc.*' 2>/dev/null)" ]; do
 		sleep 0.1
 		i=$((i + 1))
