@@ -100,8 +100,11 @@ probe "links out of the sysroot at hwloc's inputs" ok "$r"
 run "links out of the sysroot, as on a kernel without openat2" ok env NODEAUDIT_NO_OPENAT2=1 \
 	"$NODEAUDIT" --sysroot "$r" probe --format json
 run "links out of the sysroot: check" ok "$NODEAUDIT" --sysroot "$r" check --format json
-# The fallback where no namespace fence can be set up: a private copy.
+# The fallback where no namespace fence can be set up: a private copy,
+# chosen beforehand, or after the child found no namespace to enter.
 run "links out of the sysroot, hwloc given a copy" ok env NODEAUDIT_HWLOC_FENCE=copy \
+	"$NODEAUDIT" --sysroot "$r" probe --format json
+run "links out of the sysroot, no namespace here: a copy" ok env NODEAUDIT_FAULT=hwloc-nofence \
 	"$NODEAUDIT" --sysroot "$r" probe --format json
 run "links out of the sysroot: snapshot of it" "done" "$NODEAUDIT" --sysroot "$r" -q snapshot -o "$tmp/snap.tar.gz"
 rm -f "$tmp/snap.tar.gz"
