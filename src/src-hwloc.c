@@ -516,9 +516,17 @@ static int enter_fence(const char *root, const char **step)
  * millions of words, a huge cpuinfo) fails to allocate instead of growing
  * without bound.  Not under AddressSanitizer, whose shadow memory is
  * counted as data. */
+#if defined(__SANITIZE_ADDRESS__)   /* gcc */
+#define HW_ASAN 1
+#elif defined(__has_feature)       /* clang */
+#if __has_feature(address_sanitizer)
+#define HW_ASAN 1
+#endif
+#endif
+
 static void limit_memory(void)
 {
-#if !defined(__SANITIZE_ADDRESS__) && !defined(NODEAUDIT_ASAN)
+#ifndef HW_ASAN
 	struct rlimit rl = { HW_MAX_DATA, HW_MAX_DATA };
 	setrlimit(RLIMIT_DATA, &rl);
 #endif
