@@ -239,18 +239,86 @@ static void add_change(struct diff_ctx *c, const char *path, const char *gpath, 
 static void cmp_value(struct diff_ctx *c, const cJSON *a, const cJSON *b, struct strbuf *path,
 		      struct strbuf *gpath, const char *leaf);
 
+/*
+ * An object's members sorted by key, the first of each key kept (what
+ * cJSON_GetObjectItemCaseSensitive() finds), so that looking up each key
+ * of an object of n keys in another costs n log n, not n squared.  Small
+ * objects (most of them) are searched as they are.
+ */
+#define OBJ_INDEX_MIN 32
+
+struct member {
+	const cJSON *item;
+	size_t pos;
+};
+
+struct obj_index {
+	const cJSON *obj;
+	struct member *m;   /* NULL: search obj itself */
+	size_t n;
+};
+
+static int cmp_member(const void *x, const void *y)
+{
+	const struct member *a = x, *b = y;
+	int c = strcmp(a->item->string, b->item->string);
+	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static void obj_index_init(struct obj_index *ix, const cJSON *obj)
+{
+	const cJSON *it;
+	size_t n = 0, i, k;
+	ix->obj = obj;
+	ix->m = NULL;
+	ix->n = 0;
+	cJSON_ArrayForEach(it, obj)
+		n += it->string != NULL;
+	if (n < OBJ_INDEX_MIN)
+		return;
+	ix->m = xcalloc(n, sizeof(*ix->m));
+	cJSON_ArrayForEach(it, obj)
+		if (it->string) {
+			ix->m[ix->n].item = it;
+			ix->m[ix->n].pos = ix->n;
+			ix->n++;
+		}
+	qsort(ix->m, ix->n, sizeof(*ix->m), cmp_member);
+	for (i = k = 0; i < ix->n; i++)
+		if (!k || strcmp(ix->m[k - 1].item->string, ix->m[i].item->string))
+			ix->m[k++] = ix->m[i];
+	ix->n = k;
+}
+
+static int cmp_key_member(const void *key, const void *y)
+{
+	return strcmp(key, ((const struct member *)y)->item->string);
+}
+
+static const cJSON *obj_index_get(const struct obj_index *ix, const char *key)
+{
+	const struct member *hit;
+	if (!ix->m)
+		return cJSON_GetObjectItemCaseSensitive(ix->obj, key);
+	hit = bsearch(key, ix->m, ix->n, sizeof(*ix->m), cmp_key_member);
+	return hit ? hit->item : NULL;
+}
+
 static void cmp_object(struct diff_ctx *c, const cJSON *a, const cJSON *b, struct strbuf *path,
 		       struct strbuf *gpath)
 {
 	const cJSON *it;
 	size_t pl = path->len, gl = gpath->len;
 	int partial = gpath->len && in_list(partial_maps, gpath->buf);
+	struct obj_index ia, ib;
 
+	obj_index_init(&ia, a);
+	obj_index_init(&ib, b);
 	cJSON_ArrayForEach(it, a) {
 		const cJSON *other;
 		if (!it->string)
 			continue;
-		other = cJSON_GetObjectItemCaseSensitive(b, it->string);
+		other = obj_index_get(&ib, it->string);
 		seg_key(path, it->string);
 		seg_key(gpath, it->string);
 		if (other)
@@ -265,7 +333,7 @@ static void cmp_object(struct diff_ctx *c, const cJSON *a, const cJSON *b, struc
 		gpath->buf[gl] = '\0';
 	}
 	cJSON_ArrayForEach(it, b) {
-		if (!it->string || cJSON_GetObjectItemCaseSensitive(a, it->string))
+		if (!it->string || obj_index_get(&ia, it->string))
 			continue;
 		seg_key(path, it->string);
 		seg_key(gpath, it->string);
@@ -278,6 +346,8 @@ static void cmp_object(struct diff_ctx *c, const cJSON *a, const cJSON *b, struc
 		gpath->len = gl;
 		gpath->buf[gl] = '\0';
 	}
+	free(ia.m);
+	free(ib.m);
 }
 
 /* The identity of an array element as text, or NULL when it has none. */
@@ -469,23 +539,71 @@ static int status_rank(const char *st)
 	return 0;
 }
 
-static int same_finding(const cJSON *f, const char *id, const char *key)
+/* A list of findings sorted by (id, key), the first of each kept (what a
+ * walk from the start finds): one lookup is log n.  A finding is the same
+ * check on the same key; no key matches only no key. */
+struct finding_ref {
+	const char *id, *key;   /* key NULL: none */
+	const cJSON *f;
+	size_t pos;
+};
+
+struct finding_index {
+	struct finding_ref *r;
+	size_t n;
+};
+
+static int cmp_finding_key(const char *ida, const char *ka, const char *idb, const char *kb)
 {
-	const char *fid = fj_get_str(f, "id"), *fkey = fj_get_str(f, "key");
-	if (!fid || strcmp(fid, id))
-		return 0;
-	if (!key || !fkey)
-		return !key && !fkey;
-	return !strcmp(key, fkey);
+	int c = strcmp(ida, idb);
+	if (c)
+		return c;
+	if (!ka || !kb)
+		return !!ka - !!kb;
+	return strcmp(ka, kb);
 }
 
-static const cJSON *find_finding(const cJSON *list, const char *id, const char *key)
+static int cmp_finding_ref(const void *x, const void *y)
+{
+	const struct finding_ref *a = x, *b = y;
+	int c = cmp_finding_key(a->id, a->key, b->id, b->key);
+	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static void finding_index_init(struct finding_index *ix, const cJSON *list)
 {
 	const cJSON *f;
-	cJSON_ArrayForEach(f, list)
-		if (same_finding(f, id, key))
-			return f;
-	return NULL;
+	size_t i, k, n = (size_t)cJSON_GetArraySize(list);
+	ix->r = xcalloc(n + 1, sizeof(*ix->r));
+	ix->n = 0;
+	cJSON_ArrayForEach(f, list) {
+		const char *id = fj_get_str(f, "id");
+		if (!id)
+			continue;
+		ix->r[ix->n].id = id;
+		ix->r[ix->n].key = fj_get_str(f, "key");
+		ix->r[ix->n].f = f;
+		ix->r[ix->n].pos = ix->n;
+		ix->n++;
+	}
+	qsort(ix->r, ix->n, sizeof(*ix->r), cmp_finding_ref);
+	for (i = k = 0; i < ix->n; i++)
+		if (!k || cmp_finding_key(ix->r[k - 1].id, ix->r[k - 1].key, ix->r[i].id, ix->r[i].key))
+			ix->r[k++] = ix->r[i];
+	ix->n = k;
+}
+
+static int cmp_finding_probe(const void *x, const void *y)
+{
+	const struct finding_ref *a = x, *b = y;
+	return cmp_finding_key(a->id, a->key, b->id, b->key);
+}
+
+static const cJSON *find_finding(const struct finding_index *ix, const char *id, const char *key)
+{
+	struct finding_ref k = { id, key, NULL, 0 };
+	const struct finding_ref *hit = ix->n ? bsearch(&k, ix->r, ix->n, sizeof(k), cmp_finding_probe) : NULL;
+	return hit ? hit->f : NULL;
 }
 
 static void add_finding(cJSON *out, const cJSON *of, const cJSON *nf, int *worse, int *better)
@@ -529,17 +647,22 @@ static void add_finding(cJSON *out, const cJSON *of, const cJSON *nf, int *worse
 static void cmp_findings(cJSON *out, const cJSON *olist, const cJSON *nlist, int *worse, int *better)
 {
 	const cJSON *f;
+	struct finding_index io, in;
+	finding_index_init(&io, olist);
+	finding_index_init(&in, nlist);
 	cJSON_ArrayForEach(f, olist) {
 		const char *id = fj_get_str(f, "id");
-		if (id && find_finding(olist, id, fj_get_str(f, "key")) == f)
-			add_finding(out, f, find_finding(nlist, id, fj_get_str(f, "key")), worse, better);
+		if (id && find_finding(&io, id, fj_get_str(f, "key")) == f)
+			add_finding(out, f, find_finding(&in, id, fj_get_str(f, "key")), worse, better);
 	}
 	cJSON_ArrayForEach(f, nlist) {
 		const char *id = fj_get_str(f, "id");
-		if (id && find_finding(nlist, id, fj_get_str(f, "key")) == f &&
-		    !find_finding(olist, id, fj_get_str(f, "key")))
+		if (id && find_finding(&in, id, fj_get_str(f, "key")) == f &&
+		    !find_finding(&io, id, fj_get_str(f, "key")))
 			add_finding(out, NULL, f, worse, better);
 	}
+	free(io.r);
+	free(in.r);
 }
 
 /*** The document ***/

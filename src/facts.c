@@ -16,6 +16,10 @@ void facts_init(struct facts *f)
 	f->conflicts = cJSON_CreateArray();
 	f->gapkeys = NULL;
 	f->ngapkeys = f->agapkeys = 0;
+	f->evlists = NULL;
+	f->nevlists = f->aevlists = 0;
+	f->evkeys = NULL;
+	f->nevkeys = f->aevkeys = 0;
 	if (!f->root || !f->gaps || !f->evidence || !f->conflicts)
 		die("out of memory");
 }
@@ -26,6 +30,10 @@ void facts_release(struct facts *f)
 	for (i = 0; i < f->agapkeys; i++)
 		free(f->gapkeys[i]);
 	free(f->gapkeys);
+	free(f->evlists);
+	for (i = 0; i < f->aevkeys; i++)
+		free(f->evkeys[i]);
+	free(f->evkeys);
 	cJSON_Delete(f->root);
 	cJSON_Delete(f->gaps);
 	cJSON_Delete(f->evidence);
@@ -89,31 +97,37 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-/* Add key to the set; 0 if it was there already (key then freed), else 1. */
-static int gapkey_add(struct facts *f, char *key)
+/* Add key (malloc'd, taken) to an open-addressing string set: 1 if it
+ * was new, 0 (key freed) if it was there. */
+static int strset_add(char ***tab, size_t *n, size_t *a, char *key)
 {
 	size_t i;
-	if (2 * (f->ngapkeys + 1) > f->agapkeys) {
-		size_t na = f->agapkeys ? f->agapkeys * 2 : 64, j;
+	if (2 * (*n + 1) > *a) {
+		size_t na = *a ? *a * 2 : 64, j;
 		char **nk = xcalloc(na, sizeof(*nk));
-		for (j = 0; j < f->agapkeys; j++)
-			if (f->gapkeys[j]) {
-				for (i = hash_str(f->gapkeys[j]) & (na - 1); nk[i]; i = (i + 1) & (na - 1))
+		for (j = 0; j < *a; j++)
+			if ((*tab)[j]) {
+				for (i = hash_str((*tab)[j]) & (na - 1); nk[i]; i = (i + 1) & (na - 1))
 					;
-				nk[i] = f->gapkeys[j];
+				nk[i] = (*tab)[j];
 			}
-		free(f->gapkeys);
-		f->gapkeys = nk;
-		f->agapkeys = na;
+		free(*tab);
+		*tab = nk;
+		*a = na;
 	}
-	for (i = hash_str(key) & (f->agapkeys - 1); f->gapkeys[i]; i = (i + 1) & (f->agapkeys - 1))
-		if (!strcmp(f->gapkeys[i], key)) {
+	for (i = hash_str(key) & (*a - 1); (*tab)[i]; i = (i + 1) & (*a - 1))
+		if (!strcmp((*tab)[i], key)) {
 			free(key);
 			return 0;
 		}
-	f->gapkeys[i] = key;
-	f->ngapkeys++;
+	(*tab)[i] = key;
+	(*n)++;
 	return 1;
+}
+
+static int gapkey_add(struct facts *f, char *key)
+{
+	return strset_add(&f->gapkeys, &f->ngapkeys, &f->agapkeys, key);
 }
 
 void facts_gap(struct facts *f, const char *fact, const char *fmt, ...)
@@ -141,14 +155,43 @@ void facts_gap_read(struct facts *f, const char *fact, const char *path, int err
 	facts_gap(f, fact, "%s: %s", path, sr_reason(err));
 }
 
+/* The slot of fact's evidence list in f->evlists (NULL in it: none yet). */
+static cJSON **evlist_slot(struct facts *f, const char *fact)
+{
+	size_t i;
+	if (2 * (f->nevlists + 1) > f->aevlists) {
+		size_t na = f->aevlists ? f->aevlists * 2 : 256, j;
+		cJSON **nl = xcalloc(na, sizeof(*nl));
+		for (j = 0; j < f->aevlists; j++)
+			if (f->evlists[j]) {
+				for (i = hash_str(f->evlists[j]->string) & (na - 1); nl[i]; i = (i + 1) & (na - 1))
+					;
+				nl[i] = f->evlists[j];
+			}
+		free(f->evlists);
+		f->evlists = nl;
+		f->aevlists = na;
+	}
+	for (i = hash_str(fact) & (f->aevlists - 1); f->evlists[i]; i = (i + 1) & (f->aevlists - 1))
+		if (!strcmp(f->evlists[i]->string, fact))
+			break;
+	return &f->evlists[i];
+}
+
 void facts_evidence(struct facts *f, const char *fact, const char *path)
 {
-	cJSON *list = cJSON_GetObjectItemCaseSensitive(f->evidence, fact), *it;
-	if (!list)
+	cJSON **slot, *list;
+	/* Each path once per fact, in constant time: a fact read from every
+	 * CPU's files has thousands. */
+	if (!strset_add(&f->evkeys, &f->nevkeys, &f->aevkeys, xasprintf("%s\n%s", fact, path)))
+		return;
+	slot = evlist_slot(f, fact);
+	list = *slot;
+	if (!list) {
 		list = cJSON_AddArrayToObject(f->evidence, fact);
-	cJSON_ArrayForEach(it, list)
-		if (cJSON_IsString(it) && !strcmp(it->valuestring, path))
-			return;
+		*slot = list;
+		f->nevlists++;
+	}
 	cJSON_AddItemToArray(list, cJSON_CreateString(path));
 }
 

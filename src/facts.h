@@ -22,6 +22,12 @@ struct facts {
 	 * quadratic). */
 	char **gapkeys;
 	size_t ngapkeys, agapkeys;
+	/* The evidence lists by fact name, hashed the same way: a 4096-CPU
+	 * tree has tens of thousands of facts with evidence. */
+	cJSON **evlists;
+	size_t nevlists, aevlists;
+	char **evkeys;      /* "fact\npath" of each piece of evidence, hashed */
+	size_t nevkeys, aevkeys;
 };
 
 void facts_init(struct facts *f);

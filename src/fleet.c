@@ -94,6 +94,7 @@ void fleet_release(struct fleet *f)
 		free(u->name);
 	}
 	free(f->uf);
+	free(f->uf_hash);
 	for (i = 0; i < f->nprofiles; i++)
 		free(f->profiles[i].name);
 	free(f->profiles);
@@ -307,7 +308,7 @@ static void uf_grow_rows(struct uniform_fact *u, size_t need)
 	size_t i, n;
 	if (need <= u->arow)
 		return;
-	n = u->arow ? u->arow : 256;
+	n = u->arow ? u->arow : 8;
 	while (n < need)
 		n *= 2;
 	if (u->measured) {
@@ -322,22 +323,50 @@ static void uf_grow_rows(struct uniform_fact *u, size_t need)
 	u->arow = n;
 }
 
+/* The slot of name in the facts' hash (FNV-1a, open addressing): empty
+ * (0) when it is not there.  The table is (re)built from uf when missing
+ * or half full, so that a report of 60000 sysctl findings costs n, not n
+ * squared. */
+static uint32_t *uf_slot(struct fleet *f, const char *name)
+{
+	size_t i;
+	if (!f->uf_hash || 2 * (f->nuf + 1) > f->uf_ahash) {
+		size_t k, n = f->uf_ahash ? f->uf_ahash : 64;
+		while (2 * (f->nuf + 1) > n)
+			n *= 2;
+		free(f->uf_hash);
+		f->uf_hash = xcalloc(n, sizeof(*f->uf_hash));
+		f->uf_ahash = n;
+		for (k = 0; k < f->nuf; k++) {
+			i = hash_str(f->uf[k].name) & (n - 1);
+			while (f->uf_hash[i])
+				i = (i + 1) & (n - 1);
+			f->uf_hash[i] = (uint32_t)k + 1;
+		}
+	}
+	i = hash_str(name) & (f->uf_ahash - 1);
+	while (f->uf_hash[i] && strcmp(f->uf[f->uf_hash[i] - 1].name, name))
+		i = (i + 1) & (f->uf_ahash - 1);
+	return &f->uf_hash[i];
+}
+
 static struct uniform_fact *uf_get(struct fleet *f, const char *name, int measured)
 {
 	struct uniform_fact *u;
-	size_t i;
+	uint32_t *slot;
 	/* Reports list their facts in the same order: try the one after the last. */
 	if (f->uf_hint < f->nuf && !strcmp(f->uf[f->uf_hint].name, name)) {
 		u = &f->uf[f->uf_hint++];
 		uf_grow_rows(u, f->nrows + 1);
 		return u;
 	}
-	for (i = 0; i < f->nuf; i++)
-		if (!strcmp(f->uf[i].name, name)) {
-			f->uf_hint = i + 1;
-			uf_grow_rows(&f->uf[i], f->nrows + 1);
-			return &f->uf[i];
-		}
+	slot = uf_slot(f, name);
+	if (*slot) {
+		f->uf_hint = *slot;
+		uf_grow_rows(&f->uf[*slot - 1], f->nrows + 1);
+		return &f->uf[*slot - 1];
+	}
+	*slot = (uint32_t)f->nuf + 1;
 	if (f->nuf == f->auf) {
 		f->auf = f->auf ? 2 * f->auf : 32;
 		f->uf = xrealloc(f->uf, f->auf * sizeof(*f->uf));
@@ -447,6 +476,62 @@ static const char *multiset(const cJSON *list, const char *path, const char *pre
 	return buf;
 }
 
+/* kernel.sysctl's members sorted by name, the first of each kept (what
+ * cJSON_GetObjectItemCaseSensitive() finds): a lookup per finding is log n
+ * (a report may carry tens of thousands of them). */
+struct sysctl_member {
+	const cJSON *item;
+	size_t pos;
+};
+
+struct sysctl_index {
+	struct sysctl_member *m;
+	size_t n;
+};
+
+static int cmp_sysctl_member(const void *x, const void *y)
+{
+	const struct sysctl_member *a = x, *b = y;
+	int c = strcmp(a->item->string, b->item->string);
+	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static void sysctl_index_init(struct sysctl_index *ix, const cJSON *obj)
+{
+	const cJSON *it;
+	size_t n = 0, i, k;
+	ix->m = NULL;
+	ix->n = 0;
+	cJSON_ArrayForEach(it, obj)
+		n += it->string != NULL;
+	if (!n)
+		return;
+	ix->m = xcalloc(n, sizeof(*ix->m));
+	cJSON_ArrayForEach(it, obj)
+		if (it->string) {
+			ix->m[ix->n].item = it;
+			ix->m[ix->n].pos = ix->n;
+			ix->n++;
+		}
+	qsort(ix->m, ix->n, sizeof(*ix->m), cmp_sysctl_member);
+	for (i = k = 0; i < ix->n; i++)
+		if (!k || strcmp(ix->m[k - 1].item->string, ix->m[i].item->string))
+			ix->m[k++] = ix->m[i];
+	ix->n = k;
+}
+
+static int cmp_key_sysctl(const void *key, const void *y)
+{
+	return strcmp(key, ((const struct sysctl_member *)y)->item->string);
+}
+
+static const cJSON *sysctl_index_get(const struct sysctl_index *ix, const char *key)
+{
+	const struct sysctl_member *hit =
+		ix->n ? bsearch(key, ix->m, ix->n, sizeof(*ix->m), cmp_key_sysctl) : NULL;
+	return hit ? hit->item : NULL;
+}
+
 /* The facts of one report that should not differ across a fleet. */
 static void uf_add_report(struct fleet *f, const cJSON *root)
 {
@@ -454,6 +539,7 @@ static void uf_add_report(struct fleet *f, const cJSON *root)
 	char buf[UF_VALUE_MAX + 1], b[64];
 	size_t len;
 	struct uniform_fact *u;
+	struct sysctl_index six;
 
 	f->uf_hint = 0;
 	uf_set_path(f, facts, "cpu.packages", "cpu.packages");
@@ -503,6 +589,7 @@ static void uf_add_report(struct fleet *f, const cJSON *root)
 	uf_set_path(f, root, "host.kernel", "host.kernel");
 	/* the sysctls the profile checks: one fact per kernel.sysctl finding key */
 	sysctl = jpath(facts, "kernel.sysctl");
+	sysctl_index_init(&six, cJSON_IsObject(sysctl) ? sysctl : NULL);
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(root, "findings")) {
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
 		const cJSON *key = cJSON_GetObjectItemCaseSensitive(it, "key");
@@ -510,12 +597,13 @@ static void uf_add_report(struct fleet *f, const cJSON *root)
 		char name[160];
 		if (strcmp(id->valuestring, "kernel.sysctl") || !cJSON_IsString(key))
 			continue;
-		v = cJSON_IsObject(sysctl) ? cJSON_GetObjectItemCaseSensitive(sysctl, key->valuestring) : NULL;
+		v = sysctl_index_get(&six, key->valuestring);
 		if (!v)
 			v = cJSON_GetObjectItemCaseSensitive(it, "observed");
 		snprintf(name, sizeof(name), "kernel.sysctl.%s", key->valuestring);
 		uf_set(f, name, scalar_str(v, buf, sizeof(buf)));
 	}
+	free(six.m);
 	/* measured: compared with a tolerance */
 	u = uf_get(f, "bench.bandwidth.bytes_per_s", 1);
 	j = jpath(facts, "bench.bandwidth.bytes_per_s");
@@ -545,6 +633,9 @@ static void uf_finish(struct fleet *f)
 	size_t i, r, k;
 	if (f->nuf)
 		qsort(f->uf, f->nuf, sizeof(*f->uf), cmp_uf);
+	free(f->uf_hash);   /* its indices are of the order before the sort */
+	f->uf_hash = NULL;
+	f->uf_ahash = 0;
 	for (i = 0; i < f->nuf; i++) {
 		struct uniform_fact *u = &f->uf[i];
 		uf_grow_rows(u, f->nrows);

@@ -113,6 +113,8 @@ struct fleet {
 	size_t abad;
 	struct uniform_fact *uf;    /* in first-seen order; sorted by name at finish */
 	size_t nuf, auf, uf_hint;
+	uint32_t *uf_hash;          /* name -> index + 1 in uf (open addressing); NULL after finish */
+	size_t uf_ahash;
 	size_t *check_by_serial;    /* after fleet_finish: serial -> index in checks */
 	struct fleet_profile *profiles;   /* distinct profile names, first-seen order */
 	size_t nprofiles;

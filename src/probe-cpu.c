@@ -37,7 +37,21 @@ struct cpuinfo {
 	size_t n;
 	struct ci_proc g;     /* lines outside any processor block (ARMv7) */
 	int read_ok;
+	int increasing;       /* ci_increasing(): 0 not asked, 1 yes, -1 no */
 };
+
+/* Whether the processor blocks are in strictly increasing order (asked
+ * once, kept in ci->increasing). */
+static int ci_increasing(const struct cpuinfo *ci)
+{
+	size_t i;
+	if (ci->increasing)
+		return ci->increasing > 0;
+	for (i = 1; i < ci->n && ci->p[i - 1].id < ci->p[i].id; i++)
+		;
+	((struct cpuinfo *)ci)->increasing = i >= ci->n ? 1 : -1;
+	return ci->increasing > 0;
+}
 
 static void ci_init_proc(struct ci_proc *p, int id)
 {
@@ -134,7 +148,21 @@ size_t cpuinfo_parse_count(const char *text)
 
 static const struct ci_proc *ci_find(const struct cpuinfo *ci, int id)
 {
-	size_t i;
+	size_t i, lo = 0, hi = ci->n;
+	/* The kernel lists processors in increasing order: where they are
+	 * (p[] strictly increasing, checked at both ends of the search), a
+	 * binary search finds the one block of id, so that 4096 CPUs do not
+	 * cost 4096 squared.  Otherwise the first block of id, in order. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ci->p[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ci->n && ci->p[lo].id == id && (lo == 0 || ci->p[lo - 1].id < id) &&
+	    (lo + 1 == ci->n || ci->p[lo + 1].id > id) && ci_increasing(ci))
+		return &ci->p[lo];
 	for (i = 0; i < ci->n; i++)
 		if (ci->p[i].id == id)
 			return &ci->p[i];
@@ -177,6 +205,7 @@ struct pcpu {
 
 struct cache_inst {
 	int level;
+	int first;              /* the set's first CPU: compared before the sets */
 	hwloc_bitmap_t set;
 	uint64_t size;
 };
@@ -329,7 +358,7 @@ static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 		return;
 	for (i = 0; i < n; i++) {
 		uint64_t lvl, size;
-		int r, instr;
+		int r, instr, first;
 		hwloc_bitmap_t set;
 		if (strncmp(names[i], "index", 5))
 			continue;
@@ -377,8 +406,10 @@ static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 			continue;
 		}
 		hwloc_bitmap_and(set, set, st->online);
+		first = hwloc_bitmap_first(set);
 		for (j = 0; j < st->nci; j++)
-			if (st->ci[j].level == (int)lvl && hwloc_bitmap_isequal(st->ci[j].set, set))
+			if (st->ci[j].level == (int)lvl && st->ci[j].first == first &&
+			    hwloc_bitmap_isequal(st->ci[j].set, set))
 				break;
 		if (j == st->nci) {
 			if (st->nci == st->aci) {
@@ -386,6 +417,7 @@ static void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 				st->ci = xrealloc(st->ci, st->aci * sizeof(*st->ci));
 			}
 			st->ci[j].level = (int)lvl;
+			st->ci[j].first = first;
 			st->ci[j].set = hwloc_bitmap_dup(set);
 			st->ci[j].size = size;
 			st->nci++;
@@ -886,7 +918,9 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 	struct strbuf sb = STRBUF_INIT;
 	if (!probe_hwloc_asked(nk <= 1 && !kinds_inputs_vary(st)))
 		return;
-	t = probe_topology(st->ctx);
+	t = probe_topology_for(st->ctx, "the CPU kinds", nk > 1 ? "we find more than one kind"
+			       : kinds_inputs_vary(st) ? "cpu_capacity or cpufreq differ across CPUs"
+			       : "NODEAUDIT_HWLOC_ALWAYS is set");
 	if (!t)
 		return;
 	nr = hwloc_cpukinds_get_nr(t, 0);
@@ -1237,7 +1271,11 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 	 * no cache merged two of them, its count is ours by construction and
 	 * it is not loaded to read them again. */
 	if (n > 0 && probe_hwloc_asked(masks && !merged && ids_ok && !ids_neg && nid == n)) {
-		hwloc_topology_t t = probe_topology(st->ctx);
+		hwloc_topology_t t = probe_topology_for(
+			st->ctx, "the package count",
+			!masks ? "no package masks" : merged ? "a cache spans packages"
+			: !ids_ok || ids_neg ? "no usable physical_package_id"
+			: nid != n ? "package ids and masks disagree" : "NODEAUDIT_HWLOC_ALWAYS is set");
 		int hp = 0;
 		hwloc_obj_t o = NULL;
 		while (t && (o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o)))

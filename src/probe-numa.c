@@ -158,6 +158,29 @@ static int node_ids(struct probe_ctx *ctx, hwloc_bitmap_t ids, const char **src)
 	return hwloc_bitmap_iszero(ids) ? -ENOENT : 0;
 }
 
+/* Whether every "node..." entry of the node directory is "node" and a
+ * decimal number without leading zeros (hwloc reads "node010" as 8). */
+static int node_names_plain(struct sysroot *sr)
+{
+	char **names;
+	size_t n, i;
+	int plain = 1;
+	if (sr_list(sr, NODE_DIR, &names, &n) < 0)
+		return 0;
+	for (i = 0; i < n && plain; i++) {
+		const char *p = names[i] + 4;
+		if (strncmp(names[i], "node", 4))
+			continue;
+		if (!isdigit((unsigned char)*p) || (*p == '0' && p[1]) || strlen(p) > 4)
+			plain = 0;
+		for (; plain && *p; p++)
+			if (!isdigit((unsigned char)*p))
+				plain = 0;
+	}
+	sr_free_list(names, n);
+	return plain;
+}
+
 static void read_node(struct probe_ctx *ctx, struct node *nd, size_t idx)
 {
 	struct sysroot *sr = &ctx->sr;
@@ -326,13 +349,13 @@ static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
  * would only read those files again.  Otherwise (no node/online, no node
  * directory, overlapping lists, a node unreadable or empty) it is asked.
  */
-static void cross_check_hwloc(struct probe_ctx *ctx, int count, int settled)
+static void cross_check_hwloc(struct probe_ctx *ctx, int count, int settled, const char *why)
 {
 	hwloc_topology_t t;
 	int h;
 	if (!probe_hwloc_asked(settled))
 		return;
-	t = probe_topology(ctx);
+	t = probe_topology_for(ctx, "the NUMA probe", settled ? "NODEAUDIT_HWLOC_ALWAYS is set" : why);
 	if (!t)
 		return;
 	h = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
@@ -409,7 +432,10 @@ int probe_numa(struct probe_ctx *ctx)
 		one_node(ctx, numa, 0, cpus, online_src, sr_is_dir(sr, NODE_DIR)
 			 ? NODE_DIR " (no nodes listed: one node assumed)"
 			 : NODE_DIR " (absent: one node assumed)");
-		cross_check_hwloc(ctx, 1, 0);
+		/* No node directory at all: hwloc makes one node of the
+		 * machine's memory, as we do. */
+		cross_check_hwloc(ctx, 1, !sr_is_dir(sr, NODE_DIR) && !sr_exists(sr, NODE_DIR),
+				  "no node listed: we assume one node, hwloc counts its own");
 		goto out;
 	}
 	facts_evidence(f, "numa.node_count", ids_src);
@@ -447,7 +473,7 @@ int probe_numa(struct probe_ctx *ctx)
 		if (has_online)
 			hwloc_bitmap_and(all, all, online);
 		one_node(ctx, numa, nd[0].id, all, online_src, NODE_DIR " (overlapping CPU lists: one node)");
-		cross_check_hwloc(ctx, 1, 0);
+		cross_check_hwloc(ctx, 1, 0, "the nodes' CPU lists overlap: we count one node, hwloc its own");
 		goto out;
 	}
 
@@ -523,11 +549,19 @@ int probe_numa(struct probe_ctx *ctx)
 	cross_check_state(ctx, nd, nn, "has_cpu");
 	cross_check_state(ctx, nd, nn, "has_memory");
 	{
-		int settled = ids_src && !strcmp(ids_src, NODE_DIR "/online");
+		/* Without node/online hwloc lists the nodeN names as we do
+		 * (strtoul of what follows "node"): the same nodes where each
+		 * name is a plain decimal number. */
+		int settled = ids_src && (!strcmp(ids_src, NODE_DIR "/online") || node_names_plain(sr));
+		const char *why = settled ? NULL : "node/online unusable and node names hwloc may read otherwise";
 		for (i = 0; i < nn && settled; i++)
-			if (!nd[i].cpus || !nd[i].has_mem || (hwloc_bitmap_iszero(nd[i].cpus) && !nd[i].mem))
+			if (!(nd[i].cpus && !hwloc_bitmap_iszero(nd[i].cpus)) && !(nd[i].has_mem && nd[i].mem)) {
 				settled = 0;
-		cross_check_hwloc(ctx, (int)nn, settled);
+				snprintf(buf, sizeof(buf), "node %u has no CPU or memory we could read: "
+					 "hwloc keeps or drops it by its own rule", nd[i].id);
+				why = buf;
+			}
+		cross_check_hwloc(ctx, (int)nn, settled, why);
 	}
 out:
 	for (i = 0; i < nn; i++) {

@@ -167,6 +167,12 @@ hwloc_topology_t probe_topology(struct probe_ctx *ctx)
 	return ctx->topo;
 }
 
+hwloc_topology_t probe_topology_for(struct probe_ctx *ctx, const char *part, const char *why)
+{
+	debug("hwloc asked by %s: %s", part, why);
+	return probe_topology(ctx);
+}
+
 hwloc_topology_t probe_bind_topology(struct probe_ctx *ctx)
 {
 	hwloc_topology_t t;

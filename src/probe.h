@@ -44,10 +44,12 @@ extern const size_t nprobers;
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
 void probe_release(struct probe_ctx *ctx);
 
-/* hwloc's reading of the probed machine, for cross-checks: loaded from a
- * checked private copy of its inputs in a child, live or not
- * (src-hwloc.c); NULL with a gap if it failed. */
+/* hwloc's reading of the probed machine, for cross-checks: loaded in a
+ * fenced child, live or not (src-hwloc.c); NULL with a gap if it failed. */
 hwloc_topology_t probe_topology(struct probe_ctx *ctx);
+/* The same, saying under -v why it was asked: what in the probe's own
+ * reading leaves hwloc room to differ (why: a short clause). */
+hwloc_topology_t probe_topology_for(struct probe_ctx *ctx, const char *part, const char *why);
 /* Whether to ask hwloc for a cross-check: where the probe's own reading
  * leaves it room to differ (settled 0). */
 int probe_hwloc_asked(int settled);

@@ -10,6 +10,8 @@
 #define HW_MAX_FILES 300000u           /* files in the private copy */
 #define HW_MAX_BYTES (64u << 20)       /* bytes in the private copy */
 #define HW_TIMEOUT_MS 5000             /* wall clock for hwloc's load */
+#define HW_TICK_MS 20                  /* a FIFO's open() in the child gives up */
+#define HW_MAX_DATA (512ul << 20)      /* its child's data segment (RLIMIT_DATA) */
 
 /* Copy exactly the files hwloc's Linux backend reads from sr into the
  * empty directory dst: through the sysroot layer (in the root, regular
@@ -19,10 +21,12 @@
  * exceed HW_MAX_FILES or HW_MAX_BYTES, or another -errno. */
 int hwloc_copy_inputs(struct sysroot *sr, const char *dst, struct facts *f);
 
-/* The topology of a non-live sysroot: the copy above, loaded by hwloc in
- * a child with a wall-clock limit and handed back as XML.  NULL with a gap
- * under "cpu" naming hwloc and the reason when it fails, aborts, crashes
- * or stalls. */
+/* The topology of a sysroot, loaded by hwloc in a child with a
+ * wall-clock limit and handed back as XML: the live system as it is, any
+ * other behind a user and mount namespace (read-only bind, chroot), or
+ * from the copy above where that cannot be or the tree holds what hwloc
+ * trips on (src-hwloc.c).  NULL with a gap under "cpu" naming hwloc and
+ * the reason when it fails, aborts, crashes or stalls. */
 hwloc_topology_t hwloc_load_sysroot(struct sysroot *sr, struct facts *f);
 
 /* The filters every topology nodeaudit loads uses (live or not). */

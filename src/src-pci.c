@@ -410,7 +410,52 @@ static char *ids_lookup(int what, unsigned a, unsigned b)
 	return NULL;
 }
 
+static char *lookup_now(int what, unsigned a, unsigned b);
+
+/*
+ * Names already looked up: a server's 64 accelerators, its switch ports
+ * and its NICs are a few ids many times over, and a vendor's device list
+ * in pci.ids is walked line by line (Intel's runs to thousands of lines).
+ * A small open-addressing table of (what, vendor, device) -> name.
+ */
+struct name_memo {
+	unsigned key_what, a, b;
+	int used;
+	char *name;   /* NULL: no name */
+};
+static struct name_memo *memo;
+static size_t nmemo, amemo;
+
 static char *lookup(int what, unsigned a, unsigned b)
+{
+	size_t i;
+	if (2 * (nmemo + 1) > amemo) {
+		size_t na = amemo ? 2 * amemo : 64, j;
+		struct name_memo *nm = xcalloc(na, sizeof(*nm));
+		for (j = 0; j < amemo; j++)
+			if (memo[j].used) {
+				for (i = (memo[j].key_what * 31u + memo[j].a * 65599u + memo[j].b) & (na - 1);
+				     nm[i].used; i = (i + 1) & (na - 1))
+					;
+				nm[i] = memo[j];
+			}
+		free(memo);
+		memo = nm;
+		amemo = na;
+	}
+	for (i = ((unsigned)what * 31u + a * 65599u + b) & (amemo - 1); memo[i].used; i = (i + 1) & (amemo - 1))
+		if (memo[i].key_what == (unsigned)what && memo[i].a == a && memo[i].b == b)
+			return memo[i].name ? xstrdup(memo[i].name) : NULL;
+	memo[i].used = 1;
+	memo[i].key_what = (unsigned)what;
+	memo[i].a = a;
+	memo[i].b = b;
+	memo[i].name = lookup_now(what, a, b);
+	nmemo++;
+	return memo[i].name ? xstrdup(memo[i].name) : NULL;
+}
+
+static char *lookup_now(int what, unsigned a, unsigned b)
 {
 	jmp_buf jb;
 	int flags = what | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB;
@@ -469,6 +514,12 @@ void pci_names_release(void)
 	ids_text = NULL;
 	ids_len = 0;
 	ids_state = 0;
+	/* The names were of that list. */
+	while (amemo > 0)
+		free(memo[--amemo].name);
+	free(memo);
+	memo = NULL;
+	nmemo = 0;
 }
 
 /*** Dump validation ***/

@@ -49,6 +49,7 @@ struct tarscan {
 	size_t hlen;            /* bytes of the header gathered so far */
 	uint64_t skip;          /* data bytes (padded) still to pass */
 	uint64_t bytes, files;  /* member sizes and entries so far */
+	uint64_t stream;        /* tar bytes up to the end-of-archive blocks */
 	char pax[4096];         /* a pax extended header's records */
 	size_t paxlen, paxwant;
 	int64_t pax_size;       /* size= from a pax header, for the next member */
@@ -123,8 +124,11 @@ static void tar_header(struct tarscan *ts)
 	}
 }
 
-static void tar_scan(struct tarscan *ts, const unsigned char *p, size_t n)
+/* Walk n bytes of the stream; the number of them that belong to the
+ * archive (all of them, unless its end-of-archive block came first). */
+static size_t tar_scan(struct tarscan *ts, const unsigned char *p, size_t n)
 {
+	size_t n0 = n;
 	while (n > 0 && !ts->end && !ts->bad) {
 		if (ts->skip) {
 			size_t k = n < ts->skip ? n : (size_t)ts->skip;
@@ -152,6 +156,8 @@ static void tar_scan(struct tarscan *ts, const unsigned char *p, size_t n)
 			}
 		}
 	}
+	ts->stream += n0 - n;
+	return n0 - n;
 }
 
 static int spawn_quiet(pid_t *pid, char *const argv[], int in, int out)
@@ -187,14 +193,18 @@ static int reap(pid_t pid)
 }
 
 /* One pass over the archive's tar stream, decompressed by dec (NULL: none)
- * and scanned; written to `tar -x` into dir when dir is not NULL.  0, -1
- * (unreadable: *why says what) or -2 (over the caps). */
+ * and scanned; written to `tar -x` into dir when dir is not NULL.  The
+ * pass ends at the end-of-archive block, as tar's own reading does: what
+ * follows (padding, or gigabytes of zeros) is neither decompressed further
+ * nor passed on; tar is given the two zero blocks that end an archive.
+ * 0, -1 (unreadable: *why says what), -2 (over the caps) or -3 (the
+ * stream over SR_MAX_UNPACK_STREAM). */
 static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan *ts, const char **why)
 {
 	char *tar_argv[] = { "tar", "-x", "-f", "-", "-C", (char *)dir, "--no-same-owner",
 			     "--no-same-permissions", "--delay-directory-restore", NULL };
 	char *dec_argv[] = { (char *)dec, "-dc", NULL };
-	static unsigned char buf[65536];
+	static unsigned char buf[65536 + 512];   /* room for the second end block */
 	struct sigaction ign, oldpipe;
 	pid_t dpid = 0, tpid = 0;
 	int src = afd, topipe[2] = { -1, -1 }, from[2] = { -1, -1 }, fail = 0;
@@ -238,20 +248,26 @@ static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &oldpipe);
-	while (!fail) {
-		ssize_t r = read(src, buf, sizeof(buf)), w = 0;
+	while (!fail && !ts->end) {
+		ssize_t r = read(src, buf, sizeof(buf) - 512), w = 0;
 		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (r <= 0)
 			break;
-		tar_scan(ts, buf, (size_t)r);
+		r = (ssize_t)tar_scan(ts, buf, (size_t)r);
 		if (ts->bad) {
 			*why = "not a readable tar archive";
 			fail = -1;
 		} else if (ts->bytes > SR_MAX_UNPACK_BYTES || ts->files > SR_MAX_UNPACK_FILES)
 			fail = -2;
+		else if (ts->stream > SR_MAX_UNPACK_STREAM)
+			fail = -3;
 		if (fail)
 			break;
+		if (ts->end) {   /* the end block, then a second one for tar */
+			memset(buf + r, 0, 512);
+			r += 512;
+		}
 		while (topipe[1] >= 0 && w < r) {
 			ssize_t k = write(topipe[1], buf + w, (size_t)(r - w));
 			if (k < 0 && errno == EINTR)
@@ -271,12 +287,17 @@ static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan
 			kill(dpid, SIGKILL);
 		if (tpid > 0)
 			kill(tpid, SIGKILL);
-	}
+	} else if (ts->end && dpid > 0)
+		/* Whatever the decompressor still holds is past the end. */
+		kill(dpid, SIGKILL);
 	if (src != afd)
 		close(src);
-	if ((reap(dpid) < 0 || reap(tpid) < 0) && !fail) {
-		*why = "not a readable tar archive";
-		fail = -1;
+	{
+		int dbad = reap(dpid) < 0 && !ts->end, tbad = reap(tpid) < 0;
+		if ((dbad || tbad) && !fail) {
+			*why = "not a readable tar archive";
+			fail = -1;
+		}
 	}
 	return fail;
 }
@@ -299,6 +320,12 @@ static int unpack(const char *archive, const char *dir)
 		free(ts);
 		return error("cannot unpack '%s': not a regular file", archive);
 	}
+	if ((uint64_t)st.st_size > SR_MAX_UNPACK_STREAM) {
+		close(afd);
+		free(ts);
+		return error("cannot unpack '%s': the archive is larger than %u MiB; refusing", archive,
+			     SR_MAX_UNPACK_STREAM >> 20);
+	}
 	if (pread(afd, magic, sizeof(magic), 0) < 0)
 		memset(magic, 0, sizeof(magic));
 	if (magic[0] == 0x1f && magic[1] == 0x8b)
@@ -318,6 +345,9 @@ static int unpack(const char *archive, const char *dir)
 	if (r == -2)
 		return error("cannot unpack '%s': it holds more than %u MiB or %u files; refusing",
 			     archive, SR_MAX_UNPACK_BYTES >> 20, SR_MAX_UNPACK_FILES);
+	if (r == -3)
+		return error("cannot unpack '%s': its tar stream runs past %u MiB before the end of the "
+			     "archive; refusing", archive, SR_MAX_UNPACK_STREAM >> 20);
 	if (r < 0)
 		return error("cannot unpack '%s': %s", archive, why);
 	return 0;
@@ -564,6 +594,7 @@ static void record(struct sysroot *sr, const char *path)
 struct sr_entry {
 	struct sr_entry *next;
 	char *path;
+	size_t hash;              /* hash_path(path): compared before the paths */
 	unsigned has_file : 1, has_list : 1, recorded : 1;
 	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
 	int file_err, list_err;   /* 0 or the negative errno the read ended with */
@@ -598,16 +629,16 @@ static struct sr_entry *cache_get(struct sysroot *sr, const char *path)
 	}
 	h = hash_path(path);
 	for (e = c->b[h & (c->nb - 1)]; e; e = e->next)
-		if (!strcmp(e->path, path))
+		if (e->hash == h && !strcmp(e->path, path))
 			return e;
-	if (c->count >= 2 * c->nb) {   /* grow: keep chains short on 1024-CPU trees */
+	if (c->count >= c->nb) {   /* grow: keep chains short on 4096-CPU trees */
 		size_t nb = c->nb * 4, i;
 		struct sr_entry **b = xcalloc(nb, sizeof(*b)), *next;
 		for (i = 0; i < c->nb; i++)
 			for (e = c->b[i]; e; e = next) {
 				next = e->next;
-				e->next = b[hash_path(e->path) & (nb - 1)];
-				b[hash_path(e->path) & (nb - 1)] = e;
+				e->next = b[e->hash & (nb - 1)];
+				b[e->hash & (nb - 1)] = e;
 			}
 		free(c->b);
 		c->b = b;
@@ -615,6 +646,7 @@ static struct sr_entry *cache_get(struct sysroot *sr, const char *path)
 	}
 	e = xcalloc(1, sizeof(*e));
 	e->path = xstrdup(path);
+	e->hash = h;
 	e->next = c->b[h & (c->nb - 1)];
 	c->b[h & (c->nb - 1)] = e;
 	c->count++;
@@ -625,10 +657,12 @@ static struct sr_entry *cache_get(struct sysroot *sr, const char *path)
 static struct sr_entry *cache_find(struct sysroot *sr, const char *path)
 {
 	struct sr_entry *e;
+	size_t h;
 	if (!sr->cache)
 		return NULL;
-	for (e = sr->cache->b[hash_path(path) & (sr->cache->nb - 1)]; e; e = e->next)
-		if (!strcmp(e->path, path))
+	h = hash_path(path);
+	for (e = sr->cache->b[h & (sr->cache->nb - 1)]; e; e = e->next)
+		if (e->hash == h && !strcmp(e->path, path))
 			return e;
 	return NULL;
 }
@@ -696,6 +730,8 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 			int e = (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) ? -EISDIR : -ENODEV;
 			close(fd);
+			if (e == -ENODEV)
+				sr->refused++;
 			return e;
 		}
 		short_eof = 1;
@@ -708,6 +744,7 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 			if (alloc > SR_MAX_FILE) {
 				free(b);
 				close(fd);
+				sr->refused++;
 				return -EFBIG;
 			}
 			alloc *= 2;
@@ -737,6 +774,7 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 	close(fd);
 	if (len > SR_MAX_FILE) {
 		free(b);
+		sr->refused++;
 		return -EFBIG;
 	}
 	b[len] = '\0';

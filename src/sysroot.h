@@ -33,6 +33,10 @@
  * some 60000 files; hwloc's and util-linux's test dumps are far smaller. */
 #define SR_MAX_UNPACK_BYTES (128u << 20)
 #define SR_MAX_UNPACK_FILES 200000u
+/* The tar stream up to its end-of-archive blocks (headers and padding
+ * included), as the decompressor hands it over, and the archive file
+ * itself: a bound that holds whatever the headers claim. */
+#define SR_MAX_UNPACK_STREAM (192u << 20)
 
 struct sysroot {
 	char *root;        /* "/" when live, else the directory (no trailing slash) */
@@ -42,6 +46,10 @@ struct sysroot {
 	char **read;       /* paths read successfully, in order, each once */
 	size_t nread, aread;
 	struct sr_cache *cache;   /* what was read or listed, and how it ended */
+	/* Reads refused as not a regular file (a FIFO, a device, a socket) or
+	 * over the size cap: a sysroot with any is not handed to hwloc whole
+	 * (src-hwloc.c). */
+	size_t refused;
 };
 
 /* dir NULL or "/" means the live system.  An archive (.tar, .tar.gz, .tgz,

@@ -100,6 +100,12 @@ probe "links out of the sysroot at hwloc's inputs" ok "$r"
 run "links out of the sysroot, as on a kernel without openat2" ok env NODEAUDIT_NO_OPENAT2=1 \
 	"$NODEAUDIT" --sysroot "$r" probe --format json
 run "links out of the sysroot: check" ok "$NODEAUDIT" --sysroot "$r" check --format json
+# The fallback where no namespace fence can be set up: a private copy,
+# chosen beforehand, or after the child found no namespace to enter.
+run "links out of the sysroot, hwloc given a copy" ok env NODEAUDIT_HWLOC_FENCE=copy \
+	"$NODEAUDIT" --sysroot "$r" probe --format json
+run "links out of the sysroot, no namespace here: a copy" ok env NODEAUDIT_FAULT=hwloc-nofence \
+	"$NODEAUDIT" --sysroot "$r" probe --format json
 run "links out of the sysroot: snapshot of it" "done" "$NODEAUDIT" --sysroot "$r" -q snapshot -o "$tmp/snap.tar.gz"
 rm -f "$tmp/snap.tar.gz"
 
@@ -114,6 +120,17 @@ rm -f "$r/elsewhere/cpu3/topology/core_id"
 mkfifo "$r/elsewhere/cpu3/topology/core_id"
 need='core_id'
 probe "FIFO behind a linked cpu3 directory" ok "$r"
+need='core_id'
+run "FIFO behind a linked cpu3 directory, hwloc given a copy" ok env NODEAUDIT_HWLOC_FENCE=copy \
+	"$NODEAUDIT" --sysroot "$r" probe --format json
+# Only hwloc reads it: its open() in the fenced child gives up, no stall.
+fresh
+r=$tmp/root
+mkfifo "$r/$cpu/cpu3/topology/die_cpus"
+wall_was=$wall_max
+wall_max=3000
+probe "FIFO that only hwloc opens: within 3 s" ok "$r"
+wall_max=$wall_was
 fresh
 r=$tmp/root
 mkdir -p "$r/sys/bus/dax/devices/dax0.0"
@@ -191,6 +208,46 @@ PY
 	probe "80 KB .tar.xz holding 500 MB: refused, nothing left in TMPDIR" refused "$tmp/bomb.tar.xz"
 	rm -f "$tmp/bomb.tar.xz"
 fi
+# A tiny tar followed by 4 GiB of zeros (256 gzip members of 16 MiB each,
+# 4 MB on disk): read up to its end-of-archive blocks, as tar -t does, and
+# no further (the wall limit above is what reading the rest would break).
+python3 - "$base" "$tmp/zeros.tar.gz" <<'PY'
+import gzip, io, os, sys, tarfile
+buf = io.BytesIO()
+with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+    t.add(sys.argv[1], arcname=".")
+zeros = gzip.compress(b"\0" * (16 << 20), 9)
+with open(sys.argv[2], "wb") as f:
+    # tarfile pads to 10 KiB records: the zeros after its end blocks.
+    f.write(gzip.compress(buf.getvalue(), 1))
+    for _ in range(256):
+        f.write(zeros)
+PY
+need='"node_count":[[:space:]]*2'
+probe "a tiny .tar.gz followed by 4 GiB of zeros: read to its end blocks" ok "$tmp/zeros.tar.gz"
+rm -f "$tmp/zeros.tar.gz"
+# Members within the caps whose headers and padding add up to 205 MB of
+# tar stream: the decompressed bytes are capped too.
+python3 - "$tmp/stream.tar.gz" <<'PY'
+import sys, tarfile, zlib
+ti = tarfile.TarInfo("d/0000000"); ti.size = 1025
+base = bytearray(ti.tobuf(tarfile.USTAR_FORMAT))
+body = b"x" * 1025 + b"\0" * 511
+co = zlib.compressobj(1, zlib.DEFLATED, 31)
+with open(sys.argv[1], "wb") as out:
+    chunk = []
+    for i in range(100000):
+        h = bytearray(base); h[0:9] = b"d/%07d" % i
+        h[148:156] = b"        "
+        h[148:155] = b"%06o\0" % sum(h)
+        chunk += [bytes(h), body]
+        if len(chunk) > 2000:
+            out.write(co.compress(b"".join(chunk))); chunk = []
+    out.write(co.compress(b"".join(chunk))); out.write(co.flush())
+PY
+need='tar stream runs past 192 MiB'
+probe "a .tar.gz whose tar stream is 205 MB: refused" refused "$tmp/stream.tar.gz"
+rm -f "$tmp/stream.tar.gz"
 # Many files: the count is capped too.
 python3 - "$tmp/many.tar.gz" <<'PY'
 import sys, tarfile, io
@@ -211,7 +268,11 @@ sigrun() { # sigrun SIGNAL LABEL CMD...
 	TMPDIR=$tmp/t NODEAUDIT_FAULT=hwloc-stall $defsig "$@" >/dev/null 2>&1 &
 	pid=$!
 	i=0
-	while [ $i -lt 50 ] && ! [ -n "$(find "$tmp/t" -maxdepth 1 -name 'nodeaudit-hwloc.*' 2>/dev/null)" ]; do
+	# hwloc's child (a child of this run named nodeaudit-hwloc) is
+	# stalling: in a namespace fence, or over a private copy in TMPDIR.
+	while [ $i -lt 50 ] &&
+		[ -z "$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v p=$pid '$4 == p && $2 == "(nodeaudit-hwloc)"')" ] &&
+		! [ -n "$(find "$tmp/t" -maxdepth 1 -name 'nodeaudit-hwloc.*' 2>/dev/null)" ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
