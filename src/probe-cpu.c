@@ -30,6 +30,8 @@ struct ci_proc {
 	char *vendor, *model, *flags;   /* flags: x86 "flags" or ARM "Features" */
 	long implementer, part;          /* -1 unknown */
 	int64_t phys, coreid;            /* -1 unknown */
+	int nfields;                     /* lines of its own block */
+	int shared;                      /* its block is one printed for several */
 };
 
 struct cpuinfo {
@@ -37,6 +39,10 @@ struct cpuinfo {
 	size_t n;
 	struct ci_proc g;     /* lines outside any processor block (ARMv7) */
 	int read_ok;
+	/* The one (implementer << 12 | part) printed for several processors
+	 * (a global or shared block), -1 none: the MIDR of whichever CPU read
+	 * the file, not evidence for any other. */
+	long one_part;
 };
 
 static void ci_init_proc(struct ci_proc *p, int id)
@@ -51,6 +57,44 @@ static void ci_set(char **dst, const char *v)
 {
 	free(*dst);
 	*dst = xstrdup(v);
+}
+
+static void ci_copy(char **dst, const char *src)
+{
+	if (!*dst && src)
+		*dst = xstrdup(src);
+}
+
+/* Older kernels (arm64 before 3.19, some 32-bit ARM) print every
+ * "processor : N" line first and then one block for all of them: the run
+ * of empty processors before a block shares it.  Its Features (the
+ * kernel's hwcaps, one set for the system) apply to each; its CPU
+ * implementer and part are the MIDR of the CPU that read the file, so they
+ * are kept as one_part and belong to no processor. */
+static void ci_share_blocks(struct cpuinfo *ci)
+{
+	size_t i = 0, j, k;
+	ci->one_part = -1;
+	while (i < ci->n) {
+		for (j = i; j < ci->n && ci->p[j].nfields == 0; j++)
+			;
+		if (j > i && j < ci->n) {
+			struct ci_proc *b = &ci->p[j];
+			for (k = i; k <= j; k++) {
+				ci->p[k].shared = 1;
+				if (k == j)
+					continue;
+				ci_copy(&ci->p[k].vendor, b->vendor);
+				ci_copy(&ci->p[k].model, b->model);
+				ci_copy(&ci->p[k].flags, b->flags);
+			}
+			if (b->implementer >= 0 && b->part >= 0)
+				ci->one_part = b->implementer << 12 | b->part;
+		}
+		i = j + 1;
+	}
+	if (ci->one_part < 0 && ci->g.implementer >= 0 && ci->g.part >= 0)
+		ci->one_part = ci->g.implementer << 12 | ci->g.part;
 }
 
 static void ci_parse(struct cpuinfo *ci, char *buf)
@@ -87,6 +131,7 @@ static void ci_parse(struct cpuinfo *ci, char *buf)
 		}
 		{
 			struct ci_proc *p = cur ? cur : &ci->g;
+			p->nfields++;
 			if (!strcmp(k, "vendor_id"))
 				ci_set(&p->vendor, v);
 			else if (!strcmp(k, "model name") || !strcmp(k, "Processor"))
@@ -103,6 +148,7 @@ static void ci_parse(struct cpuinfo *ci, char *buf)
 				p->coreid = s;
 		}
 	}
+	ci_share_blocks(ci);
 }
 
 static void ci_free(struct cpuinfo *ci)
@@ -194,6 +240,7 @@ struct cpu_state {
 	size_t nci, aci;
 	int arm, x86;
 	int bad_pkg, bad_core;   /* a gap names the garbled file already */
+	long one_part;           /* cpuinfo's one MIDR for all CPUs, -1 none */
 };
 
 static int rd_u64(struct sysroot *sr, uint64_t *v, const char *fmt, int cpu)
@@ -493,9 +540,11 @@ static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			    sscanf(m, "%" SCNx64, &midr) == 1 && midr)
 				p->part = (long)(((midr >> 24) & 0xff) << 12 | ((midr >> 4) & 0xfff));
 			free(m);
-			if (p->part < 0) {
-				long impl = cp && cp->implementer >= 0 ? cp->implementer : ci->g.implementer;
-				long part = cp && cp->part >= 0 ? cp->part : ci->g.part;
+			/* Only a processor's own block names its MIDR: a global
+			 * or shared one is the reading CPU's (ci_share_blocks). */
+			if (p->part < 0 && cp && !cp->shared) {
+				long impl = cp->implementer >= 0 ? cp->implementer : ci->g.implementer;
+				long part = cp->part;
 				if (impl >= 0 && impl <= 0xff && part >= 0 && part <= 0xfff)
 					p->part = impl << 12 | part;
 			}
@@ -717,9 +766,11 @@ static void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu
 	cJSON *a;
 	size_t i, nt = st->x86 ? ARRAY_SIZE(isa_x86) : ARRAY_SIZE(isa_arm);
 	int id, any = 0;
+	hwloc_bitmap_t none = hwloc_bitmap_alloc();
 	*first = NULL;
 	if (!ci->read_ok) {
 		fj_set(cpu, "isa", cJSON_CreateNull());
+		hwloc_bitmap_free(none);
 		return;   /* the gap for /proc/cpuinfo is already there */
 	}
 	hwloc_bitmap_foreach_begin(id, st->online) {
@@ -728,14 +779,27 @@ static void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu
 			any = 1;
 			if (!*first)
 				*first = fl;
-		}
+		} else
+			hwloc_bitmap_set(none, (unsigned)id);
 	} hwloc_bitmap_foreach_end();
 	if (!any || (!st->x86 && !st->arm)) {
 		fj_set(cpu, "isa", cJSON_CreateNull());
 		facts_gap(st->f, "cpu.isa", any ? "/proc/cpuinfo: the architecture is neither x86 nor ARM"
 			  : "/proc/cpuinfo: no flags or Features line");
+		hwloc_bitmap_free(none);
 		return;
 	}
+	/* An online CPU without flags (no block of its own, none shared) is
+	 * unknown, not a CPU that lacks them: what all CPUs have is unknown. */
+	if (!hwloc_bitmap_iszero(none)) {
+		char b[256];
+		fj_set(cpu, "isa", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.isa", "/proc/cpuinfo has no flags or Features for online CPU%s %s",
+			  hwloc_bitmap_weight(none) == 1 ? "" : "s", cpulist_str(none, b, sizeof(b)));
+		hwloc_bitmap_free(none);
+		return;
+	}
+	hwloc_bitmap_free(none);
 	a = cJSON_CreateArray();
 	for (i = 0; i < nt; i++) {
 		const char *flag = st->x86 ? isa_x86[i].flag : isa_arm[i].flag;
@@ -994,6 +1058,21 @@ static void probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_inf
 					break;
 				}
 			fj_str_or_null(o, "core_type", pn);
+		} else if (st->arm && st->one_part >= 0) {
+			/* One CPU part printed for all CPUs is the reading CPU's:
+			 * it names the cores only where they are one kind. */
+			const char *pn = res.nkinds == 1 ? ck_arm_part_name(st->one_part, NULL) : NULL;
+			fj_str_or_null(o, "core_type", pn);
+			snprintf(fact, sizeof(fact), "cpu.kinds[%d].core_type", k);
+			if (pn)
+				facts_evidence(st->f, fact, "/proc/cpuinfo: one CPU part for all CPUs, and one kind of core");
+			else if (res.nkinds > 1)
+				facts_gap(st->f, fact, "/proc/cpuinfo prints one CPU part (0x%03lx, the MIDR of "
+					  "the CPU that read it) for all CPUs: not evidence for these",
+					  st->one_part & 0xfff);
+			else
+				facts_gap(st->f, fact, "CPU part 0x%03lx of implementer 0x%02lx is not a known core",
+					  st->one_part & 0xfff, st->one_part >> 12);
 		}
 		set_str_or_mixed(o, "driver", drv, nd);
 		set_str_or_mixed(o, "governor", gov, nd);
@@ -1131,6 +1210,153 @@ static int llc_span(struct cpu_state *st, int id, hwloc_bitmap_t set)
 	return best;
 }
 
+/* Merge the kernel's package groups that set spans (into the first); the
+ * number of groups it spans. */
+static int merge_span(hwloc_bitmap_t *grp, int ng, hwloc_const_bitmap_t set, int *merged)
+{
+	int j, first = -1, span = 0;
+	for (j = 0; j < ng; j++)
+		if (grp[j] && hwloc_bitmap_intersects(grp[j], set)) {
+			span++;
+			if (first < 0)
+				first = j;
+			else {
+				hwloc_bitmap_or(grp[first], grp[first], grp[j]);
+				hwloc_bitmap_free(grp[j]);
+				grp[j] = NULL;
+				(*merged)++;
+			}
+		}
+	return span;
+}
+
+/* Sockets by the device tree's cpu-map (Documentation/devicetree/bindings/
+ * cpu/cpu-topology.txt): its socketN nodes, or 1 when it has clusters but
+ * no socket; 0 when there is no cpu-map. */
+static int dt_sockets(struct cpu_state *st)
+{
+	static const char *const maps[] = { "/sys/firmware/devicetree/base/cpus/cpu-map",
+					    "/proc/device-tree/cpus/cpu-map" };
+	size_t i, j, n;
+	char **names;
+	for (i = 0; i < ARRAY_SIZE(maps); i++) {
+		int sockets = 0, clusters = 0;
+		names = NULL;
+		n = 0;
+		if (sr_list(st->sr, maps[i], &names, &n) < 0)
+			continue;
+		for (j = 0; j < n; j++) {
+			if (!strncmp(names[j], "socket", 6))
+				sockets++;
+			else if (!strncmp(names[j], "cluster", 7))
+				clusters++;
+		}
+		sr_free_list(names, n);
+		if (sockets || clusters)
+			return sockets ? sockets : 1;
+	}
+	return 0;
+}
+
+struct pkg_witness {
+	const char *name;
+	int n;
+};
+
+/* arm64 kernels before cluster_id (5.16) without ACPI PPTT put a cluster
+ * (DT cpu-map, MPIDR affinity level 1) in physical_package_id and the
+ * package masks, so the kernel's count of more than one package is a
+ * witness only where cluster_id or a PPTT shows that clusters are kept
+ * apart.  The others: the groups that a last-level cache, a NUMA node or a
+ * die spans (merged already, *merged of them), the device tree's sockets,
+ * the SMBIOS sockets.  One count when they agree; -1 with a conflict when
+ * they do not or when there is none. */
+static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *merged, int smb)
+{
+	struct pkg_witness w[5];
+	int nw = 0, i, j, cluster = st->nc > 0, dt, agree = 1;
+	char **names = NULL, path[160], buf[256];
+	size_t n = 0, k;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	struct strbuf sb = STRBUF_INIT;
+	/* NUMA nodes do not span packages. */
+	if (sr_list(st->sr, "/sys/devices/system/node", &names, &n) == 0) {
+		for (k = 0; k < n; k++) {
+			int sp;
+			if (strncmp(names[k], "node", 4) || !isdigit((unsigned char)names[k][4]))
+				continue;
+			snprintf(path, sizeof(path), "/sys/devices/system/node/%s/cpulist", names[k]);
+			if (sr_read_cpulist(st->sr, path, s) < 0)
+				continue;
+			hwloc_bitmap_and(s, s, st->online);
+			if ((sp = merge_span(grp, ng, s, merged)) > 1)
+				facts_conflict(st->f, "cpu.packages", "NUMA node span", "package masks",
+					       "NUMA %s (CPUs %s) spans %d of the kernel's packages: on arm64 "
+					       "these are clusters of one chip", names[k],
+					       cpulist_str(s, buf, sizeof(buf)), sp);
+		}
+		sr_free_list(names, n);
+	}
+	/* Nor do dies (die_id -1: the kernel does not know the die). */
+	for (i = 0; i < st->nc; i++) {
+		int64_t die;
+		int sp;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/die_id", st->c[i].id);
+		if (sr_read_s64(st->sr, path, &die) < 0 || die < 0)
+			continue;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/die_cpus_list", st->c[i].id);
+		if (sr_read_cpulist(st->sr, path, s) < 0)
+			continue;
+		hwloc_bitmap_and(s, s, st->online);
+		if ((sp = merge_span(grp, ng, s, merged)) > 1)
+			facts_conflict(st->f, "cpu.packages", "die span", "package masks",
+				       "die %" PRId64 " (CPUs %s) spans %d of the kernel's packages", die,
+				       cpulist_str(s, buf, sizeof(buf)), sp);
+	}
+	for (i = 0; i < st->nc && cluster; i++) {
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/cluster_id", st->c[i].id);
+		cluster = sr_exists(st->sr, path);
+	}
+	if (cluster || sr_exists(st->sr, "/sys/firmware/acpi/tables/PPTT"))
+		w[nw++] = (struct pkg_witness){ cluster ? "the kernel's package masks (cluster_id "
+						"keeps clusters apart)" : "the kernel's package masks "
+						"(from the ACPI PPTT)", ng };
+	if (*merged)
+		w[nw++] = (struct pkg_witness){ "the last-level caches, NUMA nodes and dies that "
+						"span the kernel's packages", ng - *merged };
+	if ((dt = dt_sockets(st)) > 0)
+		w[nw++] = (struct pkg_witness){ "the device tree's cpu-map", dt };
+	if (smb > 0)
+		w[nw++] = (struct pkg_witness){ "the SMBIOS processor records", smb };
+	for (i = 0; i < nw; i++) {
+		if (w[i].n != w[0].n)
+			agree = 0;
+		strbuf_addf(&sb, "%s%s: %d", i ? "; " : "", w[i].name, w[i].n);
+	}
+	hwloc_bitmap_free(s);
+	if (nw == 0) {
+		facts_gap(st->f, "cpu.packages", "the kernel gives %d package masks, which arm64 kernels "
+			  "without cluster_id or an ACPI PPTT fill with clusters, and nothing else (a shared "
+			  "cache, NUMA node, die, device tree cpu-map, SMBIOS) tells how many packages "
+			  "there are", ng);
+		strbuf_release(&sb);
+		return -1;
+	}
+	if (!agree) {
+		for (j = 1; j < nw; j++)
+			if (w[j].n != w[0].n)
+				break;
+		facts_conflict(st->f, "cpu.packages", w[0].name, w[j].name,
+			       "the package count cannot be settled: %s", sb.buf);
+		facts_gap(st->f, "cpu.packages", "the witnesses of the package count disagree (%s)", sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	facts_evidence(st->f, "cpu.packages", sb.buf);
+	strbuf_release(&sb);
+	return w[0].n;
+}
+
 /* Packages (sockets), counted as lscpu counts them: the distinct package
  * masks (package_cpus, core_siblings) of the online CPUs.  Not
  * physical_package_id, which some kernels fill with a cluster id (older
@@ -1143,7 +1369,7 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 	hwloc_bitmap_t *grp = xcalloc((size_t)st->nc + 1, sizeof(*grp));
 	int64_t *ids = xcalloc((size_t)st->nc + 1, sizeof(*ids));
 	int ng = 0, masks = st->nc > 0, nid = 0, ids_ok = st->nc > 0, ids_neg = 0, n = -1;
-	int i, j, k, lvl, merged = 0, smb;
+	int i, j, k, lvl, merged = 0, smb = -2, arm_n = 0;
 	const char *src = NULL;
 	char buf[256];
 	hwloc_bitmap_t llc = hwloc_bitmap_alloc(), done = hwloc_bitmap_alloc();
@@ -1203,8 +1429,17 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 				       st->arm ? ": on arm64 these are clusters of one chip, counted as one package"
 				       : "");
 	}
-	if (masks) {
-		n = ng - merged;
+	if (masks && st->arm && ng > 1) {
+		smb = smbios_sockets(st);
+		arm_n = arm_packages(st, grp, ng, &merged, smb);
+	}
+	if (masks && arm_n < 0) {
+		n = -1;
+		if (ids_ok && nid > 0)
+			facts_evidence(st->f, "cpu.packages", "physical_package_id is not a witness on arm64 "
+				       "(a cluster id on kernels without cluster_id)");
+	} else if (masks) {
+		n = arm_n > 0 ? arm_n : ng - merged;
 		src = CPUDIR "/cpu*/topology/{package_cpus_list,core_siblings_list}";
 		if (ids_ok && nid != n)
 			facts_conflict(st->f, "cpu.packages", "package masks", "physical_package_id",
@@ -1221,6 +1456,8 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 	fj_num_or_null(cpu, "packages", n > 0, n);
 	if (n > 0)
 		facts_evidence(st->f, "cpu.packages", src);
+	else if (arm_n < 0)
+		;   /* arm_packages() said why */
 	else if (!st->bad_pkg)
 		facts_gap(st->f, "cpu.packages", "%s", ids_neg
 			  ? "physical_package_id is -1 (the kernel does not know the package) and there are no "
@@ -1228,7 +1465,9 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 			  : "no package masks or physical_package_id in " CPUDIR "/cpu*/topology and no "
 			    "physical id in /proc/cpuinfo");
 
-	if (n > 0 && (smb = smbios_sockets(st)) > 0 && smb != n)
+	if (smb == -2)
+		smb = n > 0 ? smbios_sockets(st) : -1;
+	if (n > 0 && arm_n == 0 && smb > 0 && smb != n)
 		facts_conflict(st->f, "cpu.packages", "sysfs", "SMBIOS processor records",
 			       "the SMBIOS table has %d populated processor socket%s, the kernel %d package%s",
 			       smb, smb == 1 ? "" : "s", n, n == 1 ? "" : "s");
@@ -1350,6 +1589,7 @@ int probe_cpu(struct probe_ctx *ctx)
 		st.arm = ci.p[0].implementer >= 0 || ci.g.implementer >= 0;
 	}
 
+	st.one_part = ci.read_ok ? ci.one_part : -1;
 	read_online(&st, &ci);
 	read_cpus(&st, &ci);
 	group_cores(&st);
@@ -1504,6 +1744,8 @@ int probe_cpu(struct probe_ctx *ctx)
 		char *armmodel = NULL;
 		if (st.nc > 0 && st.c[0].part >= 0)
 			impl = st.c[0].part >> 12;
+		else if (ci.one_part >= 0)
+			impl = ci.one_part >> 12;   /* the vendor, not the core */
 		v = vid ? vendor_name(vid, -1) : impl >= 0 ? vendor_name(NULL, impl) : NULL;
 		if (!v && lib_ok && lib.ntypes > 0 && lib.t[0].vendor[0])
 			v = vendor_name(lib.t[0].vendor, -1);

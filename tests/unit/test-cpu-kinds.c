@@ -193,12 +193,47 @@ static void test_misc(void)
 	is_int(g[5], 2, "cluster: 1000 third");
 	v[3] = 0;
 	is_int(ck_cluster(v, 6, 0.10, g), -1, "cluster: unknown value refused");
-	is_str(ck_kind_name(3, 0, CK_MIDR, nm, sizeof(nm)), "prime", "3 ARM kinds: prime");
-	is_str(ck_kind_name(3, 2, CK_BASE_FREQ, nm, sizeof(nm)), "low_power", "3 x86 kinds: low_power");
+	is_str(ck_kind_name(3, 0, CK_MIDR, nm, sizeof(nm)), "performance", "3 kinds: the top is performance");
+	is_str(ck_kind_name(3, 1, CK_MIDR, nm, sizeof(nm)), "mid", "3 kinds: the middle is mid");
+	is_str(ck_kind_name(3, 2, CK_BASE_FREQ, nm, sizeof(nm)), "efficiency", "3 kinds: the last is efficiency");
+	is_str(ck_kind_name(4, 2, CK_CAPACITY, nm, sizeof(nm)), "mid2", "4 kinds: the third is mid2");
+	is_str(ck_kind_name(4, 3, CK_CAPACITY, nm, sizeof(nm)), "efficiency", "4 kinds: the last is efficiency");
 	is_str(ck_arm_part_name(0x41d85, NULL), "Cortex-X925", "part name X925");
 	ok(ck_arm_part_name(0x41fff, NULL) == NULL, "unknown part");
 	ck_classify(NULL, 0, &r);
 	is_int(r.nkinds, 0, "no cores: unknown");
+	ck_result_release(&r);
+}
+
+/* A phone with three core types (X1 + A76 + A55: capacities 1024, 820
+ * and 280 by its device tree's capacity-dmips-mhz) and no MIDR per CPU (one
+ * CPU part in /proc/cpuinfo): three kinds by capacity, the single X1 the
+ * performance kind; and 4 core types of 4 capacities, 4 kinds; 5 are not
+ * core types. */
+static void test_three_capacities(void)
+{
+	struct ck_core c[8];
+	struct ck_result r;
+	uint64_t caps[5] = { 1024, 870, 700, 420, 180 };
+	int i;
+	for (i = 0; i < 8; i++)
+		c[i] = C(i, 1, 1, 0, 0, i < 4 ? 280 : i < 7 ? 820 : 1024, -1);
+	ck_classify(c, 8, &r);
+	is_int(r.nkinds, 3, "3 capacities: 3 kinds");
+	is_str(ck_source_name(r.source), "cpu_capacity", "3 capacities: source cpu_capacity");
+	is_int(r.kind[7], 0, "3 capacities: the 1024 core is the top kind");
+	is_int(count(&r, 8, 1), 3, "3 capacities: 3 mid cores");
+	is_int(count(&r, 8, 2), 4, "3 capacities: 4 efficiency cores");
+	ck_result_release(&r);
+	for (i = 0; i < 8; i++)
+		c[i].capacity = caps[i < 4 ? i : 3];
+	ck_classify(c, 8, &r);
+	is_int(r.nkinds, 4, "4 capacities: 4 kinds");
+	ck_result_release(&r);
+	for (i = 0; i < 8; i++)
+		c[i].capacity = caps[i < 5 ? i : 4];
+	ck_classify(c, 8, &r);
+	ok(r.source != CK_CAPACITY, "5 capacity groups: not kinds by capacity");
 	ck_result_release(&r);
 }
 
@@ -229,6 +264,7 @@ static void test_cpuid(void)
 
 int main(void)
 {
+	test_three_capacities();
 	test_cpuid();
 	test_rpl_tbm3();
 	test_tbm3_homogeneous();
