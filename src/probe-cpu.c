@@ -215,6 +215,7 @@ struct pcpu {
 	hwloc_bitmap_t sib;      /* online threads of its core, NULL unknown */
 	hwloc_bitmap_t l2;       /* online CPUs sharing its L2, NULL unknown */
 	hwloc_bitmap_t pkgset;   /* online CPUs of its package (kernel mask), NULL unknown */
+	hwloc_bitmap_t policy;   /* cpufreq related_cpus: CPUs sharing its policy, NULL unknown */
 	uint64_t base_khz, max_khz, capacity;
 	long part;
 	char *driver, *governor;
@@ -470,6 +471,32 @@ static void read_pkgset(struct cpu_state *st, struct pcpu *p)
 	hwloc_bitmap_free(s);
 }
 
+/* A CPU without a cpufreq directory of its own (old kernels linked it to
+ * the policy owner's, and captures may drop the link) has the clocks of
+ * the CPU whose policy lists it in related_cpus. */
+static void policy_share(struct cpu_state *st)
+{
+	int i, j;
+	for (i = 0; i < st->nc; i++) {
+		struct pcpu *p = &st->c[i];
+		if (p->max_khz)
+			continue;
+		for (j = 0; j < st->nc; j++) {
+			struct pcpu *o = &st->c[j];
+			if (j == i || !o->policy || !hwloc_bitmap_isset(o->policy, (unsigned)p->id))
+				continue;
+			p->max_khz = o->max_khz;
+			if (!p->base_khz)
+				p->base_khz = o->base_khz;
+			if (!p->driver && o->driver)
+				p->driver = xstrdup(o->driver);
+			if (!p->governor && o->governor)
+				p->governor = xstrdup(o->governor);
+			break;
+		}
+	}
+}
+
 static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 {
 	int id, k = 0;
@@ -524,6 +551,21 @@ static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			p->capacity = v;
 		else if (r != -ENOENT)
 			gap_once(st->f, &bad_cap, "cpu.kinds", CPUDIR "/cpu%d/cpu_capacity", id, r ? r : -EINVAL);
+		if (p->max_khz) {
+			static const char *const pol[] = { "related_cpus", "affected_cpus" };
+			size_t q;
+			p->policy = hwloc_bitmap_alloc();
+			for (q = 0; q < ARRAY_SIZE(pol); q++) {
+				snprintf(path, sizeof(path), CPUDIR "/cpu%d/cpufreq/%s", id, pol[q]);
+				if (sr_read_cpulist(st->sr, path, p->policy) == 0 &&
+				    hwloc_bitmap_isset(p->policy, (unsigned)id))
+					break;
+			}
+			if (q == ARRAY_SIZE(pol)) {
+				hwloc_bitmap_free(p->policy);
+				p->policy = NULL;
+			}
+		}
 		if (rd_str(st->sr, &p->driver, CPUDIR "/cpu%d/cpufreq/scaling_driver", id) < 0 || !*p->driver) {
 			free(p->driver);
 			p->driver = NULL;
@@ -551,6 +593,7 @@ static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 		}
 		read_caches(st, p, &bad_cache);
 	} hwloc_bitmap_foreach_end();
+	policy_share(st);
 }
 
 /* Cores: by the kernel's sibling lists; else by (package, core_id). */
@@ -643,10 +686,20 @@ static int same_words(const char *a, const char *b)
 	return same;
 }
 
-/* libcpuid 0.6.2 knows these well; newer parts it misnames (Zen 4 "Raphael"
- * for Hawk Point...), and then saying nothing is better. */
-static int codename_trusted(const struct cpuid_type *t)
+#include "libcpuid-rows.h"
+
+/* Whether libcpuid's codename is its own row for this CPU, not a guess.
+ * libcpuid scores every row of its table and returns the best one's name
+ * even when no row is of this model: Ice Lake-SP (model 106, no row in
+ * 0.6.2) comes out "P-III Xeon (Cascades)", a Rocket Lake VM with a plain
+ * "Xeon" brand "Xeon (Wolfdale)".  So the name must be that of a row of
+ * this very model (lc_rows), and not of a model it misnames (the hybrids,
+ * whose names it mixes up; Zen 4 parts it calls "Raphael" whatever they
+ * are).  Otherwise the codename is null with the reason (probe_cpu()). */
+int codename_trusted(const struct cpuid_type *t)
 {
+	size_t i;
+	int fam, xfam;
 	if (!t->codename[0] || strstr(t->codename, "Unknown") || strstr(t->codename, "unknown"))
 		return 0;
 	if (t->intel) {
@@ -655,17 +708,27 @@ static int codename_trusted(const struct cpuid_type *t)
 		if (t->family != 6)
 			return 0;
 		/* Up to Comet/Rocket/Tiger Lake; not the hybrids, not Sapphire Rapids. */
-		return t->ext_model < 0x8f || t->ext_model == 0xa5 || t->ext_model == 0xa6 ||
-		       t->ext_model == 0xa7;
-	}
-	if (t->amd) {
-		if (t->ext_family < 0x19)
+		if (!(t->ext_model < 0x8f || t->ext_model == 0xa5 || t->ext_model == 0xa6 ||
+		      t->ext_model == 0xa7))
+			return 0;
+		fam = 6;
+		xfam = 6;
+	} else if (t->amd) {
+		if (t->ext_family < 0x17)
 			return 1;
-		return t->ext_family == 0x19 &&
-		       ((t->ext_model >= 0x00 && t->ext_model <= 0x0f) ||
-			(t->ext_model >= 0x20 && t->ext_model <= 0x3f) ||
-			(t->ext_model >= 0x50 && t->ext_model <= 0x5f));
-	}
+		if (t->ext_family == 0x19 &&
+		    !((t->ext_model >= 0x00 && t->ext_model <= 0x0f) ||
+		      (t->ext_model >= 0x20 && t->ext_model <= 0x3f) ||
+		      (t->ext_model >= 0x50 && t->ext_model <= 0x5f)))
+			return 0;
+		fam = 15;
+		xfam = t->ext_family;
+	} else
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(lc_rows); i++)
+		if (lc_rows[i].family == fam && lc_rows[i].ext_family == xfam &&
+		    lc_rows[i].key == t->ext_model && !strcmp(lc_rows[i].codename, t->codename))
+			return 1;
 	return 0;
 }
 
@@ -1711,7 +1774,8 @@ int probe_cpu(struct probe_ctx *ctx)
 			cJSON_AddStringToObject(o, "purpose", purpose_name(lib.t[i].purpose));
 			fj_num(o, "cores", lib.t[i].cores);
 			fj_num(o, "threads", lib.t[i].threads);
-			fj_str_or_null(o, "codename", lib.t[i].codename[0] ? lib.t[i].codename : NULL);
+			/* libcpuid's guesses are not shown (codename_trusted()). */
+			fj_str_or_null(o, "codename", codename_trusted(&lib.t[i]) ? lib.t[i].codename : NULL);
 			cJSON_AddItemToArray(ta, o);
 		}
 	} else if (libsrc)
@@ -1795,9 +1859,14 @@ int probe_cpu(struct probe_ctx *ctx)
 				facts_evidence(st.f, "cpu.codename", "libcpuid");
 			} else {
 				fj_str_or_null(cpu, "codename", NULL);
-				facts_gap(st.f, "cpu.codename", t ? "libcpuid 0.6.2 is not reliable for this CPU "
-					  "model (it misnames newer parts)" : "no CPUID source (live x86, "
-					  "--cpuid-dump or a snapshot's copy)");
+				if (t && t->codename[0])
+					facts_gap(st.f, "cpu.codename", "no row of libcpuid's table for this CPU "
+						  "(family %d, model %d) is named '%s': that is the nearest "
+						  "row's guess, not this CPU's codename", t->ext_family,
+						  t->ext_model, t->codename);
+				else
+					facts_gap(st.f, "cpu.codename", t ? "libcpuid names no codename for this CPU"
+						  : "no CPUID source (live x86, --cpuid-dump or a snapshot's copy)");
 			}
 		}
 		free(armmodel);
@@ -1810,6 +1879,7 @@ out:
 		hwloc_bitmap_free(st.c[i].sib);
 		hwloc_bitmap_free(st.c[i].l2);
 		hwloc_bitmap_free(st.c[i].pkgset);
+		hwloc_bitmap_free(st.c[i].policy);
 		free(st.c[i].driver);
 		free(st.c[i].governor);
 	}

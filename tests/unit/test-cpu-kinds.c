@@ -237,6 +237,41 @@ static void test_three_capacities(void)
 	ck_result_release(&r);
 }
 
+/* libcpuid's codename is shown only where a row of the CPU's own model
+ * carries it: Ice Lake-SP (family 6, model 106) has no row in 0.6.2 and
+ * comes out as its nearest, "P-III Xeon (Cascades)". */
+static void test_codename_trust(void)
+{
+	struct cpuid_type t;
+	memset(&t, 0, sizeof(t));
+	t.intel = 1;
+	t.family = t.ext_family = 6;
+	t.model = 10;
+	t.ext_model = 106;
+	snprintf(t.codename, sizeof(t.codename), "P-III Xeon (Cascades)");
+	ok(!codename_trusted(&t), "Ice Lake-SP (6/106): libcpuid's P-III guess is not trusted");
+	t.model = 7;
+	t.ext_model = 167;
+	snprintf(t.codename, sizeof(t.codename), "Xeon (Wolfdale)");
+	ok(!codename_trusted(&t), "Rocket Lake (6/167) named Wolfdale (a 6/23 row): not trusted");
+	snprintf(t.codename, sizeof(t.codename), "Rocket Lake (Core i7)");
+	ok(codename_trusted(&t), "Rocket Lake (6/167) named by its own row: trusted");
+	t.model = 5;
+	t.ext_model = 85;
+	snprintf(t.codename, sizeof(t.codename), "Skylake (Xeon Scalable)");
+	ok(codename_trusted(&t), "Skylake-SP (6/85): its own row");
+	t.intel = 0;
+	t.amd = 1;
+	t.family = 15;
+	t.ext_family = 0x19;
+	t.ext_model = 0x75;
+	snprintf(t.codename, sizeof(t.codename), "Ryzen 7 (Raphael)");
+	ok(!codename_trusted(&t), "Hawk Point (19h/0x75) named Raphael: not trusted");
+	t.ext_model = 1;
+	snprintf(t.codename, sizeof(t.codename), "EPYC (Milan)");
+	ok(codename_trusted(&t), "Milan (19h/1): its own row");
+}
+
 /* The live dump the snapshot stores reads back through the same path a
  * --cpuid-dump takes; ARM dumps are recognised without libcpuid. */
 static void test_cpuid(void)
@@ -265,6 +300,7 @@ static void test_cpuid(void)
 int main(void)
 {
 	test_three_capacities();
+	test_codename_trust();
 	test_cpuid();
 	test_rpl_tbm3();
 	test_tbm3_homogeneous();
