@@ -131,6 +131,7 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 		*report = report_build(&prof, root, cJSON_GetObjectItemCaseSensitive(doc, "gaps"),
 				       cJSON_GetObjectItemCaseSensitive(doc, "evidence"),
 				       cJSON_GetObjectItemCaseSensitive(doc, "conflicts"), fail_on, exit_code);
+		*exit_code = report_apply_unknown(*report, o->unknown, *exit_code);
 		cJSON_Delete(root);
 		cJSON_Delete(doc);
 		profile_release(&prof);
@@ -149,6 +150,7 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 	}
 	*report = report_build(&prof, ctx.facts.root, ctx.facts.gaps, ctx.facts.evidence,
 			       ctx.facts.conflicts, fail_on, exit_code);
+	*exit_code = report_apply_unknown(*report, o->unknown, *exit_code);
 	probe_release(&ctx);
 	profile_release(&prof);
 	return 0;

@@ -99,14 +99,33 @@ else
 fi
 
 # JUnit: well formed; one testcase per finding; failures for fail (and warn
-# unless --fail-on fail); skipped for unknown and skip.
+# unless --fail-on fail); an error for unknown (it could not be evaluated:
+# never a pass or a skip); skipped for skip.
 "$NODEAUDIT" check --facts "$facts/bad.json" --format junit >"$tmp/bad.xml"
 res "junit exit 2" $(( $? != 2 ))
 "$NODEAUDIT" check --facts "$facts/bad.json" --format junit --fail-on fail >"$tmp/bad-fail.xml"
-grep -q '<testsuites name="nodeaudit" tests="16" failures="9" errors="0" skipped="4">' "$tmp/bad.xml"
-res "junit counts: 16 tests, 3 fail + 6 warn failures, 4 skipped (1 unknown, 3 skip)" $?
-grep -q 'tests="16" failures="3" errors="0" skipped="4"' "$tmp/bad-fail.xml"
+grep -q '<testsuites name="nodeaudit" tests="16" failures="9" errors="1" skipped="3">' "$tmp/bad.xml"
+res "junit counts: 16 tests, 3 fail + 6 warn failures, 1 error (unknown), 3 skipped" $?
+grep -q 'tests="16" failures="3" errors="1" skipped="3"' "$tmp/bad-fail.xml"
 res "junit --fail-on fail: warnings are not failures" $?
+grep -q '<error type="unknown" message="unknown: memory.ecc.uncorrected_errors: ' "$tmp/bad.xml"
+res "junit: the unknown check is an <error>, not <skipped>" $?
+! grep -q '<skipped message="unknown' "$tmp/bad.xml"; res "junit: no unknown check is skipped" $?
+
+# TAP: an unknown check is "not ok ... # unknown: REASON", never ok or a
+# SKIP.  (The lines are checked here, not printed: this test's own TAP is
+# the only one in its log.)
+"$NODEAUDIT" check --facts "$facts/bad.json" --format tap >"$tmp/bad.tap"
+grep -Eq '^not ok [0-9]+ - memory.ecc.errors # unknown: memory.ecc.uncorrected_errors: ' "$tmp/bad.tap"
+res "tap: the unknown check is not ok # unknown: REASON" $?
+! grep -Eq '^ok .*(# SKIP unknown|unknown:)' "$tmp/bad.tap"; res "tap: no unknown check is ok" $?
+# --unknown: ignore (default) leaves the exit status; warn and fail weigh
+# an unknown as a warning or a failure, under the same --fail-on.
+"$NODEAUDIT" check --facts "$facts/bad.json" --fail-on never --unknown fail >/dev/null; res "--unknown fail --fail-on never: exit 0" $?
+"$NODEAUDIT" check --facts "$facts/bad.json" --unknown maybe >/dev/null 2>"$tmp/e"
+[ $? -eq 3 ] && grep -q "unknown takes ignore, warn or fail" "$tmp/e"; res "--unknown maybe: usage error" $?
+"$NODEAUDIT" check --facts "$facts/bad.json" --unknown warn --format json >"$tmp/u.json"
+grep -q '"on_unknown":[[:space:]]*"warn"' "$tmp/u.json"; res "--unknown recorded as summary.on_unknown" $?
 [ "$(grep -c '<testcase ' "$tmp/bad.xml")" = 16 ]; res "one testcase per finding" $?
 grep -q '<testcase classname="nodeaudit.kernel" name="kernel.sysctl\[vm.swappiness\]"' "$tmp/bad.xml"
 res "sysctl testcase named with its key" $?
