@@ -852,6 +852,8 @@ int fleet_add(struct fleet *f, const char *file, const cJSON *root, char **why)
 		c->count[idx]++;
 		if (idx == ST_FAIL && c->nfail_shown < FAIL_SHOWN)
 			c->fail_nodes[c->nfail_shown++] = f->nrows;
+		if (idx == ST_WARN && c->nwarn_shown < FAIL_SHOWN)
+			c->warn_nodes[c->nwarn_shown++] = f->nrows;
 		if (idx == ST_WARN || idx == ST_FAIL || idx == ST_UNKNOWN) {
 			struct node_row *r = &f->rows[f->nrows];
 			if (!(r->nbad & (r->nbad - 1)) || !r->nbad)   /* 0, 1, 2, 4, ...: grow */
@@ -1100,6 +1102,12 @@ void fleet_text(FILE *fp, const struct fleet *f, size_t top)
 			fprintf(fp, "%s%s", k ? ", " : "  ", f->rows[c->fail_nodes[k]].hostname);
 		if (c->count[ST_FAIL] > c->nfail_shown)
 			fprintf(fp, " (+%d more)", c->count[ST_FAIL] - c->nfail_shown);
+		/* The warning nodes too, after the failing ones. */
+		for (k = 0; k < (size_t)c->nwarn_shown; k++)
+			fprintf(fp, "%s%s", k ? ", " : c->nfail_shown ? "; warn: " : "  warn: ",
+				f->rows[c->warn_nodes[k]].hostname);
+		if (c->count[ST_WARN] > c->nwarn_shown)
+			fprintf(fp, " (+%d more)", c->count[ST_WARN] - c->nwarn_shown);
 		fputc('\n', fp);
 	}
 	if (!f->nchecks)
@@ -1264,6 +1272,10 @@ cJSON *fleet_json(const struct fleet *f, size_t top)
 		for (k = 0; k < (size_t)ck->nfail_shown; k++)
 			cJSON_AddItemToArray(x, cJSON_CreateString(f->rows[ck->fail_nodes[k]].hostname));
 		cJSON_AddNumberToObject(c, "failing_more", ck->count[ST_FAIL] - ck->nfail_shown);
+		x = cJSON_AddArrayToObject(c, "warning_nodes");
+		for (k = 0; k < (size_t)ck->nwarn_shown; k++)
+			cJSON_AddItemToArray(x, cJSON_CreateString(f->rows[ck->warn_nodes[k]].hostname));
+		cJSON_AddNumberToObject(c, "warning_more", ck->count[ST_WARN] - ck->nwarn_shown);
 		cJSON_AddItemToArray(a, c);
 	}
 
