@@ -502,6 +502,21 @@ static void uf_add_report(struct fleet *f, const cJSON *root)
 	uf_set(f, "pci.nics[].speed_mbps", multiset(j, "speed_mbps", "", " Mb/s", 1, buf, sizeof(buf)));
 	uf_set_path(f, facts, "platform.bios.vendor", "platform.bios.vendor");
 	uf_set_path(f, facts, "platform.bios.version", "platform.bios.version");
+	/* The machine, the CPU model and its microcode: a node of another
+	 * model or on older microcode is an outlier even when the counts agree. */
+	uf_set_path(f, facts, "platform.system.product", "platform.system.product");
+	uf_set_path(f, facts, "cpu.model_name", "cpu.model_name");
+	uf_set_path(f, facts, "cpu.microcode", "cpu.microcode");
+	j = jpath(facts, "platform.sockets");
+	j = cJSON_IsArray(j) ? j : NULL;
+	len = 0;
+	buf[0] = '\0';
+	cJSON_ArrayForEach(it, j) {
+		const char *v = scalar_str(cJSON_GetObjectItemCaseSensitive(it, "version"), b, sizeof(b));
+		if (v && len + 1 < sizeof(buf))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " | " : "", v);
+	}
+	uf_set(f, "platform.sockets[].version", len ? buf : NULL);
 	uf_set_path(f, root, "host.kernel", "host.kernel");
 	/* the sysctls the profile checks: one fact per kernel.sysctl finding key */
 	sysctl = jpath(facts, "kernel.sysctl");

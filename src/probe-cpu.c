@@ -28,6 +28,7 @@
 struct ci_proc {
 	int id;
 	char *vendor, *model, *flags;   /* flags: x86 "flags" or ARM "Features" */
+	char *microcode;                 /* x86 "microcode" revision, as printed */
 	long implementer, part;          /* -1 unknown */
 	int64_t phys, coreid;            /* -1 unknown */
 	int nfields;                     /* lines of its own block */
@@ -138,6 +139,8 @@ static void ci_parse(struct cpuinfo *ci, char *buf)
 				ci_set(&p->model, v);
 			else if (!strcmp(k, "flags") || !strcmp(k, "Features"))
 				ci_set(&p->flags, v);
+			else if (!strcmp(k, "microcode"))
+				ci_set(&p->microcode, v);
 			else if (!strcmp(k, "CPU implementer") && sscanf(v, "%li", &p->implementer) != 1)
 				p->implementer = -1;
 			else if (!strcmp(k, "CPU part") && sscanf(v, "%li", &p->part) != 1)
@@ -158,11 +161,13 @@ static void ci_free(struct cpuinfo *ci)
 		free(ci->p[i].vendor);
 		free(ci->p[i].model);
 		free(ci->p[i].flags);
+		free(ci->p[i].microcode);
 	}
 	free(ci->p);
 	free(ci->g.vendor);
 	free(ci->g.model);
 	free(ci->g.flags);
+	free(ci->g.microcode);
 }
 
 size_t cpuinfo_parse_count(const char *text)
@@ -1204,6 +1209,60 @@ freq:
 		facts_gap(st->f, "cpu.base_mhz", "no cpufreq base_frequency (only intel_pstate exposes it)");
 }
 
+/* The microcode revision of the online CPUs: /proc/cpuinfo's "microcode"
+ * line (x86), else cpuN/microcode/version; "0x..." when every CPU has the
+ * same, "mixed" with a conflict when they differ (a late load that missed
+ * some), null with a gap when unknown. */
+static void probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu)
+{
+	uint64_t rev = 0, v;
+	int id, first = 1, mixed = 0, from_sysfs = 0, missing = 0;
+	hwloc_bitmap_foreach_begin(id, st->online) {
+		const struct ci_proc *p = ci->read_ok ? ci_find(ci, id) : NULL;
+		char *s = NULL, *end;
+		int ok = 0;
+		if (p && p->microcode) {
+			errno = 0;
+			v = strtoull(p->microcode, &end, 16);
+			ok = !errno && end != p->microcode && !*end;
+		}
+		if (!ok && rd_str(st->sr, &s, CPUDIR "/cpu%d/microcode/version", id) == 0) {
+			errno = 0;
+			v = strtoull(s, &end, 16);
+			ok = !errno && end != s && !*end;
+			from_sysfs = 1;
+		}
+		free(s);
+		if (!ok) {
+			missing = 1;
+			continue;
+		}
+		if (!first && v != rev)
+			mixed = 1;
+		if (first || v > rev)
+			rev = v;
+		first = 0;
+	} hwloc_bitmap_foreach_end();
+	if (first || missing) {
+		fj_set(cpu, "microcode", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.microcode", first ? "no microcode revision in /proc/cpuinfo or "
+			  CPUDIR "/cpu*/microcode/version (x86 kernels print it)"
+			  : "the microcode revision of some online CPUs is unknown");
+		return;
+	}
+	if (mixed) {
+		fj_str_or_null(cpu, "microcode", "mixed");
+		facts_conflict(st->f, "cpu.microcode", "/proc/cpuinfo", "/proc/cpuinfo",
+			       "the online CPUs run different microcode revisions (highest 0x%" PRIx64
+			       "): a late load that did not reach every CPU", rev);
+	} else {
+		char b[32];
+		snprintf(b, sizeof(b), "0x%" PRIx64, rev);
+		fj_str_or_null(cpu, "microcode", b);
+	}
+	facts_evidence(st->f, "cpu.microcode", from_sysfs ? CPUDIR "/cpu*/microcode/version" : "/proc/cpuinfo");
+}
+
 /* SMBIOS processor sockets that hold a CPU, from the sysroot's own table;
  * -1 when there is none or its firmware is emulated (a hypervisor writes
  * what it likes there). */
@@ -1872,6 +1931,7 @@ int probe_cpu(struct probe_ctx *ctx)
 		free(armmodel);
 	}
 
+	probe_microcode(&st, &ci, cpu);
 	probe_caches(&st, cpu);
 out:
 
