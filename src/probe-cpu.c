@@ -1380,6 +1380,75 @@ static int dt_sockets(struct cpu_state *st)
 	return 0;
 }
 
+/* Packages by the MPIDR affinity of the device tree's cpu nodes (their reg
+ * holds MPIDR's affinity fields).  Cores that number their threads in
+ * Aff0 as 0 everywhere (DynamIQ, MT) are clustered at Aff2 and packaged
+ * at Aff3; the others (Aff0 the core of its cluster, Aff1 the cluster) at
+ * Aff2 and Aff3.  The number of distinct package-level values; 0 when the
+ * device tree has no cpu nodes. */
+static int dt_mpidr_packages(struct cpu_state *st)
+{
+	static const char *const dirs[] = { "/sys/firmware/devicetree/base/cpus", "/proc/device-tree/cpus" };
+	size_t d, i, n;
+	char **names, path[256];
+	for (d = 0; d < ARRAY_SIZE(dirs); d++) {
+		uint64_t *aff;
+		size_t na = 0, k, j;
+		int aff0_zero = 1, npk = 0;
+		names = NULL;
+		n = 0;
+		if (sr_list(st->sr, dirs[d], &names, &n) < 0)
+			continue;
+		aff = xcalloc(n ? n : 1, sizeof(*aff));
+		for (i = 0; i < n; i++) {
+			char *b = NULL, *t = NULL;
+			size_t len = 0;
+			const unsigned char *u;
+			uint64_t v = 0;
+			if (strncmp(names[i], "cpu@", 4))
+				continue;
+			/* Only the nodes of device_type "cpu" (not idle states). */
+			snprintf(path, sizeof(path), "%s/%s/device_type", dirs[d], names[i]);
+			if (sr_read(st->sr, path, &t, &len) < 0 || len < 3 || memcmp(t, "cpu", 3)) {
+				free(t);
+				continue;
+			}
+			free(t);
+			snprintf(path, sizeof(path), "%s/%s/reg", dirs[d], names[i]);
+			if (sr_read(st->sr, path, &b, &len) < 0 || (len != 4 && len != 8)) {
+				free(b);
+				continue;
+			}
+			u = (const unsigned char *)b;
+			for (k = 0; k < len; k++)
+				v = v << 8 | u[k];
+			free(b);
+			aff[na++] = v;
+			if (v & 0xff)
+				aff0_zero = 0;
+		}
+		sr_free_list(names, n);
+		if (!na) {
+			free(aff);
+			continue;
+		}
+		for (k = 0; k < na; k++) {
+			/* package level: Aff3 (bits 32-39), plus Aff2 for classic cores */
+			uint64_t key = (aff[k] >> 32 & 0xff) << 8 | (aff0_zero ? 0 : (aff[k] >> 16 & 0xff));
+			for (j = 0; j < k; j++) {
+				uint64_t kj = (aff[j] >> 32 & 0xff) << 8 | (aff0_zero ? 0 : (aff[j] >> 16 & 0xff));
+				if (kj == key)
+					break;
+			}
+			if (j == k)
+				npk++;
+		}
+		free(aff);
+		return npk;
+	}
+	return 0;
+}
+
 struct pkg_witness {
 	const char *name;
 	int n;
@@ -1395,8 +1464,8 @@ struct pkg_witness {
  * they do not or when there is none. */
 static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *merged, int smb)
 {
-	struct pkg_witness w[5];
-	int nw = 0, i, j, cluster = st->nc > 0, dt, agree = 1;
+	struct pkg_witness w[6];
+	int nw = 0, i, j, cluster = st->nc > 0, dt, mp, agree = 1;
 	char **names = NULL, path[160], buf[256];
 	size_t n = 0, k;
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
@@ -1448,6 +1517,8 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 						"span the kernel's packages", ng - *merged };
 	if ((dt = dt_sockets(st)) > 0)
 		w[nw++] = (struct pkg_witness){ "the device tree's cpu-map", dt };
+	if ((mp = dt_mpidr_packages(st)) > 0)
+		w[nw++] = (struct pkg_witness){ "the MPIDR affinity of the device tree's cpu nodes", mp };
 	if (smb > 0)
 		w[nw++] = (struct pkg_witness){ "the SMBIOS processor records", smb };
 	for (i = 0; i < nw; i++) {
@@ -1565,9 +1636,11 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 		src = CPUDIR "/cpu*/topology/{package_cpus_list,core_siblings_list}";
 		if (ids_ok && nid != n)
 			facts_conflict(st->f, "cpu.packages", "package masks", "physical_package_id",
-				       "physical_package_id gives %d distinct id%s, the kernel's package masks "
-				       "(package_cpus, core_siblings)%s %d package%s", nid, nid == 1 ? "" : "s",
-				       merged ? " and the last-level cache" : "", n, n == 1 ? "" : "s");
+				       "physical_package_id gives %d distinct id%s, %s %d package%s", nid,
+				       nid == 1 ? "" : "s", arm_n > 0 ? "the arm64 witnesses (see the evidence)"
+				       : merged ? "the kernel's package masks (package_cpus, core_siblings) and the "
+				       "last-level cache" : "the kernel's package masks (package_cpus, core_siblings)",
+				       n, n == 1 ? "" : "s");
 		else if (ids_neg == st->nc)
 			facts_evidence(st->f, "cpu.packages", "physical_package_id is -1 (no package id): "
 				       "counted from the package masks");
