@@ -86,6 +86,9 @@ probe_root() {
 probe_root "util-linux arm-A510-A710-A715-X3 (cpu-arm-cluster-pkgid)" "$fix/cpu-arm-cluster-pkgid" \
 	cpu.threads=8 cpu.cores=8 cpu.packages=1 "kinds#=4" cpu.hybrid=true cpu.smt.threads_per_core=1 \
 	'cpu.model_name="Cortex-X3 + Cortex-A715 + Cortex-A710 + Cortex-A510"'
+probe_root "util-linux arm-A510-A710-A715-X3 (cpu-arm-x3-capacity)" "$fix/cpu-arm-x3-capacity" \
+	cpu.threads=8 cpu.cores=8 cpu.packages=1 "kinds#=4" cpu.max_mhz=3187.2 \
+	'cpu.model_name="Cortex-X3 + Cortex-A715 + Cortex-A710 + Cortex-A510"'
 probe_root "util-linux armv7 (cpu-armv7-global-block)" "$fix/cpu-armv7-global-block" \
 	cpu.threads=2 cpu.cores=2 cpu.packages=1 "kinds#=1" cpu.max_mhz=1700 \
 	'cpu.model_name="Cortex-A15"' 'cpu.isa=["neon"]'
