@@ -157,15 +157,6 @@ void diff_text(FILE *fp, const cJSON *diff)
 		fprintf(fp, "  %s%d volatile fact%s changed too (--all shows %s)%s\n", c_dim(), nvol,
 			nvol == 1 ? "" : "s", nvol == 1 ? "it" : "them", c_reset());
 
-	{
-		/* Where facts were read from: shown, never counted as drift. */
-		const cJSON *prov = cJSON_GetObjectItemCaseSensitive(diff, "provenance");
-		if (cJSON_GetArraySize(prov) > 0) {
-			fprintf(fp, "  %sread from elsewhere (provenance, not drift):%s\n", c_dim(), c_reset());
-			cJSON_ArrayForEach(ch, prov)
-				put_change(fp, ch, width);
-		}
-	}
 	if (cJSON_GetArraySize(nc) > 0) {
 		fprintf(fp, "  %snot compared, read on one side only:", c_dim());
 		k = 0;
@@ -178,6 +169,17 @@ void diff_text(FILE *fp, const cJSON *diff)
 			put_clean(fp, cJSON_IsString(ch) ? ch->valuestring : "?", 200);
 		}
 		fprintf(fp, "%s\n", c_reset());
+	}
+
+	{
+		/* Where facts were read from: shown, never counted as drift. */
+		const cJSON *prov = cJSON_GetObjectItemCaseSensitive(diff, "provenance");
+		if (cJSON_GetArraySize(prov) > 0) {
+			fprintf(fp, "\n%sProvenance%s (where facts were read from: not drift)\n", c_bold(),
+				c_reset());
+			cJSON_ArrayForEach(ch, prov)
+				put_change(fp, ch, path_width(prov, 1));
+		}
 	}
 
 	fprintf(fp, "\n%sChecks%s\n", c_bold(), c_reset());
