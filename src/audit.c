@@ -176,6 +176,7 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 				       cJSON_GetObjectItemCaseSensitive(doc, "conflicts"), fail_on, exit_code);
 		if (chosen)
 			say_chosen(*report, root);
+		*exit_code = report_apply_unknown(*report, o->unknown, *exit_code);
 		cJSON_Delete(root);
 		cJSON_Delete(doc);
 		profile_release(&prof);
@@ -200,6 +201,7 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 			       ctx.facts.conflicts, fail_on, exit_code);
 	if (chosen)
 		say_chosen(*report, ctx.facts.root);
+	*exit_code = report_apply_unknown(*report, o->unknown, *exit_code);
 	probe_release(&ctx);
 	profile_release(&prof);
 	return 0;

@@ -284,7 +284,8 @@ int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
 		      human_bytes(size, hb, sizeof(hb)), human_bytes(avail, hb2, sizeof(hb2)));
 		goto done;
 	}
-	if (size < SMALL_BUFFER)
+	/* Only a measurement can be of the caches: a dry run measures nothing. */
+	if (size < SMALL_BUFFER && !o->dry_run)
 		add_note(notes, "a buffer of %s per node fits in caches: the figure is not memory "
 			 "bandwidth", human_bytes(size, hb, sizeof(hb)));
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 enum { OPT_PROFILE = 256, OPT_FAIL_ON, OPT_FACTS, OPT_BENCH, OPT_BENCH_MODEL, OPT_BENCH_SECONDS, OPT_BASELINE,
-	OPT_BENCH_SWEEP };
+	OPT_BENCH_SWEEP, OPT_UNKNOWN };
 
 struct check_args {
 	struct audit_opts audit;
@@ -48,6 +48,11 @@ static int check_option(void *args, int key, const char *arg)
 		if (strcmp(arg, "warn") && strcmp(arg, "fail") && strcmp(arg, "never"))
 			return usage_error("check", "--fail-on takes warn, fail or never, not '%s'", arg);
 		a->audit.fail_on = arg;
+		return 0;
+	case OPT_UNKNOWN:
+		if (strcmp(arg, "ignore") && strcmp(arg, "warn") && strcmp(arg, "fail"))
+			return usage_error("check", "--unknown takes ignore, warn or fail, not '%s'", arg);
+		a->audit.unknown = arg;
 		return 0;
 	}
 	return -1;
@@ -87,6 +92,8 @@ static const struct cmd_option check_options[] = {
 	{ "profile", OPT_PROFILE, "NAME", "a profile name ('nodeaudit profiles list') or a FILE.json" },
 	{ "fail-on", OPT_FAIL_ON, "LVL", "warn (default): exit 1 on warnings, 2 on failures;\n"
 	  "fail: exit 2 on failures only; never: always exit 0" },
+	{ "unknown", OPT_UNKNOWN, "ACT", "what an undecided (unknown) check does to the exit status:\n"
+	  "ignore (default): nothing; warn: as a warning; fail: as a failure" },
 	{ "facts", OPT_FACTS, "FILE", "check a saved 'probe --format json' instead of probing" },
 	{ "bench", OPT_BENCH, NULL, "also measure memory bandwidth (as 'bench') into facts.bench\n"
 	  "for the bench.* checks" },
@@ -118,8 +125,8 @@ static const struct cmd_format check_formats[] = {
 const struct command cmd_check = {
 	.name = "check",
 	.summary = "compare the node against a profile; findings and exit status",
-	.synopsis = "[--profile NAME|FILE] [--fail-on warn|fail|never] [--facts FILE.json]\n"
-		    "[--baseline FILE] [OPTIONS]",
+	.synopsis = "[--profile NAME|FILE] [--fail-on warn|fail|never] [--unknown ignore|warn|fail]\n"
+		    "[--facts FILE.json] [--baseline FILE] [OPTIONS]",
 	.description =
 		"Probe the node (or a snapshot with --sysroot) and compare it with a profile\n"
 		"(default agent-cpu-inference).  Each check passes, warns, fails, is unknown\n"

@@ -14,6 +14,9 @@
 /* Two clusters at least this far apart are two kinds without the topology
  * agreeing. */
 #define CK_GAP 0.20
+/* cpu_capacity groups accepted as kinds: ARM SoCs have up to 4 core types
+ * (X925 + A725 + A725 at another clock + A520); more is not a core type. */
+#define CK_MAX_CAP_KINDS 4
 
 const char *ck_source_name(enum ck_source s)
 {
@@ -30,20 +33,20 @@ const char *ck_source_name(enum ck_source s)
 const char *ck_kind_name(int nkinds, int rank, enum ck_source s, char *buf, size_t n)
 {
 	const char *name;
+	(void)s;
+	/* By rank alone, whatever the source: the ends are performance and
+	 * efficiency (what the planner and the checks look for), the kinds
+	 * between them mid, mid2, mid3... from the top. */
 	if (nkinds <= 1)
 		name = "general";
-	else if (nkinds == 2)
-		name = rank == 0 ? "performance" : "efficiency";
-	else if (nkinds == 3 && s == CK_MIDR)
-		name = rank == 0 ? "prime" : rank == 1 ? "performance" : "efficiency";
-	else if (nkinds == 3)
-		name = rank == 0 ? "performance" : rank == 1 ? "efficiency" : "low_power";
 	else if (rank == 0)
 		name = "performance";
 	else if (rank == nkinds - 1)
 		name = "efficiency";
+	else if (rank == 1)
+		name = "mid";
 	else {
-		snprintf(buf, n, "intermediate%d", rank);
+		snprintf(buf, n, "mid%d", rank);
 		return buf;
 	}
 	snprintf(buf, n, "%s", name);
@@ -329,7 +332,7 @@ static int try_cluster(const struct ck_core *c, size_t n, struct ck_result *r, s
 			nd++;
 	}
 	nc = ck_cluster(v, n, CK_TOL, r->kind);
-	if (nc < 1 || nc > 2) {
+	if (nc < 1 || nc > (src == CK_CAPACITY ? CK_MAX_CAP_KINDS : 2)) {
 		free(v);
 		snprintf(r->note, sizeof(r->note), "%s gives %d groups even within %d%%: not used",
 			 what, nc, (int)(CK_TOL * 100));

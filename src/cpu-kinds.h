@@ -13,7 +13,8 @@
  *   base_frequency cpufreq base_frequency on every core (Intel HWP): one kind
  *                  per value, at most 3
  *   cpu_capacity   cpu_capacity on every core, clustered (values within 10%
- *                  are one kind: per-core boost bins are not kinds), 1 or 2
+ *                  are one kind: per-core boost bins are not kinds), 1 to 4
+ *                  (ARM SoCs with 3 or 4 core types)
  *   max_frequency  cpuinfo_max_freq, clustered the same way, 1 or 2 (Turbo
  *                  Boost Max 3.0 favours some P-cores by a few percent)
  *   topology       no frequency or capacity anywhere: cores with a private L2
@@ -52,8 +53,8 @@ void ck_result_release(struct ck_result *res);
 /* "midr", "base_frequency", "cpu_capacity", "max_frequency", "topology". */
 const char *ck_source_name(enum ck_source s);
 /* The kind's name by its rank (0 = most performant) among nkinds:
- * "general" alone; "performance"/"efficiency" for two; a third is "prime"
- * above ARM's performance cores (midr) or "low_power" below Intel's E-cores. */
+ * "general" alone; else "performance" for rank 0, "efficiency" for the
+ * last, and "mid", "mid2", "mid3"... for the ranks between (s is unused). */
 const char *ck_kind_name(int nkinds, int rank, enum ck_source s, char *buf, size_t n);
 
 /* Single-linkage clustering of values (0 = unknown: returns -1): sorted

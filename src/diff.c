@@ -101,6 +101,14 @@ static const char *const volatile_leaves[] = {
 	NULL,
 };
 
+/* Provenance: where a fact was read from (live, a snapshot, a dump file,
+ * sysfs or libpci's dump; which method grouped the core kinds), not what
+ * the node is.  Every "source" member of the facts is one (cpu.libcpuid,
+ * cpu.kinds[], pci, platform.smbios, memory.ecc, memory.channels); the
+ * evidence paths and host.sysroot are volatile above.  A change there is
+ * listed apart, under "provenance", and is neither drift nor exit status. */
+static const char *const provenance_leaves[] = { "source", NULL };
+
 /* Object maps where a key on one side only means "not read there" (the
  * sysctls a profile names are read on demand), not "added" or "removed". */
 static const char *const partial_maps[] = { "kernel.sysctl", NULL };
@@ -177,6 +185,7 @@ struct diff_ctx {
 	cJSON *not_compared;
 	int show_volatile;
 	int facts_changed, volatile_changed;
+	cJSON *provenance;
 };
 
 /* Append one path segment: .key, ."key.with.dots" or [id]. */
@@ -209,6 +218,15 @@ static void add_change(struct diff_ctx *c, const char *path, const char *gpath, 
 	int vol = 0, grew = 0;
 	cJSON *ch;
 
+	if (leaf && in_list(provenance_leaves, leaf) && (!a || cJSON_IsString(a) || cJSON_IsNull(a)) &&
+	    (!b || cJSON_IsString(b) || cJSON_IsNull(b))) {
+		ch = cJSON_CreateObject();
+		cJSON_AddStringToObject(ch, "path", path);
+		cJSON_AddItemToObject(ch, "old", a ? cJSON_Duplicate(a, 1) : cJSON_CreateNull());
+		cJSON_AddItemToObject(ch, "new", b ? cJSON_Duplicate(b, 1) : cJSON_CreateNull());
+		cJSON_AddItemToArray(c->provenance, ch);
+		return;
+	}
 	if (in_list(volatile_paths, gpath) || (leaf && in_list(volatile_leaves, leaf)) ||
 	    !strcmp(gpath, "bench") || str_startswith(gpath, "bench."))
 		vol = 1;
@@ -686,7 +704,7 @@ static cJSON *side_info(const struct diff_side *s)
 
 cJSON *diff_build(const struct diff_side *old, const struct diff_side *new, int show_volatile)
 {
-	struct diff_ctx c = { NULL, NULL, show_volatile, 0, 0 };
+	struct diff_ctx c = { NULL, NULL, show_volatile, 0, 0, NULL };
 	struct strbuf path = STRBUF_INIT, gpath = STRBUF_INIT;
 	cJSON *doc = cJSON_CreateObject(), *findings, *sum;
 	int worse = 0, better = 0, compared, code;
@@ -696,6 +714,7 @@ cJSON *diff_build(const struct diff_side *old, const struct diff_side *new, int 
 	cJSON_AddItemToObject(doc, "new", side_info(new));
 	c.changes = cJSON_AddArrayToObject(doc, "changes");
 	c.not_compared = cJSON_CreateArray();
+	c.provenance = cJSON_CreateArray();
 	strbuf_addstr(&path, "");
 	strbuf_addstr(&gpath, "");
 	if (old->facts && new->facts)
@@ -707,12 +726,14 @@ cJSON *diff_build(const struct diff_side *old, const struct diff_side *new, int 
 	if (compared)
 		cmp_findings(findings, old->findings, new->findings, &worse, &better);
 	cJSON_AddItemToObject(doc, "not_compared", c.not_compared);
+	cJSON_AddItemToObject(doc, "provenance", c.provenance);
 
 	code = worse ? 2 : c.facts_changed || better ? 1 : 0;
 	sum = cJSON_AddObjectToObject(doc, "summary");
 	cJSON_AddNumberToObject(sum, "facts_changed", c.facts_changed);
 	cJSON_AddNumberToObject(sum, "volatile_changed", c.volatile_changed);
 	cJSON_AddBoolToObject(sum, "volatile_shown", show_volatile != 0);
+	cJSON_AddNumberToObject(sum, "provenance_changed", cJSON_GetArraySize(c.provenance));
 	cJSON_AddBoolToObject(sum, "findings_compared", compared);
 	cJSON_AddNumberToObject(sum, "checks_worse", worse);
 	cJSON_AddNumberToObject(sum, "checks_better", better);

@@ -586,6 +586,21 @@ static void uf_add_report(struct fleet *f, const cJSON *root)
 	uf_set(f, "pci.nics[].speed_mbps", multiset(j, "speed_mbps", "", " Mb/s", 1, buf, sizeof(buf)));
 	uf_set_path(f, facts, "platform.bios.vendor", "platform.bios.vendor");
 	uf_set_path(f, facts, "platform.bios.version", "platform.bios.version");
+	/* The machine, the CPU model and its microcode: a node of another
+	 * model or on older microcode is an outlier even when the counts agree. */
+	uf_set_path(f, facts, "platform.system.product", "platform.system.product");
+	uf_set_path(f, facts, "cpu.model_name", "cpu.model_name");
+	uf_set_path(f, facts, "cpu.microcode", "cpu.microcode");
+	j = jpath(facts, "platform.sockets");
+	j = cJSON_IsArray(j) ? j : NULL;
+	len = 0;
+	buf[0] = '\0';
+	cJSON_ArrayForEach(it, j) {
+		const char *v = scalar_str(cJSON_GetObjectItemCaseSensitive(it, "version"), b, sizeof(b));
+		if (v && len + 1 < sizeof(buf))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " | " : "", v);
+	}
+	uf_set(f, "platform.sockets[].version", len ? buf : NULL);
 	uf_set_path(f, root, "host.kernel", "host.kernel");
 	/* the sysctls the profile checks: one fact per kernel.sysctl finding key */
 	sysctl = jpath(facts, "kernel.sysctl");
@@ -941,6 +956,8 @@ int fleet_add(struct fleet *f, const char *file, const cJSON *root, char **why)
 		c->count[idx]++;
 		if (idx == ST_FAIL && c->nfail_shown < FAIL_SHOWN)
 			c->fail_nodes[c->nfail_shown++] = f->nrows;
+		if (idx == ST_WARN && c->nwarn_shown < FAIL_SHOWN)
+			c->warn_nodes[c->nwarn_shown++] = f->nrows;
 		if (idx == ST_WARN || idx == ST_FAIL || idx == ST_UNKNOWN) {
 			struct node_row *r = &f->rows[f->nrows];
 			if (!(r->nbad & (r->nbad - 1)) || !r->nbad)   /* 0, 1, 2, 4, ...: grow */
@@ -1189,6 +1206,12 @@ void fleet_text(FILE *fp, const struct fleet *f, size_t top)
 			fprintf(fp, "%s%s", k ? ", " : "  ", f->rows[c->fail_nodes[k]].hostname);
 		if (c->count[ST_FAIL] > c->nfail_shown)
 			fprintf(fp, " (+%d more)", c->count[ST_FAIL] - c->nfail_shown);
+		/* The warning nodes too, after the failing ones. */
+		for (k = 0; k < (size_t)c->nwarn_shown; k++)
+			fprintf(fp, "%s%s", k ? ", " : c->nfail_shown ? "; warn: " : "  warn: ",
+				f->rows[c->warn_nodes[k]].hostname);
+		if (c->count[ST_WARN] > c->nwarn_shown)
+			fprintf(fp, " (+%d more)", c->count[ST_WARN] - c->nwarn_shown);
 		fputc('\n', fp);
 	}
 	if (!f->nchecks)
@@ -1353,6 +1376,10 @@ cJSON *fleet_json(const struct fleet *f, size_t top)
 		for (k = 0; k < (size_t)ck->nfail_shown; k++)
 			cJSON_AddItemToArray(x, cJSON_CreateString(f->rows[ck->fail_nodes[k]].hostname));
 		cJSON_AddNumberToObject(c, "failing_more", ck->count[ST_FAIL] - ck->nfail_shown);
+		x = cJSON_AddArrayToObject(c, "warning_nodes");
+		for (k = 0; k < (size_t)ck->nwarn_shown; k++)
+			cJSON_AddItemToArray(x, cJSON_CreateString(f->rows[ck->warn_nodes[k]].hostname));
+		cJSON_AddNumberToObject(c, "warning_more", ck->count[ST_WARN] - ck->nwarn_shown);
 		cJSON_AddItemToArray(a, c);
 	}
 

@@ -50,6 +50,8 @@ struct check_agg {
 	int count[ST_N];
 	int nfail_shown;
 	size_t fail_nodes[5];   /* row indexes of the first failing nodes */
+	int nwarn_shown;
+	size_t warn_nodes[5];   /* and of the first warning nodes */
 };
 
 /* The spread of one figure over the fleet. */

@@ -28,8 +28,11 @@
 struct ci_proc {
 	int id;
 	char *vendor, *model, *flags;   /* flags: x86 "flags" or ARM "Features" */
+	char *microcode;                 /* x86 "microcode" revision, as printed */
 	long implementer, part;          /* -1 unknown */
 	int64_t phys, coreid;            /* -1 unknown */
+	int nfields;                     /* lines of its own block */
+	int shared;                      /* its block is one printed for several */
 };
 
 struct cpuinfo {
@@ -38,6 +41,10 @@ struct cpuinfo {
 	struct ci_proc g;     /* lines outside any processor block (ARMv7) */
 	int read_ok;
 	int increasing;       /* ci_increasing(): 0 not asked, 1 yes, -1 no */
+	/* The one (implementer << 12 | part) printed for several processors
+	 * (a global or shared block), -1 none: the MIDR of whichever CPU read
+	 * the file, not evidence for any other. */
+	long one_part;
 };
 
 /* Whether the processor blocks are in strictly increasing order (asked
@@ -65,6 +72,44 @@ static void ci_set(char **dst, const char *v)
 {
 	free(*dst);
 	*dst = xstrdup(v);
+}
+
+static void ci_copy(char **dst, const char *src)
+{
+	if (!*dst && src)
+		*dst = xstrdup(src);
+}
+
+/* Older kernels (arm64 before 3.19, some 32-bit ARM) print every
+ * "processor : N" line first and then one block for all of them: the run
+ * of empty processors before a block shares it.  Its Features (the
+ * kernel's hwcaps, one set for the system) apply to each; its CPU
+ * implementer and part are the MIDR of the CPU that read the file, so they
+ * are kept as one_part and belong to no processor. */
+static void ci_share_blocks(struct cpuinfo *ci)
+{
+	size_t i = 0, j, k;
+	ci->one_part = -1;
+	while (i < ci->n) {
+		for (j = i; j < ci->n && ci->p[j].nfields == 0; j++)
+			;
+		if (j > i && j < ci->n) {
+			struct ci_proc *b = &ci->p[j];
+			for (k = i; k <= j; k++) {
+				ci->p[k].shared = 1;
+				if (k == j)
+					continue;
+				ci_copy(&ci->p[k].vendor, b->vendor);
+				ci_copy(&ci->p[k].model, b->model);
+				ci_copy(&ci->p[k].flags, b->flags);
+			}
+			if (b->implementer >= 0 && b->part >= 0)
+				ci->one_part = b->implementer << 12 | b->part;
+		}
+		i = j + 1;
+	}
+	if (ci->one_part < 0 && ci->g.implementer >= 0 && ci->g.part >= 0)
+		ci->one_part = ci->g.implementer << 12 | ci->g.part;
 }
 
 static void ci_parse(struct cpuinfo *ci, char *buf)
@@ -101,12 +146,15 @@ static void ci_parse(struct cpuinfo *ci, char *buf)
 		}
 		{
 			struct ci_proc *p = cur ? cur : &ci->g;
+			p->nfields++;
 			if (!strcmp(k, "vendor_id"))
 				ci_set(&p->vendor, v);
 			else if (!strcmp(k, "model name") || !strcmp(k, "Processor"))
 				ci_set(&p->model, v);
 			else if (!strcmp(k, "flags") || !strcmp(k, "Features"))
 				ci_set(&p->flags, v);
+			else if (!strcmp(k, "microcode"))
+				ci_set(&p->microcode, v);
 			else if (!strcmp(k, "CPU implementer") && sscanf(v, "%li", &p->implementer) != 1)
 				p->implementer = -1;
 			else if (!strcmp(k, "CPU part") && sscanf(v, "%li", &p->part) != 1)
@@ -117,6 +165,7 @@ static void ci_parse(struct cpuinfo *ci, char *buf)
 				p->coreid = s;
 		}
 	}
+	ci_share_blocks(ci);
 }
 
 static void ci_free(struct cpuinfo *ci)
@@ -126,11 +175,13 @@ static void ci_free(struct cpuinfo *ci)
 		free(ci->p[i].vendor);
 		free(ci->p[i].model);
 		free(ci->p[i].flags);
+		free(ci->p[i].microcode);
 	}
 	free(ci->p);
 	free(ci->g.vendor);
 	free(ci->g.model);
 	free(ci->g.flags);
+	free(ci->g.microcode);
 }
 
 size_t cpuinfo_parse_count(const char *text)
@@ -197,6 +248,7 @@ struct pcpu {
 	hwloc_bitmap_t sib;      /* online threads of its core, NULL unknown */
 	hwloc_bitmap_t l2;       /* online CPUs sharing its L2, NULL unknown */
 	hwloc_bitmap_t pkgset;   /* online CPUs of its package (kernel mask), NULL unknown */
+	hwloc_bitmap_t policy;   /* cpufreq related_cpus: CPUs sharing its policy, NULL unknown */
 	uint64_t base_khz, max_khz, capacity;
 	long part;
 	char *driver, *governor;
@@ -223,6 +275,7 @@ struct cpu_state {
 	size_t nci, aci;
 	int arm, x86;
 	int bad_pkg, bad_core;   /* a gap names the garbled file already */
+	long one_part;           /* cpuinfo's one MIDR for all CPUs, -1 none */
 };
 
 static int rd_u64(struct sysroot *sr, uint64_t *v, const char *fmt, int cpu)
@@ -455,6 +508,32 @@ static void read_pkgset(struct cpu_state *st, struct pcpu *p)
 	hwloc_bitmap_free(s);
 }
 
+/* A CPU without a cpufreq directory of its own (old kernels linked it to
+ * the policy owner's, and captures may drop the link) has the clocks of
+ * the CPU whose policy lists it in related_cpus. */
+static void policy_share(struct cpu_state *st)
+{
+	int i, j;
+	for (i = 0; i < st->nc; i++) {
+		struct pcpu *p = &st->c[i];
+		if (p->max_khz)
+			continue;
+		for (j = 0; j < st->nc; j++) {
+			struct pcpu *o = &st->c[j];
+			if (j == i || !o->policy || !hwloc_bitmap_isset(o->policy, (unsigned)p->id))
+				continue;
+			p->max_khz = o->max_khz;
+			if (!p->base_khz)
+				p->base_khz = o->base_khz;
+			if (!p->driver && o->driver)
+				p->driver = xstrdup(o->driver);
+			if (!p->governor && o->governor)
+				p->governor = xstrdup(o->governor);
+			break;
+		}
+	}
+}
+
 static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 {
 	int id, k = 0;
@@ -509,6 +588,21 @@ static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			p->capacity = v;
 		else if (r != -ENOENT)
 			gap_once(st->f, &bad_cap, "cpu.kinds", CPUDIR "/cpu%d/cpu_capacity", id, r ? r : -EINVAL);
+		if (p->max_khz) {
+			static const char *const pol[] = { "related_cpus", "affected_cpus" };
+			size_t q;
+			p->policy = hwloc_bitmap_alloc();
+			for (q = 0; q < ARRAY_SIZE(pol); q++) {
+				snprintf(path, sizeof(path), CPUDIR "/cpu%d/cpufreq/%s", id, pol[q]);
+				if (sr_read_cpulist(st->sr, path, p->policy) == 0 &&
+				    hwloc_bitmap_isset(p->policy, (unsigned)id))
+					break;
+			}
+			if (q == ARRAY_SIZE(pol)) {
+				hwloc_bitmap_free(p->policy);
+				p->policy = NULL;
+			}
+		}
 		if (rd_str(st->sr, &p->driver, CPUDIR "/cpu%d/cpufreq/scaling_driver", id) < 0 || !*p->driver) {
 			free(p->driver);
 			p->driver = NULL;
@@ -525,15 +619,18 @@ static void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			    sscanf(m, "%" SCNx64, &midr) == 1 && midr)
 				p->part = (long)(((midr >> 24) & 0xff) << 12 | ((midr >> 4) & 0xfff));
 			free(m);
-			if (p->part < 0) {
-				long impl = cp && cp->implementer >= 0 ? cp->implementer : ci->g.implementer;
-				long part = cp && cp->part >= 0 ? cp->part : ci->g.part;
+			/* Only a processor's own block names its MIDR: a global
+			 * or shared one is the reading CPU's (ci_share_blocks). */
+			if (p->part < 0 && cp && !cp->shared) {
+				long impl = cp->implementer >= 0 ? cp->implementer : ci->g.implementer;
+				long part = cp->part;
 				if (impl >= 0 && impl <= 0xff && part >= 0 && part <= 0xfff)
 					p->part = impl << 12 | part;
 			}
 		}
 		read_caches(st, p, &bad_cache);
 	} hwloc_bitmap_foreach_end();
+	policy_share(st);
 }
 
 /* Cores: by the kernel's sibling lists; else by (package, core_id). */
@@ -626,10 +723,20 @@ static int same_words(const char *a, const char *b)
 	return same;
 }
 
-/* libcpuid 0.6.2 knows these well; newer parts it misnames (Zen 4 "Raphael"
- * for Hawk Point...), and then saying nothing is better. */
-static int codename_trusted(const struct cpuid_type *t)
+#include "libcpuid-rows.h"
+
+/* Whether libcpuid's codename is its own row for this CPU, not a guess.
+ * libcpuid scores every row of its table and returns the best one's name
+ * even when no row is of this model: Ice Lake-SP (model 106, no row in
+ * 0.6.2) comes out "P-III Xeon (Cascades)", a Rocket Lake VM with a plain
+ * "Xeon" brand "Xeon (Wolfdale)".  So the name must be that of a row of
+ * this very model (lc_rows), and not of a model it misnames (the hybrids,
+ * whose names it mixes up; Zen 4 parts it calls "Raphael" whatever they
+ * are).  Otherwise the codename is null with the reason (probe_cpu()). */
+int codename_trusted(const struct cpuid_type *t)
 {
+	size_t i;
+	int fam, xfam;
 	if (!t->codename[0] || strstr(t->codename, "Unknown") || strstr(t->codename, "unknown"))
 		return 0;
 	if (t->intel) {
@@ -638,17 +745,27 @@ static int codename_trusted(const struct cpuid_type *t)
 		if (t->family != 6)
 			return 0;
 		/* Up to Comet/Rocket/Tiger Lake; not the hybrids, not Sapphire Rapids. */
-		return t->ext_model < 0x8f || t->ext_model == 0xa5 || t->ext_model == 0xa6 ||
-		       t->ext_model == 0xa7;
-	}
-	if (t->amd) {
-		if (t->ext_family < 0x19)
+		if (!(t->ext_model < 0x8f || t->ext_model == 0xa5 || t->ext_model == 0xa6 ||
+		      t->ext_model == 0xa7))
+			return 0;
+		fam = 6;
+		xfam = 6;
+	} else if (t->amd) {
+		if (t->ext_family < 0x17)
 			return 1;
-		return t->ext_family == 0x19 &&
-		       ((t->ext_model >= 0x00 && t->ext_model <= 0x0f) ||
-			(t->ext_model >= 0x20 && t->ext_model <= 0x3f) ||
-			(t->ext_model >= 0x50 && t->ext_model <= 0x5f));
-	}
+		if (t->ext_family == 0x19 &&
+		    !((t->ext_model >= 0x00 && t->ext_model <= 0x0f) ||
+		      (t->ext_model >= 0x20 && t->ext_model <= 0x3f) ||
+		      (t->ext_model >= 0x50 && t->ext_model <= 0x5f)))
+			return 0;
+		fam = 15;
+		xfam = t->ext_family;
+	} else
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(lc_rows); i++)
+		if (lc_rows[i].family == fam && lc_rows[i].ext_family == xfam &&
+		    lc_rows[i].key == t->ext_model && !strcmp(lc_rows[i].codename, t->codename))
+			return 1;
 	return 0;
 }
 
@@ -749,9 +866,11 @@ static void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu
 	cJSON *a;
 	size_t i, nt = st->x86 ? ARRAY_SIZE(isa_x86) : ARRAY_SIZE(isa_arm);
 	int id, any = 0;
+	hwloc_bitmap_t none = hwloc_bitmap_alloc();
 	*first = NULL;
 	if (!ci->read_ok) {
 		fj_set(cpu, "isa", cJSON_CreateNull());
+		hwloc_bitmap_free(none);
 		return;   /* the gap for /proc/cpuinfo is already there */
 	}
 	hwloc_bitmap_foreach_begin(id, st->online) {
@@ -760,14 +879,27 @@ static void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu
 			any = 1;
 			if (!*first)
 				*first = fl;
-		}
+		} else
+			hwloc_bitmap_set(none, (unsigned)id);
 	} hwloc_bitmap_foreach_end();
 	if (!any || (!st->x86 && !st->arm)) {
 		fj_set(cpu, "isa", cJSON_CreateNull());
 		facts_gap(st->f, "cpu.isa", any ? "/proc/cpuinfo: the architecture is neither x86 nor ARM"
 			  : "/proc/cpuinfo: no flags or Features line");
+		hwloc_bitmap_free(none);
 		return;
 	}
+	/* An online CPU without flags (no block of its own, none shared) is
+	 * unknown, not a CPU that lacks them: what all CPUs have is unknown. */
+	if (!hwloc_bitmap_iszero(none)) {
+		char b[256];
+		fj_set(cpu, "isa", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.isa", "/proc/cpuinfo has no flags or Features for online CPU%s %s",
+			  hwloc_bitmap_weight(none) == 1 ? "" : "s", cpulist_str(none, b, sizeof(b)));
+		hwloc_bitmap_free(none);
+		return;
+	}
+	hwloc_bitmap_free(none);
 	a = cJSON_CreateArray();
 	for (i = 0; i < nt; i++) {
 		const char *flag = st->x86 ? isa_x86[i].flag : isa_arm[i].flag;
@@ -1028,6 +1160,21 @@ static void probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_inf
 					break;
 				}
 			fj_str_or_null(o, "core_type", pn);
+		} else if (st->arm && st->one_part >= 0) {
+			/* One CPU part printed for all CPUs is the reading CPU's:
+			 * it names the cores only where they are one kind. */
+			const char *pn = res.nkinds == 1 ? ck_arm_part_name(st->one_part, NULL) : NULL;
+			fj_str_or_null(o, "core_type", pn);
+			snprintf(fact, sizeof(fact), "cpu.kinds[%d].core_type", k);
+			if (pn)
+				facts_evidence(st->f, fact, "/proc/cpuinfo: one CPU part for all CPUs, and one kind of core");
+			else if (res.nkinds > 1)
+				facts_gap(st->f, fact, "/proc/cpuinfo prints one CPU part (0x%03lx, the MIDR of "
+					  "the CPU that read it) for all CPUs: not evidence for these",
+					  st->one_part & 0xfff);
+			else
+				facts_gap(st->f, fact, "CPU part 0x%03lx of implementer 0x%02lx is not a known core",
+					  st->one_part & 0xfff, st->one_part >> 12);
 		}
 		set_str_or_mixed(o, "driver", drv, nd);
 		set_str_or_mixed(o, "governor", gov, nd);
@@ -1094,6 +1241,60 @@ freq:
 	fj_num_or_null(cpu, "base_mhz", has_base, kbase);
 	if (!has_base)
 		facts_gap(st->f, "cpu.base_mhz", "no cpufreq base_frequency (only intel_pstate exposes it)");
+}
+
+/* The microcode revision of the online CPUs: /proc/cpuinfo's "microcode"
+ * line (x86), else cpuN/microcode/version; "0x..." when every CPU has the
+ * same, "mixed" with a conflict when they differ (a late load that missed
+ * some), null with a gap when unknown. */
+static void probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu)
+{
+	uint64_t rev = 0, v;
+	int id, first = 1, mixed = 0, from_sysfs = 0, missing = 0;
+	hwloc_bitmap_foreach_begin(id, st->online) {
+		const struct ci_proc *p = ci->read_ok ? ci_find(ci, id) : NULL;
+		char *s = NULL, *end;
+		int ok = 0;
+		if (p && p->microcode) {
+			errno = 0;
+			v = strtoull(p->microcode, &end, 16);
+			ok = !errno && end != p->microcode && !*end;
+		}
+		if (!ok && rd_str(st->sr, &s, CPUDIR "/cpu%d/microcode/version", id) == 0) {
+			errno = 0;
+			v = strtoull(s, &end, 16);
+			ok = !errno && end != s && !*end;
+			from_sysfs = 1;
+		}
+		free(s);
+		if (!ok) {
+			missing = 1;
+			continue;
+		}
+		if (!first && v != rev)
+			mixed = 1;
+		if (first || v > rev)
+			rev = v;
+		first = 0;
+	} hwloc_bitmap_foreach_end();
+	if (first || missing) {
+		fj_set(cpu, "microcode", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.microcode", first ? "no microcode revision in /proc/cpuinfo or "
+			  CPUDIR "/cpu*/microcode/version (x86 kernels print it)"
+			  : "the microcode revision of some online CPUs is unknown");
+		return;
+	}
+	if (mixed) {
+		fj_str_or_null(cpu, "microcode", "mixed");
+		facts_conflict(st->f, "cpu.microcode", "/proc/cpuinfo", "/proc/cpuinfo",
+			       "the online CPUs run different microcode revisions (highest 0x%" PRIx64
+			       "): a late load that did not reach every CPU", rev);
+	} else {
+		char b[32];
+		snprintf(b, sizeof(b), "0x%" PRIx64, rev);
+		fj_str_or_null(cpu, "microcode", b);
+	}
+	facts_evidence(st->f, "cpu.microcode", from_sysfs ? CPUDIR "/cpu*/microcode/version" : "/proc/cpuinfo");
 }
 
 /* SMBIOS processor sockets that hold a CPU, from the sysroot's own table;
@@ -1165,6 +1366,224 @@ static int llc_span(struct cpu_state *st, int id, hwloc_bitmap_t set)
 	return best;
 }
 
+/* Merge the kernel's package groups that set spans (into the first); the
+ * number of groups it spans. */
+static int merge_span(hwloc_bitmap_t *grp, int ng, hwloc_const_bitmap_t set, int *merged)
+{
+	int j, first = -1, span = 0;
+	for (j = 0; j < ng; j++)
+		if (grp[j] && hwloc_bitmap_intersects(grp[j], set)) {
+			span++;
+			if (first < 0)
+				first = j;
+			else {
+				hwloc_bitmap_or(grp[first], grp[first], grp[j]);
+				hwloc_bitmap_free(grp[j]);
+				grp[j] = NULL;
+				(*merged)++;
+			}
+		}
+	return span;
+}
+
+/* Sockets by the device tree's cpu-map (Documentation/devicetree/bindings/
+ * cpu/cpu-topology.txt): its socketN nodes, or 1 when it has clusters but
+ * no socket; 0 when there is no cpu-map. */
+static int dt_sockets(struct cpu_state *st)
+{
+	static const char *const maps[] = { "/sys/firmware/devicetree/base/cpus/cpu-map",
+					    "/proc/device-tree/cpus/cpu-map" };
+	size_t i, j, n;
+	char **names;
+	for (i = 0; i < ARRAY_SIZE(maps); i++) {
+		int sockets = 0, clusters = 0;
+		names = NULL;
+		n = 0;
+		if (sr_list(st->sr, maps[i], &names, &n) < 0)
+			continue;
+		for (j = 0; j < n; j++) {
+			if (!strncmp(names[j], "socket", 6))
+				sockets++;
+			else if (!strncmp(names[j], "cluster", 7))
+				clusters++;
+		}
+		sr_free_list(names, n);
+		if (sockets || clusters)
+			return sockets ? sockets : 1;
+	}
+	return 0;
+}
+
+/* Packages by the MPIDR affinity of the device tree's cpu nodes (their reg
+ * holds MPIDR's affinity fields).  Cores that number their threads in
+ * Aff0 as 0 everywhere (DynamIQ, MT) are clustered at Aff2 and packaged
+ * at Aff3; the others (Aff0 the core of its cluster, Aff1 the cluster) at
+ * Aff2 and Aff3.  The number of distinct package-level values; 0 when the
+ * device tree has no cpu nodes. */
+static int dt_mpidr_packages(struct cpu_state *st)
+{
+	static const char *const dirs[] = { "/sys/firmware/devicetree/base/cpus", "/proc/device-tree/cpus" };
+	size_t d, i, n;
+	char **names, path[256];
+	for (d = 0; d < ARRAY_SIZE(dirs); d++) {
+		uint64_t *aff;
+		size_t na = 0, k, j;
+		int aff0_zero = 1, npk = 0;
+		names = NULL;
+		n = 0;
+		if (sr_list(st->sr, dirs[d], &names, &n) < 0)
+			continue;
+		aff = xcalloc(n ? n : 1, sizeof(*aff));
+		for (i = 0; i < n; i++) {
+			char *b = NULL, *t = NULL;
+			size_t len = 0;
+			const unsigned char *u;
+			uint64_t v = 0;
+			if (strncmp(names[i], "cpu@", 4))
+				continue;
+			/* Only the nodes of device_type "cpu" (not idle states). */
+			snprintf(path, sizeof(path), "%s/%s/device_type", dirs[d], names[i]);
+			if (sr_read(st->sr, path, &t, &len) < 0 || len < 3 || memcmp(t, "cpu", 3)) {
+				free(t);
+				continue;
+			}
+			free(t);
+			snprintf(path, sizeof(path), "%s/%s/reg", dirs[d], names[i]);
+			if (sr_read(st->sr, path, &b, &len) < 0 || (len != 4 && len != 8)) {
+				free(b);
+				continue;
+			}
+			u = (const unsigned char *)b;
+			for (k = 0; k < len; k++)
+				v = v << 8 | u[k];
+			free(b);
+			aff[na++] = v;
+			if (v & 0xff)
+				aff0_zero = 0;
+		}
+		sr_free_list(names, n);
+		if (!na) {
+			free(aff);
+			continue;
+		}
+		for (k = 0; k < na; k++) {
+			/* package level: Aff3 (bits 32-39), plus Aff2 for classic cores */
+			uint64_t key = (aff[k] >> 32 & 0xff) << 8 | (aff0_zero ? 0 : (aff[k] >> 16 & 0xff));
+			for (j = 0; j < k; j++) {
+				uint64_t kj = (aff[j] >> 32 & 0xff) << 8 | (aff0_zero ? 0 : (aff[j] >> 16 & 0xff));
+				if (kj == key)
+					break;
+			}
+			if (j == k)
+				npk++;
+		}
+		free(aff);
+		return npk;
+	}
+	return 0;
+}
+
+struct pkg_witness {
+	const char *name;
+	int n;
+};
+
+/* arm64 kernels before cluster_id (5.16) without ACPI PPTT put a cluster
+ * (DT cpu-map, MPIDR affinity level 1) in physical_package_id and the
+ * package masks, so the kernel's count of more than one package is a
+ * witness only where cluster_id or a PPTT shows that clusters are kept
+ * apart.  The others: the groups that a last-level cache, a NUMA node or a
+ * die spans (merged already, *merged of them), the device tree's sockets,
+ * the SMBIOS sockets.  One count when they agree; -1 with a conflict when
+ * they do not or when there is none. */
+static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *merged, int smb)
+{
+	struct pkg_witness w[6];
+	int nw = 0, i, j, cluster = st->nc > 0, dt, mp, agree = 1;
+	char **names = NULL, path[160], buf[256];
+	size_t n = 0, k;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	struct strbuf sb = STRBUF_INIT;
+	/* NUMA nodes do not span packages. */
+	if (sr_list(st->sr, "/sys/devices/system/node", &names, &n) == 0) {
+		for (k = 0; k < n; k++) {
+			int sp;
+			if (strncmp(names[k], "node", 4) || !isdigit((unsigned char)names[k][4]))
+				continue;
+			snprintf(path, sizeof(path), "/sys/devices/system/node/%s/cpulist", names[k]);
+			if (sr_read_cpulist(st->sr, path, s) < 0)
+				continue;
+			hwloc_bitmap_and(s, s, st->online);
+			if ((sp = merge_span(grp, ng, s, merged)) > 1)
+				facts_conflict(st->f, "cpu.packages", "NUMA node span", "package masks",
+					       "NUMA %s (CPUs %s) spans %d of the kernel's packages: on arm64 "
+					       "these are clusters of one chip", names[k],
+					       cpulist_str(s, buf, sizeof(buf)), sp);
+		}
+		sr_free_list(names, n);
+	}
+	/* Nor do dies (die_id -1: the kernel does not know the die). */
+	for (i = 0; i < st->nc; i++) {
+		int64_t die;
+		int sp;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/die_id", st->c[i].id);
+		if (sr_read_s64(st->sr, path, &die) < 0 || die < 0)
+			continue;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/die_cpus_list", st->c[i].id);
+		if (sr_read_cpulist(st->sr, path, s) < 0)
+			continue;
+		hwloc_bitmap_and(s, s, st->online);
+		if ((sp = merge_span(grp, ng, s, merged)) > 1)
+			facts_conflict(st->f, "cpu.packages", "die span", "package masks",
+				       "die %" PRId64 " (CPUs %s) spans %d of the kernel's packages", die,
+				       cpulist_str(s, buf, sizeof(buf)), sp);
+	}
+	for (i = 0; i < st->nc && cluster; i++) {
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/cluster_id", st->c[i].id);
+		cluster = sr_exists(st->sr, path);
+	}
+	if (cluster || sr_exists(st->sr, "/sys/firmware/acpi/tables/PPTT"))
+		w[nw++] = (struct pkg_witness){ cluster ? "the kernel's package masks (cluster_id "
+						"keeps clusters apart)" : "the kernel's package masks "
+						"(from the ACPI PPTT)", ng };
+	if (*merged)
+		w[nw++] = (struct pkg_witness){ "the last-level caches, NUMA nodes and dies that "
+						"span the kernel's packages", ng - *merged };
+	if ((dt = dt_sockets(st)) > 0)
+		w[nw++] = (struct pkg_witness){ "the device tree's cpu-map", dt };
+	if ((mp = dt_mpidr_packages(st)) > 0)
+		w[nw++] = (struct pkg_witness){ "the MPIDR affinity of the device tree's cpu nodes", mp };
+	if (smb > 0)
+		w[nw++] = (struct pkg_witness){ "the SMBIOS processor records", smb };
+	for (i = 0; i < nw; i++) {
+		if (w[i].n != w[0].n)
+			agree = 0;
+		strbuf_addf(&sb, "%s%s: %d", i ? "; " : "", w[i].name, w[i].n);
+	}
+	hwloc_bitmap_free(s);
+	if (nw == 0) {
+		facts_gap(st->f, "cpu.packages", "the kernel gives %d package masks, which arm64 kernels "
+			  "without cluster_id or an ACPI PPTT fill with clusters, and nothing else (a shared "
+			  "cache, NUMA node, die, device tree cpu-map, SMBIOS) tells how many packages "
+			  "there are", ng);
+		strbuf_release(&sb);
+		return -1;
+	}
+	if (!agree) {
+		for (j = 1; j < nw; j++)
+			if (w[j].n != w[0].n)
+				break;
+		facts_conflict(st->f, "cpu.packages", w[0].name, w[j].name,
+			       "the package count cannot be settled: %s", sb.buf);
+		facts_gap(st->f, "cpu.packages", "the witnesses of the package count disagree (%s)", sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	facts_evidence(st->f, "cpu.packages", sb.buf);
+	strbuf_release(&sb);
+	return w[0].n;
+}
+
 /* Packages (sockets), counted as lscpu counts them: the distinct package
  * masks (package_cpus, core_siblings) of the online CPUs.  Not
  * physical_package_id, which some kernels fill with a cluster id (older
@@ -1177,7 +1596,7 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 	hwloc_bitmap_t *grp = xcalloc((size_t)st->nc + 1, sizeof(*grp));
 	int64_t *ids = xcalloc((size_t)st->nc + 1, sizeof(*ids));
 	int ng = 0, masks = st->nc > 0, nid = 0, ids_ok = st->nc > 0, ids_neg = 0, n = -1;
-	int i, j, k, lvl, merged = 0, smb;
+	int i, j, k, lvl, merged = 0, smb = -2, arm_n = 0;
 	const char *src = NULL;
 	char buf[256];
 	hwloc_bitmap_t llc = hwloc_bitmap_alloc(), done = hwloc_bitmap_alloc();
@@ -1237,14 +1656,25 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 				       st->arm ? ": on arm64 these are clusters of one chip, counted as one package"
 				       : "");
 	}
-	if (masks) {
-		n = ng - merged;
+	if (masks && st->arm && ng > 1) {
+		smb = smbios_sockets(st);
+		arm_n = arm_packages(st, grp, ng, &merged, smb);
+	}
+	if (masks && arm_n < 0) {
+		n = -1;
+		if (ids_ok && nid > 0)
+			facts_evidence(st->f, "cpu.packages", "physical_package_id is not a witness on arm64 "
+				       "(a cluster id on kernels without cluster_id)");
+	} else if (masks) {
+		n = arm_n > 0 ? arm_n : ng - merged;
 		src = CPUDIR "/cpu*/topology/{package_cpus_list,core_siblings_list}";
 		if (ids_ok && nid != n)
 			facts_conflict(st->f, "cpu.packages", "package masks", "physical_package_id",
-				       "physical_package_id gives %d distinct id%s, the kernel's package masks "
-				       "(package_cpus, core_siblings)%s %d package%s", nid, nid == 1 ? "" : "s",
-				       merged ? " and the last-level cache" : "", n, n == 1 ? "" : "s");
+				       "physical_package_id gives %d distinct id%s, %s %d package%s", nid,
+				       nid == 1 ? "" : "s", arm_n > 0 ? "the arm64 witnesses (see the evidence)"
+				       : merged ? "the kernel's package masks (package_cpus, core_siblings) and the "
+				       "last-level cache" : "the kernel's package masks (package_cpus, core_siblings)",
+				       n, n == 1 ? "" : "s");
 		else if (ids_neg == st->nc)
 			facts_evidence(st->f, "cpu.packages", "physical_package_id is -1 (no package id): "
 				       "counted from the package masks");
@@ -1255,6 +1685,8 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 	fj_num_or_null(cpu, "packages", n > 0, n);
 	if (n > 0)
 		facts_evidence(st->f, "cpu.packages", src);
+	else if (arm_n < 0)
+		;   /* arm_packages() said why */
 	else if (!st->bad_pkg)
 		facts_gap(st->f, "cpu.packages", "%s", ids_neg
 			  ? "physical_package_id is -1 (the kernel does not know the package) and there are no "
@@ -1262,7 +1694,9 @@ static void count_packages(struct cpu_state *st, cJSON *cpu)
 			  : "no package masks or physical_package_id in " CPUDIR "/cpu*/topology and no "
 			    "physical id in /proc/cpuinfo");
 
-	if (n > 0 && (smb = smbios_sockets(st)) > 0 && smb != n)
+	if (smb == -2)
+		smb = n > 0 ? smbios_sockets(st) : -1;
+	if (n > 0 && arm_n == 0 && smb > 0 && smb != n)
 		facts_conflict(st->f, "cpu.packages", "sysfs", "SMBIOS processor records",
 			       "the SMBIOS table has %d populated processor socket%s, the kernel %d package%s",
 			       smb, smb == 1 ? "" : "s", n, n == 1 ? "" : "s");
@@ -1388,6 +1822,7 @@ int probe_cpu(struct probe_ctx *ctx)
 		st.arm = ci.p[0].implementer >= 0 || ci.g.implementer >= 0;
 	}
 
+	st.one_part = ci.read_ok ? ci.one_part : -1;
 	read_online(&st, &ci);
 	read_cpus(&st, &ci);
 	group_cores(&st);
@@ -1509,7 +1944,8 @@ int probe_cpu(struct probe_ctx *ctx)
 			cJSON_AddStringToObject(o, "purpose", purpose_name(lib.t[i].purpose));
 			fj_num(o, "cores", lib.t[i].cores);
 			fj_num(o, "threads", lib.t[i].threads);
-			fj_str_or_null(o, "codename", lib.t[i].codename[0] ? lib.t[i].codename : NULL);
+			/* libcpuid's guesses are not shown (codename_trusted()). */
+			fj_str_or_null(o, "codename", codename_trusted(&lib.t[i]) ? lib.t[i].codename : NULL);
 			cJSON_AddItemToArray(ta, o);
 		}
 	} else if (libsrc)
@@ -1542,6 +1978,8 @@ int probe_cpu(struct probe_ctx *ctx)
 		char *armmodel = NULL;
 		if (st.nc > 0 && st.c[0].part >= 0)
 			impl = st.c[0].part >> 12;
+		else if (ci.one_part >= 0)
+			impl = ci.one_part >> 12;   /* the vendor, not the core */
 		v = vid ? vendor_name(vid, -1) : impl >= 0 ? vendor_name(NULL, impl) : NULL;
 		if (!v && lib_ok && lib.ntypes > 0 && lib.t[0].vendor[0])
 			v = vendor_name(lib.t[0].vendor, -1);
@@ -1591,14 +2029,20 @@ int probe_cpu(struct probe_ctx *ctx)
 				facts_evidence(st.f, "cpu.codename", "libcpuid");
 			} else {
 				fj_str_or_null(cpu, "codename", NULL);
-				facts_gap(st.f, "cpu.codename", t ? "libcpuid 0.6.2 is not reliable for this CPU "
-					  "model (it misnames newer parts)" : "no CPUID source (live x86, "
-					  "--cpuid-dump or a snapshot's copy)");
+				if (t && t->codename[0])
+					facts_gap(st.f, "cpu.codename", "no row of libcpuid's table for this CPU "
+						  "(family %d, model %d) is named '%s': that is the nearest "
+						  "row's guess, not this CPU's codename", t->ext_family,
+						  t->ext_model, t->codename);
+				else
+					facts_gap(st.f, "cpu.codename", t ? "libcpuid names no codename for this CPU"
+						  : "no CPUID source (live x86, --cpuid-dump or a snapshot's copy)");
 			}
 		}
 		free(armmodel);
 	}
 
+	probe_microcode(&st, &ci, cpu);
 	probe_caches(&st, cpu);
 out:
 
@@ -1606,6 +2050,7 @@ out:
 		hwloc_bitmap_free(st.c[i].sib);
 		hwloc_bitmap_free(st.c[i].l2);
 		hwloc_bitmap_free(st.c[i].pkgset);
+		hwloc_bitmap_free(st.c[i].policy);
 		free(st.c[i].driver);
 		free(st.c[i].governor);
 	}

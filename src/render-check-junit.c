@@ -21,7 +21,7 @@ void report_render_junit(FILE *fp, const struct doc *d)
 	const cJSON *findings = cJSON_GetObjectItemCaseSensitive(r, "findings"), *f, *x;
 	const cJSON *prof = cJSON_GetObjectItemCaseSensitive(r, "profile");
 	const cJSON *host = cJSON_GetObjectItemCaseSensitive(r, "host");
-	int tests = 0, failures = 0, skipped = 0;
+	int tests = 0, failures = 0, errors = 0, skipped = 0;
 	int warn_fails = !(fail_on && (!strcmp(fail_on, "fail") || !strcmp(fail_on, "never")));
 	char buf[600];
 
@@ -30,15 +30,18 @@ void report_render_junit(FILE *fp, const struct doc *d)
 		tests++;
 		if (st == ST_FAIL || (st == ST_WARN && warn_fails))
 			failures++;
-		else if (st == ST_UNKNOWN || st == ST_SKIP)
+		else if (st == ST_UNKNOWN)
+			errors++;      /* it could not be evaluated: not a pass, not a skip */
+		else if (st == ST_SKIP)
 			skipped++;
 	}
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(fp, "<testsuites name=\"nodeaudit\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
-		tests, failures, skipped);
+	fprintf(fp, "<testsuites name=\"nodeaudit\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
+		tests, failures, errors, skipped);
 	fprintf(fp, "  <testsuite name=\"nodeaudit.");
 	xml_escape(fp, fj_get_str(prof, "name"));
-	fprintf(fp, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\"", tests, failures, skipped);
+	fprintf(fp, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\"", tests, failures, errors,
+		skipped);
 	if (fj_get_str(host, "hostname")) {
 		fprintf(fp, " hostname=\"");
 		xml_escape(fp, fj_get_str(host, "hostname"));
@@ -90,7 +93,11 @@ void report_render_junit(FILE *fp, const struct doc *d)
 				fputc('\n', fp);
 			}
 			fprintf(fp, "</failure>\n");
-		} else if (st == ST_UNKNOWN || st == ST_SKIP) {
+		} else if (st == ST_UNKNOWN) {
+			fprintf(fp, "      <error type=\"unknown\" message=\"unknown: ");
+			xml_escape(fp, fj_get_str(f, "reason"));
+			fprintf(fp, "\"/>\n");
+		} else if (st == ST_SKIP) {
 			fprintf(fp, "      <skipped message=\"%s: ", status_name(st));
 			xml_escape(fp, fj_get_str(f, "reason"));
 			fprintf(fp, "\"/>\n");

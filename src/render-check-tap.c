@@ -16,9 +16,11 @@ static void tap_text(FILE *fp, const char *s)
 
 /*
  * One test per finding: pass is "ok"; fail, and warn unless --fail-on
- * fail or never, are "not ok"; unknown and skip are "ok ... # SKIP reason";
- * info and a tolerated warn are "ok" with a diagnostic line.  So prove's
- * verdict matches the exit status.
+ * fail or never, are "not ok"; skip (the check does not apply) is
+ * "ok ... # SKIP reason"; info and a tolerated warn are "ok" with a
+ * diagnostic line.  An unknown check could not be decided: never ok,
+ * never a skip, "not ok N - id # unknown: REASON", whatever --unknown
+ * makes of it in the exit status.
  */
 void report_render_tap(FILE *fp, const struct doc *d)
 {
@@ -33,7 +35,7 @@ void report_render_tap(FILE *fp, const struct doc *d)
 	fprintf(fp, "TAP version 13\n1..%d\n", cJSON_GetArraySize(findings));
 	cJSON_ArrayForEach(f, findings) {
 		int st = report_status_of(f);
-		int bad = !never && (st == ST_FAIL || (st == ST_WARN && warn_fails));
+		int bad = st == ST_UNKNOWN || (!never && (st == ST_FAIL || (st == ST_WARN && warn_fails)));
 		const char *key = fj_get_str(f, "key");
 		fprintf(fp, "%s %d - ", bad ? "not ok" : "ok", ++n);
 		tap_text(fp, fj_get_str(f, "id"));
@@ -41,7 +43,10 @@ void report_render_tap(FILE *fp, const struct doc *d)
 			fputc(' ', fp);
 			tap_text(fp, key);
 		}
-		if (st == ST_UNKNOWN || st == ST_SKIP) {
+		if (st == ST_UNKNOWN) {
+			fputs(" # unknown: ", fp);
+			tap_text(fp, fj_get_str(f, "reason"));
+		} else if (st == ST_SKIP) {
 			fprintf(fp, " # SKIP %s: ", status_name(st));
 			tap_text(fp, fj_get_str(f, "reason"));
 		}

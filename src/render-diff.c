@@ -171,6 +171,17 @@ void diff_text(FILE *fp, const cJSON *diff)
 		fprintf(fp, "%s\n", c_reset());
 	}
 
+	{
+		/* Where facts were read from: shown, never counted as drift. */
+		const cJSON *prov = cJSON_GetObjectItemCaseSensitive(diff, "provenance");
+		if (cJSON_GetArraySize(prov) > 0) {
+			fprintf(fp, "\n%sProvenance%s (where facts were read from: not drift)\n", c_bold(),
+				c_reset());
+			cJSON_ArrayForEach(ch, prov)
+				put_change(fp, ch, path_width(prov, 1));
+		}
+	}
+
 	fprintf(fp, "\n%sChecks%s\n", c_bold(), c_reset());
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sum, "findings_compared")))
 		fputs("  (not compared: only check reports, or --profile, have findings on both sides)\n", fp);

@@ -94,7 +94,7 @@ static void checks_table(FILE *fp, const struct fleet *f)
 	fputs("<h2 id=\"checks\">Checks</h2>\n<table id=\"checks-table\"><thead><tr><th>Check</th>", fp);
 	for (s = 0; s < ST_N; s++)
 		fprintf(fp, "<th class=\"n\">%s</th>", report_status_names[s]);
-	fputs("<th>Failing nodes</th></tr></thead><tbody>\n", fp);
+	fputs("<th>Failing and warning nodes</th></tr></thead><tbody>\n", fp);
 	for (i = 0; i < f->nchecks; i++) {
 		const struct check_agg *c = &f->checks[i];
 		fprintf(fp, "<tr class=\"%s\" data-check=\"", c->count[ST_FAIL] ? "fail" : c->count[ST_WARN] ? "warn" : "");
@@ -114,6 +114,12 @@ static void checks_table(FILE *fp, const struct fleet *f)
 		}
 		if (c->count[ST_FAIL] > c->nfail_shown)
 			fprintf(fp, " (+%d more)", c->count[ST_FAIL] - c->nfail_shown);
+		for (k = 0; k < (size_t)c->nwarn_shown; k++) {
+			fputs(k ? ", " : c->nfail_shown ? "; warn: " : "warn: ", fp);
+			node_link(fp, f->rows[c->warn_nodes[k]].hostname);
+		}
+		if (c->count[ST_WARN] > c->nwarn_shown)
+			fprintf(fp, " (+%d more)", c->count[ST_WARN] - c->nwarn_shown);
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</tbody></table>\n", fp);

@@ -72,9 +72,11 @@ static void text_cpu(FILE *out, const cJSON *root)
 		return;
 	tx_section(out, "CPU");
 	tx_kv(out, "model", "%s", fj_get_str(cpu, "model_name") ? fj_get_str(cpu, "model_name") : "unknown");
-	tx_kv(out, "vendor", "%s%s%s", fj_get_str(cpu, "vendor") ? fj_get_str(cpu, "vendor") : "unknown",
+	tx_kv(out, "vendor", "%s%s%s%s%s", fj_get_str(cpu, "vendor") ? fj_get_str(cpu, "vendor") : "unknown",
 	      fj_get_str(cpu, "codename") ? ", codename " : "",
-	      fj_get_str(cpu, "codename") ? fj_get_str(cpu, "codename") : "");
+	      fj_get_str(cpu, "codename") ? fj_get_str(cpu, "codename") : "",
+	      fj_get_str(cpu, "microcode") ? ", microcode " : "",
+	      fj_get_str(cpu, "microcode") ? fj_get_str(cpu, "microcode") : "");
 	tx_kv(out, "packages/cores/threads", "%s / %s / %s (online %s)",
 	      num_or(cpu, "packages", a, sizeof(a)), num_or(cpu, "cores", b, sizeof(b)),
 	      num_or(cpu, "threads", d, sizeof(d)), fj_get_str(cpu, "online") ? fj_get_str(cpu, "online") : "unknown");

@@ -47,3 +47,25 @@ cJSON *report_build(const struct profile *p, const cJSON *root, const cJSON *gap
 	cJSON_AddNumberToObject(sum, "exit", *exit_code);
 	return r;
 }
+
+int report_apply_unknown(cJSON *report, const char *unknown, int code)
+{
+	cJSON *sum = cJSON_GetObjectItemCaseSensitive(report, "summary");
+	const char *fail_on = fj_get_str(sum, "fail_on");
+	double n = 0;
+	const char *mode = unknown ? unknown : "ignore";
+	if (!cJSON_IsObject(sum))
+		return code;
+	fj_get_num(sum, "unknown", &n);
+	cJSON_AddStringToObject(sum, "on_unknown", mode);
+	if (n > 0 && !(fail_on && !strcmp(fail_on, "never"))) {
+		/* An undecided check weighs as a warning or a failure would,
+		 * under the same --fail-on. */
+		if (!strcmp(mode, "fail") && code < EXIT_CRIT)
+			code = EXIT_CRIT;
+		else if (!strcmp(mode, "warn") && code < EXIT_WARN && !(fail_on && !strcmp(fail_on, "fail")))
+			code = EXIT_WARN;
+	}
+	fj_set(sum, "exit", cJSON_CreateNumber(code));
+	return code;
+}

@@ -11,6 +11,11 @@
 /* The report document (nodeaudit(1) CHECK REPORT: schema, tool, host, profile, facts, gaps, findings, summary).  root: the fact tree
  * (root.host, root.cpu...); gaps, evidence, conflicts may be NULL.  *exit_code
  * gets the exit status for fail_on ("warn", "fail", "never"). */
+/* check --unknown: "ignore" (NULL, the default), "warn" or "fail" is what
+ * the report's unknown findings do to code (as warnings or failures would,
+ * under the same --fail-on); records it as summary.on_unknown and sets
+ * summary.exit.  Returns the exit code. */
+int report_apply_unknown(cJSON *report, const char *unknown, int code);
 cJSON *report_build(const struct profile *p, const cJSON *root, const cJSON *gaps,
 		    const cJSON *evidence, const cJSON *conflicts, const char *fail_on,
 		    int *exit_code);

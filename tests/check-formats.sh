@@ -1,6 +1,6 @@
 #!/bin/sh
 # check-formats.sh - every JSON document nodeaudit emits (probe, check, plan,
-# bench, report) validates against its schema in schema/ with the
+# bench, report, diff) validates against its schema in schema/ with the
 # distribution's own validator (Debian's python3-jsonschema, run as
 # '/usr/bin/python3 -m jsonschema', as an admin would), for every fixture;
 # check's JUnit XML is well formed and its Prometheus textfile is valid.
@@ -22,7 +22,7 @@ skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
 # Every schema has an absolute $id (a relative one such as "nodeaudit.report/1"
 # makes jsonschema 4.10 fail with "unknown url type" on every document).
-for k in probe report plan bench fleet; do
+for k in probe report plan bench fleet diff; do
 	f=$sdir/nodeaudit-$k.schema.json
 	grep -q "^  \"\$id\": \"https://[a-z0-9.-]*/[^\"]*/nodeaudit\.$k/1\",\$" "$f"
 	res "nodeaudit-$k.schema.json has an absolute \$id ending in nodeaudit.$k/1" $?
@@ -64,6 +64,25 @@ add report "$NODEAUDIT" check --format json
 add plan "$NODEAUDIT" plan --format json
 add bench "$NODEAUDIT" bench --size 16M --seconds 0.2 --format json
 add bench "$NODEAUDIT" bench --sweep --size 1M --seconds 0.2 --format json
+# bench MODEL --dry-run measures nothing: its nulls must validate too.
+MKGGUF=${MKGGUF:-${top_builddir:-.}/tests/mkgguf}
+if [ -x "$MKGGUF" ] && "$MKGGUF" llama "$tmp/m.gguf" q4_k >/dev/null 2>&1; then
+	add bench "$NODEAUDIT" bench "$tmp/m.gguf" --dry-run --format json
+	"$NODEAUDIT" bench "$tmp/m.gguf" --dry-run --format json >"$tmp/dry.json" 2>/dev/null
+	"$NODEAUDIT" bench "$tmp/m.gguf" --dry-run >"$tmp/dry.txt" 2>/dev/null
+	! grep -q 'fits in caches' "$tmp/dry.json" "$tmp/dry.txt"
+	res "bench --dry-run claims nothing about caches (nothing was measured)" $?
+else
+	skip "bench MODEL --dry-run" "no tests/mkgguf"
+fi
+# diff documents: fixture against fixture, report against report, and this
+# machine against a snapshot of it.
+add diff "$NODEAUDIT" diff --format json "$top_srcdir/tests/fixtures/cpu-2s-smt" "$top_srcdir/tests/fixtures/cpu-vm"
+add diff "$NODEAUDIT" diff --all --format json "$facts/good.json" "$facts/bad.json"
+"$NODEAUDIT" check --facts "$facts/good.json" --format json >"$tmp/g.report.json" 2>/dev/null
+"$NODEAUDIT" check --facts "$facts/warn.json" --format json >"$tmp/w.report.json" 2>/dev/null
+add diff "$NODEAUDIT" diff --format json "$tmp/g.report.json" "$tmp/w.report.json"
+add diff "$NODEAUDIT" --sysroot "$top_srcdir/tests/fixtures/cpu-vm" diff --format json "$facts/good.json"
 for d in a b; do
 	add fleet "$NODEAUDIT" report "$top_srcdir/tests/fixtures/report/$d" --format json
 done
@@ -71,7 +90,7 @@ mkdir "$tmp/fleet"
 for f in good bad warn; do "$NODEAUDIT" check --facts "$facts/$f.json" --format json >"$tmp/fleet/$f.json"; done
 add fleet "$NODEAUDIT" report "$tmp/fleet" --format json
 grep -q '^bad ' "$tmp/docs"; res "every document was written (exit 0-2)" $(( $? == 0 ))
-for k in probe report plan bench fleet; do
+for k in probe report plan bench fleet diff; do
 	c=$(grep -c "^$k " "$tmp/docs")
 	[ "$c" -gt 0 ]; res "$c $k documents" $?
 	# Each says which schema it follows.
@@ -85,7 +104,7 @@ done
 py=${DIST_PYTHON:-/usr/bin/python3}
 if "$py" -m jsonschema --version >/dev/null 2>&1; then
 	echo "# validator: $py -m jsonschema $("$py" -m jsonschema --version 2>&1)"
-	for k in probe report plan bench fleet; do
+	for k in probe report plan bench fleet diff; do
 		set --
 		for f in $(awk -v k=$k '$1 == k { print $2 }' "$tmp/docs"); do set -- "$@" -i "$f"; done
 		if "$py" -m jsonschema "$@" "$sdir/nodeaudit-$k.schema.json" >"$tmp/v.out" 2>&1; then
@@ -108,14 +127,33 @@ else
 fi
 
 # JUnit: well formed; one testcase per finding; failures for fail (and warn
-# unless --fail-on fail); skipped for unknown and skip.
+# unless --fail-on fail); an error for unknown (it could not be evaluated:
+# never a pass or a skip); skipped for skip.
 "$NODEAUDIT" check --facts "$facts/bad.json" --format junit >"$tmp/bad.xml"
 res "junit exit 2" $(( $? != 2 ))
 "$NODEAUDIT" check --facts "$facts/bad.json" --format junit --fail-on fail >"$tmp/bad-fail.xml"
-grep -q '<testsuites name="nodeaudit" tests="16" failures="9" errors="0" skipped="4">' "$tmp/bad.xml"
-res "junit counts: 16 tests, 3 fail + 6 warn failures, 4 skipped (1 unknown, 3 skip)" $?
-grep -q 'tests="16" failures="3" errors="0" skipped="4"' "$tmp/bad-fail.xml"
+grep -q '<testsuites name="nodeaudit" tests="16" failures="9" errors="1" skipped="3">' "$tmp/bad.xml"
+res "junit counts: 16 tests, 3 fail + 6 warn failures, 1 error (unknown), 3 skipped" $?
+grep -q 'tests="16" failures="3" errors="1" skipped="3"' "$tmp/bad-fail.xml"
 res "junit --fail-on fail: warnings are not failures" $?
+grep -q '<error type="unknown" message="unknown: memory.ecc.uncorrected_errors: ' "$tmp/bad.xml"
+res "junit: the unknown check is an <error>, not <skipped>" $?
+! grep -q '<skipped message="unknown' "$tmp/bad.xml"; res "junit: no unknown check is skipped" $?
+
+# TAP: an unknown check is "not ok ... # unknown: REASON", never ok or a
+# SKIP.  (The lines are checked here, not printed: this test's own TAP is
+# the only one in its log.)
+"$NODEAUDIT" check --facts "$facts/bad.json" --format tap >"$tmp/bad.tap"
+grep -Eq '^not ok [0-9]+ - memory.ecc.errors # unknown: memory.ecc.uncorrected_errors: ' "$tmp/bad.tap"
+res "tap: the unknown check is not ok # unknown: REASON" $?
+! grep -Eq '^ok .*(# SKIP unknown|unknown:)' "$tmp/bad.tap"; res "tap: no unknown check is ok" $?
+# --unknown: ignore (default) leaves the exit status; warn and fail weigh
+# an unknown as a warning or a failure, under the same --fail-on.
+"$NODEAUDIT" check --facts "$facts/bad.json" --fail-on never --unknown fail >/dev/null; res "--unknown fail --fail-on never: exit 0" $?
+"$NODEAUDIT" check --facts "$facts/bad.json" --unknown maybe >/dev/null 2>"$tmp/e"
+[ $? -eq 3 ] && grep -q "unknown takes ignore, warn or fail" "$tmp/e"; res "--unknown maybe: usage error" $?
+"$NODEAUDIT" check --facts "$facts/bad.json" --unknown warn --format json >"$tmp/u.json"
+grep -q '"on_unknown":[[:space:]]*"warn"' "$tmp/u.json"; res "--unknown recorded as summary.on_unknown" $?
 [ "$(grep -c '<testcase ' "$tmp/bad.xml")" = 16 ]; res "one testcase per finding" $?
 grep -q '<testcase classname="nodeaudit.kernel" name="kernel.sysctl\[vm.swappiness\]"' "$tmp/bad.xml"
 res "sysctl testcase named with its key" $?

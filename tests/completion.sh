@@ -42,6 +42,7 @@ want "plan --format" "text json sh sysctl systemd" plan --format ""
 want "check --format" "text json junit prometheus tap html" check --format ""
 want "report --format" "text json csv html" report --format ""
 want "--fail-on" "warn fail never" --sysroot /x check --fail-on ""
+want "--unknown" "ignore warn fail" check --unknown ""
 want "--color" "auto always never" --color ""
 want "profiles subcommands" "list recommend show validate" profiles ""
 want "probe --only comma list" "cpu,numa" probe --only cpu,n

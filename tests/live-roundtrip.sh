@@ -62,6 +62,34 @@ n=$((n + 1))
 "$NODEAUDIT" snapshot 2>"$tmp/e"; rc=$?
 if [ $rc -eq 3 ] && grep -q -- '-o DIR' "$tmp/e"; then echo "ok $n - needs -o"
 else echo "not ok $n - no -o: exit $rc"; fail=$((fail + 1)); fi
+# Where a fact was read from is provenance, not drift: a live probe and a
+# fresh snapshot of the same node diff to no change and exit 0, the
+# sources (live/snapshot, sysfs/sysfs+dump) listed apart; check --baseline
+# of the live probe against the snapshot adds no drift either.
+n=$((n + 1))
+"$NODEAUDIT" diff --format json "$tmp/live.json" "$tmp/snap.tar.gz" >"$tmp/d.json" 2>"$tmp/e"; rc=$?
+if [ $rc -eq 0 ] && grep -q '"facts_changed":[[:space:]]*0' "$tmp/d.json" &&
+   ! sed -n '/"changes":/,/"findings":/p' "$tmp/d.json" | grep -q '"volatile":[[:space:]]*false'; then
+	echo "ok $n - diff live probe / fresh snapshot: exit 0, no change"
+else
+	echo "not ok $n - diff live probe / fresh snapshot: exit $rc"; sed 's/^/#   /' "$tmp/d.json" "$tmp/e" | head -n 40
+	fail=$((fail + 1))
+fi
+n=$((n + 1))
+"$NODEAUDIT" diff "$tmp/live.json" "$tmp/snap.tar.gz" >"$tmp/d.txt" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q '^  (no change)' "$tmp/d.txt"; then
+	echo "ok $n - diff text: (no change), exit 0"
+else
+	echo "not ok $n - diff text: exit $rc"; sed 's/^/#   /' "$tmp/d.txt" | head -n 30; fail=$((fail + 1))
+fi
+n=$((n + 1))
+"$NODEAUDIT" --sysroot "$tmp/snap.tar.gz" check --baseline "$tmp/live.json" --format json >"$tmp/c.json" 2>"$tmp/e"
+if grep -q '"facts_changed":[[:space:]]*0' "$tmp/c.json"; then
+	echo "ok $n - check --baseline live probe on its snapshot: no drift"
+else
+	echo "not ok $n - check --baseline live probe on its snapshot: drift"
+	grep -A3 '"path"' "$tmp/c.json" | sed 's/^/#   /' | head -n 30; fail=$((fail + 1))
+fi
 n=$((n + 1))
 leftover=$(find "$tmp" -maxdepth 1 -name '.*.??????' | wc -l)
 if [ "$leftover" -eq 0 ]; then echo "ok $n - no temporary files left"

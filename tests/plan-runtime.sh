@@ -31,24 +31,34 @@ expected() {
 	if [ -r "$c/online" ]; then expand "$(cat "$c/online")"; else
 		for d in "$c"/cpu[0-9]*; do [ -d "$d" ] && echo "${d##*/cpu}"; done
 	fi | sort -n >"$tmp/online"
-	# P-cores on hybrids: on Arm, the CPUs of the biggest core design in
-	# /proc/cpuinfo (Arm's part numbers: Cortex-X3 0xd4e and X925 0xd85 above
-	# A715 0xd4d, A710 0xd47 and A725 0xd87, above A510 0xd46); else capacity
-	# above the midpoint of the lowest and the highest; else the highest base
-	# frequency; nothing when all are alike.
+	# P-cores on hybrids (the top kind only, as on x86): on Arm, the CPUs of
+	# the biggest core design in /proc/cpuinfo (Arm's part numbers, Cortex-X
+	# above the A7xx of the v9 generation, above the v8 big cores, above the
+	# little ones); else the highest cpu_capacity; else the highest base
+	# frequency; else the highest cpuinfo_max_freq; nothing when all are alike.
 	: >"$tmp/kind"
-	awk -F'\t*: *' '/^processor/ { p = $2 } /^CPU part/ { print p, $2 }' "$root/proc/cpuinfo" 2>/dev/null >"$tmp/parts"
+	# A part printed once for all processors (an old kernel's shared block)
+	# is the reading CPU's, evidence for none: parts count only when every
+	# processor has its own.
+	awk -F'\t*: *' '/^processor/ { p = $2; np++ } /^CPU part/ { l[++nl] = p " " $2 }
+		END { if (nl == np) for (i = 1; i <= nl; i++) print l[i] }' "$root/proc/cpuinfo" 2>/dev/null >"$tmp/parts"
 	while read -r cpu; do
 		cap=$(cat "$c/cpu$cpu/cpu_capacity" 2>/dev/null || echo -)
 		base=$(cat "$c/cpu$cpu/cpufreq/base_frequency" 2>/dev/null || echo -)
+		maxf=$(cat "$c/cpu$cpu/cpufreq/cpuinfo_max_freq" 2>/dev/null || echo -)
 		part=$(awk -v c="$cpu" '$1 == c { print $2 }' "$tmp/parts")
 		case $part in
-		0xd4e|0xd85) rank=3 ;; 0xd4d|0xd47|0xd87) rank=2 ;; 0xd46) rank=1 ;; *) rank=- ;;
+		0xd44|0xd48|0xd4e|0xd82|0xd85) rank=4 ;;            # Cortex-X1, X2, X3, X4, X925
+		0xd4d|0xd47|0xd81|0xd87) rank=3 ;;                  # A715, A710, A720, A725
+		0xd07|0xd08|0xd09|0xd0a|0xd0b|0xd0d|0xd41) rank=2 ;; # A57, A72, A73, A75, A76, A77, A78
+		0xd03|0xd04|0xd05|0xd46|0xd80) rank=1 ;;            # A53, A35, A55, A510, A520
+		*) rank=- ;;
 		esac
-		echo "$cpu $cap $base $rank" >>"$tmp/kind"
+		echo "$cpu $cap $base $rank $maxf" >>"$tmp/kind"
 	done <"$tmp/online"
 	awk '
-	{ cpu[NR] = $1; cap[NR] = $2; base[NR] = $3; rank[NR] = $4 }
+	{ cpu[NR] = $1; cap[NR] = $2; base[NR] = $3; rank[NR] = $4; mf[NR] = $5 }
+	$5 != "-" { if (fmin == "" || $5 < fmin) fmin = $5; if (fmax == "" || $5 > fmax) fmax = $5 }
 	$2 != "-" { if (cmin == "" || $2 < cmin) cmin = $2; if (cmax == "" || $2 > cmax) cmax = $2 }
 	$3 != "-" { if (bmin == "" || $3 < bmin) bmin = $3; if (bmax == "" || $3 > bmax) bmax = $3 }
 	$4 != "-" { if (rmin == "" || $4 < rmin) rmin = $4; if (rmax == "" || $4 > rmax) rmax = $4 }
@@ -56,11 +66,13 @@ expected() {
 		for (i = 1; i <= NR; i++) {
 			p = 1
 			if (rmin != "" && rmin != rmax) p = rank[i] == rmax
-			else if (cmin != "" && cmin != cmax) p = cap[i] != "-" && cap[i] > (cmin + cmax) / 2
+			else if (cmin != "" && cmin != cmax) p = cap[i] != "-" && cap[i] == cmax
 			else if (bmin != "" && bmin != bmax) p = base[i] == bmax
+			else if (fmin != "" && fmin != fmax) p = mf[i] == fmax
 			if (p) print cpu[i]
 		}
-		h = (rmin != "" && rmin != rmax) || (cmin != "" && cmin != cmax) || (bmin != "" && bmin != bmax)
+		h = (rmin != "" && rmin != rmax) || (cmin != "" && cmin != cmax) || (bmin != "" && bmin != bmax) ||
+		    (fmin != "" && fmin != fmax)
 		print h ? "hybrid" : "plain" > "/dev/stderr"
 	}' "$tmp/kind" >"$tmp/pcores" 2>"$tmp/hybrid"
 	# One thread per core: the lowest online thread of its siblings.

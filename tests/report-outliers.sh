@@ -7,6 +7,10 @@
 #   node05  downtrained link  the GPU's current_link_width 16 -> 8
 #   node07  reverted sysctl   proc/sys/vm/swappiness 10 -> 60
 #   node09  missing DIMM      SMBIOS table without CPU2_DIMM_D1 (16 -> 15)
+#   node11  another machine   SMBIOS product AC-2U-8480 -> AC-2U-8580 and its
+#                             sockets' version Platinum 8480+ -> 8580
+#   node12  another CPU       /proc/cpuinfo model name Gold 6234 -> 6244 and
+#                             microcode 0x5003604 -> 0x5003302
 # `report` must name each planted node under its fact, and nothing else, in
 # text, JSON and CSV; the HTML page must show the same (tests/report-html.sh
 # renders it in a browser).
@@ -44,6 +48,10 @@ build_fleet() { # build_fleet DIR: sysroots in DIR/root/nodeNN, reports in DIR/r
 	printf 'off\n' >"$base/sys/devices/system/cpu/smt/control"
 	smbios "$smb/server-2s8c-ddr5.desc" "$base" || return 1
 	grep -v 'CPU2_DIMM_D1' "$smb/server-2s8c-ddr5.desc" >"$out/missing-dimm.desc"
+	sed 's/AC-2U-8480/AC-2U-8580/; s/Platinum 8480+/Platinum 8580/g' "$smb/server-2s8c-ddr5.desc" >"$out/other-model.desc"
+	# Every node runs microcode 0x5003604 (the line x86 kernels print).
+	sed 's/^\(model name.*\)$/\1\nmicrocode\t: 0x5003604/' "$base/proc/cpuinfo" >"$out/cpuinfo" &&
+		cp "$out/cpuinfo" "$base/proc/cpuinfo" || return 1
 	# Through the bus's entry: the probe reads it there, and a release
 	# tarball (tar -h) holds a copy of the device directory there, not a link.
 	gpu=sys/bus/pci/devices/0000:01:00.0/current_link_width
@@ -59,6 +67,8 @@ build_fleet() { # build_fleet DIR: sysroots in DIR/root/nodeNN, reports in DIR/r
 		05) printf '8\n' >"$r/$gpu" ;;
 		07) printf '60\n' >"$r/proc/sys/vm/swappiness" ;;
 		09) smbios "$out/missing-dimm.desc" "$r" || return 1 ;;
+		11) smbios "$out/other-model.desc" "$r" || return 1 ;;
+		12) sed 's/Gold 6234/Gold 6244/; s/0x5003604/0x5003302/' "$base/proc/cpuinfo" >"$r/proc/cpuinfo" ;;
 		esac
 		"$NODEAUDIT" --sysroot "$r" check --profile agent-accelerator-host --format json \
 			>"$out/reports/node$i.json" 2>"$out/check.err"
@@ -76,11 +86,15 @@ rep=$tmp/fleet/reports
 
 # Each planted difference under its fact; sorted "fact node" pairs.
 cat >"$tmp/want" <<'W'
+cpu.microcode node12
+cpu.model_name node12
 cpu.smt.active node03
 kernel.sysctl.vm.swappiness node07
 memory.channels.populated node09
 memory.installed_bytes node09
 pci.accelerators[].link.width.current node05
+platform.sockets[].version node11
+platform.system.product node11
 W
 
 ## JSON: exactly the planted pairs, with the values.
@@ -99,6 +113,10 @@ else nok "json outliers"; diff "$tmp/want" "$tmp/got" | sed 's/^/# /'; fi
 cat >"$tmp/want.json" <<'J'
 {"nodes": {"count": 12}, "profiles": [{"name": "agent-accelerator-host", "nodes": 12}], "profiles_mixed": false,
  "outliers": {"facts": [
+  {"fact": "cpu.microcode", "fleet": "0x5003604", "differ": 1,
+   "values": [{"value": "0x5003302", "count": 1, "nodes": ["node12"]}]},
+  {"fact": "cpu.model_name", "fleet": "Intel(R) Xeon(R) Gold 6234 CPU @ 3.30GHz", "differ": 1,
+   "values": [{"value": "Intel(R) Xeon(R) Gold 6244 CPU @ 3.30GHz", "count": 1, "nodes": ["node12"]}]},
   {"fact": "cpu.smt.active", "fleet": "false", "nodes": 12, "known": 12, "differ": 1,
    "values": [{"value": "true", "count": 1, "nodes": ["node03"]}]},
   {"fact": "kernel.sysctl.vm.swappiness", "fleet": "10", "differ": 1,
@@ -108,7 +126,11 @@ cat >"$tmp/want.json" <<'J'
   {"fact": "memory.installed_bytes", "fleet": "1099511627776", "differ": 1,
    "values": [{"value": "1030792151040", "count": 1, "nodes": ["node09"]}]},
   {"fact": "pci.accelerators[].link.width.current", "fleet": "1 at x16", "differ": 1,
-   "values": [{"value": "1 at x8", "count": 1, "nodes": ["node05"]}]}]}}
+   "values": [{"value": "1 at x8", "count": 1, "nodes": ["node05"]}]},
+  {"fact": "platform.sockets[].version", "fleet": "Intel(R) Xeon(R) Platinum 8480+ | Intel(R) Xeon(R) Platinum 8480+", "differ": 1,
+   "values": [{"value": "Intel(R) Xeon(R) Platinum 8580 | Intel(R) Xeon(R) Platinum 8580", "count": 1, "nodes": ["node11"]}]},
+  {"fact": "platform.system.product", "fleet": "AC-2U-8480", "differ": 1,
+   "values": [{"value": "AC-2U-8580", "count": 1, "nodes": ["node11"]}]}]}}
 J
 if "$JSUBSET" "$tmp/want.json" "$tmp/out.json" >"$tmp/js" 2>&1; then ok "json outlier values"
 else nok "json outlier values"; sed 's/^/# /' "$tmp/js"; fi
@@ -119,12 +141,14 @@ for want in \
 	"cpu.smt.active: 1 of 12 nodes has true (fleet: false): node03" \
 	"kernel.sysctl.vm.swappiness: 1 of 12 nodes has 60 (fleet: 10): node07" \
 	"memory.channels.populated: 1 of 12 nodes has 15 (fleet: 16): node09" \
-	"pci.accelerators[].link.width.current: 1 of 12 nodes has 1 at x8 (fleet: 1 at x16): node05"
+	"pci.accelerators[].link.width.current: 1 of 12 nodes has 1 at x8 (fleet: 1 at x16): node05" \
+	"platform.system.product: 1 of 12 nodes has AC-2U-8580 (fleet: AC-2U-8480): node11" \
+	"cpu.microcode: 1 of 12 nodes has 0x5003302 (fleet: 0x5003604): node12"
 do
 	if grep -qxF "  $want" "$tmp/out.txt"; then ok "text: $want"; else nok "text lacks: $want"; fi
 done
 l=$(sed -n '/^Outliers/,/^$/p' "$tmp/out.txt" | grep -c '^  ')
-if [ "$l" -eq 5 ]; then ok "text: 5 outlier lines"; else nok "text: $l outlier lines, want 5"; sed 's/^/# /' "$tmp/out.txt"; fi
+if [ "$l" -eq 9 ]; then ok "text: 9 outlier lines"; else nok "text: $l outlier lines, want 9"; sed 's/^/# /' "$tmp/out.txt"; fi
 if grep -q "kernel.sysctl vm.swappiness  *11  *1 " "$tmp/out.txt"; then ok "text: one row per sysctl, counting nodes"
 else nok "text: sysctl row"; grep sysctl "$tmp/out.txt" | sed 's/^/# /'; fi
 
@@ -136,6 +160,8 @@ node03: cpu.smt.active=true
 node05: pci.accelerators[].link.width.current=1 at x8
 node07: kernel.sysctl.vm.swappiness=60
 node09: memory.channels.populated=15;memory.installed_bytes=1030792151040
+node11: platform.sockets[].version=Intel(R) Xeon(R) Platinum 8580 | Intel(R) Xeon(R) Platinum 8580;platform.system.product=AC-2U-8580
+node12: cpu.microcode=0x5003302;cpu.model_name=Intel(R) Xeon(R) Gold 6244 CPU @ 3.30GHz
 C
 if cmp -s "$tmp/want.csv" "$tmp/got.csv"; then ok "csv outliers column"
 else nok "csv outliers column"; diff "$tmp/want.csv" "$tmp/got.csv" | sed 's/^/# /'; fi

@@ -171,7 +171,7 @@ cat >"$tmp/want.json" <<'JSON'
 {"nodes": {"count": 7}, "checks": [
   {"id": "memory.channels.populated_ratio", "fail": 7, "failing_more": 2},
   {"id": "memory.ecc", "fail": 7, "failing_nodes": ["c1", "c2", "c3", "c4", "c5"], "failing_more": 2},
-  {"id": "cpu.smt", "warn": 7, "failing_nodes": []},
+  {"id": "cpu.smt", "warn": 7, "failing_nodes": [], "warning_nodes": ["c1", "c2", "c3", "c4", "c5"], "warning_more": 2},
   {"id": "cpu.governor", "pass": 7}],
  "worst_nodes": [{"hostname": "c1"}],
  "spreads": {"pci.accelerators[].link.width.current": {"count": 14, "min": 8, "median": 12, "max": 16}}}
@@ -179,6 +179,10 @@ JSON
 subset "$tmp/want.json"
 run 2 report "$tmp/many"
 has "c1, c2, c3, c4, c5 (+2 more)"
+# The warning nodes are named as the failing ones are.
+has "warn: c1, c2, c3, c4, c5 (+2 more)"
+run 2 report "$tmp/many" --format html
+has "warn: <a"
 
 ## The same host twice is counted twice, with a warning.
 run 1 report report/a/node-b.json report/a/node-b.json

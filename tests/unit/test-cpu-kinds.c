@@ -193,13 +193,83 @@ static void test_misc(void)
 	is_int(g[5], 2, "cluster: 1000 third");
 	v[3] = 0;
 	is_int(ck_cluster(v, 6, 0.10, g), -1, "cluster: unknown value refused");
-	is_str(ck_kind_name(3, 0, CK_MIDR, nm, sizeof(nm)), "prime", "3 ARM kinds: prime");
-	is_str(ck_kind_name(3, 2, CK_BASE_FREQ, nm, sizeof(nm)), "low_power", "3 x86 kinds: low_power");
+	is_str(ck_kind_name(3, 0, CK_MIDR, nm, sizeof(nm)), "performance", "3 kinds: the top is performance");
+	is_str(ck_kind_name(3, 1, CK_MIDR, nm, sizeof(nm)), "mid", "3 kinds: the middle is mid");
+	is_str(ck_kind_name(3, 2, CK_BASE_FREQ, nm, sizeof(nm)), "efficiency", "3 kinds: the last is efficiency");
+	is_str(ck_kind_name(4, 2, CK_CAPACITY, nm, sizeof(nm)), "mid2", "4 kinds: the third is mid2");
+	is_str(ck_kind_name(4, 3, CK_CAPACITY, nm, sizeof(nm)), "efficiency", "4 kinds: the last is efficiency");
 	is_str(ck_arm_part_name(0x41d85, NULL), "Cortex-X925", "part name X925");
 	ok(ck_arm_part_name(0x41fff, NULL) == NULL, "unknown part");
 	ck_classify(NULL, 0, &r);
 	is_int(r.nkinds, 0, "no cores: unknown");
 	ck_result_release(&r);
+}
+
+/* A phone with three core types (X1 + A76 + A55: capacities 1024, 820
+ * and 280 by its device tree's capacity-dmips-mhz) and no MIDR per CPU (one
+ * CPU part in /proc/cpuinfo): three kinds by capacity, the single X1 the
+ * performance kind; and 4 core types of 4 capacities, 4 kinds; 5 are not
+ * core types. */
+static void test_three_capacities(void)
+{
+	struct ck_core c[8];
+	struct ck_result r;
+	uint64_t caps[5] = { 1024, 870, 700, 420, 180 };
+	int i;
+	for (i = 0; i < 8; i++)
+		c[i] = C(i, 1, 1, 0, 0, i < 4 ? 280 : i < 7 ? 820 : 1024, -1);
+	ck_classify(c, 8, &r);
+	is_int(r.nkinds, 3, "3 capacities: 3 kinds");
+	is_str(ck_source_name(r.source), "cpu_capacity", "3 capacities: source cpu_capacity");
+	is_int(r.kind[7], 0, "3 capacities: the 1024 core is the top kind");
+	is_int(count(&r, 8, 1), 3, "3 capacities: 3 mid cores");
+	is_int(count(&r, 8, 2), 4, "3 capacities: 4 efficiency cores");
+	ck_result_release(&r);
+	for (i = 0; i < 8; i++)
+		c[i].capacity = caps[i < 4 ? i : 3];
+	ck_classify(c, 8, &r);
+	is_int(r.nkinds, 4, "4 capacities: 4 kinds");
+	ck_result_release(&r);
+	for (i = 0; i < 8; i++)
+		c[i].capacity = caps[i < 5 ? i : 4];
+	ck_classify(c, 8, &r);
+	ok(r.source != CK_CAPACITY, "5 capacity groups: not kinds by capacity");
+	ck_result_release(&r);
+}
+
+/* libcpuid's codename is shown only where a row of the CPU's own model
+ * carries it: Ice Lake-SP (family 6, model 106) has no row in 0.6.2 and
+ * comes out as its nearest, "P-III Xeon (Cascades)". */
+static void test_codename_trust(void)
+{
+	struct cpuid_type t;
+	memset(&t, 0, sizeof(t));
+	t.intel = 1;
+	t.family = t.ext_family = 6;
+	t.model = 10;
+	t.ext_model = 106;
+	snprintf(t.codename, sizeof(t.codename), "P-III Xeon (Cascades)");
+	ok(!codename_trusted(&t), "Ice Lake-SP (6/106): libcpuid's P-III guess is not trusted");
+	t.model = 7;
+	t.ext_model = 167;
+	snprintf(t.codename, sizeof(t.codename), "Xeon (Wolfdale)");
+	ok(!codename_trusted(&t), "Rocket Lake (6/167) named Wolfdale (a 6/23 row): not trusted");
+	snprintf(t.codename, sizeof(t.codename), "Rocket Lake (Core i7)");
+	ok(codename_trusted(&t), "Rocket Lake (6/167) named by its own row: trusted");
+	t.model = 5;
+	t.ext_model = 85;
+	snprintf(t.codename, sizeof(t.codename), "Skylake (Xeon Scalable)");
+	ok(codename_trusted(&t), "Skylake-SP (6/85): its own row");
+	t.intel = 0;
+	t.amd = 1;
+	t.family = 15;
+	t.ext_family = 0x19;
+	t.ext_model = 0x75;
+	snprintf(t.codename, sizeof(t.codename), "Ryzen 7 (Raphael)");
+	ok(!codename_trusted(&t), "Hawk Point (19h/0x75) named Raphael: not trusted");
+	t.ext_model = 1;
+	snprintf(t.codename, sizeof(t.codename), "EPYC (Milan)");
+	ok(codename_trusted(&t), "Milan (19h/1): its own row");
 }
 
 /* The live dump the snapshot stores reads back through the same path a
@@ -229,6 +299,8 @@ static void test_cpuid(void)
 
 int main(void)
 {
+	test_three_capacities();
+	test_codename_trust();
 	test_cpuid();
 	test_rpl_tbm3();
 	test_tbm3_homogeneous();

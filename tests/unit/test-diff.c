@@ -74,6 +74,21 @@ int main(void)
 	is_str(fj_get_str(d, "schema"), "nodeaudit.diff/1", "schema");
 	cJSON_Delete(d);
 
+	/* Where a fact was read from is provenance: listed apart, no change,
+	 * exit 0 (a live probe against a snapshot of the same node). */
+	d = dif("{\"cpu\":{\"libcpuid\":{\"source\":\"live\",\"types\":[]},\"kinds\":[{\"name\":\"general\","
+		"\"source\":\"midr\"}]},\"pci\":{\"source\":\"sysfs\"},\"platform\":{\"smbios\":{\"source\":\"/a\"}}}",
+		"{\"cpu\":{\"libcpuid\":{\"source\":\"snapshot\",\"types\":[]},\"kinds\":[{\"name\":\"general\","
+		"\"source\":\"cpu_capacity\"}]},\"pci\":{\"source\":\"sysfs+dump\"},\"platform\":{\"smbios\":{\"source\":\"/b\"}}}",
+		NULL, NULL, 1);
+	is_int(nchanges(d), 0, "sources differ: no change listed");
+	is_int(sumv(d, "facts_changed"), 0, "sources differ: no fact changed");
+	is_int(sumv(d, "exit"), 0, "sources differ: exit 0");
+	is_int(sumv(d, "provenance_changed"), 4, "sources differ: 4 provenance entries");
+	is_str(fj_get_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(d, "provenance"), 0), "path"),
+	       "cpu.libcpuid.source", "provenance names the path");
+	cJSON_Delete(d);
+
 	/* Scalars, and keys that need quoting. */
 	d = dif("{\"cpu\":{\"smt\":{\"active\":false}},\"kernel\":{\"sysctl\":{\"vm.swappiness\":\"10\"}}}",
 		"{\"cpu\":{\"smt\":{\"active\":true}},\"kernel\":{\"sysctl\":{\"vm.swappiness\":\"60\"}}}",

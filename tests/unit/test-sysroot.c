@@ -88,6 +88,15 @@ static void test_reads(void)
 		f = fopen(p, "w");
 		fwrite("perf\0\001", 1, 6, f);
 		fclose(f);
+		/* kernels 5.14-5.15 and hwloc-gather-topology captures */
+		snprintf(p, sizeof(p), "%s/sys/a/cpulist-nul", root);
+		f = fopen(p, "w");
+		fwrite("0-31\n\0", 1, 6, f);
+		fclose(f);
+		snprintf(p, sizeof(p), "%s/sys/a/cpumask-nul", root);
+		f = fopen(p, "w");
+		fwrite("ffffffff,00000000\n\0", 1, 19, f);
+		fclose(f);
 	}
 	put("/sys/dir/cpu2", "");
 	put("/sys/dir/cpu1", "");
@@ -111,6 +120,16 @@ static void test_reads(void)
 	is_int(sr_read_u64(&sr, "/sys/a/bad", &u), -EINVAL, "unparsable u64 is -EINVAL");
 	is_int(sr_read_str(&sr, "/sys/a/binary", &s), -EINVAL, "control characters refused");
 	is_int(sr_read_str(&sr, "/sys/a/nul", &s), -EINVAL, "an embedded NUL is refused");
+	{
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
+		char b[64];
+		is_int(sr_read_cpulist(&sr, "/sys/a/cpulist-nul", set), 0,
+		       "a cpulist ending in a NUL parses up to it (as the kernel's parser)");
+		is_str(cpulist_str(set, b, sizeof(b)), "0-31", "0-31\\n\\0 is CPUs 0-31");
+		is_int(sr_read_cpumask(&sr, "/sys/a/cpumask-nul", set), 0, "a cpumask ending in a NUL parses");
+		is_str(cpulist_str(set, b, sizeof(b)), "32-63", "its CPUs");
+		hwloc_bitmap_free(set);
+	}
 	is_int(sr_read_str(&sr, "/sys/a/missing", &s), -ENOENT, "missing is -ENOENT");
 	is_str(sr_reason(-ENOENT), "missing", "reason for missing");
 	is_str(sr_reason(-EACCES), "permission denied (run as root)", "reason for EACCES");
