@@ -29,6 +29,7 @@ render_fn report_render_text;
 render_fn report_render_junit;
 render_fn report_render_prometheus;
 render_fn report_render_tap;
+render_fn report_render_nfd;   /* render-check-nfd.c; d->data: struct nfd_opts (nfd.h) or NULL */
 /* plan (render-plan.c) */
 render_fn plan_render_text;
 render_fn plan_render_sh;
