@@ -96,6 +96,7 @@ static const struct cmd_format plan_formats[] = {
 	{ "sh", plan_render_sh },
 	{ "sysctl", plan_render_sysctl },
 	{ "systemd", plan_render_systemd },
+	{ "kubelet", plan_render_kubelet },
 	{ NULL, NULL },
 };
 
@@ -111,7 +112,7 @@ const struct command cmd_plan = {
 		"that the check found wrong.\n",
 	.options = plan_options,
 	.formats = plan_formats,
-	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file;\nsystemd: drop-ins",
+	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file;\nsystemd: drop-ins; kubelet: a KubeletConfiguration fragment",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,
 	.args_size = sizeof(struct plan_args),

@@ -477,6 +477,7 @@ cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile
 	cJSON_AddStringToObject(plan, "unit", o->unit && *o->unit ? o->unit : "inference-worker");
 	cJSON_AddArrayToObject(plan, "notes");
 	plan_workers(plan, facts, o);
+	plan_kubelet(plan, facts);
 	plan_feeders(plan, facts, o);
 	plan_steps(plan, findings);
 	if (!o->command || !*o->command)

@@ -22,6 +22,10 @@ struct plan_opts {
 cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile,
 		  const struct plan_opts *o);
 
+/* plan.kubelet: the kubelet's CPU, Topology and Memory Manager settings from
+ * the facts and plan.housekeeping (plan-kubelet.c; called by plan_build). */
+void plan_kubelet(cJSON *plan, const cJSON *facts);
+
 /* Its renderers are in render-plan.c (render.h). */
 
 #endif

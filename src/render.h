@@ -35,6 +35,7 @@ render_fn plan_render_text;
 render_fn plan_render_sh;
 render_fn plan_render_sysctl;
 render_fn plan_render_systemd;
+render_fn plan_render_kubelet;   /* render-plan-kubelet.c */
 /* bench (render-bench.c) */
 render_fn bench_render_text;
 /* explain (cmd-explain.c data: a check, or NULL for the list) */
