@@ -56,28 +56,41 @@ static int l3_split(const cJSON *facts, int max_node_cpus)
 	return 0;
 }
 
-/* Whether the distances between nodes with CPUs take more than one value. */
-static int distances_vary(const cJSON *nodes, const int *cpu_idx, int n)
+/* Whether the distances between nodes with CPUs take more than one value.
+ * node[]: the nodes with CPUs; cpu_idx[]: their positions in the rows. */
+static int distances_vary(const cJSON *const *node, const int *cpu_idx, int n, int total)
 {
-	double first = -1;
-	int i, j;
-	for (i = 0; i < n; i++) {
-		const cJSON *row = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, cpu_idx[i]), "distances");
-		if (!cJSON_IsArray(row))
-			return 0;
-		for (j = 0; j < n; j++) {
-			const cJSON *v = cJSON_GetArrayItem(row, cpu_idx[j]);
+	double first = -1, *full;
+	const cJSON *v;
+	int i, j, vary = 0, ok = 1;
+	if (n > 1024)   /* not compared past this (n^2): left unset */
+		return 0;
+	full = xcalloc((size_t)(total > 0 ? total : 1), sizeof(*full));
+	for (i = 0; i < n && ok && !vary; i++) {
+		const cJSON *row = cJSON_GetObjectItemCaseSensitive(node[i], "distances");
+		int m = 0;
+		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != total) {
+			ok = 0;
+			break;
+		}
+		/* Read once, in order: cJSON's index lookup is linear. */
+		cJSON_ArrayForEach(v, row) {
+			if (!cJSON_IsNumber(v))
+				ok = 0;
+			full[m++] = ok ? v->valuedouble : 0;
+		}
+		for (j = 0; j < n && ok; j++) {
+			double x = full[cpu_idx[j]];
 			if (i == j)
 				continue;
-			if (!cJSON_IsNumber(v))
-				return 0;
 			if (first < 0)
-				first = v->valuedouble;
-			else if (v->valuedouble != first)
-				return 1;
+				first = x;
+			else if (x != first)
+				vary = 1;
 		}
 	}
-	return 0;
+	free(full);
+	return ok && vary;
 }
 
 void plan_kubelet(cJSON *plan, const cJSON *facts)
@@ -91,6 +104,7 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 	hwloc_bitmap_t hset = hwloc_bitmap_alloc(), nset = hwloc_bitmap_alloc();
 	int nnodes = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
 	int *cpu_idx = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof(*cpu_idx));
+	const cJSON **node = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof(*node));
 	int ncpu = 0, max_cpus = 0, i, static_cpu, split;
 	double v, packages = 0, node_count = 0, total_mib = -1;
 	long long sys_mib, sum;
@@ -100,6 +114,7 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 	i = 0;
 	cJSON_ArrayForEach(nd, nodes) {
 		if (whole(cJSON_GetObjectItemCaseSensitive(nd, "cpu_count"), &v) && v > 0) {
+			node[ncpu] = nd;
 			cpu_idx[ncpu++] = i;
 			if (v > max_cpus)
 				max_cpus = v > 1e9 ? 1000000000 : (int)v;
@@ -158,7 +173,7 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 	} else {
 		cJSON_AddStringToObject(k, "topology_manager_policy", "restricted");
 		cJSON_AddStringToObject(k, "topology_manager_scope", "pod");
-		if (distances_vary(nodes, cpu_idx, ncpu))
+		if (distances_vary(node, cpu_idx, ncpu, nnodes))
 			option(topts, "prefer-closest-numa-nodes", "true",
 			       "the distances between nodes differ: a pod that needs several nodes gets the nearest");
 		if (node_count > 8) {
@@ -186,19 +201,23 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 		/* Where the housekeeping CPUs are (the OS allocates near them), else every node with CPUs. */
 		int *tgt = xcalloc((size_t)ncpu, sizeof(*tgt)), nt = 0, j;
 		for (j = 0; j < ncpu; j++) {
-			nd = cJSON_GetArrayItem(nodes, cpu_idx[j]);
-			if (static_cpu && parse_cpulist(fj_get_str(nd, "cpus"), nset) == 0 && hwloc_bitmap_intersects(nset, hset))
-				tgt[nt++] = cpu_idx[j];
+			if (static_cpu && parse_cpulist(fj_get_str(node[j], "cpus"), nset) == 0 &&
+			    hwloc_bitmap_intersects(nset, hset))
+				tgt[nt++] = j;
 		}
 		if (!nt)
 			for (j = 0; j < ncpu; j++)
-				tgt[nt++] = cpu_idx[j];
+				tgt[nt++] = j;
 		cJSON_AddStringToObject(k, "memory_manager_policy", "Static");
 		for (j = 0; j < nt; j++) {
 			cJSON *e = cJSON_CreateObject();
 			double id;
 			long long share = sum / nt + (j < sum % nt ? 1 : 0);
-			nd = cJSON_GetArrayItem(nodes, tgt[j]);
+			if (!share) {   /* more nodes than MiB: the rest get none */
+				cJSON_Delete(e);
+				continue;
+			}
+			nd = node[tgt[j]];
 			if (!whole(cJSON_GetObjectItemCaseSensitive(nd, "id"), &id)) {
 				cJSON_Delete(e);
 				cJSON_Delete(cJSON_DetachItemFromObject(k, "memory_manager_policy"));
@@ -219,6 +238,7 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 			knote(k, "memoryManagerPolicy None: with one NUMA node every allocation is local");
 	}
 	free(cpu_idx);
+	free(node);
 	hwloc_bitmap_free(hset);
 	hwloc_bitmap_free(nset);
 }

@@ -219,6 +219,14 @@ static void cpu_labels(struct nfd *n, const cJSON *facts)
  * whole split, with *spans the packages per node when a node spans several;
  * -1 when the facts are missing (no label at all).
  */
+enum { MAX_COMPARED_NODES = 1024 };
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
 static int numa_split(const cJSON *facts, int *spans)
 {
 	const cJSON *nodes = facts_get(facts, "numa.nodes"), *nd;
@@ -260,39 +268,50 @@ static int numa_split(const cJSON *facts, int *spans)
 		return 0;
 	}
 	k = (int)(n / pk);
+	/* Past this many nodes the distance matrix is not compared (n^2 memory): unknown. */
+	if (pk > 1 && k > 1 && n > MAX_COMPARED_NODES) {
+		free(idx);
+		return 0;
+	}
 	if (pk > 1 && k > 1) {
 		/* near[i][j]: j is among the k-1 nearest of i, strictly nearer than the rest. */
 		double *d = xcalloc((size_t)n * (size_t)n, sizeof(*d));
 		double *row = xcalloc((size_t)n, sizeof(*row));
 		unsigned char *near = xcalloc((size_t)n * (size_t)n, 1);
-		for (i = 0; i < n && ok; i++) {
-			const cJSON *dist = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, idx[i]), "distances");
+		double *full = xcalloc((size_t)total, sizeof(*full));
+		const cJSON *v;
+		/* Each node's row read once, in order (cJSON's index lookup is linear). */
+		i = 0;
+		j = 0;
+		cJSON_ArrayForEach(nd, nodes) {
+			const cJSON *dist = cJSON_GetObjectItemCaseSensitive(nd, "distances");
+			int m = 0;
+			if (j >= n || idx[j] != i) {
+				i++;
+				continue;
+			}
 			if (!cJSON_IsArray(dist) || cJSON_GetArraySize(dist) != total) {
 				ok = 0;
 				break;
 			}
-			for (j = 0; j < n; j++) {
-				const cJSON *v = cJSON_GetArrayItem(dist, idx[j]);
-				if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+			cJSON_ArrayForEach(v, dist) {
+				if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
 					ok = 0;
-					break;
-				}
-				d[(size_t)i * n + j] = v->valuedouble;
+				full[m++] = ok ? v->valuedouble : 0;
 			}
+			for (m = 0; m < n; m++)
+				d[(size_t)j * n + m] = full[idx[m]];
+			i++;
+			j++;
 		}
+		free(full);
 		for (i = 0; i < n && ok; i++) {
-			int m = 0, a, b;
+			int m = 0;
 			double cut;
 			for (j = 0; j < n; j++)
 				if (j != i)
 					row[m++] = d[(size_t)i * n + j];
-			/* Insertion sort: n is a node count. */
-			for (a = 1; a < m; a++)
-				for (b = a; b > 0 && row[b - 1] > row[b]; b--) {
-					double t = row[b];
-					row[b] = row[b - 1];
-					row[b - 1] = t;
-				}
+			qsort(row, (size_t)m, sizeof(*row), cmp_double);
 			cut = row[k - 2];
 			if (!(row[k - 2] < row[k - 1])) {
 				ok = 0;

@@ -335,6 +335,14 @@ audit "synthetic 64 nodes: 16 Intel packages in SNC4" "$tmp/snc64" \
 	topologyManagerPolicyOptions/prefer-closest-numa-nodes=true memoryManagerPolicy=Static \
 	cpuManagerPolicyOptions/full-pcpus-only=true cpuManagerPolicyOptions/distribute-cpus-across-numa=true \
 	systemReserved/memory=2622Mi
+# The same machine with every remote node at one distance: the nodes no
+# longer show which package they share, so the split is unknown.
+for f in "$tmp"/snc64/sys/devices/system/node/node*/distance; do
+	sed 's/12/21/g' "$f" >"$f.new" && mv "$f.new" "$f"
+done
+audit "synthetic 64 nodes, flat distances: the split is unknown" "$tmp/snc64" \
+	numa.nodes=64 numa.mode=unknown numa.nodes-per-package=- \
+	-- topologyManagerPolicyOptions/prefer-closest-numa-nodes=None
 # The expiry follows --nfd-expiry and the audit time (SOURCE_DATE_EPOCH pins it).
 SOURCE_DATE_EPOCH=1700000000 "$NODEAUDIT" --sysroot "$tmp/snc64" check --format nfd --nfd-expiry 2d >"$tmp/nfd" 2>"$tmp/err"
 if grep -qx '# +expiry-time=2023-11-16T22:13:20Z' "$tmp/nfd"; then ok "--nfd-expiry 2d: expiry two days after the audit"
