@@ -332,7 +332,7 @@ static int numa_split(const cJSON *facts, int *spans)
 	return ok ? k : 0;
 }
 
-static void numa_labels(struct nfd *n, const cJSON *facts)
+static void numa_labels(struct nfd *n, const cJSON *facts, const cJSON *host)
 {
 	const char *vendor = fj_get_str(facts_get(facts, "cpu"), "vendor");
 	int intel = vendor && !strcmp(vendor, "Intel"), amd = vendor && !strcmp(vendor, "AMD");
@@ -343,6 +343,10 @@ static void numa_labels(struct nfd *n, const cJSON *facts)
 		return;
 	if (k > 0)
 		label(n, "numa.nodes-per-package", "%d", k);
+	/* A guest's nodes and packages are what its hypervisor made up: SNC and
+	 * NPS are the host's firmware settings, not the guest's. */
+	if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(host, "virtualized")))
+		return;
 	if (k == 0 && spans > 1)
 		label(n, "numa.mode", "%s", amd && spans == 2 ? "nps0" : "interleaved");
 	else if (k == 0)
@@ -511,7 +515,7 @@ void report_render_nfd(FILE *fp, const struct doc *d)
 	n.limit = NFD_FILE_MAX - TRAILER_RESERVE;
 	audit_labels(&n, r);
 	cpu_labels(&n, facts);
-	numa_labels(&n, facts);
+	numa_labels(&n, facts, cJSON_GetObjectItemCaseSensitive(r, "host"));
 	memory_labels(&n, facts);
 	accel_labels(&n, facts);
 	node_labels(&n, facts);

@@ -343,6 +343,10 @@ done
 audit "synthetic 64 nodes, flat distances: the split is unknown" "$tmp/snc64" \
 	numa.nodes=64 numa.mode=unknown numa.nodes-per-package=- \
 	-- topologyManagerPolicyOptions/prefer-closest-numa-nodes=None
+# And as a guest (the CPU's hypervisor flag): a VM's nodes are its
+# hypervisor's, SNC and NPS the host's firmware settings: no mode label.
+sed 's/^flags\t\t: /&hypervisor /' "$tmp/snc64/proc/cpuinfo" >"$tmp/cpuinfo" && mv "$tmp/cpuinfo" "$tmp/snc64/proc/cpuinfo"
+audit "synthetic 64 nodes in a VM: no SNC/NPS mode" "$tmp/snc64" numa.nodes=64 numa.mode=-
 # The expiry follows --nfd-expiry and the audit time (SOURCE_DATE_EPOCH pins it).
 SOURCE_DATE_EPOCH=1700000000 "$NODEAUDIT" --sysroot "$tmp/snc64" check --format nfd --nfd-expiry 2d >"$tmp/nfd" 2>"$tmp/err"
 if grep -qx '# +expiry-time=2023-11-16T22:13:20Z' "$tmp/nfd"; then ok "--nfd-expiry 2d: expiry two days after the audit"
