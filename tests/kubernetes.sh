@@ -217,7 +217,8 @@ audit() {
 	done
 	"$NODEAUDIT" --sysroot "$root" check --format json >"$tmp/r.json" 2>"$tmp/err"
 	rc=$?
-	if [ $rc -gt 2 ]; then skip "$name" "not a sysroot the check can read (exit $rc)"; return; fi
+	if [ $rc = 3 ]; then skip "$name" "not a sysroot the check can read (exit 3)"; return; fi
+	if [ $rc -gt 3 ]; then nok "$name: check --format json exited $rc"; sed 's/^/#   /' "$tmp/err"; return; fi
 	"$NODEAUDIT" --sysroot "$root" check --format nfd -o "$tmp/nfd" 2>>"$tmp/err"
 	rc=$?
 	# shellcheck disable=SC2086 # the wanted labels are words
