@@ -132,6 +132,9 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 	notset = cJSON_AddArrayToObject(k, "cpu_manager_policy_options_not_set");
 	if (static_cpu) {
 		cJSON_AddStringToObject(k, "reserved_system_cpus", hcpus);
+		if (fj_get_str(house, "kind") && !strcmp(fj_get_str(house, "kind"), "efficiency"))
+			knote(k, "hybrid CPU: reservedSystemCPUs are the E-cores; the kubelet does not tell core kinds "
+				 "apart, so Guaranteed pods get P-cores only because the E-cores are reserved");
 		if (cJSON_IsTrue(smt))
 			option(opts, "full-pcpus-only", "true",
 			       "SMT is on: a container gets whole cores, never a sibling thread another container shares");

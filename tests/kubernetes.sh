@@ -348,6 +348,13 @@ audit "synthetic 64 nodes, flat distances: the split is unknown" "$tmp/snc64" \
 # hypervisor's, SNC and NPS the host's firmware settings: no mode label.
 sed 's/^flags\t\t: /&hypervisor /' "$tmp/snc64/proc/cpuinfo" >"$tmp/cpuinfo" && mv "$tmp/cpuinfo" "$tmp/snc64/proc/cpuinfo"
 audit "synthetic 64 nodes in a VM: no SNC/NPS mode" "$tmp/snc64" numa.nodes=64 numa.mode=-
+# A value outside the label syntax (a profile named with a blank) is left
+# out with a comment, not changed into something else.
+printf '{"name": "my profile", "extends": "base"}\n' >"$tmp/profile.json"
+"$NODEAUDIT" --sysroot "$top/tests/fixtures/numa-2node" check --profile "$tmp/profile.json" --format nfd >"$tmp/nfd" 2>"$tmp/err"
+if grep -qx '# audit.profile left out: the value is not a valid label value (1 to 63 of A-Z a-z 0-9 . _ -, alphanumeric at both ends)' "$tmp/nfd" &&
+   ! grep -q 'audit.profile=' "$tmp/nfd" && grep -q 'audit.status=' "$tmp/nfd"; then ok "an invalid label value is left out with a comment"
+else nok "an invalid label value is left out with a comment"; sed 's/^/#   /' "$tmp/nfd" "$tmp/err"; fi
 # The expiry follows --nfd-expiry and the audit time (SOURCE_DATE_EPOCH pins it).
 SOURCE_DATE_EPOCH=1700000000 "$NODEAUDIT" --sysroot "$tmp/snc64" check --format nfd --nfd-expiry 2d >"$tmp/nfd" 2>"$tmp/err"
 if grep -qx '# +expiry-time=2023-11-16T22:13:20Z' "$tmp/nfd"; then ok "--nfd-expiry 2d: expiry two days after the audit"
