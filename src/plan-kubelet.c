@@ -122,7 +122,7 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 		i++;
 	}
 	whole(facts_get(facts, "cpu.packages"), &packages);
-	if (!whole(facts_get(facts, "numa.node_count"), &node_count))
+	if (!whole(facts_get(facts, "numa.node_count"), &node_count) || node_count > 1048576)
 		node_count = nnodes;
 
 	/*** CPU Manager ***/

@@ -407,18 +407,19 @@ static int hex4(const char *s)
 	return 1;
 }
 
+/* Distinct class/vendor pairs counted; more would not fit the file anyway. */
+enum { MAX_PAIRS = 256 };
+
 static void accel_labels(struct nfd *n, const cJSON *facts)
 {
-	const cJSON *acc = facts_get(facts, "pci.accelerators"), *a, *b;
-	int linked = 0, unknown = 0, slot = 0, down = 0, i;
+	const cJSON *acc = facts_get(facts, "pci.accelerators"), *a;
+	struct { char key[10]; int count; } pair[MAX_PAIRS];
+	int npair = 0, linked = 0, unknown = 0, slot = 0, down = 0, i;
 	if (!cJSON_IsArray(acc))
 		return;
 	label(n, "pci.accelerators", "%d", cJSON_GetArraySize(acc));
-	/* Counts per class and vendor, in the order each pair first appears. */
-	i = 0;
 	cJSON_ArrayForEach(a, acc) {
 		const char *cl = fj_get_str(a, "class"), *ve = fj_get_str(a, "vendor_id");
-		int seen = 0, cnt = 0, j = 0;
 		const cJSON *link = cJSON_GetObjectItemCaseSensitive(a, "link");
 		if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "integrated"))) {
 			linked++;
@@ -429,22 +430,26 @@ static void accel_labels(struct nfd *n, const cJSON *facts)
 			else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(link, "slot_limited")))
 				slot++;
 		}
-		if (hex4(cl) && hex4(ve)) {
-			cJSON_ArrayForEach(b, acc) {
-				const char *c2 = fj_get_str(b, "class"), *v2 = fj_get_str(b, "vendor_id");
-				int same = c2 && v2 && !strcmp(c2, cl) && !strcmp(v2, ve);
-				if (same && j < i)
-					seen = 1;
-				cnt += same;
-				j++;
+		if (!hex4(cl) || !hex4(ve))
+			continue;
+		/* Counts per class and vendor, in the order each pair first appears. */
+		for (i = 0; i < npair; i++)
+			if (!memcmp(pair[i].key, cl, 4) && !memcmp(pair[i].key + 5, ve, 4))
+				break;
+		if (i == npair) {
+			if (npair == MAX_PAIRS) {
+				n->left_out++;
+				continue;
 			}
-			if (!seen) {
-				char *ln = xasprintf("pci.accelerators.%s_%s", cl, ve);
-				label(n, ln, "%d", cnt);
-				free(ln);
-			}
+			snprintf(pair[npair].key, sizeof(pair[npair].key), "%s_%s", cl, ve);
+			pair[npair++].count = 0;
 		}
-		i++;
+		pair[i].count++;
+	}
+	for (i = 0; i < npair; i++) {
+		char *ln = xasprintf("pci.accelerators.%s", pair[i].key);
+		label(n, ln, "%d", pair[i].count);
+		free(ln);
 	}
 	/* The worst link: a lane fault, then a slot narrower than the card, then unreadable. */
 	if (linked) {

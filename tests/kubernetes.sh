@@ -257,6 +257,8 @@ audit "cpu-rpl-laptop: hybrid, 4 P-cores with SMT and 8 E-cores" "$top/tests/fix
 	cpuManagerPolicyOptions/full-pcpus-only=true
 audit "kernel-tuned-server: huge pages reserved" "$top/tests/fixtures/kernel-tuned-server" \
 	hugepages-2Mi=1024 hugepages-1Gi=4
+audit "pci-8gpu-switches: 8 NVIDIA 3D controllers" "$top/tests/fixtures/pci-8gpu-switches" \
+	pci.accelerators=8 pci.accelerators.0302_10de=8
 audit "pci-gpu-downtrained-x4: a GPU at x4 of x16" "$top/tests/fixtures/pci-gpu-downtrained-x4" \
 	pci.accelerators.link=downtrained pci.accelerators.link-downtrained=1
 
