@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "diff.h"
 #include "html.h"
+#include "nfd.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -11,12 +12,14 @@
 
 enum { OPT_PROFILE = 256, OPT_FAIL_ON, OPT_FACTS, OPT_BENCH, OPT_BENCH_MODEL, OPT_BENCH_SECONDS, OPT_BASELINE,
 	OPT_BENCH_SWEEP, OPT_UNKNOWN };
+enum { OPT_NFD_EXPIRY = 320 };
 
 struct check_args {
 	struct audit_opts audit;
 	int bench;                  /* --bench, --bench-model or --bench-seconds given */
 	struct bench_opts bo;
 	const char *baseline;       /* compare with this golden node (diff.h) */
+	struct nfd_opts nfd;        /* --format nfd: --nfd-expiry */
 };
 
 static void check_init(void *args)
@@ -35,6 +38,11 @@ static int check_option(void *args, int key, const char *arg)
 	case OPT_PROFILE: a->audit.profile = arg; return 0;
 	case OPT_FACTS: a->audit.facts = arg; return 0;
 	case OPT_BASELINE: a->baseline = arg; return 0;
+	case OPT_NFD_EXPIRY:
+		if (nfd_parse_validity(arg, &a->nfd.validity) < 0)
+			return usage_error("check", "--nfd-expiry takes a duration from 60 s to 30 days "
+					   "(such as 3h, 90m or 2d), not '%s'", arg);
+		return 0;
 	case OPT_BENCH: a->bench = 1; return 0;
 	case OPT_BENCH_SWEEP: a->bench = 1; a->bo.sweep = 1; return 0;
 	case OPT_BENCH_MODEL: a->bench = 1; a->bo.model = arg; return 0;
@@ -72,6 +80,7 @@ static int check_cmd(struct invocation *inv)
 	a->audit.guest_default = G.implicit && !a->audit.profile;
 	if (audit_run(&a->audit, &G.probe, &inv->doc.json, &code) < 0)
 		return -1;
+	inv->doc.data = &a->nfd;   /* --format nfd reads it; args outlive the rendering */
 	if (a->baseline) {
 		struct profile prof;
 		char *err = NULL;
@@ -104,6 +113,7 @@ static const struct cmd_option check_options[] = {
 	{ "baseline", OPT_BASELINE, "FILE", "compare with a golden node (a probe JSON, report or\n"
 	  "snapshot, as for 'diff'): the changes go into the report,\n"
 	  "and with --fail-on warn drift exits at least 1" },
+	{ "nfd-expiry", OPT_NFD_EXPIRY, "D", "with --format nfd: how long the labels stay after\nthe audit unless rewritten (default 3h; 60s to 30d)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -118,6 +128,7 @@ static const struct cmd_format check_formats[] = {
 	{ "junit", report_render_junit },
 	{ "prometheus", report_render_prometheus },
 	{ "tap", report_render_tap },
+	{ "nfd", report_render_nfd },
 	{ "html", render_html },
 	{ NULL, NULL },
 };
@@ -133,7 +144,7 @@ const struct command cmd_check = {
 		"(with the reason) or is skipped when it does not apply.\n",
 	.options = check_options,
 	.formats = check_formats,
-	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile;\ntap: TAP for prove; html: one self-contained page",
+	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile;\ntap: TAP for prove; html: one self-contained page;\nnfd: a Node Feature Discovery features.d file",
 	.epilog = "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,

@@ -192,6 +192,7 @@ static const struct cmd_format plan_formats[] = {
 	{ "sh", plan_render_sh },
 	{ "sysctl", plan_render_sysctl },
 	{ "systemd", plan_render_systemd },
+	{ "kubelet", plan_render_kubelet },
 	{ NULL, NULL },
 };
 
@@ -210,7 +211,7 @@ const struct command cmd_plan = {
 		"and --ctx, with a finding when the model does not fit a worker's node.\n",
 	.options = plan_options,
 	.formats = plan_formats,
-	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file;\nsystemd: drop-ins",
+	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file;\nsystemd: drop-ins; kubelet: a KubeletConfiguration fragment",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,
 	.args_size = sizeof(struct plan_args),

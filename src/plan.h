@@ -59,6 +59,10 @@ cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile
  */
 char *plan_report_refusal(const cJSON *report);
 
+/* plan.kubelet: the kubelet's CPU, Topology and Memory Manager settings from
+ * the facts and plan.housekeeping (plan-kubelet.c; called by plan_build). */
+void plan_kubelet(cJSON *plan, const cJSON *facts);
+
 /* Its renderers are in render-plan.c (render.h); quote.h has the rule
  * every generated format follows. */
 

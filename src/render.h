@@ -31,6 +31,7 @@ render_fn report_render_text;
 render_fn report_render_junit;
 render_fn report_render_prometheus;
 render_fn report_render_tap;
+render_fn report_render_nfd;   /* render-check-nfd.c; d->data: struct nfd_opts (nfd.h) or NULL */
 /* plan (render-plan.c) */
 render_fn plan_render_text;
 render_fn plan_render_sh;
@@ -38,6 +39,7 @@ render_fn plan_render_sysctl;
 render_fn plan_render_systemd;
 /* The runtime's launch lines and the fit, for the text plan (render-plan-runtime.c). */
 void plan_render_runtime_text(FILE *out, const cJSON *plan);
+render_fn plan_render_kubelet;   /* render-plan-kubelet.c */
 /* bench (render-bench.c) */
 render_fn bench_render_text;
 /* explain (cmd-explain.c data: a check, or NULL for the list) */

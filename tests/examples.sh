@@ -52,7 +52,8 @@ n=0 fail=0 ran=0
 } >"$tmp/examples"
 
 # The scratch machine: nodeaudit in PATH, a root for /etc and /var.
-mkdir -p "$tmp/bin" "$tmp/root/etc/sysctl.d" "$tmp/root/var/tmp" "$tmp/run"
+mkdir -p "$tmp/bin" "$tmp/root/etc/sysctl.d" "$tmp/root/var/tmp" "$tmp/run" \
+	"$tmp/root/etc/kubernetes/node-feature-discovery/features.d"   # as NFD's install makes it
 ln -s "$NODEAUDIT" "$tmp/bin/nodeaudit"
 PATH=$tmp/bin:$PATH; export PATH
 cd "$tmp/run" || exit 99
