@@ -1518,6 +1518,8 @@ static const char *ext_why(const struct probe_ctx *ctx, const struct pdev *p, in
 	if (err == -ENODATA)
 		return ctx->sr.live ? "extended PCI config space needs root" :
 				      "the capture holds no extended PCI config space";
+	if (err == -ENOENT)
+		return "no PCI config file (sysfs config) to read its capabilities from";
 	return sr_reason(err);
 }
 
@@ -1555,8 +1557,10 @@ static void acs_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o,
 		facts_gap(&ctx->facts, fact, "no port above it");
 	} else if (unread) {
 		fj_bool_or_null(a, "p2p_redirected", -1);
-		facts_gap(&ctx->facts, fact, "%d of the %d port%s above it: %s", unread, nports,
-			  nports == 1 ? "" : "s", why);
+		if (nports == 1)
+			facts_gap(&ctx->facts, fact, "the port above it: %s", why);
+		else
+			facts_gap(&ctx->facts, fact, "%d of the %d ports above it: %s", unread, nports, why);
 	} else
 		fj_bool_or_null(a, "p2p_redirected", 0);
 	cJSON_AddItemToObject(a, "redirecting_ports", ports);
@@ -1712,7 +1716,7 @@ static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const cha
 			facts_evidence(&ctx->facts, fact, path);
 		} else if (r == 0 || r == -ENOENT)
 			facts_gap(&ctx->facts, fact, "its driver exports no memory size in sysfs "
-				  "(amdgpu's mem_info_vram_total)");
+				  "(amdgpu does: mem_info_vram_total)");
 		else
 			facts_gap_read(&ctx->facts, fact, path, r);
 		free(path);

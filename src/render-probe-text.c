@@ -433,32 +433,9 @@ static void text_pci(FILE *out, const cJSON *root)
 				" (oversubscribed)" : "");
 		fputc('\n', out);
 	}
-	m = cJSON_GetObjectItemCaseSensitive(pci, "topology_matrix");
-	if (m) {
-		const cJSON *devs = cJSON_GetObjectItemCaseSensitive(m, "devices");
-		const cJSON *rows = cJSON_GetObjectItemCaseSensitive(m, "rows"), *row, *c;
-		int i = 0, j;
-		tx_section(out, "Accelerator topology (nvidia-smi topo -m terms)");
-		fprintf(out, "  %-6s", "");
-		for (j = 0; j < cJSON_GetArraySize(devs); j++)
-			fprintf(out, " ACC%-3d", j);
-		fprintf(out, " %-16s %s\n", "CPU affinity", "NUMA affinity");
-		cJSON_ArrayForEach(row, rows) {
-			const cJSON *a = cJSON_GetArrayItem(acc, i);
-			const cJSON *node = cJSON_GetObjectItemCaseSensitive(a, "numa_node");
-			const char *cpus = fj_get_str(a, "local_cpus");
-			char nd[12] = "N/A";
-			fprintf(out, "  ACC%-3d", i);
-			cJSON_ArrayForEach(c, row)
-				fprintf(out, " %-6s", cJSON_IsString(c) ? c->valuestring : "?");
-			if (cJSON_IsNumber(node))
-				snprintf(nd, sizeof(nd), "%d", node->valueint);
-			fprintf(out, " %-16s %s\n", cpus ? cpus : "N/A", nd);
-			i++;
-		}
-		fprintf(out, "  X self; PIX one bridge or switch; PXB several bridges; PHB the host bridge;\n"
-			     "  NODE between host bridges of one NUMA node; SYS across NUMA nodes\n");
-	}
+	m = cJSON_GetObjectItemCaseSensitive(pci, "matrix");
+	if (cJSON_IsObject(m))
+		text_pci_matrix(out, m, 80);
 }
 
 /*** kernel ***/

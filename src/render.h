@@ -24,6 +24,9 @@ render_fn render_json;
 
 /* probe (render-probe-text.c) */
 render_fn probe_render_text;
+/* pci.matrix as a table folded to width columns (80 when 0) and the
+ * devices' facts (render-probe-matrix.c) */
+void text_pci_matrix(FILE *fp, const cJSON *matrix, int width);
 /* check: the report (render-check-*.c) */
 render_fn report_render_text;
 render_fn report_render_junit;
