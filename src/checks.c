@@ -352,12 +352,22 @@ static void obs_link(const cJSON *root, const char *path, const char *what, cons
 		const cJSON *cur = facts_get(d, sub[0] == 'w' ? "link.width.current" : "link.speed_gts.current");
 		const cJSON *max = facts_get(d, sub[0] == 'w' ? "link.width.max" : "link.speed_gts.max");
 		double r;
+		const cJSON *slot = sub[0] == 'w' ? facts_get(d, "upstream.width_max") : NULL;
+		double want;
 		if (!cJSON_IsNumber(cur) || !cJSON_IsNumber(max) || max->valuedouble <= 0)
 			return unknown(o, "%s: link %s not known", bdf(d), sub[0] == 'w' ? "width" : "speed");
-		r = cur->valuedouble / max->valuedouble;
+		/* Width: against what the slot allows (a x16 card in a slot
+		 * wired x8 is as wide as it can be), when the port is known. */
+		want = max->valuedouble;
+		if (cJSON_IsNumber(slot) && slot->valuedouble > 0 && slot->valuedouble < want)
+			want = slot->valuedouble;
+		r = cur->valuedouble / want;
 		if (r < worst) {
 			worst = r;
-			if (sub[0] == 'w')
+			if (sub[0] == 'w' && want < max->valuedouble)
+				detail(o, "%s: x%g of the x%g its slot allows (the card can do x%g)", bdf(d),
+				       cur->valuedouble, want, max->valuedouble);
+			else if (sub[0] == 'w')
 				detail(o, "%s: x%g of x%g", bdf(d), cur->valuedouble, max->valuedouble);
 			else
 				detail(o, "%s: %g of %g GT/s (links slow down at idle: re-check under load)",
@@ -468,6 +478,67 @@ static void obs_acc_uplink(const cJSON *root, const char *key, struct obs *o)
 		}
 	}
 	value_bool(o, 0);
+}
+
+/* Whether every accelerator has a NIC inside its own switch (pci.matrix). */
+static void obs_acc_nic_switch(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *m = fact(o, root, "pci.matrix"), *info, *pairs, *paths, *d, *p;
+	int na = 0, nn = 0, i = 0;
+	(void)key;
+	fact(o, root, "pci.matrix.switch_pairs");
+	if (!cJSON_IsObject(m))
+		return unknown(o, NULL);
+	info = cJSON_GetObjectItemCaseSensitive(m, "info");
+	pairs = cJSON_GetObjectItemCaseSensitive(m, "switch_pairs");
+	paths = cJSON_GetObjectItemCaseSensitive(m, "paths");
+	if (!cJSON_IsArray(info) || !cJSON_IsArray(pairs))
+		return unknown(o, "pci.matrix has no info or switch_pairs");
+	cJSON_ArrayForEach(d, info) {
+		const char *k = fj_get_str(d, "kind");
+		na += k && !strcmp(k, "accelerator");
+		nn += k && !strcmp(k, "nic");
+	}
+	if (!na)
+		return skip(o, "no accelerators found");
+	if (!nn)
+		return skip(o, "no network controllers found");
+	cJSON_ArrayForEach(d, info) {
+		const char *k = fj_get_str(d, "kind"), *b = fj_get_str(d, "bdf");
+		int found = 0, j = 0;
+		const char *best = NULL;
+		static const char *const order[] = { "PIX", "PXB", "PHB", "NODE", "SYS" };
+		const cJSON *e;
+		if (!k || strcmp(k, "accelerator") || !b) {
+			i++;
+			continue;
+		}
+		cJSON_ArrayForEach(p, pairs)
+			found |= fj_get_str(p, "accelerator") && !strcmp(fj_get_str(p, "accelerator"), b);
+		if (!found) {
+			/* The nearest NIC it has, in nvidia-smi's terms. */
+			cJSON_ArrayForEach(e, info) {
+				const cJSON *c = cJSON_GetArrayItem(cJSON_GetArrayItem(paths, i), j++);
+				size_t r, rb;
+				if (!fj_get_str(e, "kind") || strcmp(fj_get_str(e, "kind"), "nic") || !cJSON_IsString(c))
+					continue;
+				for (r = 0; r < ARRAY_SIZE(order) && strcmp(order[r], c->valuestring); r++)
+					;
+				for (rb = 0; best && rb < ARRAY_SIZE(order) && strcmp(order[rb], best); rb++)
+					;
+				if (r < ARRAY_SIZE(order) && (!best || r < rb))
+					best = order[r];
+			}
+			value_bool(o, 0);
+			detail(o, "%s: no NIC inside its switch (the nearest NIC: %s)", b,
+			       best ? best : "unknown, a NUMA node is not reported");
+			return;
+		}
+		i++;
+	}
+	value_bool(o, 1);
+	detail(o, "every accelerator shares a switch with a NIC (%d pair%s)", cJSON_GetArraySize(pairs),
+	       cJSON_GetArraySize(pairs) == 1 ? "" : "s");
 }
 
 /* What the port above each accelerator can carry over what the card can use. */
@@ -831,7 +902,9 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Accelerator PCIe link width",
 	  .observe = obs_acc_width,
-	  .what = "Lowest negotiated/maximum link width over the accelerators (1.0 = full width; skipped without accelerators).",
+	  .what = "Lowest negotiated link width over the accelerators, against the narrower of what the card "
+	  "and its slot allow (1.0 = as wide as it can be; a x16 card in a slot wired x8 at x8 passes; "
+	  "skipped without accelerators).",
 	  .why = "Boards may lack lanes for every card: four modules on lanes for two run at half width "
 	  "and higher latency in an accelerator-module write-up (nodeaudit-checks(7)). Unlike "
 	  "speed, a lower width is real, not power saving.",
@@ -910,6 +983,23 @@ const struct check check_catalog[] = {
 	  .fixes = {
 		{ .kind = "hardware", .text = "Move the card behind a port (or switch uplink) as wide and fast as the card" } } },
 
+	{ .id = "pci.accelerator.nic_switch",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "pci.matrix.switch_pairs, pci.matrix.paths",
+	  .title = "Accelerator and NIC under one switch",
+	  .observe = obs_acc_nic_switch,
+	  .what = "Whether every accelerator has a network controller below the same PCIe switch "
+	  "(pci.matrix.switch_pairs; skipped without accelerators or NICs).",
+	  .why = "GPUDirect RDMA moves data between the NIC and the accelerator without the CPU; "
+	  "peer-to-peer traffic that stays inside one switch (nvidia-smi's PIX or PXB) is the fast "
+	  "case, while through the host bridge (PHB) or across sockets (NODE, SYS) it is slower or "
+	  "unsupported (nodeaudit-checks(7)). ACS redirect on a switch port sends it up to the root "
+	  "complex all the same: see pci.matrix.info[].acs.",
+	  .fixes = {
+		{ .kind = "hardware", .text = "Put each accelerator and its NIC in slots below the same PCIe "
+		  "switch (the board manual's slot-to-switch map)" } } },
+
 	{ .id = "pci.nic.link",
 	  .type = V_NUM,
 	  .cmps = NUM,
@@ -917,7 +1007,8 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "NIC PCIe link width",
 	  .observe = obs_nic_link,
-	  .what = "Lowest negotiated/maximum link width over the network controllers.",
+	  .what = "Lowest negotiated link width over the network controllers, against the narrower of "
+	  "what the card and its slot allow.",
 	  .why = "Array nodes in the field reports talk over 25/100 GbE or RoCEv2 (nodeaudit-checks(7)); a "
 	  "100 GbE NIC on a narrowed link "
 	  "cannot reach line rate.",

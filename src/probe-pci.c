@@ -1764,6 +1764,8 @@ static void pci_matrix_json(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pc
 		char *base = xasprintf("pci.matrix.info[%zu]", i), *fact;
 		int up = uplink_of(s, idx[i]);
 		cJSON_AddItemToArray(devs, cJSON_CreateString(p->bdf));
+		if (p->sys)
+			facts_evidence(&ctx->facts, "pci.matrix.paths", p->sys);
 		for (j = 0; j < n; j++) {
 			const char *c = path_class(s, idx[i], idx[j], numa, one_node);
 			cJSON_AddItemToArray(row, c ? cJSON_CreateString(c) : cJSON_CreateNull());
