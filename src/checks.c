@@ -279,12 +279,45 @@ static void obs_ratio(const cJSON *root, const char *num, const char *den, struc
 	detail(o, "%g of %g", a, b);
 }
 
+/* Append "; empty: P2-DIMMD1 (package 1, channel D), ..." for the channels
+ * without a DIMM, by their slots' locators. */
+static void empty_slots_detail(const cJSON *root, struct obs *o)
+{
+	const cJSON *list = facts_get(root, "memory.channels.list"), *ch, *loc;
+	size_t len = strlen(o->detail);
+	int n = 0;
+	cJSON_ArrayForEach(ch, list) {
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(ch, "dimms");
+		const cJSON *pk = cJSON_GetObjectItemCaseSensitive(ch, "package");
+		const char *name = fj_get_str(ch, "name");
+		if (!cJSON_IsNumber(d) || d->valuedouble > 0)
+			continue;
+		cJSON_ArrayForEach(loc, cJSON_GetObjectItemCaseSensitive(ch, "empty_slots")) {
+			char part[160];
+			if (!cJSON_IsString(loc))
+				continue;
+			if (cJSON_IsNumber(pk))
+				snprintf(part, sizeof(part), "%s%s (package %d, channel %s)", n++ ? ", " : "; empty: ",
+					 loc->valuestring, pk->valueint, name ? name : "?");
+			else
+				snprintf(part, sizeof(part), "%s%s (channel %s)", n++ ? ", " : "; empty: ",
+					 loc->valuestring, name ? name : "?");
+			if (len + strlen(part) + 1 < sizeof(o->detail)) {
+				strcat(o->detail, part);
+				len += strlen(part);
+			}
+		}
+	}
+}
+
 static void obs_mem_channels_ratio(const cJSON *root, const char *key, struct obs *o)
 {
 	(void)key;
 	obs_ratio(root, "memory.channels.populated", "memory.channels.total", o);
-	if (o->state == OBS_VALUE)
+	if (o->state == OBS_VALUE) {
 		strncat(o->detail, " channels populated", sizeof(o->detail) - strlen(o->detail) - 1);
+		empty_slots_detail(root, o);
+	}
 }
 
 static void obs_mem_channels_balanced(const cJSON *root, const char *key, struct obs *o)
@@ -294,6 +327,11 @@ static void obs_mem_channels_balanced(const cJSON *root, const char *key, struct
 	if (!cJSON_IsBool(b))
 		return unknown(o, NULL);
 	value_bool(o, cJSON_IsTrue(b));
+	if (cJSON_IsFalse(b)) {
+		empty_slots_detail(root, o);
+		if (o->detail[0] == ';')
+			memmove(o->detail, o->detail + 2, strlen(o->detail + 2) + 1);
+	}
 }
 
 static void obs_mem_speed_ratio(const cJSON *root, const char *key, struct obs *o)
@@ -852,7 +890,7 @@ const struct check check_catalog[] = {
 	  "Q4 in the CPU field reports; each empty channel cuts that in proportion "
 	  "(nodeaudit-checks(7)).",
 	  .fixes = {
-		{ .kind = "hardware", .text = "Put one DIMM in every memory channel (the A1, B1, C1... slots)" } } },
+		{ .kind = "hardware", .text = "Put one DIMM in every memory channel: the empty slots the finding names (A1, B1, C1... on most boards)" } } },
 
 	{ .id = "memory.channels.balanced",
 	  .type = V_BOOL,
