@@ -104,6 +104,7 @@ static const struct cmd_format check_formats[] = {
 	{ "prometheus", report_render_prometheus },
 	{ "tap", report_render_tap },
 	{ "html", render_html },
+	{ "svg", report_render_svg },
 	{ NULL, NULL },
 };
 
@@ -118,7 +119,7 @@ const struct command cmd_check = {
 		"(with the reason) or is skipped when it does not apply.\n",
 	.options = check_options,
 	.formats = check_formats,
-	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile;\ntap: TAP for prove; html: one self-contained page",
+	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile;\ntap: TAP for prove; html: one self-contained page;\nsvg: the drawing of the node with the findings on the parts they name",
 	.epilog = "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,

@@ -55,7 +55,7 @@ static const char css[] =
 	".st{font-style:normal;display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3em;"
 	"border:1px solid #d0d7de;font-size:.9em}"
 	".note{color:#57606a}.mixed{border:2px solid #bf8700;padding:.4em .8em;background:#fff8c5}"
-	"svg{max-width:100%;height:auto}svg text{font:11px system-ui,sans-serif;fill:#1b1f24}"
+	"svg{max-width:100%;height:auto}svg:not(.nodemap) text{font:11px system-ui,sans-serif;fill:#1b1f24}"
 	"#nodes-table td:nth-child(n+2):nth-child(-n+5){text-align:right}"
 	"#nodes-table td:nth-child(6),#nodes-table td:nth-child(7){font-size:.92em}"
 	"rect.pass{fill:#aceebb}rect.warn{fill:#fae17d}rect.fail{fill:#ff8182}rect.unknown{fill:#d0d7de}"

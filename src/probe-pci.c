@@ -1808,6 +1808,14 @@ static void pci_matrix_json(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pc
 		free(fact);
 		fj_str_or_null(o, "host_bridge", p->root[0] ? p->root : NULL);
 		fj_str_or_null(o, "switch", up >= 0 && is_switch_up(&s->d[up]) ? s->d[up].bdf : NULL);
+		{
+			/* Every switch above it, the outermost first. */
+			cJSON *sws = cJSON_AddArrayToObject(o, "switches");
+			int q, hops = 0;
+			for (q = p->parent; q != NO_PARENT && hops++ < 64; q = s->d[q].parent)
+				if (is_switch_up(&s->d[q]))
+					cJSON_InsertItemInArray(sws, 0, cJSON_CreateString(s->d[q].bdf));
+		}
 		fj_str_or_null(o, "port", p->parent != NO_PARENT ? s->d[p->parent].bdf : NULL);
 		if (p->w_max > 0 || p->w_cur > 0) {
 			cJSON *l = cJSON_AddObjectToObject(o, "link");
