@@ -27,7 +27,7 @@
  * it draws nothing (the measuring pass).
  */
 
-#define SVG_W 1240
+#define SVG_W 1160   /* fits the page (1200 px less its padding) unscaled */
 #define PAD 8
 #define HEAD 20       /* a box's title strip */
 #define CORE_W 34
