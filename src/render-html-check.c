@@ -3,6 +3,7 @@
 #include "facts.h"
 #include "html.h"
 #include "render.h"
+#include "checks.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -33,21 +34,52 @@ static double jnum(const cJSON *j, const char *path)
 	return cJSON_IsNumber(j) && isfinite(j->valuedouble) ? j->valuedouble : NAN;
 }
 
-/* A scalar for people: strings as is, numbers, booleans, null as "unknown". */
-static void esc_value(FILE *fp, const cJSON *j)
+/* The unit of a check's values (the catalogue's), or NULL. */
+static const char *unit_of(const char *id)
 {
-	char *s;
-	if (!j || cJSON_IsNull(j)) {
-		fputs("<span class=\"note\">unknown</span>", fp);
-		return;
-	}
-	if (cJSON_IsString(j)) {
-		html_esc(fp, j->valuestring);
-		return;
-	}
-	s = cJSON_PrintUnformatted(j);
-	html_esc(fp, s ? s : "");
-	free(s);
+	const struct check *c = id ? check_find(id) : NULL;
+	return c ? c->unit : NULL;
+}
+
+/* One word for the node, then what makes it so: the failing checks, the
+ * warnings, the unknowns (as the exit status counts them). */
+static void verdict(FILE *fp, const cJSON *report)
+{
+	const cJSON *sum = jget(report, "summary"), *it;
+	double e = jnum(sum, "exit"), nf = jnum(sum, "fail"), nw = jnum(sum, "warn"), nu = jnum(sum, "unknown");
+	const char *word = isnan(e) ? "UNKNOWN" : e >= 3 ? "UNKNOWN" : e >= 2 ? "FAIL" : e >= 1 ? "WARN" : "OK";
+	const char *cls = isnan(e) || e >= 3 ? "unknown" : e >= 2 ? "fail" : e >= 1 ? "warn" : "pass";
+	const char *worst = nf > 0 ? "fail" : nw > 0 ? "warn" : NULL;
+	int k = 0;
+	fprintf(fp, "<p class=\"verdict %s\" id=\"verdict\"><b>%s</b>", cls, word);
+	if (!isnan(nf) && nf > 0)
+		fprintf(fp, ": %.0f check%s fail", nf, nf == 1 ? "" : "s");
+	if (!isnan(nw) && nw > 0)
+		fprintf(fp, "%s%.0f warn%s", nf > 0 ? ", " : ": ", nw, nw == 1 ? "s" : "");
+	if (!isnan(nu) && nu > 0)
+		fprintf(fp, "%s%.0f unknown", nf > 0 || nw > 0 ? ", " : ": ", nu);
+	if (worst) {
+		fputs(" <span class=\"note\">(", fp);
+		cJSON_ArrayForEach(it, jget(report, "findings")) {
+			const char *st = jstr(it, "status"), *id = jstr(it, "id");
+			if (!st || strcmp(st, worst) || !id)
+				continue;
+			if (k++ == 3) {
+				fputs(", ...", fp);
+				break;
+			}
+			if (k > 1)
+				fputs(", ", fp);
+			html_esc(fp, id);
+			if (jstr(it, "key")) {
+				fputc(' ', fp);
+				html_esc(fp, jstr(it, "key"));
+			}
+		}
+		fputs(")</span>", fp);
+	} else if (!isnan(e) && e == 0)
+		fputs(": every check the profile asks for passes", fp);
+	fputs("</p>\n", fp);
 }
 
 static void header(FILE *fp, const cJSON *report)
@@ -58,8 +90,9 @@ static void header(FILE *fp, const cJSON *report)
 	double e = jnum(sum, "exit");
 	fputs("<h1>", fp);
 	html_esc(fp, jstr(report, "host.hostname") ? jstr(report, "host.hostname") : "unknown host");
-	fputs("</h1>\n<p>", fp);
-	fputs("Kernel <code>", fp);
+	fputs("</h1>\n", fp);
+	verdict(fp, report);
+	fputs("<p>Kernel <code>", fp);
 	html_esc(fp, jstr(report, "host.kernel") ? jstr(report, "host.kernel") : "unknown");
 	fputs("</code>, ", fp);
 	html_esc(fp, jstr(report, "host.arch") ? jstr(report, "host.arch") : "");
@@ -113,18 +146,19 @@ static void findings_table(FILE *fp, const cJSON *report)
 			fprintf(fp, "<tr class=\"%s\" data-status=\"%s\"><td><span class=\"st %s\">", html_status_class(st),
 				html_status_class(st), html_status_class(st));
 			html_esc(fp, st ? st : "unknown");
-			fputs("</span></td><td><code>", fp);
-			html_esc(fp, jstr(it, "id") ? jstr(it, "id") : "?");
+			fputs("</span></td><td>", fp);
+			html_check_id(fp, jstr(it, "id") ? jstr(it, "id") : "?");
 			if (key) {
-				fputc(' ', fp);
+				fputs(" <code>", fp);
 				html_esc(fp, key);
+				fputs("</code>", fp);
 			}
-			fputs("</code><br>", fp);
+			fputs("<br>", fp);
 			html_esc(fp, jstr(it, "title") ? jstr(it, "title") : "");
 			fputs("</td><td>", fp);
-			esc_value(fp, jget(it, "observed"));
+			html_value(fp, jget(it, "observed"), unit_of(jstr(it, "id")));
 			fputs("</td><td>", fp);
-			esc_value(fp, jget(it, "expected"));
+			html_expected(fp, jget(it, "expected"), unit_of(jstr(it, "id")));
 			fputs("</td><td>", fp);
 			if ((s = jstr(it, "detail"))) {
 				html_esc(fp, s);
@@ -139,24 +173,26 @@ static void findings_table(FILE *fp, const cJSON *report)
 				html_esc(fp, s);
 				fputs("</span>", fp);
 			}
-			fputs("</td><td>", fp);
+			fputs("</td><td class=\"fix\">", fp);
 			if (!cJSON_IsArray(fix))
 				fix = NULL;
+			/* The text, then its command on a line of its own. */
 			cJSON_ArrayForEach(fx, fix) {
 				const char *kind = jstr(fx, "kind"), *cmd = jstr(fx, "command"), *text = jstr(fx, "text");
 				fputs("<div>", fp);
 				if (kind) {
+					fputs("<b>", fp);
 					html_esc(fp, kind);
-					fputs(": ", fp);
+					fputs("</b>: ", fp);
 				}
 				if (text)
 					html_esc(fp, text);
-				if (cmd) {
-					fputs("<code>", fp);
-					html_esc(fp, cmd);
-					fputs("</code>", fp);
-				}
 				fputs("</div>", fp);
+				if (cmd) {
+					fputs("<div class=\"cmd\"><code>", fp);
+					html_esc(fp, cmd);
+					fputs("</code></div>", fp);
+				}
 			}
 			fputs("</td></tr>\n", fp);
 		}
