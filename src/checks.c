@@ -521,9 +521,15 @@ static void obs_acc_uplink(const cJSON *root, const char *key, struct obs *o)
 /* Whether every accelerator has a NIC inside its own switch (pci.matrix). */
 static void obs_acc_nic_switch(const cJSON *root, const char *key, struct obs *o)
 {
-	const cJSON *m = fact(o, root, "pci.matrix"), *info, *pairs, *paths, *d, *p;
+	const cJSON *m, *info, *pairs, *paths, *d, *p, *nics;
 	int na = 0, nn = 0, i = 0;
 	(void)key;
+	if (!pci_list(root, "pci.accelerators", "accelerators", o))
+		return;
+	nics = fact(o, root, "pci.nics");
+	if (cJSON_IsArray(nics) && cJSON_GetArraySize(nics) == 0)
+		return skip(o, "no network controllers found");
+	m = fact(o, root, "pci.matrix");
 	fact(o, root, "pci.matrix.switch_pairs");
 	if (!cJSON_IsObject(m))
 		return unknown(o, NULL);

@@ -72,6 +72,11 @@ struct pdev {
 	int extlen;           /* bytes of config space in cfg from a dump (up to 4096) */
 	int extfd;            /* sysfs config file for the extended space; -1 */
 	int exterr;           /* why the extended space is unreadable; 0 */
+	int ext_done;         /* acs and rebar below are read */
+	int acs;              /* ACS capability offset; 0 none; -errno unreadable */
+	uint32_t acs_word;    /* its capability and control registers */
+	int rebar;            /* resizable BAR capability offset, likewise */
+	uint32_t rebar_cap, rebar_ctl;
 };
 
 struct pci_scan {
@@ -610,6 +615,8 @@ static void mark_matters(struct pci_scan *s)
 	}
 }
 
+static void ext_info(struct probe_ctx *ctx, struct pdev *p);
+
 /* Config space for every device: from the dump source, or (sysfs, when
  * sysfs_cfg) from each config file that matters, dword by dword as the
  * facts need it; else none. */
@@ -635,6 +642,13 @@ static void read_configs(struct probe_ctx *ctx, struct pci_scan *s, struct pcisr
 		}
 		parse_config(p);
 		config_link(p);
+		if (p->cfgfd >= 0) {
+			/* The extended capabilities while the file is open:
+			 * each config file is opened once. */
+			p->extfd = p->cfgfd;
+			ext_info(ctx, p);
+			p->extfd = -1;
+		}
 		cfg_close(p);
 		p->kind = p->have_ids ? pci_classify(p->vendor, p->device, p->cls) : PCI_OTHER;
 	}
@@ -1523,6 +1537,21 @@ static const char *ext_why(const struct probe_ctx *ctx, const struct pdev *p, in
 	return sr_reason(err);
 }
 
+/* ACS and resizable BAR, read once per function. */
+static void ext_info(struct probe_ctx *ctx, struct pdev *p)
+{
+	if (p->ext_done)
+		return;
+	p->ext_done = 1;
+	p->acs = ext_cap(ctx, p, 0x000d);
+	if (p->acs > 0 && ext_dword(ctx, p, p->acs + 4, &p->acs_word) < 0)
+		p->acs = p->exterr;
+	p->rebar = p->acs < 0 ? p->acs : ext_cap(ctx, p, 0x0015);
+	if (p->rebar > 0 && (ext_dword(ctx, p, p->rebar + 4, &p->rebar_cap) < 0 ||
+			     ext_dword(ctx, p, p->rebar + 8, &p->rebar_ctl) < 0))
+		p->rebar = p->exterr;
+}
+
 /* ACS on the way from device i to the root: the ports above it (root and
  * switch downstream ports) that redirect peer-to-peer requests upstream. */
 static void acs_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
@@ -1538,9 +1567,9 @@ static void acs_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o,
 		if (is_switch_up(b))
 			continue;
 		nports++;
-		cap = ext_cap(ctx, b, 0x000d);
-		if (cap > 0 && ext_dword(ctx, b, cap + 4, &v) < 0)
-			cap = b->exterr;
+		ext_info(ctx, b);
+		cap = b->acs;
+		v = b->acs_word;
 		if (cap < 0) {
 			unread++;
 			why = ext_why(ctx, b, cap);
@@ -1681,22 +1710,18 @@ static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const cha
 
 	/* Resizable BAR (extended capability 0x15): the first BAR it governs. */
 	fact = xasprintf("%s.resizable_bar", base);
-	cap = ext_cap(ctx, p, 0x0015);
+	ext_info(ctx, p);
+	cap = p->rebar;
 	if (cap > 0) {
-		uint32_t c1, c2;
-		if (ext_dword(ctx, p, cap + 4, &c1) == 0 && ext_dword(ctx, p, cap + 8, &c2) == 0) {
-			cJSON *rb = cJSON_AddObjectToObject(o, "resizable_bar");
-			int bit = 31, cur = (int)(c2 >> 8 & 0x3f);
-			while (bit >= 4 && !(c1 & 1u << bit))
-				bit--;
-			fj_num(rb, "bar", (double)(c2 & 7));
-			fj_num(rb, "current_bytes", ldexp(1, cur + 20));
-			fj_num_or_null(rb, "max_bytes", bit >= 4, ldexp(1, bit + 16));
-			fj_bool_or_null(rb, "at_max", bit >= 4 ? cur + 20 >= bit + 16 : -1);
-		} else {
-			cJSON_AddNullToObject(o, "resizable_bar");
-			facts_gap(&ctx->facts, fact, "%s", ext_why(ctx, p, p->exterr));
-		}
+		uint32_t c1 = p->rebar_cap, c2 = p->rebar_ctl;
+		cJSON *rb = cJSON_AddObjectToObject(o, "resizable_bar");
+		int bit = 31, cur = (int)(c2 >> 8 & 0x3f);
+		while (bit >= 4 && !(c1 & 1u << bit))
+			bit--;
+		fj_num(rb, "bar", (double)(c2 & 7));
+		fj_num(rb, "current_bytes", ldexp(1, cur + 20));
+		fj_num_or_null(rb, "max_bytes", bit >= 4, ldexp(1, bit + 16));
+		fj_bool_or_null(rb, "at_max", bit >= 4 ? cur + 20 >= bit + 16 : -1);
 	} else if (cap == 0)
 		cJSON_AddFalseToObject(o, "resizable_bar");
 	else {
