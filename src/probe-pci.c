@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1390,6 +1391,54 @@ static void matrix_json(struct pci_scan *s, cJSON *pci, const cJSON *accels)
 
 /*** The device matrix (pci.matrix): accelerators, NICs, NVMe ***/
 
+/* The matrix's gaps, one per fact over its devices ("pci.matrix.info[].acs
+ * .p2p_redirected: 3 of 8 devices; the first: ..."), as pci.devices[].link:
+ * a machine without an IOMMU would otherwise say so once per device. */
+static struct mx_gaps {
+	char key[96], *why;
+	int n;
+} mxg[16];
+static size_t nmxg;
+
+static void mx_gap(const char *fact, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void mx_gap(const char *fact, const char *fmt, ...)
+{
+	char key[96];
+	const char *lb = strchr(fact, '['), *rb = lb ? strchr(lb, ']') : NULL;
+	size_t i;
+	va_list ap;
+	if (lb && rb)
+		snprintf(key, sizeof(key), "%.*s[]%s", (int)(lb - fact), fact, rb + 1);
+	else
+		snprintf(key, sizeof(key), "%s", fact);
+	for (i = 0; i < nmxg && strcmp(mxg[i].key, key); i++)
+		;
+	if (i == nmxg) {
+		if (nmxg == ARRAY_SIZE(mxg))
+			return;
+		snprintf(mxg[i].key, sizeof(mxg[i].key), "%s", key);
+		va_start(ap, fmt);
+		mxg[i].why = xvasprintf(fmt, ap);
+		va_end(ap);
+		mxg[i].n = 0;
+		nmxg++;
+	}
+	mxg[i].n++;
+}
+
+static void mx_gaps_flush(struct facts *f, size_t ndev)
+{
+	size_t i;
+	for (i = 0; i < nmxg; i++) {
+		if (ndev == 1)
+			facts_gap(f, mxg[i].key, "%s", mxg[i].why);
+		else
+			facts_gap(f, mxg[i].key, "%d of %zu devices; the first: %s", mxg[i].n, ndev, mxg[i].why);
+		free(mxg[i].why);
+	}
+	nmxg = 0;
+}
+
 static int is_nvme(const struct pdev *p)
 {
 	return p->have_ids && (p->cls >> 8) == 0x0108;
@@ -1583,13 +1632,13 @@ static void acs_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o,
 		fj_bool_or_null(a, "p2p_redirected", 1);
 	else if (nports == 0) {
 		fj_bool_or_null(a, "p2p_redirected", -1);
-		facts_gap(&ctx->facts, fact, "no port above it");
+		mx_gap(fact, "no port above it");
 	} else if (unread) {
 		fj_bool_or_null(a, "p2p_redirected", -1);
 		if (nports == 1)
-			facts_gap(&ctx->facts, fact, "the port above it: %s", why);
+			mx_gap(fact, "the port above it: %s", why);
 		else
-			facts_gap(&ctx->facts, fact, "%d of the %d ports above it: %s", unread, nports, why);
+			mx_gap(fact, "%d of the %d ports above it: %s", unread, nports, why);
 	} else
 		fj_bool_or_null(a, "p2p_redirected", 0);
 	cJSON_AddItemToObject(a, "redirecting_ports", ports);
@@ -1605,7 +1654,7 @@ static void iommu_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, co
 	if (!p->sys) {
 		cJSON_AddNullToObject(o, "iommu_group");
 		cJSON_AddNullToObject(o, "iommu_group_devices");
-		facts_gap(&ctx->facts, fact, "a PCI config dump holds no IOMMU groups");
+		mx_gap(fact, "a PCI config dump holds no IOMMU groups");
 		free(fact);
 		return;
 	}
@@ -1629,7 +1678,7 @@ static void iommu_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, co
 		} else {
 			char *f2 = xasprintf("%s.iommu_group_devices", base);
 			cJSON_AddNullToObject(o, "iommu_group_devices");
-			facts_gap(&ctx->facts, f2, "%s: missing or empty", dir);
+			mx_gap(f2, "%s: missing or empty", dir);
 			free(f2);
 		}
 		sr_free_list(names, n);
@@ -1638,10 +1687,10 @@ static void iommu_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, co
 		cJSON_AddNullToObject(o, "iommu_group");
 		cJSON_AddNullToObject(o, "iommu_group_devices");
 		if (r == -ENOENT)
-			facts_gap(&ctx->facts, fact, "%s: missing (the IOMMU is off, or the kernel "
+			mx_gap(fact, "%s: missing (the IOMMU is off, or the kernel "
 				  "has no IOMMU driver for this bus)", path);
 		else
-			facts_gap_read(&ctx->facts, fact, path, r);
+			mx_gap(fact, "%s: %s", path, sr_reason(r));
 	}
 	free(target);
 	free(path);
@@ -1660,14 +1709,14 @@ static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const cha
 	if (!p->sys) {
 		cJSON_AddNullToObject(o, "bars");
 		cJSON_AddNullToObject(o, "largest_bar_bytes");
-		facts_gap(&ctx->facts, fact, "a PCI config dump holds no BAR sizes");
+		mx_gap(fact, "a PCI config dump holds no BAR sizes");
 	} else {
 		path = xasprintf("%s/resource", p->sys);
 		r = sr_read(&ctx->sr, path, &text, NULL);
 		if (r < 0) {
 			cJSON_AddNullToObject(o, "bars");
 			cJSON_AddNullToObject(o, "largest_bar_bytes");
-			facts_gap_read(&ctx->facts, fact, path, r);
+			mx_gap(fact, "%s: %s", path, sr_reason(r));
 		} else {
 			int bad = 0;
 			bars = cJSON_AddArrayToObject(o, "bars");
@@ -1696,7 +1745,7 @@ static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const cha
 				cJSON_DeleteItemFromObject(o, "bars");
 				cJSON_AddNullToObject(o, "bars");
 				cJSON_AddNullToObject(o, "largest_bar_bytes");
-				facts_gap(&ctx->facts, fact, "%s: line %d unparsable", path, idx + 1);
+				mx_gap(fact, "%s: line %d unparsable", path, idx + 1);
 				largest = 0;
 			} else {
 				fj_num_or_null(o, "largest_bar_bytes", largest > 0, (double)largest);
@@ -1726,7 +1775,7 @@ static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const cha
 		cJSON_AddFalseToObject(o, "resizable_bar");
 	else {
 		cJSON_AddNullToObject(o, "resizable_bar");
-		facts_gap(&ctx->facts, fact, "%s", ext_why(ctx, p, cap));
+		mx_gap(fact, "%s", ext_why(ctx, p, cap));
 	}
 	free(fact);
 
@@ -1740,13 +1789,13 @@ static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const cha
 			have_mem = 1;
 			facts_evidence(&ctx->facts, fact, path);
 		} else if (r == 0 || r == -ENOENT)
-			facts_gap(&ctx->facts, fact, "its driver exports no memory size in sysfs "
+			mx_gap(fact, "its driver exports no memory size in sysfs "
 				  "(amdgpu does: mem_info_vram_total)");
 		else
-			facts_gap_read(&ctx->facts, fact, path, r);
+			mx_gap(fact, "%s: %s", path, sr_reason(r));
 		free(path);
 	} else
-		facts_gap(&ctx->facts, fact, "a PCI config dump holds no device memory size");
+		mx_gap(fact, "a PCI config dump holds no device memory size");
 	fj_num_or_null(o, "memory_bytes", have_mem, (double)mem);
 	fj_bool_or_null(o, "bar_covers_memory", have_mem && largest ? largest >= mem : -1);
 	free(fact);
@@ -1775,12 +1824,16 @@ static void pci_matrix_json(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pc
 	for (i = 0; i < s->n; i++) {
 		int64_t v;
 		char *path;
-		numa[i] = -1;
+		int r;
+		numa[i] = -2;   /* -1: the firmware says -1; -2: unreadable, or no sysfs */
 		if (!s->d[i].sys || mx_rank(&s->d[i]) < 0)
 			continue;
 		path = xasprintf("%s/numa_node", s->d[i].sys);
-		if (sr_read_s64(&ctx->sr, path, &v) == 0 && v >= 0 && v < SR_MAX_CPUS)
+		r = sr_read_s64(&ctx->sr, path, &v);
+		if (r == 0 && v >= 0 && v < SR_MAX_CPUS)
 			numa[i] = (int)v;
+		else if (r == 0 && v == -1)
+			numa[i] = -1;
 		free(path);
 	}
 	for (i = 0; i < n; i++) {
@@ -1801,9 +1854,12 @@ static void pci_matrix_json(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pc
 		cJSON_AddStringToObject(o, "kind", mx_kind(p));
 		fact = xasprintf("%s.numa_node", base);
 		fj_num_or_null(o, "numa_node", numa[idx[i]] >= 0, numa[idx[i]]);
-		if (numa[idx[i]] < 0)
-			facts_gap(&ctx->facts, fact, "%s", p->sys ? "the firmware does not report it "
-				  "(numa_node is -1 or unreadable)" : "a PCI config dump holds no NUMA locality");
+		if (numa[idx[i]] == -1)
+			mx_gap(fact, "the firmware does not report it (numa_node is -1)");
+		else if (numa[idx[i]] < 0 && p->sys)
+			mx_gap(fact, "%s/numa_node: unreadable, unparsable or out of range", p->sys);
+		else if (numa[idx[i]] < 0)
+			mx_gap(fact, "a PCI config dump holds no NUMA locality");
 		free(fact);
 		fact = xasprintf("%s.local_cpus", base);
 		if (p->sys) {
@@ -1820,15 +1876,15 @@ static void pci_matrix_json(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pc
 			else {
 				cJSON_AddNullToObject(o, "local_cpus");
 				if (r == 0)
-					facts_gap(&ctx->facts, fact, "%s: empty", path);
+					mx_gap(fact, "%s: empty", path);
 				else
-					facts_gap_read(&ctx->facts, fact, path, r);
+					mx_gap(fact, "%s: %s", path, sr_reason(r));
 			}
 			hwloc_bitmap_free(set);
 			free(path);
 		} else {
 			cJSON_AddNullToObject(o, "local_cpus");
-			facts_gap(&ctx->facts, fact, "a PCI config dump holds no CPU locality");
+			mx_gap(fact, "a PCI config dump holds no CPU locality");
 		}
 		free(fact);
 		fj_str_or_null(o, "host_bridge", p->root[0] ? p->root : NULL);
@@ -1842,14 +1898,6 @@ static void pci_matrix_json(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pc
 					cJSON_InsertItemInArray(sws, 0, cJSON_CreateString(s->d[q].bdf));
 		}
 		fj_str_or_null(o, "port", p->parent != NO_PARENT ? s->d[p->parent].bdf : NULL);
-		if (p->w_max > 0 || p->w_cur > 0) {
-			cJSON *l = cJSON_AddObjectToObject(o, "link");
-			fj_num_or_null(l, "width", p->w_cur > 0, p->w_cur);
-			fj_num_or_null(l, "width_max", p->w_max > 0, p->w_max);
-			speed_num(l, "speed_gts", p->w_cur > 0 ? p->s_cur : 0);
-			speed_num(l, "speed_gts_max", p->s_max);
-		} else
-			cJSON_AddNullToObject(o, "link");   /* pci.*[].link says why */
 		iommu_json(ctx, p, o, base);
 		acs_json(ctx, s, idx[i], o, base);
 		bars_json(ctx, p, o, base);
@@ -1871,6 +1919,7 @@ static void pci_matrix_json(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pc
 			cJSON_AddStringToObject(o, "switch", s->d[hop_unit(s, l)].bdf);
 			cJSON_AddItemToArray(pairs, o);
 		}
+	mx_gaps_flush(&ctx->facts, n);
 	free(idx);
 	free(numa);
 }

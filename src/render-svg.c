@@ -640,10 +640,17 @@ static int draw_pci_level(struct svg *g, const char *hb, int node, const char *s
 				int n = 0, inner;
 				m.fp = NULL;
 				/* As wide as its devices (up to 4 a row), at most the width. */
+				int deeper = 0;
 				cJSON_ArrayForEach(p, info)
-					n += jstr(p, "host_bridge") && !strcmp(jstr(p, "host_bridge"), hb) &&
-					     switch_at(p, depth) && !strcmp(switch_at(p, depth), next);
-				bw = PAD + (n < 4 ? (n > 1 ? n : 1) : 4) * (CARD_W + PAD);
+					if (jstr(p, "host_bridge") && !strcmp(jstr(p, "host_bridge"), hb) &&
+					    switch_at(p, depth) && !strcmp(switch_at(p, depth), next)) {
+						int d = cJSON_GetArraySize(jget(p, "switches")) - depth - 1;
+						n++;
+						if (d > deeper)
+							deeper = d;
+					}
+				/* Each switch nested below adds its frame. */
+				bw = PAD + (n < 4 ? (n > 1 ? n : 1) : 4) * (CARD_W + PAD) + deeper * 2 * PAD;
 				if (bw > w)
 					bw = w;
 				inner = draw_pci_level(&m, hb, node, next, depth + 1, 0, 0, bw - 2 * PAD);
@@ -711,10 +718,16 @@ static int draw_pci(struct svg *g, int node, int x, int y, int w)
 			/* As wide as it needs, at most the width. */
 			int need = 0, n = 0;
 			m.fp = NULL;
+			int deep = 0;
 			cJSON_ArrayForEach(p, info)
-				n += jstr(p, "host_bridge") && !strcmp(jstr(p, "host_bridge"), hb) &&
-				     dev_on_node(g->facts, p, node);
-			need = PAD + (n < 5 ? n : 5) * (CARD_W + PAD) + PAD;
+				if (jstr(p, "host_bridge") && !strcmp(jstr(p, "host_bridge"), hb) &&
+				    dev_on_node(g->facts, p, node)) {
+					int d = cJSON_GetArraySize(jget(p, "switches"));
+					n++;
+					if (d > deep)
+						deep = d;
+				}
+			need = PAD + (n < 5 ? n : 5) * (CARD_W + PAD) + PAD + deep * 2 * PAD;
 			bw = need > w ? w : need;
 			inner = draw_pci_level(&m, hb, node, NULL, 0, 0, 0, bw - 2 * PAD);
 			bw = inner ? bw : 0;
@@ -859,7 +872,9 @@ static int draw_node(struct svg *g, const cJSON *nd, hwloc_const_bitmap_t cpus, 
 		if (!isnan(jnum(nd, "memory_bytes")))
 			k += snprintf(t + k, sizeof(t) - (size_t)k, " \xc2\xb7 %s", bytes_h(jnum(nd, "memory_bytes"), b,
 											    sizeof(b)));
-		if (cl && *cl)
+		if (cl && *cl && !cJSON_IsArray(jget(g->facts, "cpu.core_cpus")))
+			snprintf(t + k, sizeof(t) - (size_t)k, " \xc2\xb7 CPUs %s \xc2\xb7 cores unknown", cl);
+		else if (cl && *cl)
 			snprintf(t + k, sizeof(t) - (size_t)k, " \xc2\xb7 CPUs %s \xc2\xb7 %d core%s", cl, ncores,
 				 ncores == 1 ? "" : "s");
 		else
@@ -891,11 +906,11 @@ static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int 
 			}
 	}
 	hm = draw_memory(&m, pkg, npk, 0, 0, w - 2 * PAD);
-	/* Measure the nodes whose CPUs are on this package. */
+	/* Measure the nodes whose CPUs are on this package (a node that spans
+	 * packages is drawn beside them, by draw_rest). */
 	cJSON_ArrayForEach(nd, nodes) {
 		hwloc_bitmap_t s = set_of(jstr(nd, "cpus"));
-		if (hwloc_bitmap_intersects(s, set)) {
-			hwloc_bitmap_and(s, s, set);
+		if (hwloc_bitmap_intersects(s, set) && hwloc_bitmap_isincluded(s, set)) {
 			hn += draw_node(&m, nd, s, (int)jnum(nd, "id"), 0, 0, w - 2 * PAD) + PAD;
 		}
 		hwloc_bitmap_free(s);
@@ -917,8 +932,7 @@ static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int 
 		yy = y + HEAD + hm;
 		cJSON_ArrayForEach(nd, nodes) {
 			hwloc_bitmap_t s = set_of(jstr(nd, "cpus"));
-			if (hwloc_bitmap_intersects(s, set)) {
-				hwloc_bitmap_and(s, s, set);
+			if (hwloc_bitmap_intersects(s, set) && hwloc_bitmap_isincluded(s, set)) {
 				yy += draw_node(g, nd, s, (int)jnum(nd, "id"), x + PAD, yy, w - 2 * PAD) + PAD;
 			}
 			hwloc_bitmap_free(s);
@@ -953,8 +967,17 @@ static int draw_rest(struct svg *g, const char *const *pk, int npk, int x, int y
 			}
 	cJSON_ArrayForEach(nd, nodes) {
 		hwloc_bitmap_t s = set_of(jstr(nd, "cpus"));
-		if (!hwloc_bitmap_intersects(s, all)) {
-			/* A node with no CPUs, or CPUs the packages do not have. */
+		int inside = 0;
+		for (i = 0; i < npk && !inside; i++) {
+			hwloc_bitmap_t ps = set_of(pk[i]);
+			inside = hwloc_bitmap_intersects(s, ps) && hwloc_bitmap_isincluded(s, ps);
+			hwloc_bitmap_free(ps);
+		}
+		if (!npk)
+			inside = hwloc_bitmap_intersects(s, all) && hwloc_bitmap_isincluded(s, all);
+		if (!inside) {
+			/* A node with no CPUs, with CPUs the packages do not
+			 * have, or spanning packages. */
 			h += draw_node(g, nd, s, (int)jnum(nd, "id"), x, y + h, w) + PAD;
 		}
 		hwloc_bitmap_free(s);
