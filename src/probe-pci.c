@@ -1579,8 +1579,11 @@ static const char *ext_why(const struct probe_ctx *ctx, const struct pdev *p, in
 	if (!p->sys)
 		return "the PCI dump holds no extended config space (lspci -xxxx as root has it)";
 	if (err == -ENODATA)
-		return ctx->sr.live ? "extended PCI config space needs root" :
-				      "the capture holds no extended PCI config space";
+		return !ctx->sr.live ? "the capture holds no extended PCI config space" :
+		       p->cfglen > 64 || geteuid() == 0 ?
+		       "the kernel gives only 256 bytes of its config space (no extended space: a "
+		       "conventional PCI function, or no ECAM/MMCONFIG, as in many VMs)" :
+		       "extended PCI config space needs root";
 	if (err == -ENOENT)
 		return "no PCI config file (sysfs config) to read its capabilities from";
 	return sr_reason(err);
