@@ -265,6 +265,38 @@ void html_expected(FILE *fp, const cJSON *v, const char *unit)
 	html_esc(fp, s);
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+	size_t a = strlen(s), b = strlen(tail);
+	return a >= b && !strcmp(s + a - b, tail);
+}
+
+void html_fact_value(FILE *fp, const char *fact, const char *text)
+{
+	char *end, shown[64];
+	double v;
+	if (!text || !*text || !fact) {
+		html_esc(fp, text ? text : "");
+		return;
+	}
+	v = strtod(text, &end);
+	if (*end || !isfinite(v)) {
+		html_esc(fp, text);
+		return;
+	}
+	if (ends_with(fact, "_bytes_per_s"))
+		snprintf(shown, sizeof(shown), "%.1f GB/s", v / 1e9);
+	else if (ends_with(fact, "_bytes"))
+		html_human(v, "bytes", shown, sizeof(shown));
+	else if (ends_with(fact, "ratio"))
+		html_human(v, "ratio", shown, sizeof(shown));
+	else {
+		html_esc(fp, text);
+		return;
+	}
+	titled(fp, text, shown);
+}
+
 void html_check_id(FILE *fp, const char *id)
 {
 	const char *p;

@@ -30,6 +30,10 @@ const char *html_human(double v, const char *unit, char *buf, size_t n);
 void html_value(FILE *fp, const cJSON *v, const char *unit);
 /* An expected value (">= 4294967296", "any of: avx2, neon") the same way. */
 void html_expected(FILE *fp, const cJSON *v, const char *unit);
+/* A fact's value as text (fleet tables): by the fact's name, *_bytes in
+ * binary units, *_bytes_per_s in GB/s, *_ratio as %, with the raw text in a
+ * title; anything else as is. */
+void html_fact_value(FILE *fp, const char *fact, const char *text);
 /* A check ID that breaks only after its dots. */
 void html_check_id(FILE *fp, const char *id);
 

@@ -170,9 +170,9 @@ static void outliers_table(FILE *fp, const struct fleet *f)
 			fputs("\"><td><code>", fp);
 			html_esc(fp, u->name);
 			fputs("</code></td><td>", fp);
-			html_esc(fp, fleet_row_value(u, rows[k], b1, sizeof(b1)));
+			html_fact_value(fp, u->name, fleet_row_value(u, rows[k], b1, sizeof(b1)));
 			fprintf(fp, "</td><td class=\"n\">%zu</td><td>", c);
-			html_esc(fp, fleet_majority_value(u, b2, sizeof(b2)));
+			html_fact_value(fp, u->name, fleet_majority_value(u, b2, sizeof(b2)));
 			if (u->measured)
 				fputs(" (median)", fp);
 			fputs("</td><td>", fp);
@@ -314,7 +314,7 @@ static void nodes_table(FILE *fp, const struct fleet *f, size_t top)
 			if (fleet_row_differs(&f->uf[j], i)) {
 				html_esc(fp, f->uf[j].name);
 				fputs(": ", fp);
-				html_esc(fp, fleet_row_value(&f->uf[j], i, b, sizeof(b)));
+				html_fact_value(fp, f->uf[j].name, fleet_row_value(&f->uf[j], i, b, sizeof(b)));
 				fputs("<br>", fp);
 			}
 		fputs("</td><td><code>", fp);

@@ -95,6 +95,8 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 then ok "fleet: nodes worst first (critical, unknown, warning, ok; more fails first)"; else nok "fleet: node order"; fi
+# node09 was planted with 960 GiB of DIMMs against the fleet's 1 TiB.
+has "fleet: outlier values in binary units, raw in the title" '<td><span title="1030792151040">960 GiB</span></td><td class="n">1</td><td><span title="1099511627776">1 TiB</span></td>' "$tmp/fleet.html"
 if grep -q '<p class="verdict [a-z]*" id="verdict"><b>\(CRITICAL\|WARNING\|UNKNOWN\|OK\)</b>' "$tmp/fleet.html"
 then ok "fleet: verdict line"; else nok "fleet: verdict line"; fi
 echo "1..$n"
