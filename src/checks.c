@@ -282,12 +282,45 @@ static void obs_ratio(const cJSON *root, const char *num, const char *den, struc
 	detail(o, "%g of %g", a, b);
 }
 
+/* Append "; empty: P2-DIMMD1 (package 1, channel D), ..." for the channels
+ * without a DIMM, by their slots' locators. */
+static void empty_slots_detail(const cJSON *root, struct obs *o)
+{
+	const cJSON *list = facts_get(root, "memory.channels.list"), *ch, *loc;
+	size_t len = strlen(o->detail);
+	int n = 0;
+	cJSON_ArrayForEach(ch, list) {
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(ch, "dimms");
+		const cJSON *pk = cJSON_GetObjectItemCaseSensitive(ch, "package");
+		const char *name = fj_get_str(ch, "name");
+		if (!cJSON_IsNumber(d) || d->valuedouble > 0)
+			continue;
+		cJSON_ArrayForEach(loc, cJSON_GetObjectItemCaseSensitive(ch, "empty_slots")) {
+			char part[160];
+			if (!cJSON_IsString(loc))
+				continue;
+			if (cJSON_IsNumber(pk))
+				snprintf(part, sizeof(part), "%s%s (package %d, channel %s)", n++ ? ", " : "; empty: ",
+					 loc->valuestring, pk->valueint, name ? name : "?");
+			else
+				snprintf(part, sizeof(part), "%s%s (channel %s)", n++ ? ", " : "; empty: ",
+					 loc->valuestring, name ? name : "?");
+			if (len + strlen(part) + 1 < sizeof(o->detail)) {
+				strcat(o->detail, part);
+				len += strlen(part);
+			}
+		}
+	}
+}
+
 static void obs_mem_channels_ratio(const cJSON *root, const char *key, struct obs *o)
 {
 	(void)key;
 	obs_ratio(root, "memory.channels.populated", "memory.channels.total", o);
-	if (o->state == OBS_VALUE)
+	if (o->state == OBS_VALUE) {
 		strncat(o->detail, " channels populated", sizeof(o->detail) - strlen(o->detail) - 1);
+		empty_slots_detail(root, o);
+	}
 }
 
 static void obs_mem_channels_balanced(const cJSON *root, const char *key, struct obs *o)
@@ -297,6 +330,11 @@ static void obs_mem_channels_balanced(const cJSON *root, const char *key, struct
 	if (!cJSON_IsBool(b))
 		return unknown(o, NULL);
 	value_bool(o, cJSON_IsTrue(b));
+	if (cJSON_IsFalse(b)) {
+		empty_slots_detail(root, o);
+		if (o->detail[0] == ';')
+			memmove(o->detail, o->detail + 2, strlen(o->detail + 2) + 1);
+	}
 }
 
 static void obs_mem_speed_ratio(const cJSON *root, const char *key, struct obs *o)
@@ -355,12 +393,22 @@ static void obs_link(const cJSON *root, const char *path, const char *what, cons
 		const cJSON *cur = facts_get(d, sub[0] == 'w' ? "link.width.current" : "link.speed_gts.current");
 		const cJSON *max = facts_get(d, sub[0] == 'w' ? "link.width.max" : "link.speed_gts.max");
 		double r;
+		const cJSON *slot = sub[0] == 'w' ? facts_get(d, "upstream.width_max") : NULL;
+		double want;
 		if (!cJSON_IsNumber(cur) || !cJSON_IsNumber(max) || max->valuedouble <= 0)
 			return unknown(o, "%s: link %s not known", bdf(d), sub[0] == 'w' ? "width" : "speed");
-		r = cur->valuedouble / max->valuedouble;
+		/* Width: against what the slot allows (a x16 card in a slot
+		 * wired x8 is as wide as it can be), when the port is known. */
+		want = max->valuedouble;
+		if (cJSON_IsNumber(slot) && slot->valuedouble > 0 && slot->valuedouble < want)
+			want = slot->valuedouble;
+		r = cur->valuedouble / want;
 		if (r < worst) {
 			worst = r;
-			if (sub[0] == 'w')
+			if (sub[0] == 'w' && want < max->valuedouble)
+				detail(o, "%s: x%g of the x%g its slot allows (the card can do x%g)", bdf(d),
+				       cur->valuedouble, want, max->valuedouble);
+			else if (sub[0] == 'w')
 				detail(o, "%s: x%g of x%g", bdf(d), cur->valuedouble, max->valuedouble);
 			else
 				detail(o, "%s: %g of %g GT/s (links slow down at idle: re-check under load)",
@@ -471,6 +519,73 @@ static void obs_acc_uplink(const cJSON *root, const char *key, struct obs *o)
 		}
 	}
 	value_bool(o, 0);
+}
+
+/* Whether every accelerator has a NIC inside its own switch (pci.matrix). */
+static void obs_acc_nic_switch(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *m, *info, *pairs, *paths, *d, *p, *nics;
+	int na = 0, nn = 0, i = 0;
+	(void)key;
+	if (!pci_list(root, "pci.accelerators", "accelerators", o))
+		return;
+	nics = fact(o, root, "pci.nics");
+	if (cJSON_IsArray(nics) && cJSON_GetArraySize(nics) == 0)
+		return skip(o, "no network controllers found");
+	m = fact(o, root, "pci.matrix");
+	fact(o, root, "pci.matrix.switch_pairs");
+	if (!cJSON_IsObject(m))
+		return unknown(o, NULL);
+	info = cJSON_GetObjectItemCaseSensitive(m, "info");
+	pairs = cJSON_GetObjectItemCaseSensitive(m, "switch_pairs");
+	paths = cJSON_GetObjectItemCaseSensitive(m, "paths");
+	if (!cJSON_IsArray(info) || !cJSON_IsArray(pairs))
+		return unknown(o, "pci.matrix has no info or switch_pairs");
+	cJSON_ArrayForEach(d, info) {
+		const char *k = fj_get_str(d, "kind");
+		na += k && !strcmp(k, "accelerator");
+		nn += k && !strcmp(k, "nic");
+	}
+	if (!na)
+		return skip(o, "no accelerators found");
+	if (!nn)
+		return skip(o, "no network controllers found");
+	cJSON_ArrayForEach(d, info) {
+		const char *k = fj_get_str(d, "kind"), *b = fj_get_str(d, "bdf");
+		int found = 0, j = 0;
+		const char *best = NULL;
+		static const char *const order[] = { "PIX", "PXB", "PHB", "NODE", "SYS" };
+		const cJSON *e;
+		if (!k || strcmp(k, "accelerator") || !b) {
+			i++;
+			continue;
+		}
+		cJSON_ArrayForEach(p, pairs)
+			found |= fj_get_str(p, "accelerator") && !strcmp(fj_get_str(p, "accelerator"), b);
+		if (!found) {
+			/* The nearest NIC it has, in nvidia-smi's terms. */
+			cJSON_ArrayForEach(e, info) {
+				const cJSON *c = cJSON_GetArrayItem(cJSON_GetArrayItem(paths, i), j++);
+				size_t r, rb;
+				if (!fj_get_str(e, "kind") || strcmp(fj_get_str(e, "kind"), "nic") || !cJSON_IsString(c))
+					continue;
+				for (r = 0; r < ARRAY_SIZE(order) && strcmp(order[r], c->valuestring); r++)
+					;
+				for (rb = 0; best && rb < ARRAY_SIZE(order) && strcmp(order[rb], best); rb++)
+					;
+				if (r < ARRAY_SIZE(order) && (!best || r < rb))
+					best = order[r];
+			}
+			value_bool(o, 0);
+			detail(o, "%s: no NIC inside its switch (the nearest NIC: %s)", b,
+			       best ? best : "unknown, a NUMA node is not reported");
+			return;
+		}
+		i++;
+	}
+	value_bool(o, 1);
+	detail(o, "every accelerator shares a switch with a NIC (%d pair%s)", cJSON_GetArraySize(pairs),
+	       cJSON_GetArraySize(pairs) == 1 ? "" : "s");
 }
 
 /* What the port above each accelerator can carry over what the card can use. */
@@ -876,7 +991,7 @@ const struct check check_catalog[] = {
 	  "Q4 in the CPU field reports; each empty channel cuts that in proportion "
 	  "(nodeaudit-checks(7)).",
 	  .fixes = {
-		{ .kind = "hardware", .text = "Put one DIMM in every memory channel (the A1, B1, C1... slots)" } } },
+		{ .kind = "hardware", .text = "Put one DIMM in every memory channel: the empty slots the finding names (A1, B1, C1... on most boards)" } } },
 
 	{ .id = "memory.channels.balanced",
 	  .type = V_BOOL,
@@ -926,7 +1041,9 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Accelerator PCIe link width",
 	  .observe = obs_acc_width,
-	  .what = "Lowest negotiated/maximum link width over the accelerators (1.0 = full width; skipped without accelerators).",
+	  .what = "Lowest negotiated link width over the accelerators, against the narrower of what the card "
+	  "and its slot allow (1.0 = as wide as it can be; a x16 card in a slot wired x8 at x8 passes; "
+	  "skipped without accelerators).",
 	  .why = "Boards may lack lanes for every card: four modules on lanes for two run at half width "
 	  "and higher latency in an accelerator-module write-up (nodeaudit-checks(7)). Unlike "
 	  "speed, a lower width is real, not power saving.",
@@ -1005,6 +1122,23 @@ const struct check check_catalog[] = {
 	  .fixes = {
 		{ .kind = "hardware", .text = "Move the card behind a port (or switch uplink) as wide and fast as the card" } } },
 
+	{ .id = "pci.accelerator.nic_switch",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "pci.matrix.switch_pairs, pci.matrix.paths",
+	  .title = "Accelerator and NIC under one switch",
+	  .observe = obs_acc_nic_switch,
+	  .what = "Whether every accelerator has a network controller below the same PCIe switch "
+	  "(pci.matrix.switch_pairs; skipped without accelerators or NICs).",
+	  .why = "GPUDirect RDMA moves data between the NIC and the accelerator without the CPU; "
+	  "peer-to-peer traffic that stays inside one switch (nvidia-smi's PIX or PXB) is the fast "
+	  "case, while through the host bridge (PHB) or across sockets (NODE, SYS) it is slower or "
+	  "unsupported (nodeaudit-checks(7)). ACS redirect on a switch port sends it up to the root "
+	  "complex all the same: see pci.matrix.info[].acs.",
+	  .fixes = {
+		{ .kind = "hardware", .text = "Put each accelerator and its NIC in slots below the same PCIe "
+		  "switch (the board manual's slot-to-switch map)" } } },
+
 	{ .id = "pci.nic.link",
 	  .type = V_NUM,
 	  .cmps = NUM,
@@ -1012,7 +1146,8 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "NIC PCIe link width",
 	  .observe = obs_nic_link,
-	  .what = "Lowest negotiated/maximum link width over the network controllers.",
+	  .what = "Lowest negotiated link width over the network controllers, against the narrower of "
+	  "what the card and its slot allow.",
 	  .why = "Array nodes in the field reports talk over 25/100 GbE or RoCEv2 (nodeaudit-checks(7)); a "
 	  "100 GbE NIC on a narrowed link "
 	  "cannot reach line rate.",

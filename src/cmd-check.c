@@ -130,6 +130,7 @@ static const struct cmd_format check_formats[] = {
 	{ "tap", report_render_tap },
 	{ "nfd", report_render_nfd },
 	{ "html", render_html },
+	{ "svg", report_render_svg },
 	{ NULL, NULL },
 };
 
@@ -144,7 +145,7 @@ const struct command cmd_check = {
 		"(with the reason) or is skipped when it does not apply.\n",
 	.options = check_options,
 	.formats = check_formats,
-	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile;\ntap: TAP for prove; html: one self-contained page;\nnfd: a Node Feature Discovery features.d file",
+	.format_help = "junit: JUnit XML for CI; prometheus: a node_exporter textfile;\ntap: TAP for prove; html: one self-contained page;\nnfd: a Node Feature Discovery features.d file;\nsvg: the drawing of the node with the findings on the parts they name",
 	.epilog = "Exit status: 0 all passed, 1 warning, 2 failure, 3 could not run.\n",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,

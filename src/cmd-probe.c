@@ -56,6 +56,7 @@ static const struct cmd_option probe_options[] = {
 static const struct cmd_format probe_formats[] = {
 	{ "text", probe_render_text },
 	{ "json", render_json },
+	{ "svg", probe_render_svg },
 	{ NULL, NULL },
 };
 
@@ -69,6 +70,7 @@ const struct command cmd_probe = {
 		"workloads.  Facts that cannot be read are listed with the reason.\n",
 	.options = probe_options,
 	.formats = probe_formats,
+	.format_help = "svg: a drawing of the node (packages, NUMA nodes, L3 groups, cores,\nmemory slots, PCI devices under their host bridges and switches)",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,
 	.args_size = sizeof(struct probe_args),

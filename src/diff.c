@@ -68,6 +68,7 @@ static const struct identity {
 	{ "pci.accelerators", { "bdf", NULL } },
 	{ "pci.nics", { "bdf", NULL } },
 	{ "pci.devices", { "bdf", NULL } },
+	{ "pci.matrix.info", { "bdf", NULL } },
 	{ "memory.dimms", { "locator", NULL } },
 	{ "memory.channels.per_package", { "package", NULL } },
 	{ "memory.channels.list", { "package", "name" } },

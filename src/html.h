@@ -22,6 +22,21 @@ const char *html_status_class(const char *status);
 int html_status_rank(const char *status);
 extern const char *const html_rank_class[5];
 
+/* A number for people by its unit ("ratio": a percentage, "bytes": binary
+ * units, "MHz"; NULL: as is, at most 4 significant digits) into buf. */
+const char *html_human(double v, const char *unit, char *buf, size_t n);
+/* A finding's observed value as a table cell's content: human units with
+ * the raw value in a title attribute, a list as a list, null as unknown. */
+void html_value(FILE *fp, const cJSON *v, const char *unit);
+/* An expected value (">= 4294967296", "any of: avx2, neon") the same way. */
+void html_expected(FILE *fp, const cJSON *v, const char *unit);
+/* A fact's value as text (fleet tables): by the fact's name, *_bytes in
+ * binary units, *_bytes_per_s in GB/s, *_ratio as %, with the raw text in a
+ * title; anything else as is. */
+void html_fact_value(FILE *fp, const char *fact, const char *text);
+/* A check ID that breaks only after its dots. */
+void html_check_id(FILE *fp, const char *id);
+
 /* A bar chart in SVG: one bar per (label, count), with the counts written on the bars. */
 void svg_bars(FILE *fp, const char *title, const char *const *labels, const size_t *counts,
 	      size_t n);

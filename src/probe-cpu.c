@@ -1001,9 +1001,66 @@ static void probe_caches(struct cpu_state *st, cJSON *cpu)
 			fj_num(o, "total_bytes", (double)total);
 			cJSON_AddBoolToObject(o, "uniform", uniform);
 			cache_groups(st, lvl, o);
+			/* Which CPUs share each instance (the drawings' L3 groups). */
+			{
+				cJSON *arr = cJSON_AddArrayToObject(o, "instance_cpus");
+				char buf[4096];
+				for (i = 0; i < st->nci; i++)
+					if (st->ci[i].level == lvl)
+						cJSON_AddItemToArray(arr, cJSON_CreateString(
+							cpulist_str(st->ci[i].set, buf, sizeof(buf))));
+			}
 		}
 	}
 	facts_evidence(st->f, "cpu.caches", CPUDIR "/cpu*/cache/index*/{level,type,size,shared_cpu_list}");
+}
+
+/* The online CPUs of each package, by first CPU (for the drawings): the
+ * kernel's package masks, else the package ids; null when they do not give
+ * as many packages as cpu.packages says (whose gap or conflict says why). */
+static void package_cpus(struct cpu_state *st, cJSON *cpu)
+{
+	const cJSON *np = cJSON_GetObjectItemCaseSensitive(cpu, "packages");
+	hwloc_bitmap_t grp[256];
+	int64_t ids[256];
+	int ng = 0, i, j, ok = st->nc > 0;
+	char buf[4096];
+	for (i = 0; i < st->nc && ok; i++) {
+		const struct pcpu *c = &st->c[i];
+		for (j = 0; j < ng; j++)
+			if (c->pkgset ? hwloc_bitmap_isset(grp[j], (unsigned)c->id) ||
+					hwloc_bitmap_isequal(grp[j], c->pkgset)
+				      : c->pkg_ok && c->pkg >= 0 && ids[j] == c->pkg)
+				break;
+		if (j == ng) {
+			if (ng == (int)ARRAY_SIZE(grp) || (!c->pkgset && !(c->pkg_ok && c->pkg >= 0))) {
+				ok = 0;
+				break;
+			}
+			grp[ng] = c->pkgset ? hwloc_bitmap_dup(c->pkgset) : hwloc_bitmap_alloc();
+			ids[ng++] = c->pkg;
+		}
+		hwloc_bitmap_set(grp[j], (unsigned)c->id);
+	}
+	if (ok && cJSON_IsNumber(np) && np->valueint == ng) {
+		cJSON *arr = cJSON_AddArrayToObject(cpu, "package_cpus");
+		for (j = 1; j < ng; j++)   /* by first CPU */
+			for (i = j; i > 0 && hwloc_bitmap_first(grp[i]) < hwloc_bitmap_first(grp[i - 1]); i--) {
+				hwloc_bitmap_t t = grp[i];
+				grp[i] = grp[i - 1];
+				grp[i - 1] = t;
+			}
+		for (j = 0; j < ng; j++) {
+			hwloc_bitmap_and(grp[j], grp[j], st->online);
+			cJSON_AddItemToArray(arr, cJSON_CreateString(cpulist_str(grp[j], buf, sizeof(buf))));
+		}
+		facts_evidence(st->f, "cpu.package_cpus", CPUDIR "/cpu*/topology/{package_cpus_list,physical_package_id}");
+	} else {
+		fj_set(cpu, "package_cpus", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.package_cpus", "the CPUs of each package are unknown (see cpu.packages)");
+	}
+	for (j = 0; j < ng; j++)
+		hwloc_bitmap_free(grp[j]);
 }
 
 static void set_str_or_mixed(cJSON *o, const char *key, const char *const *vals, int n)
@@ -1833,6 +1890,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	if (hwloc_bitmap_iszero(st.online))
 		facts_gap(st.f, "cpu.online", "no " CPUDIR "/online, no CPU directories and no /proc/cpuinfo");
 	count_packages(&st, cpu);
+	package_cpus(&st, cpu);
 	note_compute_units(&st);
 	fj_num_or_null(cpu, "cores", st.ncores >= 0 && st.nc > 0, st.ncores);
 	if ((st.ncores < 0 || st.nc == 0) && !st.bad_core)

@@ -889,6 +889,20 @@ static void channel_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, si
 			cJSON_AddNumberToObject(e, "dimms", ch[k].dimms);
 			add_u64(e, "size_bytes", 1, ch[k].bytes);
 			fj_num_or_null(e, "speed_mts", ch[k].dimms && ch[k].mts, ch[k].mts);
+			/* Its slots by locator, and the empty ones: the part to name. */
+			{
+				cJSON *loc = cJSON_AddArrayToObject(e, "locators");
+				cJSON *emp = cJSON_AddArrayToObject(e, "empty_slots");
+				for (i = 0; i < n; i++) {
+					if (sl[i].ch != (int)k)
+						continue;
+					cJSON_AddItemToArray(loc, sl[i].d->locator ? cJSON_CreateString(sl[i].d->locator)
+										   : cJSON_CreateNull());
+					if (sl[i].d->installed != 1)
+						cJSON_AddItemToArray(emp, sl[i].d->locator ?
+								     cJSON_CreateString(sl[i].d->locator) : cJSON_CreateNull());
+				}
+			}
 			cJSON_AddItemToArray(arr, e);
 		}
 		bw = cJSON_AddObjectToObject(mem, "bandwidth");

@@ -32,13 +32,12 @@ static void card(FILE *fp, const char *id, const char *cls, const char *label, s
 
 static void check_name(FILE *fp, const struct check_agg *c)
 {
-	fputs("<code>", fp);
-	html_esc(fp, c->id);
+	html_check_id(fp, c->id);
 	if (c->key) {
-		fputc(' ', fp);
+		fputs(" <code>", fp);
 		html_esc(fp, c->key);
+		fputs("</code>", fp);
 	}
-	fputs("</code>", fp);
 }
 
 static void headline(FILE *fp, const struct fleet *f)
@@ -47,7 +46,29 @@ static void headline(FILE *fp, const struct fleet *f)
 	int e = fleet_exit(f);
 	for (i = 0; i < f->nrows; i++)
 		by[f->rows[i].exit]++;
-	fprintf(fp, "<h1>Fleet: %zu node%s</h1>\n<div class=\"cards\">", f->nrows, f->nrows == 1 ? "" : "s");
+	fprintf(fp, "<h1>Fleet: %zu node%s</h1>\n", f->nrows, f->nrows == 1 ? "" : "s");
+	{
+		/* One word for the fleet (its exit status), and the nodes that make it so. */
+		static const char *const word[4] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
+		size_t k = 0;
+		fprintf(fp, "<p class=\"verdict %s\" id=\"verdict\"><b>%s</b>", exit_class[e], word[e]);
+		if (e > 0) {
+			fprintf(fp, ": %zu of %zu node%s %s", by[e], f->nrows, f->nrows == 1 ? "" : "s", exit_names[e]);
+			for (i = 0; i < f->nrows; i++)
+				if (f->rows[i].exit == e) {
+					if (k == 5) {
+						fputs(", ...", fp);
+						break;
+					}
+					fputs(k++ ? ", " : " (", fp);
+					node_link(fp, f->rows[i].hostname);
+				}
+			if (k)
+				fputc(')', fp);
+		} else
+			fprintf(fp, ": every node passes");
+		fputs("</p>\n<div class=\"cards\">", fp);
+	}
 	card(fp, "count-nodes", "", "nodes", f->nrows);
 	card(fp, "count-files", "", "files read", f->files);
 	card(fp, "count-skipped", f->skipped ? "warn" : "", "files skipped", f->skipped);
@@ -155,9 +176,9 @@ static void outliers_table(FILE *fp, const struct fleet *f)
 			fputs("\"><td><code>", fp);
 			html_esc(fp, u->name);
 			fputs("</code></td><td>", fp);
-			html_esc(fp, fleet_row_value(u, rows[k], b1, sizeof(b1)));
+			html_fact_value(fp, u->name, fleet_row_value(u, rows[k], b1, sizeof(b1)));
 			fprintf(fp, "</td><td class=\"n\">%zu</td><td>", c);
-			html_esc(fp, fleet_majority_value(u, b2, sizeof(b2)));
+			html_fact_value(fp, u->name, fleet_majority_value(u, b2, sizeof(b2)));
 			if (u->measured)
 				fputs(" (median)", fp);
 			fputs("</td><td>", fp);
@@ -237,38 +258,69 @@ static void distributions(FILE *fp, const struct fleet *f)
 	fputs("</div>\n", fp);
 }
 
+/* Worst first: critical, unknown, warning, ok; then more fails, warnings
+ * and unknowns; then by host name (the input order breaks the last ties). */
+static const struct fleet *sort_fleet;
+
+static int worse_first(const void *pa, const void *pb)
+{
+	static const int rank[4] = { 3, 2, 0, 1 };   /* by exit: ok, warning, critical, unknown */
+	const struct node_row *a = &sort_fleet->rows[*(const size_t *)pa], *b = &sort_fleet->rows[*(const size_t *)pb];
+	int ra = a->exit >= 0 && a->exit < 4 ? rank[a->exit] : 1, rb = b->exit >= 0 && b->exit < 4 ? rank[b->exit] : 1, c;
+	if (ra != rb)
+		return ra - rb;
+	if (a->count[ST_FAIL] != b->count[ST_FAIL])
+		return b->count[ST_FAIL] - a->count[ST_FAIL];
+	if (a->count[ST_WARN] != b->count[ST_WARN])
+		return b->count[ST_WARN] - a->count[ST_WARN];
+	if (a->count[ST_UNKNOWN] != b->count[ST_UNKNOWN])
+		return b->count[ST_UNKNOWN] - a->count[ST_UNKNOWN];
+	if ((c = strcmp(a->hostname, b->hostname)))
+		return c;
+	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+}
+
 static void nodes_table(FILE *fp, const struct fleet *f, size_t top)
 {
-	size_t i, j;
+	size_t i, j, k, *order = xcalloc(f->nrows + 1, sizeof(*order));
 	char b[64];
 	(void)top;
-	fputs("<h2 id=\"nodes\">Nodes</h2>\n<table id=\"nodes-table\"><thead><tr><th>Node</th><th class=\"n\">Exit</th>"
+	for (k = 0; k < f->nrows; k++)
+		order[k] = k;
+	sort_fleet = f;
+	qsort(order, f->nrows, sizeof(*order), worse_first);
+	fputs("<h2 id=\"nodes\">Nodes</h2>\n<p class=\"note\">Worst first: critical, unknown, warning, ok.</p>\n<table id=\"nodes-table\"><thead><tr><th>Node</th><th class=\"n\">Exit</th>"
 	      "<th class=\"n\">fail</th><th class=\"n\">warn</th><th class=\"n\">unknown</th><th>Findings not passed</th>"
 	      "<th>Differs from the fleet</th><th>Report</th></tr></thead><tbody>\n", fp);
-	for (i = 0; i < f->nrows; i++) {
-		const struct node_row *r = &f->rows[i];
+	for (k = 0; k < f->nrows; k++) {
+		const struct node_row *r = &f->rows[i = order[k]];
 		fputs("<tr id=\"", fp);
 		html_id(fp, "node-", r->hostname);
 		fprintf(fp, "\" class=\"%s\"><td>", exit_class[r->exit]);
 		html_esc(fp, r->hostname);
 		fprintf(fp, "</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>",
 			r->exit, r->count[ST_FAIL], r->count[ST_WARN], r->count[ST_UNKNOWN]);
+		if (r->nbad)
+			fputs("<ul class=\"vals\">", fp);
 		for (j = 0; j < r->nbad; j++) {
 			const struct check_agg *c = &f->checks[f->check_by_serial[r->bad[j] >> 3]];
 			const char *st = report_status_names[r->bad[j] & 7];
-			fprintf(fp, "%s<i class=\"st %s\">%s</i> ", j ? "<br>" : "", st, st);
-			html_esc(fp, c->id);
+			fprintf(fp, "<li><i class=\"st %s\">%s</i> ", st, st);
+			html_check_id(fp, c->id);
 			if (c->key) {
 				fputc(' ', fp);
 				html_esc(fp, c->key);
 			}
+			fputs("</li>", fp);
 		}
+		if (r->nbad)
+			fputs("</ul>", fp);
 		fputs("</td><td>", fp);
 		for (j = 0; j < f->nuf; j++)
 			if (fleet_row_differs(&f->uf[j], i)) {
 				html_esc(fp, f->uf[j].name);
 				fputs(": ", fp);
-				html_esc(fp, fleet_row_value(&f->uf[j], i, b, sizeof(b)));
+				html_fact_value(fp, f->uf[j].name, fleet_row_value(&f->uf[j], i, b, sizeof(b)));
 				fputs("<br>", fp);
 			}
 		fputs("</td><td><code>", fp);
@@ -276,6 +328,7 @@ static void nodes_table(FILE *fp, const struct fleet *f, size_t top)
 		fputs("</code></td></tr>\n", fp);
 	}
 	fputs("</tbody></table>\n", fp);
+	free(order);
 }
 
 void fleet_html(FILE *fp, const struct fleet *f, size_t top)

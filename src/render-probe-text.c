@@ -443,47 +443,9 @@ static void text_pci(FILE *out, const cJSON *root)
 			strbuf_release(&sb);
 		}
 	}
-	m = cJSON_GetObjectItemCaseSensitive(pci, "topology_matrix");
-	if (m) {
-		const cJSON *devs = cJSON_GetObjectItemCaseSensitive(m, "devices");
-		const cJSON *rows = cJSON_GetObjectItemCaseSensitive(m, "rows"), *row, *c;
-		int i = 0, j;
-		struct tl_table *t = tl_table_new(2);
-		char name[16];
-		tx_section(out, "Accelerator topology (nvidia-smi topo -m terms)");
-		tl_table_column(t, "", 6, 0);
-		for (j = 0; j < cJSON_GetArraySize(devs); j++) {
-			snprintf(name, sizeof(name), "ACC%d", j);
-			tl_table_column(t, name, 6, TL_WRAP);
-		}
-		tl_table_column(t, "CPU affinity", 16, TL_WRAP);
-		tl_table_column(t, "NUMA affinity", 0, 0);
-		cJSON_ArrayForEach(row, rows) {
-			const cJSON *a = cJSON_GetArrayItem(acc, i);
-			const cJSON *node = cJSON_GetObjectItemCaseSensitive(a, "numa_node");
-			const char *cpus = fj_get_str(a, "local_cpus");
-			const char **cells = xcalloc((size_t)cJSON_GetArraySize(devs) + 3, sizeof(*cells));
-			char nd[12] = "N/A";
-			snprintf(name, sizeof(name), "ACC%d", i);
-			cells[0] = name;
-			j = 1;
-			cJSON_ArrayForEach(c, row)
-				if (j <= cJSON_GetArraySize(devs))
-					cells[j++] = cJSON_IsString(c) ? c->valuestring : "?";
-			for (; j <= cJSON_GetArraySize(devs); j++)
-				cells[j] = "?";
-			if (cJSON_IsNumber(node))
-				snprintf(nd, sizeof(nd), "%d", node->valueint);
-			cells[j++] = cpus ? cpus : "N/A";
-			cells[j] = nd;
-			tl_table_rowv(t, cells);
-			free(cells);
-			i++;
-		}
-		tl_table_print(out, t);
-		tl_line(out, 2, "  X self; PIX one bridge or switch; PXB several bridges; PHB the host bridge;");
-		tl_line(out, 2, "  NODE between host bridges of one NUMA node; SYS across NUMA nodes");
-	}
+	m = cJSON_GetObjectItemCaseSensitive(pci, "matrix");
+	if (cJSON_IsObject(m))
+		text_pci_matrix(out, m, tl_width());
 }
 
 /*** kernel ***/

@@ -26,6 +26,15 @@ render_fn render_json;
 render_fn probe_render_text;
 /* Its process section (render-probe-process.c). */
 void probe_render_process_text(FILE *out, const cJSON *root);
+/* pci.matrix as a table folded to width columns (80 when 0) and the
+ * devices' facts (render-probe-matrix.c) */
+void text_pci_matrix(FILE *fp, const cJSON *matrix, int width);
+/* The node as a drawing (render-svg.c): probe's facts alone, check's
+ * report coloured by its findings; node_svg_facts for a page (standalone
+ * 0: no XML declaration). */
+render_fn probe_render_svg;
+render_fn report_render_svg;
+void node_svg_facts(FILE *fp, const cJSON *facts, const cJSON *host, const cJSON *findings, int standalone);
 /* check: the report (render-check-*.c) */
 render_fn report_render_text;
 render_fn report_render_junit;

@@ -32,6 +32,7 @@ static const char all_profile[] =
 	"\"pci.accelerator.uplink\": {\"expect\": false},"
 	"\"pci.accelerator.uplink_ratio\": {\"min\": 1},"
 	"\"pci.nic.link\": {\"min\": 1},"
+	"\"pci.accelerator.nic_switch\": {\"expect\": true},"
 	"\"kernel.sysctl\": {\"vm.swappiness\": {\"max\": 10},"
 	"  \"net.ipv4.tcp_tw_reuse\": {\"expect\": 1},"
 	"  \"net.ipv4.ip_local_port_range\": {\"expect\": \"1024 65535\"},"
@@ -166,13 +167,15 @@ int main(void)
 	for (i = 0; i < p.nspecs; i++) {
 		const char *id = p.specs[i].check->id, *key = p.specs[i].key;
 		if (!strcmp(id, "cpu.hybrid.pcores") || !strcmp(id, "pci.nic.link") ||
-		    !strcmp(id, "bench.efficiency"))
+		    !strcmp(id, "bench.efficiency") || !strcmp(id, "pci.accelerator.nic_switch"))
 			STATUS(fs, id, key, "skip");
 		else
 			STATUS(fs, id, key, "pass");
 	}
-	is_int(counts[ST_PASS], (int)p.nspecs - 3, "pass count");
-	is_int(counts[ST_SKIP], 3, "skip count");
+	is_int(counts[ST_PASS], (int)p.nspecs - 4, "pass count");
+	is_int(counts[ST_SKIP], 4, "skip count");
+	is_str(field(fs, "pci.accelerator.nic_switch", NULL, "reason"), "no network controllers found",
+	       "no NICs: no accelerator-NIC pair to ask for");
 	is_str(field(fs, "cpu.hybrid.pcores", NULL, "reason"), "not a hybrid CPU: every core is of one kind",
 	       "skip says why");
 	is_str(field(fs, "pci.nic.link", NULL, "reason"), "no network controllers found", "no NICs: skip");
@@ -209,7 +212,8 @@ int main(void)
 	STATUS(fs, "memory.channels.balanced", NULL, "warn");
 	STATUS(fs, "memory.speed.configured_ratio", NULL, "warn");
 	STATUS(fs, "memory.per_core_bytes", NULL, "warn");
-	STATUS(fs, "pci.accelerator.link_width_ratio", NULL, "fail");
+	/* x8 of x16 in a slot wired x8: as wide as the slot allows. */
+	STATUS(fs, "pci.accelerator.link_width_ratio", NULL, "pass");
 	STATUS(fs, "pci.accelerator.link_speed", NULL, "info");
 	STATUS(fs, "pci.accelerator.numa_known", NULL, "warn");
 	STATUS(fs, "pci.accelerator.numa_local", NULL, "warn");
@@ -240,8 +244,9 @@ int main(void)
 	is_int(checks_exit(counts, "never"), 0, "--fail-on never: 0");
 	is_str(field(fs, "numa.nodes.memory_balanced", NULL, "detail"), "node 0: 64.0 GiB, node 1: 32.0 GiB",
 	       "CPU-less node 2 left out of the balance");
-	is_str(field(fs, "pci.accelerator.link_width_ratio", NULL, "detail"), "0000:41:00.0: x8 of x16",
-	       "link width detail");
+	is_str(field(fs, "pci.accelerator.link_width_ratio", NULL, "detail"),
+	       "0000:41:00.0: x8 of the x8 its slot allows (the card can do x16)", "link width detail: the slot");
+	STATUS(fs, "pci.accelerator.nic_switch", NULL, "unknown");
 	is_str(field(fs, "cpu.smt", NULL, "observed"), "on", "observed on");
 	is_str(field(fs, "cpu.smt", NULL, "expected"), "off", "expected off");
 	is_str(field(fs, "cpu.hybrid.pcores", NULL, "detail"), "P-cores on CPUs 0", "P-core detail");
@@ -264,6 +269,16 @@ int main(void)
 	is_str(cJSON_GetObjectItemCaseSensitive(x->child, "command")->valuestring,
 	       "sysctl -w vm.swappiness='10'", "sysctl fix uses the limit");
 	is_str(cJSON_GetObjectItemCaseSensitive(x->child, "kind")->valuestring, "sysctl", "fix kind");
+	cJSON_Delete(fs);
+	/* The same card in a slot wired x16: trained at x8, it is downtrained. */
+	x = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(facts, "pci"),
+								 "accelerators"), 0);
+	cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(x, "upstream"),
+							      "width_max"), 16);
+	fs = checks_run(&p, facts, NULL, ev, counts);
+	STATUS(fs, "pci.accelerator.link_width_ratio", NULL, "fail");
+	is_str(field(fs, "pci.accelerator.link_width_ratio", NULL, "detail"), "0000:41:00.0: x8 of x16",
+	       "link width detail: downtrained");
 	cJSON_Delete(fs);
 	cJSON_Delete(ev);
 
