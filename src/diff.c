@@ -1,6 +1,7 @@
 /* diff.c - what changed between two fact trees and two sets of findings (no I/O) */
 #include "config.h"
 #include "diff.h"
+#include "jindex.h"
 #include "facts.h"
 #include "util.h"
 
@@ -258,70 +259,8 @@ static void add_change(struct diff_ctx *c, const char *path, const char *gpath, 
 static void cmp_value(struct diff_ctx *c, const cJSON *a, const cJSON *b, struct strbuf *path,
 		      struct strbuf *gpath, const char *leaf);
 
-/*
- * An object's members sorted by key, the first of each key kept (what
- * cJSON_GetObjectItemCaseSensitive() finds), so that looking up each key
- * of an object of n keys in another costs n log n, not n squared.  Small
- * objects (most of them) are searched as they are.
- */
+/* Objects of fewer keys (most of them) are searched as they are. */
 #define OBJ_INDEX_MIN 32
-
-struct member {
-	const cJSON *item;
-	size_t pos;
-};
-
-struct obj_index {
-	const cJSON *obj;
-	struct member *m;   /* NULL: search obj itself */
-	size_t n;
-};
-
-static int cmp_member(const void *x, const void *y)
-{
-	const struct member *a = x, *b = y;
-	int c = strcmp(a->item->string, b->item->string);
-	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
-}
-
-static void obj_index_init(struct obj_index *ix, const cJSON *obj)
-{
-	const cJSON *it;
-	size_t n = 0, i, k;
-	ix->obj = obj;
-	ix->m = NULL;
-	ix->n = 0;
-	cJSON_ArrayForEach(it, obj)
-		n += it->string != NULL;
-	if (n < OBJ_INDEX_MIN)
-		return;
-	ix->m = xcalloc(n, sizeof(*ix->m));
-	cJSON_ArrayForEach(it, obj)
-		if (it->string) {
-			ix->m[ix->n].item = it;
-			ix->m[ix->n].pos = ix->n;
-			ix->n++;
-		}
-	qsort(ix->m, ix->n, sizeof(*ix->m), cmp_member);
-	for (i = k = 0; i < ix->n; i++)
-		if (!k || strcmp(ix->m[k - 1].item->string, ix->m[i].item->string))
-			ix->m[k++] = ix->m[i];
-	ix->n = k;
-}
-
-static int cmp_key_member(const void *key, const void *y)
-{
-	return strcmp(key, ((const struct member *)y)->item->string);
-}
-
-static const cJSON *obj_index_get(const struct obj_index *ix, const char *key)
-{
-	const struct member *hit;
-	if (!ix->m)
-		return cJSON_GetObjectItemCaseSensitive(ix->obj, key);
-	hit = bsearch(key, ix->m, ix->n, sizeof(*ix->m), cmp_key_member);
-	return hit ? hit->item : NULL;
-}
 
 static void cmp_object(struct diff_ctx *c, const cJSON *a, const cJSON *b, struct strbuf *path,
 		       struct strbuf *gpath)
@@ -329,15 +268,15 @@ static void cmp_object(struct diff_ctx *c, const cJSON *a, const cJSON *b, struc
 	const cJSON *it;
 	size_t pl = path->len, gl = gpath->len;
 	int partial = gpath->len && in_list(partial_maps, gpath->buf);
-	struct obj_index ia, ib;
+	struct jindex ia, ib;
 
-	obj_index_init(&ia, a);
-	obj_index_init(&ib, b);
+	jindex_init(&ia, a, OBJ_INDEX_MIN);
+	jindex_init(&ib, b, OBJ_INDEX_MIN);
 	cJSON_ArrayForEach(it, a) {
 		const cJSON *other;
 		if (!it->string)
 			continue;
-		other = obj_index_get(&ib, it->string);
+		other = jindex_get(&ib, it->string);
 		seg_key(path, it->string);
 		seg_key(gpath, it->string);
 		if (other)
@@ -352,7 +291,7 @@ static void cmp_object(struct diff_ctx *c, const cJSON *a, const cJSON *b, struc
 		gpath->buf[gl] = '\0';
 	}
 	cJSON_ArrayForEach(it, b) {
-		if (!it->string || obj_index_get(&ia, it->string))
+		if (!it->string || jindex_get(&ia, it->string))
 			continue;
 		seg_key(path, it->string);
 		seg_key(gpath, it->string);
@@ -365,8 +304,8 @@ static void cmp_object(struct diff_ctx *c, const cJSON *a, const cJSON *b, struc
 		gpath->len = gl;
 		gpath->buf[gl] = '\0';
 	}
-	free(ia.m);
-	free(ib.m);
+	jindex_release(&ia);
+	jindex_release(&ib);
 }
 
 /* The identity of an array element as text, or NULL when it has none. */

@@ -3,6 +3,7 @@
 #include "facts.h"
 #include "output.h"
 #include "fleet.h"
+#include "jindex.h"
 #include "util.h"
 
 #include <math.h>
@@ -476,62 +477,6 @@ static const char *multiset(const cJSON *list, const char *path, const char *pre
 	return buf;
 }
 
-/* kernel.sysctl's members sorted by name, the first of each kept (what
- * cJSON_GetObjectItemCaseSensitive() finds): a lookup per finding is log n
- * (a report may carry tens of thousands of them). */
-struct sysctl_member {
-	const cJSON *item;
-	size_t pos;
-};
-
-struct sysctl_index {
-	struct sysctl_member *m;
-	size_t n;
-};
-
-static int cmp_sysctl_member(const void *x, const void *y)
-{
-	const struct sysctl_member *a = x, *b = y;
-	int c = strcmp(a->item->string, b->item->string);
-	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
-}
-
-static void sysctl_index_init(struct sysctl_index *ix, const cJSON *obj)
-{
-	const cJSON *it;
-	size_t n = 0, i, k;
-	ix->m = NULL;
-	ix->n = 0;
-	cJSON_ArrayForEach(it, obj)
-		n += it->string != NULL;
-	if (!n)
-		return;
-	ix->m = xcalloc(n, sizeof(*ix->m));
-	cJSON_ArrayForEach(it, obj)
-		if (it->string) {
-			ix->m[ix->n].item = it;
-			ix->m[ix->n].pos = ix->n;
-			ix->n++;
-		}
-	qsort(ix->m, ix->n, sizeof(*ix->m), cmp_sysctl_member);
-	for (i = k = 0; i < ix->n; i++)
-		if (!k || strcmp(ix->m[k - 1].item->string, ix->m[i].item->string))
-			ix->m[k++] = ix->m[i];
-	ix->n = k;
-}
-
-static int cmp_key_sysctl(const void *key, const void *y)
-{
-	return strcmp(key, ((const struct sysctl_member *)y)->item->string);
-}
-
-static const cJSON *sysctl_index_get(const struct sysctl_index *ix, const char *key)
-{
-	const struct sysctl_member *hit =
-		ix->n ? bsearch(key, ix->m, ix->n, sizeof(*ix->m), cmp_key_sysctl) : NULL;
-	return hit ? hit->item : NULL;
-}
-
 /* The facts of one report that should not differ across a fleet. */
 static void uf_add_report(struct fleet *f, const cJSON *root)
 {
@@ -539,7 +484,7 @@ static void uf_add_report(struct fleet *f, const cJSON *root)
 	char buf[UF_VALUE_MAX + 1], b[64];
 	size_t len;
 	struct uniform_fact *u;
-	struct sysctl_index six;
+	struct jindex six;  /* kernel.sysctl by name: a report may carry tens of thousands */
 
 	f->uf_hint = 0;
 	uf_set_path(f, facts, "cpu.packages", "cpu.packages");
@@ -604,7 +549,7 @@ static void uf_add_report(struct fleet *f, const cJSON *root)
 	uf_set_path(f, root, "host.kernel", "host.kernel");
 	/* the sysctls the profile checks: one fact per kernel.sysctl finding key */
 	sysctl = jpath(facts, "kernel.sysctl");
-	sysctl_index_init(&six, cJSON_IsObject(sysctl) ? sysctl : NULL);
+	jindex_init(&six, cJSON_IsObject(sysctl) ? sysctl : NULL, 1);
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(root, "findings")) {
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
 		const cJSON *key = cJSON_GetObjectItemCaseSensitive(it, "key");
@@ -612,13 +557,13 @@ static void uf_add_report(struct fleet *f, const cJSON *root)
 		char name[160];
 		if (strcmp(id->valuestring, "kernel.sysctl") || !cJSON_IsString(key))
 			continue;
-		v = sysctl_index_get(&six, key->valuestring);
+		v = jindex_get(&six, key->valuestring);
 		if (!v)
 			v = cJSON_GetObjectItemCaseSensitive(it, "observed");
 		snprintf(name, sizeof(name), "kernel.sysctl.%s", key->valuestring);
 		uf_set(f, name, scalar_str(v, buf, sizeof(buf)));
 	}
-	free(six.m);
+	jindex_release(&six);
 	/* measured: compared with a tolerance */
 	u = uf_get(f, "bench.bandwidth.bytes_per_s", 1);
 	j = jpath(facts, "bench.bandwidth.bytes_per_s");
