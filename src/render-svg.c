@@ -760,7 +760,7 @@ static int draw_pci(struct svg *g, int node, int x, int y, int w)
 static int on_package(const cJSON *ch, int pkg, int npk)
 {
 	double p = jnum(ch, "package");
-	return isnan(p) ? pkg == 0 || npk <= 1 : (int)p == pkg;
+	return isnan(p) ? pkg == 0 || npk <= 1 : p == (double)pkg;   /* no cast: a report may say 1e300 */
 }
 
 /* The channels of package pkg with their slots by locator; an empty slot
@@ -851,6 +851,15 @@ static int draw_memory(struct svg *g, int pkg, int npk, int x, int y, int w)
 
 /*** NUMA nodes and packages ***/
 
+/* A NUMA node's id as an int, clamped before the cast (a report may say
+ * 1e300; no real id is above 1023): -2, which no device names, when it has
+ * none. */
+static int node_id(const cJSON *nd)
+{
+	double v = jnum(nd, "id");
+	return isnan(v) ? -2 : num_clamp(v, -2, 1 << 20);
+}
+
 static int draw_node(struct svg *g, const cJSON *nd, hwloc_const_bitmap_t cpus, int node, int x, int y, int w)
 {
 	struct svg m = *g;
@@ -911,7 +920,7 @@ static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int 
 	cJSON_ArrayForEach(nd, nodes) {
 		hwloc_bitmap_t s = set_of(jstr(nd, "cpus"));
 		if (hwloc_bitmap_intersects(s, set) && hwloc_bitmap_isincluded(s, set)) {
-			hn += draw_node(&m, nd, s, (int)jnum(nd, "id"), 0, 0, w - 2 * PAD) + PAD;
+			hn += draw_node(&m, nd, s, node_id(nd), 0, 0, w - 2 * PAD) + PAD;
 		}
 		hwloc_bitmap_free(s);
 	}
@@ -933,7 +942,7 @@ static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int 
 		cJSON_ArrayForEach(nd, nodes) {
 			hwloc_bitmap_t s = set_of(jstr(nd, "cpus"));
 			if (hwloc_bitmap_intersects(s, set) && hwloc_bitmap_isincluded(s, set)) {
-				yy += draw_node(g, nd, s, (int)jnum(nd, "id"), x + PAD, yy, w - 2 * PAD) + PAD;
+				yy += draw_node(g, nd, s, node_id(nd), x + PAD, yy, w - 2 * PAD) + PAD;
 			}
 			hwloc_bitmap_free(s);
 		}
@@ -978,7 +987,7 @@ static int draw_rest(struct svg *g, const char *const *pk, int npk, int x, int y
 		if (!inside) {
 			/* A node with no CPUs, with CPUs the packages do not
 			 * have, or spanning packages. */
-			h += draw_node(g, nd, s, (int)jnum(nd, "id"), x, y + h, w) + PAD;
+			h += draw_node(g, nd, s, node_id(nd), x, y + h, w) + PAD;
 		}
 		hwloc_bitmap_free(s);
 	}
