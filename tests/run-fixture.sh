@@ -9,8 +9,7 @@
 #   exit:    0                 expected exit status (default 0)
 #   expect:  expected/NAME.json    JSON subset the output must contain (jsubset)
 #   expect-text: expected/NAME.txt output must equal this file (diff -u);
-#                              the sysroot shows as given (fixtures/NAME),
-#                              not as the absolute path the tool was given
+#                              the sysroot shows as given (fixtures/NAME)
 #   stderr:  REGEX             stderr must match this extended regex
 #   grep:    REGEX             stdout must match (may repeat)
 #   columns: N                 the text width (COLUMNS); default 100, the
@@ -48,11 +47,14 @@ for req in $(val requires-shared); do
 done
 set --
 if [ -n "$sysroot" ]; then
+	# The tool runs in tests/ and is given the path as written, so that
+	# text shows it as written whatever the tree's own path (a long one
+	# wrapped it where a short one did not).
 	case $sysroot in
-	/*) ;;
-	*) sysroot=$tests/$sysroot ;;
+	/*) abs=$sysroot ;;
+	*) abs=$tests/$sysroot ;;
 	esac
-	[ -e "$sysroot" ] || { echo "fixture $sysroot missing"; exit 99; }
+	[ -e "$abs" ] || { echo "fixture $abs missing"; exit 99; }
 	set -- --sysroot "$sysroot"
 fi
 # args are shell words: quotes group ("--command 'llama-server -m m.gguf'").
