@@ -155,6 +155,20 @@ static char *cg_dir(const char *mount, const char *path)
 	return xasprintf("/sys/fs/cgroup%s%s", mount, !strcmp(path, "/") ? "" : path);
 }
 
+/* A cgroup path one level up, in place ("/a/b" -> "/a" -> "/"); -1 when
+ * it has no level above. */
+static int cg_up(char *p)
+{
+	char *slash = strrchr(p, '/');
+	if (slash == p)
+		p[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		return -1;
+	return 0;
+}
+
 /* Walk from dir up to /sys/fs/cgroup[/mount]: the tightest limit in file. */
 static int cg_tightest(struct probe_ctx *ctx, const char *mount, const char *path, const char *file,
 		       double *best, double *period, char **where)
@@ -181,15 +195,8 @@ static int cg_tightest(struct probe_ctx *ctx, const char *mount, const char *pat
 		free(f);
 		if (!strcmp(p, "/") || !*p)
 			break;
-		{
-			char *slash = strrchr(p, '/');
-			if (slash == p)
-				p[1] = '\0';
-			else if (slash)
-				*slash = '\0';
-			else
-				break;
-		}
+		if (cg_up(p) < 0)
+			break;
 	}
 	free(p);
 	return found ? 0 : -ENOENT;
@@ -220,15 +227,8 @@ static int cg_cpuset(struct probe_ctx *ctx, const char *mount, const char *path,
 		free(f);
 		if (r == 0 || !strcmp(p, "/") || !*p)
 			break;
-		{
-			char *slash = strrchr(p, '/');
-			if (slash == p)
-				p[1] = '\0';
-			else if (slash)
-				*slash = '\0';
-			else
-				break;
-		}
+		if (cg_up(p) < 0)
+			break;
 	}
 	free(p);
 	return r;
