@@ -204,7 +204,8 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 		/* Where the housekeeping CPUs are (the OS allocates near them), else every node with CPUs. */
 		int *tgt = xcalloc((size_t)ncpu, sizeof(*tgt)), nt = 0, j;
 		for (j = 0; j < ncpu; j++) {
-			if (static_cpu && parse_cpulist(fj_get_str(node[j], "cpus"), nset) == 0 &&
+			const char *nc = fj_get_str(node[j], "cpus");
+			if (static_cpu && nc && parse_cpulist(nc, nset) == 0 &&
 			    hwloc_bitmap_intersects(nset, hset))
 				tgt[nt++] = j;
 		}

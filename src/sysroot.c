@@ -949,6 +949,8 @@ int sr_open_file(struct sysroot *sr, const char *path)
 int parse_cpulist(const char *s, hwloc_bitmap_t set)
 {
 	hwloc_bitmap_zero(set);
+	if (!s)   /* a document's list that is missing or not a string */
+		return -EINVAL;
 	while (isspace((unsigned char)*s))
 		s++;
 	while (*s && *s != '\n') {
