@@ -571,10 +571,20 @@ static int sr_openat(struct sysroot *sr, const char *path, int flags)
 		memset(&how, 0, sizeof(how));
 		how.flags = (uint64_t)(flags | O_CLOEXEC);
 		how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-		fd = (int)syscall(SYS_openat2, sr->rootfd, rel(path), &how, sizeof(how));
-		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+		/* EAGAIN: a rename or a mount anywhere on the system raced with
+		 * a ".." of the path (a sysfs link's "../../devices/...") and
+		 * the kernel could not vouch for it; openat2(2) says to retry.
+		 * Other processes' renames (-o) and mounts (hwloc's fence) make
+		 * it happen; after the retries, the walk by hand answers. */
+		for (int tries = 0; tries < 32; tries++) {
+			fd = (int)syscall(SYS_openat2, sr->rootfd, rel(path), &how, sizeof(how));
+			if (fd >= 0 || errno != EAGAIN)
+				break;
+		}
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM && errno != EAGAIN))
 			return fd;
-		no_openat2 = 1;   /* old kernel or seccomp filter: fall back */
+		if (errno != EAGAIN)
+			no_openat2 = 1;   /* old kernel or seccomp filter: fall back */
 	}
 #endif
 	return open_in_root(sr->rootfd, rel(path), flags);
