@@ -1,6 +1,8 @@
 /* facts.c - the fact tree, gaps, evidence and conflicts */
 #include "config.h"
 #include "facts.h"
+
+#include <math.h>
 #include "sysroot.h"
 #include "util.h"
 
@@ -253,4 +255,16 @@ int fj_get_num(const cJSON *obj, const char *key, double *out)
 		return 0;
 	*out = v->valuedouble;
 	return 1;
+}
+
+const char *facts_str(const cJSON *root, const char *path)
+{
+	const cJSON *j = facts_get(root, path);
+	return cJSON_IsString(j) ? j->valuestring : NULL;
+}
+
+double facts_num(const cJSON *root, const char *path)
+{
+	const cJSON *j = facts_get(root, path);
+	return cJSON_IsNumber(j) && isfinite(j->valuedouble) ? j->valuedouble : NAN;
 }

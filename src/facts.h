@@ -38,6 +38,10 @@ cJSON *facts_obj(struct facts *f, const char *path);
 /* The item at a dotted path ("numa.nodes" or "cpu.kinds"), or NULL.
  * Array elements can be addressed as "numa.nodes[1].id". */
 const cJSON *facts_get(const cJSON *root, const char *path);
+/* facts_get() as a string (NULL when it is none) and as a finite number
+ * (NAN when it is none): what the pages and drawings show. */
+const char *facts_str(const cJSON *root, const char *path);
+double facts_num(const cJSON *root, const char *path);
 
 /* Record a gap; the fact's value is the caller's to set to null. */
 void facts_gap(struct facts *f, const char *fact, const char *fmt, ...)

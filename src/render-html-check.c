@@ -21,18 +21,8 @@
 /* Object paths ("cpu.smt.active") are the fact tree's: facts_get(). */
 #define jget facts_get
 
-static const char *jstr(const cJSON *j, const char *path)
-{
-	j = jget(j, path);
-	return cJSON_IsString(j) ? j->valuestring : NULL;
-}
-
-/* A number, or NAN. */
-static double jnum(const cJSON *j, const char *path)
-{
-	j = jget(j, path);
-	return cJSON_IsNumber(j) && isfinite(j->valuedouble) ? j->valuedouble : NAN;
-}
+#define jstr facts_str
+#define jnum facts_num
 
 /* The unit of a check's values (the catalogue's), or NULL. */
 static const char *unit_of(const char *id)

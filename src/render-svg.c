@@ -64,17 +64,8 @@ struct svg {
 
 #define jget facts_get
 
-static const char *jstr(const cJSON *j, const char *path)
-{
-	j = jget(j, path);
-	return cJSON_IsString(j) ? j->valuestring : NULL;
-}
-
-static double jnum(const cJSON *j, const char *path)
-{
-	j = jget(j, path);
-	return cJSON_IsNumber(j) && isfinite(j->valuedouble) ? j->valuedouble : NAN;
-}
+#define jstr facts_str
+#define jnum facts_num
 
 /*** Marks: which part each finding is about ***/
 
