@@ -444,7 +444,18 @@ char *str_clean(const char *in, enum clean_mode mode)
 	const unsigned char *s = (const unsigned char *)in;
 	struct strbuf sb = STRBUF_INIT;
 	int changed = 0;
+	/* Most strings need nothing: find the first that does, copy none. */
 	while (s && *s) {
+		size_t n = utf8_seq(s);
+		if (!n || (mode != CLEAN_UTF8 && is_ctrl_seq(s, n) &&
+			   !(mode == CLEAN_TEXT && (*s == '\n' || *s == '\t'))))
+			break;
+		s += n;
+	}
+	if (!s || !*s)
+		return NULL;
+	strbuf_add(&sb, in, (size_t)((const char *)s - in));
+	while (*s) {
 		size_t n = utf8_seq(s);
 		if (!n) {
 			strbuf_addstr(&sb, "\xef\xbf\xbd");   /* U+FFFD */
