@@ -554,18 +554,29 @@ static int open_in_root(int rootfd, const char *path, int flags)
 	return e ? -1 : fd;
 }
 
-/* Open path inside the root; symlinks resolve inside it, never outside. */
-static int sr_openat(struct sysroot *sr, const char *path, int flags)
+/* 1 when openat2 is not to be used: NODEAUDIT_NO_OPENAT2 (the test
+ * suite: the walk by hand is what a kernel without openat2 gets), or the
+ * kernel or a seccomp filter refused it once. */
+static int no_openat2 = -1;
+
+static int openat2_off(void)
 {
-	static int no_openat2 = -1;
-	if (sr->live)
-		return open(path, flags | O_CLOEXEC);
-	/* NODEAUDIT_NO_OPENAT2 is for the test suite: the fallback below is
-	 * what a kernel without openat2 gets. */
 	if (no_openat2 < 0)
 		no_openat2 = getenv("NODEAUDIT_NO_OPENAT2") != NULL;
 #if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
-	if (!no_openat2) {
+	return no_openat2;
+#else
+	return 1;
+#endif
+}
+
+/* Open path inside the root; symlinks resolve inside it, never outside. */
+static int sr_openat(struct sysroot *sr, const char *path, int flags)
+{
+	if (sr->live)
+		return open(path, flags | O_CLOEXEC);
+#if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
+	if (!openat2_off()) {
 		struct open_how how;
 		int fd;
 		memset(&how, 0, sizeof(how));
@@ -607,6 +618,7 @@ struct sr_entry {
 	size_t hash;              /* hash_path(path): compared before the paths */
 	unsigned has_file : 1, has_list : 1, recorded : 1;
 	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
+	int dirfd;                /* the directory's kept descriptor, or -1 */
 	int file_err, list_err;   /* 0 or the negative errno the read ended with */
 	char *buf;                /* the file, NUL-terminated */
 	size_t len;
@@ -614,16 +626,30 @@ struct sr_entry {
 	size_t n;
 };
 
+/*
+ * Directories whose descriptor the run keeps, so that a file below one is
+ * opened relative to it (a walk of a name or two instead of eight from the
+ * root): the last SR_DIRFDS directories opened by sr_is_dir() or sr_list()
+ * (a missing file's parent is asked with sr_is_dir()), the oldest closed
+ * first.  A probe reads a CPU's files together, so a few are enough.
+ */
+#define SR_DIRFDS 64
+
 struct sr_cache {
 	struct sr_entry **b;
 	size_t nb, count;
+	struct sr_entry *ring[SR_DIRFDS];   /* the entries holding a dirfd */
+	size_t ringpos;
 };
+
+#define FNV_OFFSET (14695981039346656037ull & SIZE_MAX)
+#define FNV_PRIME ((size_t)1099511628211ull)
 
 static size_t hash_path(const char *s)
 {
-	size_t h = 14695981039346656037ull & SIZE_MAX;   /* FNV-1a */
+	size_t h = FNV_OFFSET;   /* FNV-1a */
 	while (*s)
-		h = (h ^ (unsigned char)*s++) * (size_t)1099511628211ull;
+		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
 	return h;
 }
 
@@ -657,6 +683,7 @@ static struct sr_entry *cache_get(struct sysroot *sr, const char *path)
 	e = xcalloc(1, sizeof(*e));
 	e->path = xstrdup(path);
 	e->hash = h;
+	e->dirfd = -1;
 	e->next = c->b[h & (c->nb - 1)];
 	c->b[h & (c->nb - 1)] = e;
 	c->count++;
@@ -677,6 +704,114 @@ static struct sr_entry *cache_find(struct sysroot *sr, const char *path)
 	return NULL;
 }
 
+/* The entry of path's first n bytes, whose hash is h, or NULL. */
+static struct sr_entry *cache_find_n(struct sysroot *sr, const char *path, size_t n, size_t h)
+{
+	struct sr_entry *e;
+	for (e = sr->cache->b[h & (sr->cache->nb - 1)]; e; e = e->next)
+		if (e->hash == h && !strncmp(e->path, path, n) && e->path[n] == '\0')
+			return e;
+	return NULL;
+}
+
+/* The directories deeper than this are not looked up above a path. */
+#define SR_DEPTH 64
+
+/*
+ * What the cache knows of the directories above path, nearest first: 1
+ * when one is known to be missing (then so is path, and no system call
+ * needs to say it), else 0; with near, also the nearest one whose
+ * descriptor is kept (*near, NULL when none) and path below it (*rest).
+ * One pass hashes every prefix: FNV-1a runs left to right.
+ */
+static int above(struct sysroot *sr, const char *path, struct sr_entry **near, const char **rest)
+{
+	size_t hs[SR_DEPTH], ns[SR_DEPTH], k = 0, i, h = FNV_OFFSET;
+	const char *p;
+	int exists = 0;
+	if (near)
+		*near = NULL;
+	if (!sr->cache)
+		return 0;
+	for (p = path; *p && k < SR_DEPTH; p++) {
+		if (*p == '/' && p > path) {
+			hs[k] = h;
+			ns[k++] = (size_t)(p - path);
+		}
+		h = (h ^ (unsigned char)*p) * FNV_PRIME;
+	}
+	for (i = k; i-- > 0;) {
+		struct sr_entry *e = cache_find_n(sr, path, ns[i], hs[i]);
+		if (!e)
+			continue;
+		if (!exists && (e->dir < 0 || (e->has_list && e->list_err == -ENOENT)))
+			return 1;
+		if (e->dir > 0 || (e->has_list && e->list_err == 0) || e->dirfd >= 0)
+			exists = 1;   /* so do those above it */
+		if (near && e->dirfd >= 0 && path[ns[i] + 1]) {
+			*near = e;
+			*rest = path + ns[i] + 1;
+			return 0;
+		}
+		if (exists && !near)
+			return 0;
+	}
+	return 0;
+}
+
+/* Keep fd, a descriptor of e's directory, for the files below it (only
+ * where openat2 resolves them: the walk by hand starts from the root). */
+static void keep_dirfd(struct sysroot *sr, struct sr_entry *e, int fd)
+{
+	struct sr_cache *c = sr->cache;
+	struct sr_entry **slot;
+	if (sr->live || openat2_off() || e->dirfd >= 0) {
+		close(fd);
+		return;
+	}
+	slot = &c->ring[c->ringpos];
+	c->ringpos = (c->ringpos + 1) % SR_DIRFDS;
+	if (*slot) {
+		close((*slot)->dirfd);
+		(*slot)->dirfd = -1;
+	}
+	*slot = e;
+	e->dirfd = fd;
+}
+
+/*
+ * Open path inside the root, below the nearest directory whose descriptor
+ * is kept where there is one: openat2 RESOLVE_BENEATH from it walks the
+ * same names RESOLVE_IN_ROOT would walk from the root after reaching it,
+ * and refuses (EXDEV) where that walk would leave the directory (a "..",
+ * an absolute link); such a path, and any failure but a missing name, is
+ * opened again from the root, so the answer is the root's.
+ */
+static int open_near(struct sysroot *sr, const char *path, int flags)
+{
+#if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
+	struct sr_entry *d;
+	const char *rest;
+	if (!sr->live && !openat2_off() && above(sr, path, &d, &rest) == 0 && d) {
+		struct open_how how;
+		int fd = -1, tries;
+		memset(&how, 0, sizeof(how));
+		how.flags = (uint64_t)(flags | O_CLOEXEC);
+		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+		for (tries = 0; tries < 32; tries++) {
+			fd = (int)syscall(SYS_openat2, d->dirfd, rest, &how, sizeof(how));
+			if (fd >= 0 || errno != EAGAIN)
+				break;
+		}
+		if (fd >= 0 || errno == ENOENT || errno == ENOTDIR) {
+			sr->near++;
+			return fd;
+		}
+	}
+#endif
+	return sr_openat(sr, path, flags);
+}
+
 static void cache_free(struct sysroot *sr)
 {
 	struct sr_cache *c = sr->cache;
@@ -687,6 +822,8 @@ static void cache_free(struct sysroot *sr)
 		struct sr_entry *e = c->b[i], *next;
 		for (; e; e = next) {
 			next = e->next;
+			if (e->dirfd >= 0)
+				close(e->dirfd);
 			free(e->path);
 			free(e->buf);
 			sr_free_list(e->names, e->n);
@@ -727,11 +864,15 @@ static int live_short_is_eof(const char *path)
 static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *lenp)
 {
 	struct stat st;
-	size_t len = 0, alloc = 4096;
-	char *b;
+	/* The first read goes to the stack, and a value of a few bytes gets
+	 * a copy of its size: a 4 KiB malloc() a file costs more than the
+	 * read (glibc consolidates its free lists for each). */
+	char first_buf[4096];
+	size_t len = 0, alloc = sizeof(first_buf);
+	char *b = first_buf;
 	int short_eof, first = 1;
 	int kfs = sr->live && (!strncmp(path, "/sys/", 5) || !strncmp(path, "/proc/", 6));
-	int fd = sr_openat(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	int fd = open_near(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	if (kfs)
@@ -746,7 +887,6 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 		}
 		short_eof = 1;
 	}
-	b = xmalloc(alloc);
 	for (;;) {
 		ssize_t r;
 		size_t want;
@@ -758,7 +898,7 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 				return -EFBIG;
 			}
 			alloc *= 2;
-			b = xrealloc(b, alloc);
+			b = b == first_buf ? memcpy(xmalloc(alloc), first_buf, len) : xrealloc(b, alloc);
 		}
 		want = alloc - len - 1;
 		r = read(fd, b + len, want);
@@ -766,7 +906,8 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 			int e = errno;
 			if (e == EINTR)
 				continue;
-			free(b);
+			if (b != first_buf)
+				free(b);
 			close(fd);
 			/* sysfs answers EIO/ENODATA/EOPNOTSUPP for attributes a
 			 * driver does not implement: treat as unreadable value;
@@ -783,14 +924,17 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 	}
 	close(fd);
 	if (len > SR_MAX_FILE) {
-		free(b);
+		if (b != first_buf)
+			free(b);
 		sr->refused++;
 		return -EFBIG;
 	}
 	b[len] = '\0';
 	/* Kept for the run: most values are a few bytes, and a page each
 	 * would be a page fault each (the freed tail serves the next ones). */
-	if (alloc - len > 64)
+	if (b == first_buf)
+		b = memcpy(xmalloc(len + 1), first_buf, len + 1);
+	else if (alloc - len > 64)
 		b = xrealloc(b, len + 1);
 	*bufp = b;
 	*lenp = len;
@@ -801,25 +945,7 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
  * path, and no system call needs to say it). */
 static int ancestor_missing(struct sysroot *sr, const char *path)
 {
-	char buf[4096];
-	size_t n = strlen(path);
-	if (!sr->cache || n >= sizeof(buf))
-		return 0;
-	memcpy(buf, path, n + 1);
-	while (n > 1) {
-		struct sr_entry *e;
-		while (n > 0 && buf[n - 1] != '/')
-			n--;
-		if (n <= 1)
-			break;
-		buf[--n] = '\0';
-		e = cache_find(sr, buf);
-		if (e && (e->dir < 0 || (e->has_list && e->list_err == -ENOENT)))
-			return 1;
-		if (e && (e->dir > 0 || (e->has_list && e->list_err == 0)))
-			return 0;   /* this one exists: so do those above it */
-	}
-	return 0;
+	return above(sr, path, NULL, NULL);
 }
 
 /* After path was found missing: whether its directory is, asked once, so
@@ -850,7 +976,9 @@ static struct sr_entry *entry_for(struct sysroot *sr, const char *path)
 	return e ? e : cache_get(sr, path);
 }
 
-static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *lenp, int rec)
+/* The run's copy of path (read now if new): *buf points into the cache,
+ * NUL-terminated, valid until sysroot_close(). */
+static int read_ref(struct sysroot *sr, const char *path, const char **buf, size_t *lenp, int rec)
 {
 	struct sr_entry *e = entry_for(sr, path);
 	if (!e)
@@ -867,10 +995,22 @@ static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *l
 		record(sr, path);
 		e->recorded = 1;
 	}
-	*buf = xmalloc(e->len + 1);
-	memcpy(*buf, e->buf, e->len + 1);
+	*buf = e->buf;
+	*lenp = e->len;
+	return 0;
+}
+
+static int read_file(struct sysroot *sr, const char *path, char **buf, size_t *lenp, int rec)
+{
+	const char *b;
+	size_t len;
+	int r = read_ref(sr, path, &b, &len, rec);
+	if (r < 0)
+		return r;
+	*buf = xmalloc(len + 1);
+	memcpy(*buf, b, len + 1);
 	if (lenp)
-		*lenp = e->len;
+		*lenp = len;
 	return 0;
 }
 
@@ -893,35 +1033,64 @@ int sr_read_fresh(struct sysroot *sr, const char *path, char **buf, size_t *lenp
 	return r;
 }
 
-int sr_read_str(struct sysroot *sr, const char *path, char **out)
+/* sr_read_str() of the cached bytes into out (n bytes); -E2BIG when the
+ * first line does not fit (a number's does). */
+static int first_line(struct sysroot *sr, const char *path, char *out, size_t n)
 {
-	char *b, *nl;
-	size_t len;
-	int r = sr_read(sr, path, &b, &len);
+	const char *b, *nl;
+	size_t len, l;
+	char *p;
+	int r = read_ref(sr, path, &b, &len, 1);
 	if (r < 0)
 		return r;
-	if (memchr(b, '\0', len)) {   /* binary, not a sysfs value */
-		free(b);
+	if (memchr(b, '\0', len))   /* binary, not a sysfs value */
 		return -EINVAL;
-	}
-	nl = strchr(b, '\n');
-	if (nl)
-		*nl = '\0';
+	nl = memchr(b, '\n', len);
+	l = nl ? (size_t)(nl - b) : len;
+	if (l >= n)
+		return -E2BIG;
+	memcpy(out, b, l);
+	out[l] = '\0';
 	/* A value with NUL bytes or other control characters is garbage. */
-	for (nl = b; *nl; nl++)
-		if ((unsigned char)*nl < 0x20 && *nl != '\t') {
-			free(b);
+	for (p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\t')
 			return -EINVAL;
-		}
-	strsquash(b);
+	strsquash(out);
+	return 0;
+}
+
+int sr_read_str(struct sysroot *sr, const char *path, char **out)
+{
+	char small[256], *b;
+	const char *c;
+	size_t len;
+	int r = first_line(sr, path, small, sizeof(small));
+	if (r == 0)
+		*out = xstrdup(small);
+	if (r != -E2BIG)
+		return r;
+	r = read_ref(sr, path, &c, &len, 1);
+	if (r < 0)
+		return r;
+	b = xmalloc(len + 1);
+	r = first_line(sr, path, b, len + 1);
+	if (r < 0) {
+		free(b);
+		return r;
+	}
 	*out = b;
 	return 0;
 }
 
 int sr_read_u64(struct sysroot *sr, const char *path, uint64_t *v)
 {
-	char *s;
-	int r = sr_read_str(sr, path, &s);
+	char *s, small[256];
+	int r = first_line(sr, path, small, sizeof(small));
+	if (r == 0)
+		return parse_u64(small, v);
+	if (r != -E2BIG)
+		return r;
+	r = sr_read_str(sr, path, &s);
 	if (r < 0)
 		return r;
 	r = parse_u64(s, v);
@@ -931,8 +1100,13 @@ int sr_read_u64(struct sysroot *sr, const char *path, uint64_t *v)
 
 int sr_read_s64(struct sysroot *sr, const char *path, int64_t *v)
 {
-	char *s;
-	int r = sr_read_str(sr, path, &s);
+	char *s, small[256];
+	int r = first_line(sr, path, small, sizeof(small));
+	if (r == 0)
+		return parse_s64(small, v);
+	if (r != -E2BIG)
+		return r;
+	r = sr_read_str(sr, path, &s);
 	if (r < 0)
 		return r;
 	r = parse_s64(s, v);
@@ -945,7 +1119,7 @@ int sr_read_s64(struct sysroot *sr, const char *path, int64_t *v)
 int sr_open_file(struct sysroot *sr, const char *path)
 {
 	struct stat st;
-	int fd = sr_openat(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY), e;
+	int fd = open_near(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY), e;
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -1046,19 +1220,16 @@ int parse_cpumask(const char *s, hwloc_bitmap_t set)
 static int read_set(struct sysroot *sr, const char *path, hwloc_bitmap_t set,
 		    int (*parse)(const char *, hwloc_bitmap_t))
 {
-	char *s;
+	const char *s;
 	size_t len;
-	int r = sr_read(sr, path, &s, &len);
+	int r = read_ref(sr, path, &s, &len, 1);
 	if (r < 0)
 		return r;
 	/* The parse stops at the first NUL, as the kernel's bitmap_parselist()
 	 * and hwloc do: kernels 5.14-5.15 print "0-31\n\0" in these files
 	 * (cpumap_print_to_pagebuf() counting the terminator) and
 	 * hwloc-gather-topology captures keep the byte. */
-	(void)len;
-	r = parse(s, set);
-	free(s);
-	return r;
+	return parse(s, set);
 }
 
 int sr_read_cpulist(struct sysroot *sr, const char *path, hwloc_bitmap_t set)
@@ -1097,7 +1268,7 @@ int sr_exists(struct sysroot *sr, const char *path)
 		return 0;
 	if (sr->live)   /* one stat(), no descriptor to open and close */
 		return stat(path, &st) == 0;
-	fd = sr_openat(sr, path, O_PATH);
+	fd = open_near(sr, path, O_PATH);
 	if (fd < 0)
 		return 0;
 	close(fd);
@@ -1108,7 +1279,7 @@ int sr_is_dir(struct sysroot *sr, const char *path)
 {
 	struct sr_entry *e = cache_find(sr, path);
 	struct stat st;
-	int fd, r;
+	int fd = -1, r;
 	if (e && ((e->has_list && e->list_err == 0) || (e->has_file && e->file_err == -EISDIR) || e->dir > 0))
 		return 1;
 	if (e && ((e->has_file && (e->file_err == 0 || e->file_err == -ENOENT)) || e->dir < 0))
@@ -1118,13 +1289,13 @@ int sr_is_dir(struct sysroot *sr, const char *path)
 	if (sr->live)
 		r = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 	else {
-		fd = sr_openat(sr, path, O_PATH | O_DIRECTORY);
+		fd = open_near(sr, path, O_PATH | O_DIRECTORY);
 		r = fd >= 0;
-		if (fd >= 0)
-			close(fd);
 	}
 	e = cache_get(sr, path);
 	e->dir = r ? 1 : -1;
+	if (fd >= 0)
+		keep_dirfd(sr, e, fd);
 	return r;
 }
 
@@ -1165,14 +1336,16 @@ static int natcmp(const void *pa, const void *pb)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
-/* The entries of dir: open, getdents64 until it returns 0, close (a DIR
- * stream would add an fstat and two fcntl calls a directory). */
-static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *n)
+/* The entries of dir: open, getdents64 until it returns 0 (a DIR stream
+ * would add an fstat and two fcntl calls a directory); the descriptor is
+ * left in *fdp for the caller to keep or close. */
+static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *n, int *fdp)
 {
 	char buf[32768] __attribute__((aligned(8)));
 	size_t cnt = 0, alloc = 0;
 	char **v = NULL;
-	int fd = sr_openat(sr, dir, O_RDONLY | O_DIRECTORY);
+	int fd = open_near(sr, dir, O_RDONLY | O_DIRECTORY);
+	*fdp = -1;
 	*names = NULL;
 	*n = 0;
 	if (fd < 0)
@@ -1208,7 +1381,7 @@ static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *
 		if (cnt >= (1u << 20))
 			break;
 	}
-	close(fd);
+	*fdp = fd;
 	if (cnt)
 		qsort(v, cnt, sizeof(*v), natcmp);
 	*names = v;
@@ -1225,8 +1398,11 @@ int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 	if (!e)
 		return -ENOENT;
 	if (!e->has_list) {
-		e->list_err = list_now(sr, dir, &e->names, &e->n);
+		int fd;
+		e->list_err = list_now(sr, dir, &e->names, &e->n, &fd);
 		e->has_list = 1;
+		if (fd >= 0)
+			keep_dirfd(sr, e, fd);
 	}
 	if (e->list_err < 0)
 		return e->list_err;

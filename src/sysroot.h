@@ -50,6 +50,9 @@ struct sysroot {
 	 * over the size cap: a sysroot with any is not handed to hwloc whole
 	 * (src-hwloc.c). */
 	size_t refused;
+	/* Files and directories opened below a directory's kept descriptor
+	 * rather than from the root (sysroot.c: open_near()); for the tests. */
+	size_t near;
 };
 
 /* dir NULL or "/" means the live system.  An archive (.tar, .tar.gz, .tgz,

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef HAVE_SYS_SYSCALL_H
+#include <sys/syscall.h>
+#endif
 
 static char root[256];
 
@@ -190,6 +193,139 @@ static void test_reads(void)
 	}
 }
 
+/* Whether this kernel has openat2 (the descriptors kept for directories
+ * are used only with it; valgrind and kernels before 5.6 have none). */
+static int have_openat2(void)
+{
+#ifdef SYS_openat2
+	struct { uint64_t flags, mode, resolve; } how = { O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, 0 };
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof(how));
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 && !getenv("NODEAUDIT_NO_OPENAT2");
+#else
+	return 0;
+#endif
+}
+
+static int open_fds(void)
+{
+	char **names;
+	size_t n;
+	struct sysroot live;
+	int k;
+	if (sysroot_open(&live, "/") < 0 || sr_list(&live, "/proc/self/fd", &names, &n) < 0)
+		return -1;
+	sr_free_list(names, n);
+	sysroot_close(&live);
+	k = (int)n;
+	return k;
+}
+
+/* Files below a directory whose descriptor the read layer keeps (after
+ * sr_list(), sr_is_dir(), a missing file's parent) are opened relative to
+ * it: the answers must be the root's, links leaving that directory
+ * included, and the descriptors are bounded and closed. */
+static void test_near(void)
+{
+	struct sysroot sr;
+	char *s, **names, path[512];
+	size_t n, near0;
+	uint64_t u;
+	int i, fds0 = open_fds(), fast = have_openat2();
+
+	snprintf(root, sizeof(root), "/tmp/nodeaudit-test-XXXXXX");
+	if (!mkdtemp(root)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	put("/sys/cpu/cpu0/topology/core_id", "3\n");
+	put("/sys/cpu/cpu0/topology/thread_siblings_list", "0-1\n");
+	put("/sys/cpu/cpufreq/policy0/max", "2000\n");
+	put("/sys/cpu/other/f", "other\n");
+	put("/etc/hostname", "in the root\n");
+	for (i = 0; i < 80; i++) {
+		snprintf(path, sizeof(path), "/sys/many/d%d/v", i);
+		put(path, i % 2 ? "1\n" : "0\n");
+	}
+	{
+		static const char *const links[][2] = {
+			{ "/sys/cpu/cpu0/cpufreq", "../cpufreq/policy0" },   /* a directory link up */
+			{ "/sys/cpu/cpu0/topology/up", "../../other/f" },    /* a file link up */
+			{ "/sys/cpu/cpu0/topology/abs", "/sys/cpu/other/f" },
+			{ "/sys/cpu/cpu0/topology/host", "/etc/hostname" },  /* the root's, not the host's */
+			{ "/sys/cpu/cpu0/topology/deep", "../../../../../../../etc/hostname" },
+		};
+		size_t k;
+		for (k = 0; k < sizeof(links) / sizeof(links[0]); k++) {
+			snprintf(path, sizeof(path), "%s%s", root, links[k][0]);
+			if (symlink(links[k][1], path) < 0)
+				ok(0, "symlink %s", links[k][0]);
+		}
+	}
+	ok(sysroot_open(&sr, root) == 0, "open sysroot");
+	is_int(sr_list(&sr, "/sys/cpu/cpu0/topology", &names, &n), 0, "list a directory (its descriptor kept)");
+	sr_free_list(names, n);
+	near0 = sr.near;
+	is_int(sr_read_u64(&sr, "/sys/cpu/cpu0/topology/core_id", &u), 0, "a file below a kept directory");
+	is_int(u, 3, "its value");
+	if (fast)
+		ok(sr.near > near0, "opened relative to the directory, not from the root");
+	else
+		ok(sr.near == 0, "without openat2, every path from the root");
+	s = NULL;
+	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/topology/up", &s), 0, "a link leaving the directory, up");
+	is_str(s, "other", "resolved as from the root");
+	free(s);
+	s = NULL;
+	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/topology/abs", &s), 0, "an absolute link");
+	is_str(s, "other", "resolved inside the root");
+	free(s);
+	s = NULL;
+	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/topology/host", &s), 0, "an absolute link to /etc");
+	is_str(s, "in the root", "the root's /etc, never the host's");
+	free(s);
+	s = NULL;
+	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/topology/deep", &s), 0, "a link with more .. than levels");
+	is_str(s, "in the root", "stops at the root");
+	free(s);
+	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/topology/missing", &s), -ENOENT, "missing below a kept directory");
+	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/topology/missing/x", &s), -ENOENT, "below a missing name");
+	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/topology/core_id/x", &s), -ENOTDIR, "below a file");
+	/* cpu0 kept, then its cpufreq link: the file is read relative to the
+	 * link's target, kept by sr_is_dir(). */
+	ok(sr_is_dir(&sr, "/sys/cpu/cpu0"), "sr_is_dir (its descriptor kept)");
+	is_int(sr_read_u64(&sr, "/sys/cpu/cpu0/cpufreq/max", &u), 0, "through a directory link that leaves the kept one");
+	is_int(u, 2000, "its value");
+	ok(sr_is_dir(&sr, "/sys/cpu/cpu0/cpufreq"), "the link is a directory");
+	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/cpufreq/missing", &s), -ENOENT, "missing in the link's target");
+	/* More directories than descriptors kept: the oldest are closed, and
+	 * every answer stays right. */
+	for (i = 0; i < 80; i++) {
+		snprintf(path, sizeof(path), "/sys/many/d%d", i);
+		if (!sr_is_dir(&sr, path))
+			break;
+	}
+	is_int(i, 80, "80 directories");
+	for (i = 0; i < 80; i++) {
+		snprintf(path, sizeof(path), "/sys/many/d%d/v", i);
+		if (sr_read_u64(&sr, path, &u) < 0 || u != (uint64_t)(i % 2))
+			break;
+	}
+	is_int(i, 80, "a file in each, after the oldest descriptors were closed");
+	if (fds0 >= 0)
+		ok(open_fds() <= fds0 + 2 + 64, "at most 64 directory descriptors held (%d before)", fds0);
+	sysroot_close(&sr);
+	if (fds0 >= 0)
+		is_int(open_fds(), fds0, "sysroot_close() closes every descriptor");
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd) != 0)
+			ok(0, "cleanup");
+	}
+}
+
 static void test_facts(void)
 {
 	struct facts f;
@@ -212,6 +348,7 @@ int main(void)
 	test_parsers();
 	test_numbers();
 	test_reads();
+	test_near();
 	test_facts();
 	return done_testing();
 }
