@@ -25,6 +25,7 @@
 extern char **environ;
 
 static void cache_free(struct sysroot *sr);
+static int natcmp(const void *pa, const void *pb);
 
 /*** Opening and closing ***/
 
@@ -617,12 +618,13 @@ struct sr_entry {
 	char *path;
 	size_t hash;              /* hash_path(path): compared before the paths */
 	unsigned has_file : 1, has_list : 1, recorded : 1;
+	unsigned used : 1;        /* its dirfd opened a file since the clock passed */
 	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
 	int dirfd;                /* the directory's kept descriptor, or -1 */
 	int file_err, list_err;   /* 0 or the negative errno the read ended with */
 	char *buf;                /* the file, NUL-terminated */
 	size_t len;
-	char **names;             /* the directory, sorted */
+	char **names;             /* the directory, sorted; names[i][-1] is its d_type */
 	size_t n;
 };
 
@@ -651,6 +653,32 @@ static size_t hash_path(const char *s)
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
 	return h;
+}
+
+static size_t hash_path_n(const char *s, size_t n)
+{
+	size_t h = FNV_OFFSET;
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
+	return h;
+}
+
+/* A listing's names carry their d_type in the byte before them. */
+static char *typed_name(const char *name, unsigned char type)
+{
+	size_t n = strlen(name);
+	char *b = xmalloc(n + 2);
+	b[0] = (char)type;
+	memcpy(b + 1, name, n + 1);
+	return b + 1;
+}
+
+static void free_typed(char **names, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(names[i] - 1);
+	free(names);
 }
 
 static struct sr_entry *cache_get(struct sysroot *sr, const char *path)
@@ -759,6 +787,54 @@ static int above(struct sysroot *sr, const char *path, struct sr_entry **near, c
 	return 0;
 }
 
+/*
+ * What the run's listing of path's directory says of path: LISTED_NO when
+ * the name is not in it (then path is missing: no system call needs to
+ * say it), LISTED_REG, LISTED_DIR or LISTED_OTHER (a link, a FIFO, a type
+ * the file system does not give) by its d_type, LISTED_UNKNOWN where the
+ * directory was not listed whole.  Sysroots only: a tree of files lists
+ * every name it holds, where /proc does not list its threads.
+ */
+enum { LISTED_UNKNOWN = -1, LISTED_NO, LISTED_REG, LISTED_DIR, LISTED_OTHER };
+
+static int listed(struct sysroot *sr, const char *path)
+{
+	const char *slash = strrchr(path, '/'), *name;
+	struct sr_entry *d;
+	size_t lo, hi, n;
+	if (sr->live || !sr->cache || !slash || slash == path || !slash[1])
+		return LISTED_UNKNOWN;
+	name = slash + 1;
+	n = (size_t)(slash - path);
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return LISTED_UNKNOWN;
+	d = cache_find_n(sr, path, n, hash_path_n(path, n));
+	if (!d || !d->has_list || d->list_err || d->n >= (1u << 20))
+		return LISTED_UNKNOWN;
+	/* Natural order holds names it calls equal ("cpu01", "cpu1") side by
+	 * side: find one, then look at its equals. */
+	for (lo = 0, hi = d->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = natcmp(&name, &d->names[mid]);
+		if (c == 0) {
+			lo = mid;
+			while (lo > 0 && natcmp(&name, &d->names[lo - 1]) == 0)
+				lo--;
+			for (; lo < d->n && natcmp(&name, &d->names[lo]) == 0; lo++)
+				if (!strcmp(name, d->names[lo])) {
+					unsigned char t = (unsigned char)d->names[lo][-1];
+					return t == DT_REG ? LISTED_REG : t == DT_DIR ? LISTED_DIR : LISTED_OTHER;
+				}
+			break;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return LISTED_NO;
+}
+
 /* Keep fd, a descriptor of e's directory, for the files below it (only
  * where openat2 resolves them: the walk by hand starts from the root). */
 static void keep_dirfd(struct sysroot *sr, struct sr_entry *e, int fd)
@@ -769,8 +845,15 @@ static void keep_dirfd(struct sysroot *sr, struct sr_entry *e, int fd)
 		close(fd);
 		return;
 	}
-	slot = &c->ring[c->ringpos];
-	c->ringpos = (c->ringpos + 1) % SR_DIRFDS;
+	/* A clock: a directory used since the hand last passed it (the CPU
+	 * directory above every cpuN) gets another round. */
+	for (;;) {
+		slot = &c->ring[c->ringpos];
+		c->ringpos = (c->ringpos + 1) % SR_DIRFDS;
+		if (!*slot || !(*slot)->used)
+			break;
+		(*slot)->used = 0;
+	}
 	if (*slot) {
 		close((*slot)->dirfd);
 		(*slot)->dirfd = -1;
@@ -804,6 +887,7 @@ static int open_near(struct sysroot *sr, const char *path, int flags)
 				break;
 		}
 		if (fd >= 0 || errno == ENOENT || errno == ENOTDIR) {
+			d->used = 1;
 			sr->near++;
 			return fd;
 		}
@@ -826,7 +910,7 @@ static void cache_free(struct sysroot *sr)
 				close(e->dirfd);
 			free(e->path);
 			free(e->buf);
-			sr_free_list(e->names, e->n);
+			free_typed(e->names, e->n);
 			free(e);
 		}
 	}
@@ -984,9 +1068,12 @@ static int read_ref(struct sysroot *sr, const char *path, const char **buf, size
 	if (!e)
 		return -ENOENT;
 	if (!e->has_file) {
-		e->file_err = read_now(sr, path, &e->buf, &e->len);
+		/* Not in its directory's listing: missing, and its directory
+		 * is known. */
+		int l = listed(sr, path);
+		e->file_err = l == LISTED_NO ? -ENOENT : read_now(sr, path, &e->buf, &e->len);
 		e->has_file = 1;
-		if (e->file_err == -ENOENT)
+		if (e->file_err == -ENOENT && l != LISTED_NO)
 			note_parent(sr, path);
 	}
 	if (e->file_err < 0)
@@ -1266,6 +1353,11 @@ int sr_exists(struct sysroot *sr, const char *path)
 		return 0;
 	if (ancestor_missing(sr, path))
 		return 0;
+	switch (listed(sr, path)) {
+	case LISTED_NO: return 0;
+	case LISTED_REG: case LISTED_DIR: return 1;
+	default: break;
+	}
 	if (sr->live)   /* one stat(), no descriptor to open and close */
 		return stat(path, &st) == 0;
 	fd = open_near(sr, path, O_PATH);
@@ -1279,15 +1371,18 @@ int sr_is_dir(struct sysroot *sr, const char *path)
 {
 	struct sr_entry *e = cache_find(sr, path);
 	struct stat st;
-	int fd = -1, r;
+	int fd = -1, r, l;
 	if (e && ((e->has_list && e->list_err == 0) || (e->has_file && e->file_err == -EISDIR) || e->dir > 0))
 		return 1;
 	if (e && ((e->has_file && (e->file_err == 0 || e->file_err == -ENOENT)) || e->dir < 0))
 		return 0;
 	if (ancestor_missing(sr, path))
 		return 0;
+	l = listed(sr, path);
 	if (sr->live)
 		r = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	else if (l == LISTED_NO || l == LISTED_REG || l == LISTED_DIR)
+		r = l == LISTED_DIR;
 	else {
 		fd = open_near(sr, path, O_PATH | O_DIRECTORY);
 		r = fd >= 0;
@@ -1356,10 +1451,7 @@ static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *
 			continue;
 		if (got < 0) {
 			int e = errno;
-			size_t i;
-			for (i = 0; i < cnt; i++)
-				free(v[i]);
-			free(v);
+			free_typed(v, cnt);
 			close(fd);
 			return -e;
 		}
@@ -1376,7 +1468,7 @@ static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *
 				alloc = alloc ? alloc * 2 : 32;
 				v = xrealloc(v, alloc * sizeof(*v));
 			}
-			v[cnt++] = xstrdup(de->d_name);
+			v[cnt++] = typed_name(de->d_name, de->d_type);
 		}
 		if (cnt >= (1u << 20))
 			break;
