@@ -1,7 +1,7 @@
 /* fuzz-cli.c - the command-line parser: any words, any command */
 #include "config.h"
-#include "cli.h"
-#include "util.h"
+#include "cmd/cli.h"
+#include "lib/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* fuzz-cpulist.c - the sysfs value parsers: CPU lists, masks, numbers */
 #include "config.h"
-#include "sysroot.h"
-#include "util.h"
+#include "read/sysroot.h"
+#include "lib/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

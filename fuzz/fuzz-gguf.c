@@ -2,7 +2,7 @@
  * per-token summary, on a buffer in memory (gguf_parse does the same checks
  * as gguf_open on a mapped file). */
 #include "config.h"
-#include "gguf.h"
+#include "read/gguf.h"
 
 #include <stdlib.h>
 #include <string.h>

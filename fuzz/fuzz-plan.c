@@ -1,6 +1,6 @@
 /* fuzz-plan.c - `plan --report`: a saved report, as text, through the same
  * steps as the command (UTF-8, JSON, the report's strings, plan_build) and
- * every generated format.  The oracle is the one rule of quote.h, checked
+ * every generated format.  The oracle is the one rule of lib/quote.h, checked
  * in process: the output has no raw control character; every line of the
  * sysctl.d file is a comment, blank, or KEY = VALUE with a kernel key; every
  * line of the systemd drop-ins is a comment, blank or one of the four
@@ -10,12 +10,12 @@
  * of, with no quote left open.  tests/hostile-plan.sh runs `sh -n` on the
  * scripts of this target's corpus. */
 #include "config.h"
-#include "facts.h"
-#include "output.h"
-#include "plan.h"
-#include "quote.h"
-#include "render.h"
-#include "util.h"
+#include "lib/facts.h"
+#include "lib/output.h"
+#include "audit/plan.h"
+#include "lib/quote.h"
+#include "render/render.h"
+#include "lib/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -189,7 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(report, "host"), 1));
 	plan = plan_build(facts, cJSON_GetObjectItemCaseSensitive(report, "findings"),
 			  fj_get_str(cJSON_GetObjectItemCaseSensitive(report, "profile"), "name"), &o);
-	/* As cli.c does before every text format. */
+	/* As cmd/cli.c does before every text format. */
 	json_clean(plan, 1);
 	memset(&d, 0, sizeof(d));
 	d.json = plan;

@@ -2,8 +2,8 @@
  * syntax, types, comparators, and "extends" chains that reach the built-in
  * profiles (or the input itself, by the names "fuzz" and "fuzz.json"). */
 #include "config.h"
-#include "profile.h"
-#include "util.h"
+#include "audit/profile.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * image, as a bare structure table, and split in two as the kernel's
  * smbios_entry_point + DMI pair (the first byte says where). */
 #include "config.h"
-#include "smbios.h"
+#include "read/smbios.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,11 +3,11 @@
  * node meminfo and distance lines, /proc/cpuinfo blocks, PCIe link speeds,
  * DIMM locators. */
 #include "config.h"
-#include "probe.h"
-#include "cmdline.h"
-#include "memory.h"
-#include "src-pci.h"
-#include "util.h"
+#include "probe/probe.h"
+#include "probe/cmdline.h"
+#include "probe/memory.h"
+#include "read/libpci.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

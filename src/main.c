@@ -1,6 +1,6 @@
-/* main.c - nodeaudit: the program; everything else is in the library (cli.c) */
+/* main.c - nodeaudit: the program; everything else is in the library (cmd/cli.c) */
 #include "config.h"
-#include "cli.h"
+#include "cmd/cli.h"
 
 int main(int argc, char **argv)
 {

@@ -1,8 +1,8 @@
 /* test-checks.c - evaluation: each check on hand-written facts (pass, warn, fail, unknown, skip) */
 #include "config.h"
-#include "checks.h"
-#include "profile.h"
-#include "util.h"
+#include "audit/checks.h"
+#include "audit/profile.h"
+#include "lib/util.h"
 #include "tap.h"
 
 #include <stdlib.h>

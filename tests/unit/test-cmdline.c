@@ -1,7 +1,7 @@
 /* test-cmdline.c - the kernel command line parser: quotes, repeats, pairs, garbage */
 #include "config.h"
-#include "cmdline.h"
-#include "facts.h"
+#include "probe/cmdline.h"
+#include "lib/facts.h"
 #include "tap.h"
 
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* test-cpu-kinds.c - grouping cores into kinds: the traps of real machines */
 #include "config.h"
-#include "cpu-kinds.h"
-#include "src-cpuid.h"
-#include "probe.h"
+#include "probe/cpu-kinds.h"
+#include "read/libcpuid.h"
+#include "probe/probe.h"
 #include "tap.h"
 
 #include <unistd.h>

@@ -1,7 +1,7 @@
 /* test-diff.c - diff_build() on hand-written fact trees: paths, identities, volatile facts, findings */
 #include "config.h"
-#include "diff.h"
-#include "facts.h"
+#include "audit/diff.h"
+#include "lib/facts.h"
 #include "tap.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* test-gguf.c - the GGUF reader on hand-built buffers: type table, values, mutations */
 #include "config.h"
-#include "gguf.h"
+#include "read/gguf.h"
 #include "tap.h"
 
 #include <errno.h>

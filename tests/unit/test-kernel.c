@@ -1,7 +1,7 @@
 /* test-kernel.c - kernel_probe_sysctl(): extra keys, names, absent and unreadable keys */
 #include "config.h"
-#include "probe.h"
-#include "util.h"
+#include "probe/probe.h"
+#include "lib/util.h"
 #include "tap.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* test-numa.c - the NUMA probe's parsers: meminfo and distance rows */
 #include "config.h"
-#include "probe.h"
+#include "probe/probe.h"
 #include "tap.h"
 
 #include <errno.h>

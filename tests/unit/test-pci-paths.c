@@ -4,9 +4,9 @@
  * conventional function, a header-only function), on every PCI fixture, on
  * the real captures in ../shared (when present) and on this machine. */
 #include "config.h"
-#include "probe.h"
-#include "src-pci.h"
-#include "util.h"
+#include "probe/probe.h"
+#include "read/libpci.h"
+#include "lib/util.h"
 #include "tap.h"
 
 #include <dirent.h>

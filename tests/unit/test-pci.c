@@ -1,6 +1,6 @@
 /* test-pci.c - link bandwidth, the accelerator table, dump validation */
 #include "config.h"
-#include "src-pci.h"
+#include "read/libpci.h"
 #include "tap.h"
 
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* test-plan.c - worker placement and steps from hand-written fact trees.
  * Every expected core list below follows from the modelled machine's design. */
 #include "config.h"
-#include "plan.h"
-#include "quote.h"
-#include "facts.h"
-#include "util.h"
+#include "audit/plan.h"
+#include "lib/quote.h"
+#include "lib/facts.h"
+#include "lib/util.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -246,7 +246,7 @@ static void test_steps(void)
 	cJSON_Delete(findings);
 }
 
-/* The one rule of generated files (quote.h) and the one cleaner (util.h). */
+/* The one rule of generated files (lib/quote.h) and the one cleaner (lib/util.h). */
 static void test_quote(void)
 {
 	char *q, *c;

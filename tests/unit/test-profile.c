@@ -1,7 +1,7 @@
 /* test-profile.c - profile loading: inheritance, override, disable, every error */
 #include "config.h"
-#include "profile.h"
-#include "util.h"
+#include "audit/profile.h"
+#include "lib/util.h"
 #include "tap.h"
 
 #include <stdlib.h>

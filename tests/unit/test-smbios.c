@@ -3,11 +3,11 @@
 #include "config.h"
 #include "tap.h"
 #include "smbios-writer.h"
-#include "smbios.h"
-#include "memory.h"
-#include "probe.h"
-#include "sysroot.h"
-#include "util.h"
+#include "read/smbios.h"
+#include "probe/memory.h"
+#include "probe/probe.h"
+#include "read/sysroot.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

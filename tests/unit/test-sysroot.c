@@ -1,8 +1,8 @@
 /* test-sysroot.c - the read layer: parsing, re-rooting, refusals, gaps */
 #include "config.h"
-#include "sysroot.h"
-#include "facts.h"
-#include "util.h"
+#include "read/sysroot.h"
+#include "lib/facts.h"
+#include "lib/util.h"
 #include "tap.h"
 
 #include <errno.h>

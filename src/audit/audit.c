@@ -1,0 +1,208 @@
+/* audit/audit.c - the audit pipeline: probe (or saved facts) -> profile -> report */
+#include "config.h"
+#include "audit/audit.h"
+#include "audit/recommend.h"
+#include "audit/report.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void audit_read_profile_inputs(struct probe_ctx *ctx, const struct profile *p)
+{
+	size_t i;
+	for (i = 0; i < p->nspecs; i++) {
+		const struct check *c = p->specs[i].check;
+		if (c->keyed && c->type == V_SYSCTL && !strcmp(c->id, "kernel.sysctl"))
+			kernel_probe_sysctl(ctx, p->specs[i].key);
+		else if (c->sysctl)
+			kernel_probe_sysctl(ctx, c->sysctl);
+	}
+}
+
+void audit_read_all_profile_inputs(struct probe_ctx *ctx)
+{
+	char **names;
+	size_t n, i;
+	profile_list_names(&names, &n);
+	for (i = 0; i < n; i++) {
+		struct profile p;
+		char *err = NULL;
+		if (profile_load(&p, names[i], NULL, NULL, &err) == 0) {
+			audit_read_profile_inputs(ctx, &p);
+			profile_release(&p);
+		} else
+			debug("%s", err);
+		free(err);
+		free(names[i]);
+	}
+	free(names);
+}
+
+cJSON *audit_load_doc(const char *path, const char *want, const char *what, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *end = NULL;
+	const cJSON *schema;
+	cJSON *doc;
+	int r = read_file_capped(path, max, &sb.buf, &sb.len);
+	if (r == -EFBIG) {
+		error("cannot read '%s': larger than %zu MiB", path, max >> 20);
+		return NULL;
+	}
+	if (r < 0) {
+		error("cannot read '%s': %s", path, input_strerror(-r));
+		return NULL;
+	}
+	if (!sb.len) {
+		free(sb.buf);
+		sb.buf = NULL;
+	}
+	if (!sb.buf) {
+		error("'%s': empty file, expected %s", path, what);
+		return NULL;
+	}
+	/* Documents are UTF-8 (RFC 8259), or refused: strings from them reach
+	 * terminals, reports and plans. */
+	if (utf8_bad_offset(sb.buf, sb.len) >= 0) {
+		int line, col;
+		text_line_col(sb.buf, (size_t)utf8_bad_offset(sb.buf, sb.len), &line, &col);
+		strbuf_release(&sb);
+		error("'%s': line %d, column %d: invalid UTF-8 (documents are UTF-8)", path, line, col);
+		return NULL;
+	}
+	doc = cJSON_ParseWithOpts(sb.buf, &end, 1);
+	if (!doc) {
+		int line, col;
+		text_line_col(sb.buf, end ? (size_t)(end - sb.buf) : 0, &line, &col);
+		strbuf_release(&sb);
+		error("'%s': line %d, column %d: invalid JSON", path, line, col);
+		return NULL;
+	}
+	strbuf_release(&sb);
+	schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+	if (!cJSON_IsObject(doc) || !cJSON_IsString(schema)) {
+		cJSON_Delete(doc);
+		error("'%s' is not %s (it has no \"schema\")", path, what);
+		return NULL;
+	}
+	if (strcmp(schema->valuestring, want)) {
+		char shown[48];
+		error("'%s' is not %s: its schema is '%s', not '%s'", path, what,
+		      str_shown(schema->valuestring, shown, sizeof(shown)), want);
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* A probe document split into the fact tree (root.cpu...) and its meta. */
+static cJSON *facts_from_probe_doc(const cJSON *doc)
+{
+	static const char *const meta[] = { "schema", "tool", "gaps", "conflicts", "evidence", NULL };
+	cJSON *root = cJSON_CreateObject();
+	const cJSON *it;
+	cJSON_ArrayForEach(it, doc) {
+		size_t i;
+		int skip = 0;
+		for (i = 0; meta[i]; i++)
+			if (!strcmp(it->string, meta[i]))
+				skip = 1;
+		if (!skip)
+			cJSON_AddItemToObject(root, it->string, cJSON_Duplicate(it, 1));
+	}
+	return root;
+}
+
+/* Plain `nodeaudit` on a guest: the guest profile instead of the default,
+ * and the report says so.  0, or -1 after one line. */
+static int guest_switch(const struct audit_opts *o, const cJSON *root, struct profile *prof, int *chosen)
+{
+	char *err = NULL;
+	*chosen = 0;
+	if (!o->guest_default || o->profile || !facts_is_guest(root))
+		return 0;
+	profile_release(prof);
+	if (profile_load(prof, GUEST_PROFILE, NULL, NULL, &err) < 0) {
+		error("%s", err);
+		free(err);
+		return -1;
+	}
+	*chosen = 1;
+	return 0;
+}
+
+static void say_chosen(cJSON *report, const cJSON *root)
+{
+	const char *hv = fj_get_str(facts_get(root, "host"), "hypervisor");
+	char *s = xasprintf("a virtual guest%s%s%s: the host decides the hardware checks; --profile overrides",
+			    hv ? " (" : "", hv ? hv : "", hv ? ")" : "");
+	cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(report, "profile"), "chosen", s);
+	free(s);
+}
+
+int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **report,
+	      int *exit_code)
+{
+	int chosen = 0;
+	struct profile prof;
+	struct probe_ctx ctx;
+	char *err = NULL;
+	const char *fail_on = o->fail_on ? o->fail_on : "warn";
+
+	*report = NULL;
+	if (profile_load(&prof, o->profile ? o->profile : DEFAULT_PROFILE, NULL, NULL, &err) < 0) {
+		error("%s", err);
+		free(err);
+		return -1;
+	}
+	if (o->facts) {
+		cJSON *doc = audit_load_doc(o->facts, "nodeaudit.probe/1",
+					    "the JSON of 'nodeaudit probe --format json'", 64u << 20);
+		cJSON *root;
+		if (!doc) {
+			profile_release(&prof);
+			return -1;
+		}
+		root = facts_from_probe_doc(doc);
+		if (guest_switch(o, root, &prof, &chosen) < 0) {
+			cJSON_Delete(root);
+			cJSON_Delete(doc);
+			return -1;
+		}
+		*report = report_build(&prof, root, cJSON_GetObjectItemCaseSensitive(doc, "gaps"),
+				       cJSON_GetObjectItemCaseSensitive(doc, "evidence"),
+				       cJSON_GetObjectItemCaseSensitive(doc, "conflicts"), fail_on, exit_code);
+		if (chosen)
+			say_chosen(*report, root);
+		*exit_code = report_apply_unknown(*report, o->unknown, *exit_code);
+		cJSON_Delete(root);
+		cJSON_Delete(doc);
+		profile_release(&prof);
+		return 0;
+	}
+	if (probe_run(&ctx, po, NULL) < 0) {
+		probe_release(&ctx);
+		profile_release(&prof);
+		return -1;
+	}
+	if (guest_switch(o, ctx.facts.root, &prof, &chosen) < 0) {
+		probe_release(&ctx);
+		return -1;
+	}
+	audit_read_profile_inputs(&ctx, &prof);
+	if (o->bench && bench_run(&ctx, o->bench, facts_obj(&ctx.facts, "bench")) < 0) {
+		probe_release(&ctx);
+		profile_release(&prof);
+		return -1;
+	}
+	*report = report_build(&prof, ctx.facts.root, ctx.facts.gaps, ctx.facts.evidence,
+			       ctx.facts.conflicts, fail_on, exit_code);
+	if (chosen)
+		say_chosen(*report, ctx.facts.root);
+	*exit_code = report_apply_unknown(*report, o->unknown, *exit_code);
+	probe_release(&ctx);
+	profile_release(&prof);
+	return 0;
+}

@@ -1,0 +1,69 @@
+/* audit/plan.h - turn facts and findings into reviewable fixes; no I/O here */
+#ifndef NODEAUDIT_PLAN_H
+#define NODEAUDIT_PLAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+struct plan_opts {
+	const char *command;   /* the worker command; NULL: a marked placeholder */
+	int reserve;           /* cores per node kept for the OS; -1: default */
+	const char *unit;      /* systemd unit template name for drop-ins */
+	/* Launch lines in a runtime's own terms (audit/plan-runtime.c); NULL: none. */
+	const struct plan_runtime *runtime;
+	const struct plan_model *model;   /* from --model, or NULL */
+	int64_t ctx;           /* --ctx; -1: the model's, capped at 4096 */
+	const cJSON *bench;    /* a bench document (bench --sweep), or NULL */
+};
+
+/* What the planner knows of the model (cmd/plan.c reads the GGUF). */
+struct plan_model {
+	const char *path;
+	uint64_t weight_bytes;        /* the tensor table's sum: what each copy holds */
+	uint64_t kv_bytes_per_pos;    /* KV cache per context position (f16); 0 unknown */
+	uint64_t n_ctx_train;         /* 0 unknown */
+};
+
+/* A runtime: one row of plan_runtimes[] (audit/plan-runtime.c) and its renderer. */
+struct plan_runtime {
+	const char *name;             /* "llama.cpp" */
+	const char *program;          /* what it runs: "llama-server" */
+	/* Fill the workers' command/env (and the plan's top level). */
+	void (*build)(cJSON *plan, const cJSON *facts, const struct plan_opts *o);
+};
+extern const struct plan_runtime plan_runtimes[];
+const struct plan_runtime *plan_runtime_find(const char *name);
+/* After the workers are placed: the bench knee, the runtime, the fit. */
+void plan_runtime_apply(cJSON *plan, const cJSON *facts, const struct plan_opts *o);
+
+#define PLAN_PLACEHOLDER "<your-inference-command>"
+
+/*
+ * Build the plan document from a fact tree (probe's, keyed as in nodeaudit(1) JSON OUTPUT) and the
+ * findings of a check (may be NULL: then only placement is planned):
+ *   {schema, host, profile, workers[], housekeeping, feeders[], steps[], notes[]}
+ * Never guesses: a fact it needs that is unknown becomes a note.
+ */
+cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile,
+		  const struct plan_opts *o);
+
+/*
+ * A saved report's strings that a plan acts on -- profile.name, each
+ * finding's id, key, status and expected value, each fix's step, kind, key
+ * and value -- hold no control character (C0, DEL, C1) and are valid UTF-8:
+ * NULL, or "KEY: why" (malloc'd) for the first that does not.  plan
+ * --report refuses such a report (exit 3); the other strings (the
+ * hostname, texts, observed values) reach generated files only as
+ * comments, cleaned onto one line (lib/quote.h).
+ */
+char *plan_report_refusal(const cJSON *report);
+
+/* plan.kubelet: the kubelet's CPU, Topology and Memory Manager settings from
+ * the facts and plan.housekeeping (audit/plan-kubelet.c; called by plan_build). */
+void plan_kubelet(cJSON *plan, const cJSON *facts);
+
+/* Its renderers are in render/plan.c (render/render.h); lib/quote.h has the rule
+ * every generated format follows. */
+
+#endif

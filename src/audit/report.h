@@ -1,0 +1,32 @@
+/* audit/report.h - the check report: built from findings; its renderers are render-check-*.c */
+#ifndef NODEAUDIT_REPORT_H
+#define NODEAUDIT_REPORT_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+#include "audit/profile.h"
+
+#define REPORT_SCHEMA "nodeaudit.report/1"
+
+/* The report document (nodeaudit(1) CHECK REPORT: schema, tool, host, profile, facts, gaps, findings, summary).  root: the fact tree
+ * (root.host, root.cpu...); gaps, evidence, conflicts may be NULL.  *exit_code
+ * gets the exit status for fail_on ("warn", "fail", "never"). */
+/* check --unknown: "ignore" (NULL, the default), "warn" or "fail" is what
+ * the report's unknown findings do to code (as warnings or failures would,
+ * under the same --fail-on); records it as summary.on_unknown and sets
+ * summary.exit.  Returns the exit code. */
+int report_apply_unknown(cJSON *report, const char *unknown, int code);
+cJSON *report_build(const struct profile *p, const cJSON *root, const cJSON *gaps,
+		    const cJSON *evidence, const cJSON *conflicts, const char *fail_on,
+		    int *exit_code);
+
+/* Shared by the renderers (render/check-common.c): an integer of a report
+ * object, a finding's observed value for people, a finding's status. */
+int report_jint(const cJSON *o, const char *k);
+const char *report_observed_text(const cJSON *f, char *buf, size_t n);
+int report_status_of(const cJSON *f);
+
+/* XML text with &, <, >, " and ' escaped and control characters dropped. */
+void xml_escape(FILE *fp, const char *s);
+
+#endif

@@ -1,0 +1,568 @@
+/* bench/membw.c - stream node-local buffers with pinned threads; bytes/s per node and in total */
+#include "config.h"
+#include "bench/bench.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include "read/libnuma.h"
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * Decode reads every weight matrix once per token, as a matrix-vector
+ * product does: many rows at once.  A kernel with one sequential stream per
+ * thread leaves bandwidth unused (measured on the development VM: 31-37 GB/s
+ * against 49 for llama.cpp's decode), so each thread reads its slice as 8 or
+ * 16 interleaved streams with the widest vector loads the CPU has.  The sum
+ * of every 64-bit word is kept and checked against a plain pass, so the
+ * compiler cannot drop the loads and a variant that skips bytes is refused.
+ */
+
+/*** Kernels ***/
+
+#define STREAM_STEP 128u          /* bytes each stream advances per iteration */
+#define SLICE_ALIGN 4096u         /* each thread's slice is whole pages */
+#define PREFETCH_AHEAD 1024u
+#define MIN_SAMPLE 0.01           /* seconds: a sample repeats the pass until it is this long */
+#define MAX_PASSES (1u << 20)
+
+typedef uint64_t (*kernel_fn)(const uint8_t *base, uint64_t len);
+
+/* len: a multiple of S * STREAM_STEP.  VT is a GCC vector of 64-bit lanes. */
+#define DEFINE_KERNEL(NAME, ATTR, VT, S, PF)                                          \
+	ATTR static uint64_t NAME(const uint8_t *base, uint64_t len)                  \
+	{                                                                             \
+		const uint64_t stride = len / (S);                                    \
+		const unsigned per = STREAM_STEP / sizeof(VT);                        \
+		VT acc[S];                                                            \
+		uint64_t off, sum = 0;                                                \
+		unsigned s, u, l;                                                     \
+		for (s = 0; s < (S); s++)                                             \
+			acc[s] = (VT){ 0 };                                           \
+		for (off = 0; off < stride; off += STREAM_STEP) {                     \
+			_Pragma("GCC unroll 16")                                      \
+			for (s = 0; s < (S); s++) {                                   \
+				const VT *p = (const VT *)(base + s * stride + off);  \
+				if (PF)                                               \
+					__builtin_prefetch((const uint8_t *)p + PREFETCH_AHEAD); \
+				_Pragma("GCC unroll 8")                               \
+				for (u = 0; u < per; u++)                             \
+					acc[s] += p[u];                               \
+			}                                                             \
+		}                                                                     \
+		for (s = 0; s < (S); s++)                                             \
+			for (l = 0; l < sizeof(VT) / 8; l++)                          \
+				sum += acc[s][l];                                     \
+		return sum;                                                           \
+	}
+
+typedef uint64_t v16 __attribute__((vector_size(16)));
+DEFINE_KERNEL(k_base_1, , v16, 1, 0)
+DEFINE_KERNEL(k_base_8, , v16, 8, 0)
+DEFINE_KERNEL(k_base_16, , v16, 16, 0)
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_X86_KERNELS 1
+typedef uint64_t v32 __attribute__((vector_size(32)));
+typedef uint64_t v64 __attribute__((vector_size(64)));
+#define AVX2 __attribute__((target("avx2")))
+#define AVX512 __attribute__((target("avx512f")))
+DEFINE_KERNEL(k_avx2_8, AVX2, v32, 8, 0)
+DEFINE_KERNEL(k_avx2_16, AVX2, v32, 16, 0)
+DEFINE_KERNEL(k_avx2_8p, AVX2, v32, 8, 1)
+DEFINE_KERNEL(k_avx2_16p, AVX2, v32, 16, 1)
+DEFINE_KERNEL(k_avx512_8, AVX512, v64, 8, 0)
+DEFINE_KERNEL(k_avx512_16, AVX512, v64, 16, 0)
+DEFINE_KERNEL(k_avx512_8p, AVX512, v64, 8, 1)
+DEFINE_KERNEL(k_avx512_16p, AVX512, v64, 16, 1)
+#endif
+DEFINE_KERNEL(k_base_8p, , v16, 8, 1)
+DEFINE_KERNEL(k_base_16p, , v16, 16, 1)
+
+struct kernel {
+	const char *name;
+	kernel_fn fn;
+	const char *isa;          /* NULL: always available */
+};
+
+/* Widest first: the candidates are the variants of the widest usable ISA. */
+static const struct kernel kernels[] = {
+#ifdef HAVE_X86_KERNELS
+	{ "avx512 8 streams", k_avx512_8, "avx512f" },
+	{ "avx512 16 streams", k_avx512_16, "avx512f" },
+	{ "avx512 8 streams prefetch", k_avx512_8p, "avx512f" },
+	{ "avx512 16 streams prefetch", k_avx512_16p, "avx512f" },
+	{ "avx2 8 streams", k_avx2_8, "avx2" },
+	{ "avx2 16 streams", k_avx2_16, "avx2" },
+	{ "avx2 8 streams prefetch", k_avx2_8p, "avx2" },
+	{ "avx2 16 streams prefetch", k_avx2_16p, "avx2" },
+#endif
+	{ "base 8 streams", k_base_8, NULL },
+	{ "base 16 streams", k_base_16, NULL },
+	{ "base 8 streams prefetch", k_base_8p, NULL },
+	{ "base 16 streams prefetch", k_base_16p, NULL },
+};
+
+static int isa_ok(const char *isa)
+{
+	if (!isa)
+		return 1;
+#ifdef HAVE_X86_KERNELS
+	if (!strcmp(isa, "avx512f"))
+		return __builtin_cpu_supports("avx512f");
+	if (!strcmp(isa, "avx2"))
+		return __builtin_cpu_supports("avx2");
+#endif
+	return 0;
+}
+
+/*** Threads ***/
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+struct worker {
+	pthread_t th;
+	int cpu;                  /* OS index of the PU */
+	const uint8_t *base;
+	uint64_t len;
+	uint64_t sum;             /* of the last pass */
+	uint64_t ref;             /* of the plain pass */
+	struct team *team;
+	int pinned;               /* 1 ok, -errno failed */
+	int idx;                  /* position in the team */
+	double t0, t1;            /* the last pass, timed by the worker itself */
+};
+
+struct team {
+	pthread_barrier_t start, end;
+	kernel_fn fn;             /* the pass to run; NULL: exit */
+	unsigned passes;          /* over the slice per timed sample (>= 1) */
+	int active_from, active_to;   /* workers taking part in this pass */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct team *t = w->team;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	w->pinned = sched_setaffinity(0, sizeof(set), &set) == 0 ? 1 : -errno;
+	for (;;) {
+		pthread_barrier_wait(&t->start);
+		if (!t->fn)
+			break;
+		if (w->idx >= t->active_from && w->idx < t->active_to) {
+			unsigned k;
+			w->t0 = now();
+			for (k = 0; k < t->passes; k++)
+				w->sum = t->fn(w->base, w->len);
+			w->t1 = now();
+		}
+		pthread_barrier_wait(&t->end);
+	}
+	return NULL;
+}
+
+/* One sample of the active workers (t->passes passes over each slice);
+ * seconds from the first start to the last end.  The workers time themselves: the main thread is not pinned and may
+ * run late on a machine with as many threads as CPUs. */
+static double pass(struct team *t, struct worker *w, kernel_fn fn)
+{
+	double t0 = INFINITY, t1 = -INFINITY;
+	int i;
+	t->fn = fn;
+	pthread_barrier_wait(&t->start);
+	pthread_barrier_wait(&t->end);
+	for (i = t->active_from; i < t->active_to; i++) {
+		t0 = fmin(t0, w[i].t0);
+		t1 = fmax(t1, w[i].t1);
+	}
+	return t1 - t0;
+}
+
+/* Passes per sample for a pass of `one` seconds. */
+static unsigned passes_for(double one)
+{
+	if (one >= MIN_SAMPLE)
+		return 1;
+	return one > 0 ? (unsigned)fmin(MIN_SAMPLE / one + 1, MAX_PASSES) : MAX_PASSES;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void stats(const double *s, int n, double *median, double *min, double *max)
+{
+	double *c;
+	if (n <= 0) {
+		*median = *min = *max = NAN;
+		return;
+	}
+	c = xmalloc(n * sizeof(*c));
+	memcpy(c, s, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	*median = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	*min = c[0];
+	*max = c[n - 1];
+	free(c);
+}
+
+/*** Choosing the CPUs ***/
+
+/* PUs of a node in order: the first PU of each physical core, then the
+ * others (only used when --threads asks for more than the cores).  Only
+ * PUs this process may run on. */
+static int node_pus(hwloc_topology_t topo, int node, int *pus, int max)
+{
+	hwloc_obj_t nobj = NULL, core = NULL, pu = NULL;
+	hwloc_bitmap_t allowed = hwloc_bitmap_alloc(), set = hwloc_bitmap_alloc(),
+		       used = hwloc_bitmap_alloc();
+	int n = 0;
+
+	while ((nobj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
+		if ((int)nobj->os_index == node)
+			break;
+	if (!nobj || hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) < 0)
+		hwloc_bitmap_copy(allowed, hwloc_topology_get_allowed_cpuset(topo));
+	if (nobj) {
+		hwloc_bitmap_and(set, nobj->cpuset, allowed);
+		while (n < max && (core = hwloc_get_next_obj_inside_cpuset_by_type(topo, set,
+				HWLOC_OBJ_CORE, core))) {
+			hwloc_bitmap_t c = hwloc_bitmap_alloc();
+			int first;
+			hwloc_bitmap_and(c, core->cpuset, set);
+			first = hwloc_bitmap_first(c);
+			hwloc_bitmap_free(c);
+			if (first >= 0) {
+				pus[n++] = first;
+				hwloc_bitmap_set(used, first);
+			}
+		}
+		while (n < max && (pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, set,
+				HWLOC_OBJ_PU, pu)))
+			if (!hwloc_bitmap_isset(used, pu->os_index))
+				pus[n++] = pu->os_index;
+	}
+	hwloc_bitmap_free(allowed);
+	hwloc_bitmap_free(set);
+	hwloc_bitmap_free(used);
+	return n;
+}
+
+static int node_cores(hwloc_topology_t topo, int node)
+{
+	int pus[4096];
+	hwloc_obj_t nobj = NULL, core = NULL;
+	int n = 0;
+	(void)pus;
+	while ((nobj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
+		if ((int)nobj->os_index == node)
+			break;
+	if (!nobj)
+		return 0;
+	while ((core = hwloc_get_next_obj_inside_cpuset_by_type(topo, nobj->cpuset, HWLOC_OBJ_CORE, core)))
+		n++;
+	return n;
+}
+
+/*** The run ***/
+
+struct nodebuf {
+	int node;
+	uint8_t *buf;
+	uint64_t len;             /* allocated */
+	int first, count;         /* its workers */
+};
+
+static void progress(const struct membw_opts *o, const char *what, int n, double bps)
+{
+	if (!o->progress)
+		return;
+	fprintf(stderr, "\r\033[Kbench: %s: %d sample%s, %.1f GB/s", what, n, n == 1 ? "" : "s",
+		bps / 1e9);
+	fflush(stderr);
+}
+
+/* Timed passes of the workers [from, to) until the budget is spent. */
+static int measure(struct team *t, struct worker *w, int from, int to, kernel_fn fn,
+		   double budget, const struct membw_opts *o, const char *what, double **samples,
+		   int *n)
+{
+	double start = now(), bytes = 0;
+	int i, cap = 256;
+	for (i = from; i < to; i++)
+		bytes += w[i].len;
+	bytes *= t->passes;
+	*samples = xmalloc(cap * sizeof(double));
+	*n = 0;
+	t->active_from = from;
+	t->active_to = to;
+	while (!interrupted && *n < cap && (*n == 0 || now() - start < budget)) {
+		double dt = pass(t, w, fn);
+		for (i = from; i < to; i++)
+			if (w[i].sum != w[i].ref)
+				return error("bench: the '%s' pass read wrong data on CPU %d (sum "
+					     "%llx, expected %llx)", what, w[i].cpu,
+					     (unsigned long long)w[i].sum, (unsigned long long)w[i].ref);
+		if (!(dt > 0))
+			continue;         /* too short for the clock: never a sample of 0 */
+		(*samples)[(*n)++] = bytes / dt;
+		progress(o, what, *n, (*samples)[*n - 1]);
+	}
+	return interrupted ? error("bench: interrupted") : 0;
+}
+
+int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_result *r)
+{
+	struct nodebuf *nb = xcalloc(o->nnodes, sizeof(*nb));
+	struct worker *w = NULL;
+	struct team team;
+	struct sigaction sa, old;
+	int nw = 0, i, j, ret = -1, started = 0, best = -1, phases, have_numa, reps = 2;
+	double t_begin = now(), t_start, budget, best_dt = INFINITY, warm;
+	kernel_fn plain = k_base_1;
+
+	memset(r, 0, sizeof(*r));
+	memset(&team, 0, sizeof(team));
+	/* Without NUMA support (or with the memory-policy calls blocked, as
+	 * container seccomp profiles do) buffers are plain pages; the note says
+	 * their placement was not enforced. */
+	have_numa = numa_lazy_available() >= 0;
+	if (!have_numa)
+		snprintf(r->note, sizeof(r->note), "libnuma is not usable here%s%s%s: buffers were not "
+			 "placed on their node (first touch by the main thread)",
+			 *numa_lazy_error() ? " (" : "", numa_lazy_error(), *numa_lazy_error() ? ")" : "");
+	/* Threads and buffers per node. */
+	for (i = 0; i < o->nnodes; i++) {
+		int pus[4096], n, k;
+		uint64_t slice;
+		n = node_pus(topo, o->nodes[i], pus, (int)ARRAY_SIZE(pus));
+		k = o->threads ? o->threads : node_cores(topo, o->nodes[i]);
+		if (k > n)
+			k = n;
+		if (n == 0) {
+			error("bench: node %d has no CPUs this process may use", o->nodes[i]);
+			goto out;
+		}
+		if (o->threads > n) {
+			error("bench: --threads %d: node %d has only %d CPUs this process may use",
+			      o->threads, o->nodes[i], n);
+			goto out;
+		}
+		if (k < 1)
+			k = 1;
+		nb[i].node = o->nodes[i];
+		nb[i].first = nw;
+		nb[i].count = k;
+		slice = (o->size + k - 1) / k;
+		slice = (slice + SLICE_ALIGN - 1) / SLICE_ALIGN * SLICE_ALIGN;
+		nb[i].len = slice * k;
+		w = xrealloc(w, (nw + k) * sizeof(*w));
+		for (j = 0; j < k; j++) {
+			memset(&w[nw + j], 0, sizeof(*w));
+			w[nw + j].cpu = pus[j];
+			w[nw + j].len = slice;
+		}
+		nw += k;
+	}
+	for (i = 0; i < o->nnodes; i++) {
+		if (have_numa)
+			nb[i].buf = numa_lazy_alloc_onnode(nb[i].len, nb[i].node);
+		else {
+			void *p = mmap(NULL, nb[i].len, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			nb[i].buf = p == MAP_FAILED ? NULL : p;
+		}
+		if (!nb[i].buf) {
+			error("bench: cannot allocate %llu bytes on node %d", (unsigned long long)nb[i].len,
+			      nb[i].node);
+			goto out;
+		}
+		/* Transparent huge pages where THP is "madvise": 512 times fewer
+		 * page faults while filling (on the development VM, under load, a
+		 * 1 GiB run took 3-11 s instead of 11-19 s) and fewer TLB misses
+		 * while streaming.  Advice only: refused, the pages stay small. */
+		(void)madvise(nb[i].buf, nb[i].len, MADV_HUGEPAGE);
+		/* Touch every page from here: the policy puts them on the node. */
+		if (o->src) {
+			memcpy(nb[i].buf, o->src, o->src_len);
+			memset(nb[i].buf + o->src_len, 0, nb[i].len - o->src_len);
+		} else {
+			uint64_t *p = (uint64_t *)nb[i].buf, k;
+			for (k = 0; k < nb[i].len / 8; k++)
+				p[k] = k * 0x9e3779b97f4a7c15ull;
+		}
+		for (j = 0; j < nb[i].count; j++)
+			w[nb[i].first + j].base = nb[i].buf + (uint64_t)j * w[nb[i].first + j].len;
+	}
+
+	/* The budget starts now: filling the buffers comes on top (--seconds
+	 * says so).  Counted in, it left one sample where the pages came
+	 * slowly (a guest right after likwid-bench freed 1 GiB: 1 sample in
+	 * 4-6 s for --seconds 3, against 60-90 otherwise). */
+	t_start = now();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	sigaction(SIGINT, &sa, &old);
+
+	pthread_barrier_init(&team.start, NULL, nw + 1);
+	pthread_barrier_init(&team.end, NULL, nw + 1);
+	for (i = 0; i < nw; i++) {
+		w[i].team = &team;
+		w[i].idx = i;
+		if (pthread_create(&w[i].th, NULL, worker_main, &w[i])) {
+			/* The barriers count nw + 1: run the others out through them. */
+			die("bench: cannot start a thread");
+		}
+		started++;
+	}
+	/* Warm-up, with the plain one-stream pass giving each slice's reference sum. */
+	team.active_from = 0;
+	team.active_to = nw;
+	team.passes = 1;
+	warm = pass(&team, w, plain);
+	for (i = 0; i < nw; i++) {
+		w[i].ref = w[i].sum;
+		if (w[i].pinned < 0) {
+			error("bench: cannot pin a thread to CPU %d: %s", w[i].cpu, strerror(-w[i].pinned));
+			goto stop;
+		}
+	}
+	/* Pick the fastest correct variant of the widest ISA: two passes each,
+	 * one when a pass is slow for the time budget, and no more variants once
+	 * half of the budget is gone. */
+	if (8 * warm > o->seconds / 4)
+		reps = 1;
+	/* A buffer that fits in caches passes in microseconds: a sample repeats
+	 * it so that one preemption or the clock's grain cannot make it 0. */
+	team.passes = passes_for(warm);
+	for (i = 0; i < (int)ARRAY_SIZE(kernels) && !interrupted; i++) {
+		double dt;
+		if (!isa_ok(kernels[i].isa))
+			continue;
+		if (best >= 0 && (kernels[best].isa != kernels[i].isa || now() - t_start > o->seconds / 2))
+			break;
+		team.active_from = 0;
+		team.active_to = nw;
+		dt = pass(&team, w, kernels[i].fn);
+		if (reps > 1)
+			dt = fmin(dt, pass(&team, w, kernels[i].fn));
+		for (j = 0; j < nw; j++)
+			if (w[j].sum != w[j].ref)
+				break;
+		if (j < nw) {
+			debug("bench: variant '%s' read wrong data; not used", kernels[i].name);
+			continue;
+		}
+		debug("bench: variant '%s': %.3f ms", kernels[i].name, dt * 1e3);
+		if (dt < best_dt) {
+			best_dt = dt;
+			best = i;
+		}
+	}
+	if (best < 0) {
+		error(interrupted ? "bench: interrupted" : "bench: no read kernel gave correct results");
+		goto stop;
+	}
+	snprintf(r->kernel, sizeof(r->kernel), "%s", kernels[best].name);
+	team.passes = passes_for(best_dt / team.passes);
+	r->passes = team.passes;
+
+	/* Each node alone, then all at once when there are several. */
+	phases = o->nnodes > 1 ? o->nnodes + 1 : o->nnodes;
+	budget = (o->seconds - (now() - t_start)) / phases;
+	r->nodes = xcalloc(o->nnodes, sizeof(*r->nodes));
+	r->nnodes = o->nnodes;
+	for (i = 0; i < o->nnodes; i++) {
+		struct membw_node *m = &r->nodes[i];
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
+		char what[32];
+		m->node = nb[i].node;
+		m->threads = nb[i].count;
+		for (j = 0; j < nb[i].count; j++)
+			hwloc_bitmap_set(set, w[nb[i].first + j].cpu);
+		cpulist_str(set, m->cpus, sizeof(m->cpus));
+		hwloc_bitmap_free(set);
+		snprintf(what, sizeof(what), "node %d", m->node);
+		if (measure(&team, w, nb[i].first, nb[i].first + nb[i].count, kernels[best].fn, budget,
+			    o, what, &m->samples, &m->nsamples) < 0)
+			goto stop;
+		stats(m->samples, m->nsamples, &m->bytes_per_s, &m->min, &m->max);
+	}
+	if (o->nnodes > 1) {
+		if (measure(&team, w, 0, nw, kernels[best].fn, budget, o, "all nodes", &r->samples,
+			    &r->nsamples) < 0)
+			goto stop;
+	} else {
+		r->samples = xmalloc(r->nodes[0].nsamples * sizeof(double));
+		memcpy(r->samples, r->nodes[0].samples, r->nodes[0].nsamples * sizeof(double));
+		r->nsamples = r->nodes[0].nsamples;
+	}
+	stats(r->samples, r->nsamples, &r->bytes_per_s, &r->min, &r->max);
+	r->threads = nw;
+	r->streamed_bytes = nb[0].len;
+	ret = 0;
+stop:
+	/* Every worker waits on the start barrier between passes: release
+	 * them with no pass to run. */
+	if (started == nw) {
+		team.fn = NULL;
+		pthread_barrier_wait(&team.start);
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(w[i].th, NULL);
+	pthread_barrier_destroy(&team.start);
+	pthread_barrier_destroy(&team.end);
+	sigaction(SIGINT, &old, NULL);
+	if (o->progress)
+		fprintf(stderr, "\r\033[K");
+out:
+	for (i = 0; i < o->nnodes; i++)
+		if (nb[i].buf)
+			have_numa ? numa_lazy_free(nb[i].buf, nb[i].len) : (void)munmap(nb[i].buf, nb[i].len);
+	free(nb);
+	free(w);
+	r->seconds = now() - t_begin;
+	if (ret < 0)
+		membw_result_free(r);
+	return ret;
+}
+
+void membw_result_free(struct membw_result *r)
+{
+	int i;
+	for (i = 0; i < r->nnodes; i++)
+		free(r->nodes[i].samples);
+	free(r->nodes);
+	free(r->samples);
+	r->nodes = NULL;
+	r->samples = NULL;
+	r->nnodes = r->nsamples = 0;
+}

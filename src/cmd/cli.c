@@ -1,0 +1,657 @@
+/* cmd/cli.c - the command table, option parsing, help, and the one runner */
+#include "config.h"
+#include "cmd/cli.h"
+#include "audit/checks.h"
+#include "lib/output.h"
+#include "lib/textlayout.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct global_opts G;
+
+/*** The command table (the order of nodeaudit(1) COMMANDS and --help) ***/
+
+const struct command *const commands[] = {
+	&cmd_probe, &cmd_check, &cmd_plan, &cmd_bench, &cmd_snapshot, &cmd_profiles,
+	&cmd_explain, &cmd_report, &cmd_diff, &cmd_help,
+};
+const size_t ncommands = ARRAY_SIZE(commands);
+
+/* `nodeaudit` alone runs `check` with the default profile (nodeaudit(1) DESCRIPTION). */
+static const char default_command[] = "check";
+
+const struct command *find_command(const char *name)
+{
+	size_t i;
+	for (i = 0; i < ncommands; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+/*** Global options ***/
+
+enum {
+	OPT_SYSROOT = 1000, OPT_SMBIOS, OPT_PCI_DUMP, OPT_CPUID_DUMP, OPT_FORMAT, OPT_COLOR, OPT_COLOUR,
+	OPT_OUTPUT = 'o', OPT_QUIET = 'q', OPT_VERBOSE = 'v', OPT_HELP = 'h', OPT_VERSION = 'V',
+};
+
+/* Those marked probe only mean something to commands that probe. */
+static const struct global_option {
+	struct cmd_option o;
+	int probe;
+} global_options[] = {
+	{ { "sysroot", OPT_SYSROOT, "PATH", "read a snapshot (directory or .tar.gz) instead of this machine" }, 1 },
+	{ { "smbios", OPT_SMBIOS, "FILE", "SMBIOS table from 'dmidecode --dump-bin FILE'" }, 1 },
+	{ { "pci-dump", OPT_PCI_DUMP, "FILE", "PCI config space dump ('lspci -xxx' output)" }, 1 },
+	{ { "cpuid-dump", OPT_CPUID_DUMP, "FILE", "raw CPUID dump as libcpuid writes it" }, 1 },
+	{ { "format", OPT_FORMAT, "FMT", "output format (text, json, and per command more)" }, 0 },
+	{ { "output", OPT_OUTPUT, "FILE", "write to FILE atomically (temporary file + rename)" }, 0 },
+	{ { "color", OPT_COLOR, "WHEN", "auto (default), always or never; NO_COLOR is honoured" }, 0 },
+	{ { "colour", OPT_COLOUR, "WHEN", NULL }, 0 },
+	{ { "quiet", OPT_QUIET, NULL, "the results only: no notes, hints or fixes in text, no warnings on stderr" }, 0 },
+	{ { "verbose", OPT_VERBOSE, NULL, "on stderr, each probe and how long it took; -vv: every file read" }, 0 },
+	{ { "help", OPT_HELP, NULL, "this help; 'nodeaudit help COMMAND' for one command" }, 0 },
+	{ { "version", OPT_VERSION, NULL, "version" }, 0 },
+};
+
+static const char *current_command;
+
+const char *cli_command_name(void)
+{
+	return current_command;
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg, *clean;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	clean = str_clean(msg, CLEAN_LINE);   /* one line, as every message */
+	fprintf(stderr, "%s: %s", progname, clean ? clean : msg);
+	free(clean);
+	free(msg);
+	if (!cmd)
+		cmd = current_command;
+	if (cmd)
+		fprintf(stderr, "; try 'nodeaudit %s --help'\n", cmd);
+	else
+		fprintf(stderr, "; try 'nodeaudit --help'\n");
+	return -1;
+}
+
+/*** Help, generated from the table ***/
+
+/* One line of an option's help from column 22, wrapped under itself. */
+static void help_line(FILE *fp, const char *s, size_t n)
+{
+	char *line = xstrndup(s, n);
+	tl_wrap(fp, 22, 22, line);
+	free(line);
+}
+
+/* Hand-broken text (a description, an epilog): each line wrapped to the
+ * width, continuation lines under the line's own indent plus two. */
+static void help_text(FILE *fp, const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+		char *line = xstrndup(s, n);
+		tl_wrap(fp, 0, strspn(line, " ") + 2, line);
+		free(line);
+		s += n;
+		if (*s == '\n')
+			s++;
+	}
+}
+
+/* "  --name ARG      help" with continuation lines indented to the text. */
+static void print_option(FILE *fp, const struct cmd_option *o)
+{
+	char head[64];
+	const char *h = o->help, *nl;
+	if (!h)
+		return;
+	if (o->key > 0 && o->key < 128 && o->key != OPT_HELP && o->key != OPT_VERSION && o->arg)
+		snprintf(head, sizeof(head), "-%c, --%s %s", o->key, o->name, o->arg);
+	else if (o->key > 0 && o->key < 128)
+		snprintf(head, sizeof(head), "-%c, --%s", o->key, o->name);
+	else if (o->arg)
+		snprintf(head, sizeof(head), "--%s %s", o->name, o->arg);
+	else
+		snprintf(head, sizeof(head), "--%s", o->name);
+	fprintf(fp, "  %-20s", head);
+	if (strlen(head) > 19)
+		fprintf(fp, "\n  %-20s", "");
+	while ((nl = strchr(h, '\n'))) {
+		help_line(fp, h, (size_t)(nl - h));
+		fprintf(fp, "  %-20s", "");
+		h = nl + 1;
+	}
+	help_line(fp, h, strlen(h));
+}
+
+static void print_globals(FILE *fp, int probes)
+{
+	size_t i;
+	fprintf(fp, "Global options:\n");
+	for (i = 0; i < ARRAY_SIZE(global_options); i++) {
+		if (global_options[i].probe && !probes)
+			continue;
+		if (global_options[i].o.key == OPT_FORMAT)
+			continue;   /* each command lists its own formats */
+		print_option(fp, &global_options[i].o);
+	}
+}
+
+/* "text (default), json or csv" */
+static void print_formats(FILE *fp, const struct command *c)
+{
+	size_t i, n = 0;
+	while (c->formats[n].name)
+		n++;
+	struct strbuf sb = STRBUF_INIT;
+	while (c->formats[n].name)
+		n++;
+	fprintf(fp, "  %-20s", "--format FMT");
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", c->formats[i].name,
+			    i == 0 ? " (default)" : "");
+	help_line(fp, sb.buf, sb.len);
+	strbuf_release(&sb);
+	if (c->format_help) {
+		const char *h = c->format_help, *nl;
+		while ((nl = strchr(h, '\n'))) {
+			fprintf(fp, "  %-20s", "");
+			help_line(fp, h, (size_t)(nl - h));
+			h = nl + 1;
+		}
+		if (*h) {
+			fprintf(fp, "  %-20s", "");
+			help_line(fp, h, strlen(h));
+		}
+	}
+}
+
+void cli_print_usage(FILE *fp, const struct command *c)
+{
+	const char *s = c->synopsis, *nl;
+	const struct cmd_option *o;
+	/* Each synopsis line wrapped under its first option (GNU's usage). */
+	size_t ind = strlen("Usage: nodeaudit ") + strlen(c->name) + 1;
+	const char *lead = "Usage:";
+	do {
+		char *line, *p;
+		int depth = 0;
+		nl = strchr(s, '\n');
+		line = xasprintf("%-6s nodeaudit %s%s%.*s", lead, c->name, *s && s != nl ? " " : "",
+				 nl ? (int)(nl - s) : (int)strlen(s), s);
+		/* "[--report FILE]" stays on one line. */
+		for (p = line; *p; p++) {
+			depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+			if (*p == ' ' && depth > 0)
+				*p = TL_GLUE[0];
+		}
+		tl_wrap(fp, 0, ind, line);
+		free(line);
+		lead = "";
+		s = nl ? nl + 1 : s + strlen(s);
+	} while (nl);
+	fputc('\n', fp);
+	help_text(fp, c->description);
+	if ((c->options && c->options->name) || c->formats) {
+		fprintf(fp, "\nOptions:\n");
+		for (o = c->options; o && o->name; o++)
+			print_option(fp, o);
+		if (c->formats)
+			print_formats(fp, c);
+	}
+	if (c->epilog) {
+		fputc('\n', fp);
+		help_text(fp, c->epilog);
+	}
+	fputc('\n', fp);
+	print_globals(fp, (c->flags & CMD_PROBES) != 0);
+}
+
+void cli_print_help(FILE *fp)
+{
+	size_t i;
+	fprintf(fp, "Usage: nodeaudit [OPTIONS] [COMMAND [ARGS]]\n\n"
+		    "Audit a Linux server before it takes AI-agent traffic.\n\n"
+		    "Commands:\n");
+	for (i = 0; i < ncommands; i++)
+		tl_line(fp, 13, "  %-10s %s", commands[i]->name, commands[i]->summary);
+	fputc('\n', fp);
+	tl_wrapf(fp, 0, 0, "With no command, nodeaudit runs '%s' on this machine.  Options may stand "
+		 "before or after the command.", default_command);
+	fputc('\n', fp);
+	print_globals(fp, 1);
+	fputc('\n', fp);
+	help_text(fp, "Exit status: 0 OK, 1 warning, 2 critical, 3 unknown (could not run).\n"
+		  "See nodeaudit(1); the checks and the field figures behind them: nodeaudit-checks(7).\n");
+}
+
+static void print_version(void)
+{
+	printf("nodeaudit %s\n", PACKAGE_VERSION);
+}
+
+/*** Parsing ***/
+
+static const struct cmd_option *find_long(const struct command *c, const char *name, size_t n,
+					  int *global)
+{
+	const struct cmd_option *o;
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(global_options); i++)
+		if (strlen(global_options[i].o.name) == n && !strncmp(global_options[i].o.name, name, n)) {
+			*global = 1;
+			return &global_options[i].o;
+		}
+	for (o = c ? c->options : NULL; o && o->name; o++)
+		if (strlen(o->name) == n && !strncmp(o->name, name, n)) {
+			*global = 0;
+			return o;
+		}
+	return NULL;
+}
+
+static const struct cmd_option *find_short(const struct command *c, int ch, int *global)
+{
+	const struct cmd_option *o;
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(global_options); i++)
+		if (global_options[i].o.key == ch) {
+			*global = 1;
+			return &global_options[i].o;
+		}
+	for (o = c ? c->options : NULL; o && o->name; o++)
+		if (o->key == ch) {
+			*global = 0;
+			return o;
+		}
+	return NULL;
+}
+
+/* The option of c (or a global one) nearest to a mistyped name, or NULL. */
+static const char *suggest_option(const struct command *c, const char *name, size_t n)
+{
+	const char *names[128], *sug;
+	const struct cmd_option *o;
+	char *w = xstrndup(name, n);
+	size_t i, k = 0;
+	for (i = 0; i < ARRAY_SIZE(global_options) && k + 1 < ARRAY_SIZE(names); i++)
+		if (global_options[i].o.help)
+			names[k++] = global_options[i].o.name;
+	for (o = c ? c->options : NULL; o && o->name && k + 1 < ARRAY_SIZE(names); o++)
+		names[k++] = o->name;
+	names[k] = NULL;
+	sug = closest_word(w, names);
+	free(w);
+	return sug;
+}
+
+/* Does this option word (of any command) take a value in the next word? */
+static int takes_value(const char *w)
+{
+	const struct cmd_option *o = NULL;
+	size_t i;
+	int g;
+	if (!strncmp(w, "--", 2)) {
+		if (strchr(w, '='))
+			return 0;
+		o = find_long(NULL, w + 2, strlen(w + 2), &g);
+		for (i = 0; !o && i < ncommands; i++)
+			o = find_long(commands[i], w + 2, strlen(w + 2), &g);
+	} else if (w[0] == '-' && w[1] && !w[2]) {
+		o = find_short(NULL, (unsigned char)w[1], &g);
+		for (i = 0; !o && i < ncommands; i++)
+			o = find_short(commands[i], (unsigned char)w[1], &g);
+	}
+	return o && o->arg;
+}
+
+int cli_find_command(int argc, char **argv)
+{
+	int i;
+	for (i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		if (!strcmp(w, "--"))
+			return i + 1 < argc ? i + 1 : -1;
+		if (w[0] == '-' && w[1]) {
+			if (takes_value(w))
+				i++;
+			continue;
+		}
+		return i;
+	}
+	return -1;
+}
+
+/* -q and -v both given: refused once the options are read. */
+static int quiet_seen, verbose_seen;
+
+static int global_option(int key, const char *arg)
+{
+	switch (key) {
+	case OPT_SYSROOT: G.probe.sysroot = arg; return 0;
+	case OPT_SMBIOS: G.probe.smbios = arg; return 0;
+	case OPT_PCI_DUMP: G.probe.pci_dump = arg; return 0;
+	case OPT_CPUID_DUMP: G.probe.cpuid_dump = arg; return 0;
+	case OPT_FORMAT: G.format = arg; return 0;
+	case OPT_OUTPUT: G.output = arg; return 0;
+	case OPT_COLOR:
+	case OPT_COLOUR:
+		if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never"))
+			return usage_error(NULL, "--color takes auto, always or never, not '%s'", arg);
+		G.color = arg;
+		return 0;
+	case OPT_QUIET: verbosity = -1; quiet_seen = 1; return 0;
+	case OPT_VERBOSE: verbosity = verbosity < 0 ? 1 : verbosity + 1; verbose_seen = 1; return 0;
+	}
+	return -1;
+}
+
+#define shown str_shown
+
+/*
+ * One pass over argv.  Hand-rolled rather than getopt_long: getopt reports
+ * a long option's missing value only by its number, and reads the next word
+ * as the value even when it is another option.  Rules (GNU): "--name=value"
+ * or "--name value", "-o value" or "-ovalue", "-qv" bundles flags, "--" ends
+ * the options, "-" is an operand.
+ */
+int cli_parse(const struct command *c, int argc, char **argv, struct invocation *inv)
+{
+	int i, cmd_seen = 0, opts_done = 0;
+	char b1[48];
+
+	memset(inv, 0, sizeof(*inv));
+	quiet_seen = verbose_seen = 0;
+	inv->cmd = c;
+	inv->args = xcalloc(1, c->args_size ? c->args_size : 1);
+	if (c->init)
+		c->init(inv->args);
+	inv->operands = xcalloc((size_t)argc + 1, sizeof(*inv->operands));
+	inv->argc = argc;
+	inv->argv = argv;
+	for (i = 0; i < argc; i++) {
+		const char *w = argv[i], *val = NULL;
+		const struct cmd_option *o;
+		int global = 0;
+		if (opts_done || w[0] != '-' || !w[1]) {
+			/* The command word itself is not an operand. */
+			if (!cmd_seen && !strcmp(w, c->name) && !opts_done) {
+				cmd_seen = 1;
+				continue;
+			}
+			cmd_seen = 1;
+			inv->operands[inv->noperands++] = argv[i];
+			continue;
+		}
+		if (!strcmp(w, "--")) {
+			opts_done = 1;
+			continue;
+		}
+		if (w[1] == '-') {
+			const char *eq = strchr(w + 2, '=');
+			size_t n = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
+			o = find_long(c, w + 2, n, &global);
+			if (!o) {
+				char name[48];
+				const char *sug = suggest_option(c, w + 2, n);
+				snprintf(name, sizeof(name), "%.*s", (int)(n + 2 < 47 ? n + 2 : 47), w);
+				if (sug)
+					return usage_error(c->name, "unknown option '%s' (did you mean '--%s'?)",
+							   shown(name, b1, sizeof(b1)), sug);
+				return usage_error(c->name, "unknown option '%s'", shown(name, b1, sizeof(b1)));
+			}
+			if (o->arg) {
+				if (eq)
+					val = eq + 1;
+				else if (i + 1 < argc)
+					val = argv[++i];
+				else
+					return usage_error(c->name, "option '--%s' needs a value", o->name);
+			} else if (eq)
+				return usage_error(c->name, "option '--%s' takes no value", o->name);
+		} else {
+			/* A cluster of short options: -qv, -ofile, -o file. */
+			const char *p = w + 1;
+			for (; *p; p++) {
+				o = find_short(c, (unsigned char)*p, &global);
+				if (!o) {
+					char ch[2] = { *p, 0 };
+					return usage_error(c->name, "unknown option '-%s'", shown(ch, b1, sizeof(b1)));
+				}
+				if (!o->arg) {
+					if (p[1] == '\0')
+						break;
+					if (global && (o->key == OPT_HELP || o->key == OPT_VERSION))
+						break;
+					if (global ? global_option(o->key, NULL) < 0 : c->option(inv->args, o->key, NULL) < 0)
+						return -1;
+					continue;
+				}
+				if (p[1])
+					val = p + 1;
+				else if (i + 1 < argc)
+					val = argv[++i];
+				else
+					return usage_error(c->name, "option '-%c' needs a value", *p);
+				break;
+			}
+		}
+		if (global && o->key == OPT_HELP) {
+			if (c == &cmd_help && !inv->noperands && !cmd_seen)
+				cli_print_help(stdout);
+			else
+				cli_print_usage(stdout, c);
+			return 1;
+		}
+		if (global && o->key == OPT_VERSION) {
+			print_version();
+			return 1;
+		}
+		if (global) {
+			if (global_option(o->key, val) < 0)
+				return -1;
+		} else if (!c->option || c->option(inv->args, o->key, val) < 0)
+			return -1;
+	}
+	if (quiet_seen && verbose_seen)
+		return usage_error(c->name, "-q and -v contradict each other (-q: the results only; "
+				   "-v: the probes and their timings too)");
+	if (inv->noperands < c->min_operands) {
+		return usage_error(c->name, "no %s given", c->operands_help ? c->operands_help : "argument");
+	}
+	if (c->max_operands >= 0 && inv->noperands > c->max_operands)
+		return usage_error(c->name, "unexpected argument '%s'",
+				   shown(inv->operands[c->max_operands], b1, sizeof(b1)));
+	return 0;
+}
+
+void invocation_release(struct invocation *inv)
+{
+	cJSON_Delete(inv->doc.json);
+	if (inv->doc.free_data && inv->doc.data)
+		inv->doc.free_data((void *)inv->doc.data);
+	free(inv->args);
+	free(inv->operands);
+	memset(inv, 0, sizeof(*inv));
+}
+
+/* The format asked for among the command's, or an error naming them. */
+static int pick_format(struct invocation *inv)
+{
+	const struct command *c = inv->cmd;
+	const struct cmd_format *f;
+	struct strbuf sb = STRBUF_INIT;
+	char b1[48];
+	if (!c->formats) {
+		if (G.format)
+			return usage_error(c->name, "'%s' has no --format", c->name);
+		return 0;
+	}
+	if (!G.format) {
+		inv->format = &c->formats[0];
+		return 0;
+	}
+	for (f = c->formats; f->name; f++)
+		if (!strcmp(f->name, G.format)) {
+			inv->format = f;
+			return 0;
+		}
+	for (f = c->formats; f->name; f++)
+		strbuf_addf(&sb, "%s%s", f == c->formats ? "" : ",", f->name);
+	usage_error(c->name, "'%s' does not have the format '%s' (it has: %s)", c->name,
+		    shown(G.format, b1, sizeof(b1)), sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+/* Colour is decided last, for the stream the output really goes to. */
+static void decide_color(FILE *fp, int to_file)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (G.color && !strcmp(G.color, "always"))
+		color_on = 1;
+	else if (G.color && !strcmp(G.color, "never"))
+		color_on = 0;
+	else
+		color_on = !to_file && isatty(fileno(fp)) && !(nc && *nc);
+}
+
+/* What was printed on stdout is out: EXIT_OK, or EXIT_UNKNOWN after one
+ * line (a full disk, a closed stdout, a reader gone). */
+static int stdout_done(void)
+{
+	int bad;
+	errno = 0;
+	bad = fflush(stdout) != 0 || ferror(stdout);
+	if (!bad)
+		return EXIT_OK;
+	error("cannot write to standard output: %s", errno ? strerror(errno) : "write error");
+	clearerr(stdout);
+	return EXIT_UNKNOWN;
+}
+
+/* Parse, run, render; the exit status: 0 ok, 1 warning, 2 critical, 3 could not run
+ * (nodeaudit(1) EXIT STATUS). */
+static int run_command(const struct command *c, int argc, char **argv)
+{
+	struct invocation inv;
+	struct output out;
+	int r, code;
+
+	current_command = c->name;
+	r = cli_parse(c, argc, argv, &inv);
+	if (r != 0) {
+		invocation_release(&inv);
+		/* --help, --version: printed; a full disk or a closed stdout says so. */
+		return r > 0 ? stdout_done() : EXIT_UNKNOWN;
+	}
+	if (pick_format(&inv) < 0) {
+		invocation_release(&inv);
+		return EXIT_UNKNOWN;
+	}
+	if (!(c->flags & CMD_PROBES) && (G.probe.sysroot || G.probe.smbios || G.probe.pci_dump ||
+					 G.probe.cpuid_dump)) {
+		usage_error(c->name, "'%s' reads no machine: --sysroot, --smbios, --pci-dump and "
+			    "--cpuid-dump do not apply", c->name);
+		invocation_release(&inv);
+		return EXIT_UNKNOWN;
+	}
+	code = c->run(&inv);
+	if (code < 0) {
+		invocation_release(&inv);
+		return EXIT_UNKNOWN;
+	}
+	if ((c->flags & CMD_OUTPUT_DEST) || !inv.format) {
+		/* What the command printed itself (snapshot's line, validate's). */
+		invocation_release(&inv);
+		return stdout_done() == EXIT_OK ? code : EXIT_UNKNOWN;
+	}
+	if (output_open(&out, G.output, G.probe.sysroot) < 0) {
+		invocation_release(&inv);
+		return EXIT_UNKNOWN;
+	}
+	decide_color(out.fp, out.path != NULL);
+	tl_set_width(out.fp, out.path != NULL);
+	/* Strings from other machines: valid UTF-8 always, no controls in text. */
+	json_clean(inv.doc.json, inv.format->render != render_json);
+	inv.format->render(out.fp, &inv.doc);
+	if (output_close(&out, 1) < 0)
+		code = EXIT_UNKNOWN;
+	invocation_release(&inv);
+	return code;
+}
+
+/*** The entry point ***/
+
+int cli_main(int argc, char **argv)
+{
+	const struct command *cmd;
+	size_t i;
+	int at;
+
+	at = cli_find_command(argc - 1, argv + 1);
+	if (at < 0) {
+		cmd = find_command(default_command);
+		G.implicit = 1;
+	}
+	else if (!(cmd = find_command(argv[1 + at]))) {
+		const char *names[32];
+		int k;
+		/* "nodeaudit --profil NAME": the typo is the option, not NAME. */
+		for (k = 0; k < at; k++) {
+			const char *w = argv[1 + k], *eq = strchr(w, '=');
+			size_t n = eq ? (size_t)(eq - w - 2) : strlen(w) - 2;
+			const char *sug = NULL;
+			int g;
+			if (strncmp(w, "--", 2) || !w[2] || find_long(NULL, w + 2, n, &g))
+				continue;
+			for (i = 0; i < ncommands && !sug; i++)
+				if (!find_long(commands[i], w + 2, n, &g))
+					sug = suggest_option(commands[i], w + 2, n);
+			if (sug) {
+				char b2[48];
+				usage_error(NULL, "unknown option '%s' (did you mean '--%s'?)",
+					    shown(w, b2, sizeof(b2)), sug);
+				return EXIT_UNKNOWN;
+			}
+		}
+		const char *sug;
+		char b1[48];
+		for (i = 0; i < ncommands && i + 1 < ARRAY_SIZE(names); i++)
+			names[i] = commands[i]->name;
+		names[i] = NULL;
+		sug = closest_word(argv[1 + at], names);
+		if (sug)
+			usage_error(NULL, "'%s' is not a nodeaudit command (did you mean '%s'?)",
+				    shown(argv[1 + at], b1, sizeof(b1)), sug);
+		else
+			usage_error(NULL, "'%s' is not a nodeaudit command", shown(argv[1 + at], b1, sizeof(b1)));
+		return EXIT_UNKNOWN;
+	}
+	/* `nodeaudit --help` and `nodeaudit --version` without a command. */
+	if (at < 0) {
+		int j;
+		for (j = 1; j < argc && strcmp(argv[j], "--"); j++) {
+			if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
+				cli_print_help(stdout);
+				return stdout_done();
+			}
+		}
+	}
+	return run_command(cmd, argc - 1, argv + 1);
+}

@@ -1,0 +1,221 @@
+/* cmd/plan.c - `nodeaudit plan`: the fixes, as text, sh, sysctl, systemd or json */
+#include "config.h"
+#include "audit/audit.h"
+#include "cmd/cli.h"
+#include "read/gguf.h"
+#include "audit/plan.h"
+#include "lib/quote.h"
+#include "lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_COMMAND = 256, OPT_RESERVE, OPT_UNIT, OPT_REPORT, OPT_PROFILE, OPT_RUNTIME, OPT_MODEL,
+	OPT_CTX, OPT_BENCH };
+
+struct plan_args {
+	struct plan_opts o;
+	const char *report;
+	const char *profile;
+	const char *model;
+	const char *bench;
+};
+
+static void plan_init(void *args)
+{
+	struct plan_args *a = args;
+	a->o.reserve = -1;
+	a->o.ctx = -1;
+}
+
+static int plan_option(void *args, int key, const char *arg)
+{
+	struct plan_args *a = args;
+	uint64_t v;
+	switch (key) {
+	case OPT_COMMAND: a->o.command = arg; return 0;
+	case OPT_UNIT:
+		if (!systemd_unit_ok(arg)) {
+			char b1[48];
+			return usage_error("plan", "--unit takes a unit name of letters, digits and : _ . - "
+					   "(not starting with - or .), not '%s'", str_shown(arg, b1, sizeof(b1)));
+		}
+		a->o.unit = arg;
+		return 0;
+	case OPT_RESERVE:
+		if (parse_u64(arg, &v) < 0 || v > 1024)
+			return usage_error("plan", "--reserve takes a number of cores (0-1024), not '%s'", arg);
+		a->o.reserve = (int)v;
+		return 0;
+	case OPT_REPORT: a->report = arg; return 0;
+	case OPT_PROFILE: a->profile = arg; return 0;
+	case OPT_RUNTIME:
+		a->o.runtime = plan_runtime_find(arg);
+		if (!a->o.runtime)
+			return usage_error("plan", "--runtime takes llama.cpp or vllm, not '%s'", arg);
+		return 0;
+	case OPT_MODEL: a->model = arg; return 0;
+	case OPT_CTX: {
+		int64_t s;
+		if (parse_s64(arg, &s) < 0 || s < 1 || s > (1ll << 30))
+			return usage_error("plan", "--ctx takes a context length from 1 to 2^30, not '%s'", arg);
+		a->o.ctx = s;
+		return 0;
+	}
+	case OPT_BENCH: a->bench = arg; return 0;
+	}
+	return -1;
+}
+
+/* The model's figures for the planner: weights from the tensor table, KV
+ * cache per position (f16) from the metadata, as bench reads them. */
+static int plan_read_model(const char *path, struct plan_model *pm)
+{
+	struct gguf_file g;
+	struct gguf_model m;
+	int e = gguf_open(&g, path);
+	if (e == GGUF_EIO) {
+		error("cannot read '%s': %s", path, g.err);
+		gguf_close(&g);
+		return -1;
+	}
+	if (e == 0)
+		e = gguf_model_summary(&g, &m);
+	if (e < 0) {
+		error("'%s': %s", path, g.err);
+		gguf_close(&g);
+		return -1;
+	}
+	memset(pm, 0, sizeof(*pm));
+	pm->path = path;
+	pm->weight_bytes = m.tensor_bytes;
+	/* f16: 2 bytes per element, blocks of one (ggml type 1). */
+	pm->kv_bytes_per_pos = m.kv_known ? m.kv_elems_per_pos / ggml_type(1)->blck * ggml_type(1)->bytes : 0;
+	pm->n_ctx_train = m.has_n_ctx_train ? m.n_ctx_train : 0;
+	gguf_close(&g);
+	return 0;
+}
+
+static int plan_cmd(struct invocation *inv)
+{
+	struct plan_args *a = inv->args;
+	cJSON *report;
+	const cJSON *facts, *findings, *p;
+	const char *profile;
+	int code;
+	struct plan_model model;
+	cJSON *bench = NULL;
+
+	if (a->model && plan_read_model(a->model, &model) < 0)
+		return -1;
+	if (a->model)
+		a->o.model = &model;
+	if (a->bench) {
+		bench = audit_load_doc(a->bench, "nodeaudit.bench/1",
+				       "a 'nodeaudit bench --sweep --format json' document", 64u << 20);
+		if (!bench)
+			return -1;
+		if (!facts_get(cJSON_GetObjectItemCaseSensitive(bench, "bench"), "sweep.nodes")) {
+			cJSON_Delete(bench);
+			return error("'%s' has no thread sweep (bench.sweep.nodes): run 'nodeaudit bench "
+				     "--sweep --format json'", a->bench);
+		}
+		a->o.bench = bench;
+	}
+	if (a->report) {
+		if (G.probe.sysroot)
+			return usage_error("plan", "--report and --sysroot exclude each other");
+		report = audit_load_doc(a->report, "nodeaudit.report/1",
+					"a 'nodeaudit check --format json' report", 256u << 20);
+		if (!report) {
+			cJSON_Delete(bench);
+			return -1;
+		}
+		if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(report, "facts"))) {
+			cJSON_Delete(report);
+			cJSON_Delete(bench);
+			return error("'%s' is not a 'nodeaudit check --format json' report (no facts)", a->report);
+		}
+		{
+			char *why = plan_report_refusal(report);
+			if (why) {
+				error("'%s': %s", a->report, why);
+				free(why);
+				cJSON_Delete(report);
+				return -1;
+			}
+		}
+	} else {
+		struct audit_opts ao = { .profile = a->profile, .fail_on = "warn" };
+		if (audit_run(&ao, &G.probe, &report, &code) < 0) {
+			cJSON_Delete(bench);
+			return -1;
+		}
+	}
+	facts = cJSON_GetObjectItemCaseSensitive(report, "facts");
+	/* The report's host sits beside its facts: put it where the planner looks. */
+	if (!cJSON_GetObjectItemCaseSensitive(facts, "host") && cJSON_GetObjectItemCaseSensitive(report, "host"))
+		cJSON_AddItemToObject((cJSON *)facts, "host",
+				      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(report, "host"), 1));
+	findings = cJSON_GetObjectItemCaseSensitive(report, "findings");
+	p = cJSON_GetObjectItemCaseSensitive(report, "profile");
+	profile = fj_get_str(p, "name");
+	/* A 'check --bench' report that swept carries the knee itself. */
+	if (!a->o.bench && facts_get(facts, "bench.sweep.nodes"))
+		a->o.bench = report;
+	inv->doc.json = plan_build(facts, findings, profile, &a->o);
+	a->o.bench = NULL;
+	a->o.model = NULL;
+	cJSON_Delete(report);
+	cJSON_Delete(bench);
+	return EXIT_OK;
+}
+
+static const struct cmd_option plan_options[] = {
+	{ "command", OPT_COMMAND, "CMD", "the worker command (default: a marked placeholder)" },
+	{ "reserve", OPT_RESERVE, "N", "cores per node kept for the OS and the orchestrator" },
+	{ "unit", OPT_UNIT, "NAME", "systemd template unit for the drop-ins (default inference-worker)" },
+	{ "report", OPT_REPORT, "FILE", "plan from a saved 'check --format json' report" },
+	{ "profile", OPT_PROFILE, "NAME", "the profile whose findings are fixed (default agent-cpu-inference)" },
+	{ "runtime", OPT_RUNTIME, "NAME", "launch lines in a runtime's own terms: llama.cpp or vllm" },
+	{ "model", OPT_MODEL, "FILE", "the GGUF model: its size sizes --mlock, the KV cache space and\n"
+	  "the fit per node" },
+	{ "ctx", OPT_CTX, "N", "context length the fit counts the KV cache at (and -c/--max-model-len)" },
+	{ "bench", OPT_BENCH, "FILE", "a 'bench --sweep --format json' document: its knee per node\n"
+	  "becomes -t where below the cores" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cmd_format plan_formats[] = {
+	{ "text", plan_render_text },
+	{ "json", render_json },
+	{ "sh", plan_render_sh },
+	{ "sysctl", plan_render_sysctl },
+	{ "systemd", plan_render_systemd },
+	{ "kubelet", plan_render_kubelet },
+	{ NULL, NULL },
+};
+
+const struct command cmd_plan = {
+	.name = "plan",
+	.summary = "the fixes: numactl/taskset per NUMA node, sysctl.d, kernel command line, systemd, BIOS",
+	.synopsis = "[--command CMD] [--reserve N] [--unit NAME] [--report FILE] [--profile NAME]\n"
+		    "[--runtime NAME] [--model FILE] [--ctx N] [--bench FILE]",
+	.description =
+		"Print the fixes for this node; never change anything.  One inference worker\n"
+		"per NUMA node with CPUs, one hardware thread per physical core (P-cores only\n"
+		"on hybrid CPUs), N cores per node reserved for the OS (default 1; the E-cores\n"
+		"on hybrids), one feeder per accelerator on its local node, and the settings\n"
+		"that the check found wrong.  --runtime llama.cpp|vllm adds each worker's\n"
+		"launch in that runtime's terms (argv and environment), sized from --model\n"
+		"and --ctx, with a finding when the model does not fit a worker's node.\n",
+	.options = plan_options,
+	.formats = plan_formats,
+	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file;\nsystemd: drop-ins; kubelet: a KubeletConfiguration fragment",
+	.min_operands = 0, .max_operands = 0,
+	.flags = CMD_PROBES,
+	.args_size = sizeof(struct plan_args),
+	.init = plan_init,
+	.option = plan_option,
+	.run = plan_cmd,
+};

@@ -1,0 +1,874 @@
+/* cmd/snapshot.c - `nodeaudit snapshot`: capture what probe reads, for replay elsewhere */
+#include "config.h"
+#include "audit/audit.h"
+#include "cmd/cli.h"
+#include "lib/output.h"
+#include "read/snapshot.h"
+#include "read/sources.h"
+#include "read/smbios.h"
+#include "read/libpci.h"
+#include "lib/tempdir.h"
+#include "lib/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/*
+ * A snapshot is a sysroot: the files as they lie on the probed machine
+ * (/proc/cpuinfo, /sys/devices/system/...), plus /nodeaudit/{arch,
+ * collected_at,root,MANIFEST.json}.  It holds exactly
+ *   - every file a probe read through the sysroot layer (ctx.sr.read[]);
+ *   - the files hwloc's Linux backend reads for the same facts (it reads by
+ *     itself, through HWLOC_FSROOT on replay): cpuinfo, meminfo, the CPU
+ *     topology, cache and cpufreq attributes, the node directory;
+ *   - what the extra captures below write.
+ * Nothing else: no whole sysfs, so that a snapshot stays small (tens of KiB
+ * on a small VM) and holds nothing the audit does not use.
+ */
+
+/* The sources outside sysfs/procfs (the CPUID dump, the PCI config space,
+ * the SMBIOS table) come from the one table the probes use (read/sources.c). */
+
+#define MAX_LINKS 40   /* symbolic links followed for one path, as the kernel */
+
+/*** Writing the staging directory ***/
+
+static int mkdirs(char *path)
+{
+	char *p;
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+			*p = '/';
+			return -e;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static char *stage_path(const char *stage, const char *path)
+{
+	while (*path == '/')
+		path++;
+	return xasprintf("%s/%s", stage, path);
+}
+
+int snapshot_write_file(const char *stage, const char *path, const void *buf, size_t len)
+{
+	char *dst = stage_path(stage, path), *slash = strrchr(dst, '/');
+	const char *p = buf;
+	int fd, r = 0;
+	*slash = '\0';
+	r = mkdirs(dst);
+	*slash = '/';
+	if (r < 0) {
+		free(dst);
+		return r;
+	}
+	fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		r = -errno;
+		free(dst);
+		return r;
+	}
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			break;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	free(dst);
+	return r;
+}
+
+static int stage_link(const char *stage, const char *path, const char *target)
+{
+	char *dst = stage_path(stage, path), *slash = strrchr(dst, '/');
+	int r;
+	*slash = '\0';
+	r = mkdirs(dst);
+	*slash = '/';
+	if (r == 0 && symlink(target, dst) < 0 && errno != EEXIST)
+		r = -errno;
+	free(dst);
+	return r;
+}
+
+static int stage_dir(const char *stage, const char *path)
+{
+	char *dst = stage_path(stage, path);
+	int r = mkdirs(dst);
+	free(dst);
+	return r;
+}
+
+/*** Reading the probed root ***/
+
+static const char *relpath(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+/* lstat inside the root: the prefix has no symbolic links (resolve_copy
+ * replaced them), so this cannot leave the root. */
+static int root_lstat(struct sysroot *sr, const char *path, struct stat *st)
+{
+	if (fstatat(sr->rootfd, relpath(path), st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Append a component to a resolved absolute path; ".." stops at "/". */
+static void push(struct strbuf *sb, const char *comp, size_t n)
+{
+	if (n == 1 && comp[0] == '.')
+		return;
+	if (n == 2 && comp[0] == '.' && comp[1] == '.') {
+		strbuf_drop_component(sb);
+		return;
+	}
+	strbuf_addstr(sb, "/");
+	strbuf_add(sb, comp, n);
+}
+
+/*
+ * Copy path from the probed root into the stage.  Each symbolic link on the
+ * way (cpu0/cpufreq -> ../cpufreq/policy0, class/dmi/id -> ...) is recreated
+ * as stored, and its target is followed, inside the root, so that both the
+ * link and what it leads to replay.  dir_ok: a directory at the end is
+ * created (empty) instead of refused.
+ */
+static int resolve_copy(struct probe_ctx *ctx, const char *stage, const char *path, int dir_ok)
+{
+	struct sysroot *sr = &ctx->sr;
+	struct strbuf cur = STRBUF_INIT;
+	char *todo = xstrdup(path), *p;
+	int links = 0, r = 0;
+	struct stat st;
+
+	p = todo;
+	for (;;) {
+		size_t n;
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		n = strcspn(p, "/");
+		push(&cur, p, n);
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
+			p += n;
+			continue;
+		}
+		r = root_lstat(sr, cur.buf, &st);
+		if (r < 0)
+			break;
+		if (S_ISLNK(st.st_mode)) {
+			char *target, *rest;
+			if (++links > MAX_LINKS) {
+				r = -ELOOP;
+				break;
+			}
+			r = sr_readlink(sr, cur.buf, &target);
+			if (r < 0)
+				break;
+			r = stage_link(stage, cur.buf, target);
+			if (r < 0) {
+				free(target);
+				break;
+			}
+			/* Continue from the link's directory (or the root) with
+			 * target + the rest of the path. */
+			rest = xasprintf("%s%s", target, p + n);
+			if (target[0] == '/')
+				strbuf_release(&cur);
+			else {
+				strbuf_drop_component(&cur);
+			}
+			free(target);
+			free(todo);
+			todo = p = rest;
+			continue;
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+		if (*p) {
+			if (!S_ISDIR(st.st_mode)) {
+				r = -ENOTDIR;
+				break;
+			}
+			continue;
+		}
+		/* The last component. */
+		if (S_ISREG(st.st_mode)) {
+			char *buf;
+			size_t len;
+			r = sr_read(sr, cur.buf, &buf, &len);
+			if (r == 0) {
+				r = snapshot_write_file(stage, cur.buf, buf, len);
+				free(buf);
+			}
+		} else if (S_ISDIR(st.st_mode))
+			r = dir_ok ? stage_dir(stage, cur.buf) : -EISDIR;
+		else
+			r = -ENODEV;
+		break;
+	}
+	if (r < 0)
+		debug("snapshot: not copied '%s': %s", path, sr_reason(r));
+	strbuf_release(&cur);
+	free(todo);
+	return r;
+}
+
+int snapshot_copy(struct probe_ctx *ctx, const char *stage, const char *path)
+{
+	return resolve_copy(ctx, stage, path, 0);
+}
+
+/* Copy a directory's regular files and subdirectories (skipping the names
+ * in skip), recreating symbolic links without following them. */
+static void copy_tree(struct probe_ctx *ctx, const char *stage, const char *dir,
+		      const char *const *skip, int depth)
+{
+	char **names;
+	size_t n, i;
+	if (depth > 6 || sr_list(&ctx->sr, dir, &names, &n) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		const char *const *s;
+		char *p;
+		struct stat st;
+		for (s = skip; s && *s; s++)
+			if (!strcmp(*s, names[i]))
+				break;
+		if (s && *s)
+			continue;
+		p = xasprintf("%s/%s", dir, names[i]);
+		if (root_lstat(&ctx->sr, p, &st) == 0) {
+			if (S_ISLNK(st.st_mode)) {
+				char *target;
+				if (sr_readlink(&ctx->sr, p, &target) == 0) {
+					stage_link(stage, p, target);
+					free(target);
+				}
+			} else if (S_ISDIR(st.st_mode))
+				copy_tree(ctx, stage, p, skip, depth + 1);
+			else if (S_ISREG(st.st_mode))
+				resolve_copy(ctx, stage, p, 0);
+		}
+		free(p);
+	}
+	sr_free_list(names, n);
+}
+
+static int is_cpu_dir(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p;
+	if (strncmp(name, prefix, n) || !name[n])
+		return 0;
+	for (p = name + n; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+/* Copy the regular files directly in dir (not the subdirectories). */
+static void copy_files(struct probe_ctx *ctx, const char *stage, const char *dir,
+		       const char *const *subdirs, const char *const *skip)
+{
+	char **names;
+	size_t n, i;
+	if (sr_list(&ctx->sr, dir, &names, &n) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+		const char *const *s;
+		struct stat st;
+		int skipped = 0;
+		for (s = skip; s && *s; s++)
+			if (!strcmp(*s, names[i]))
+				skipped = 1;
+		if (!skipped && root_lstat(&ctx->sr, p, &st) == 0) {
+			if (S_ISREG(st.st_mode))
+				resolve_copy(ctx, stage, p, 0);
+			else
+				for (s = subdirs; s && *s; s++)
+					if (!strcmp(*s, names[i])) {
+						if (S_ISLNK(st.st_mode))
+							resolve_copy(ctx, stage, p, 1);
+						else
+							copy_tree(ctx, stage, p, skip, 1);
+					}
+		}
+		free(p);
+	}
+	sr_free_list(names, n);
+}
+
+/*
+ * What hwloc's Linux backend reads (topology-linux.c) for the objects we
+ * use: the CPU and node directories and two procfs files.  cpufreq
+ * "stats" are skipped (large, and not used); so are serial numbers in DMI.
+ */
+static void capture_hwloc_inputs(struct probe_ctx *ctx, const char *stage)
+{
+	static const char *const cpu_sub[] = { "topology", "cache", "regs", "cpufreq", NULL };
+	static const char *const cpu_top_sub[] = { "cpufreq", "smt", NULL };
+	static const char *const node_sub[] = { "hugepages", "access0", "access1",
+						"memory_side_cache", NULL };
+	static const char *const skip[] = { "stats", "power", "uevent", "crash_notes",
+					    "crash_notes_size", NULL };
+	static const char *const dmi_skip[] = { "product_serial", "product_uuid", "board_serial",
+						"chassis_serial", "modalias", "uevent", "power",
+						"subsystem", NULL };
+	static const char *const node_files[] = { "cpumap", "cpulist", "meminfo", "distance", NULL };
+	char **names;
+	size_t n, i, j;
+
+	resolve_copy(ctx, stage, "/proc/cpuinfo", 0);
+	resolve_copy(ctx, stage, "/proc/meminfo", 0);
+	/* What hwloc takes from uname() live, it reads from this file under
+	 * HWLOC_FSROOT (hwloc-gather-topology writes it too); without it the
+	 * replayed topology lacks the architecture and parses cpuinfo less. */
+	if (ctx->sr.live) {
+		struct utsname u;
+		if (uname(&u) == 0) {
+			char *t = xasprintf("OSName: %s\nOSRelease: %s\nOSVersion: %s\nHostName: %s\n"
+					    "Architecture: %s\nFallbackNbProcessors: %ld\nPageSize: %ld\n",
+					    u.sysname, u.release, u.version, u.nodename, u.machine,
+					    sysconf(_SC_NPROCESSORS_ONLN), sysconf(_SC_PAGESIZE));
+			snapshot_write_file(stage, "/proc/hwloc-nofile-info", t, strlen(t));
+			free(t);
+		}
+	} else
+		resolve_copy(ctx, stage, "/proc/hwloc-nofile-info", 0);
+	copy_files(ctx, stage, "/sys/devices/system/cpu", cpu_top_sub, skip);
+	if (sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &n) == 0) {
+		for (i = 0; i < n; i++)
+			if (is_cpu_dir(names[i], "cpu")) {
+				char *d = xasprintf("/sys/devices/system/cpu/%s", names[i]);
+				copy_files(ctx, stage, d, cpu_sub, skip);
+				free(d);
+			}
+		sr_free_list(names, n);
+	}
+	if (sr_is_dir(&ctx->sr, "/sys/devices/system/node")) {
+		copy_files(ctx, stage, "/sys/devices/system/node", NULL, skip);
+		if (sr_list(&ctx->sr, "/sys/devices/system/node", &names, &n) == 0) {
+			for (i = 0; i < n; i++) {
+				char *d;
+				if (!is_cpu_dir(names[i], "node"))
+					continue;
+				d = xasprintf("/sys/devices/system/node/%s", names[i]);
+				for (j = 0; node_files[j]; j++) {
+					char *p = xasprintf("%s/%s", d, node_files[j]);
+					resolve_copy(ctx, stage, p, 0);
+					free(p);
+				}
+				for (j = 0; node_sub[j]; j++) {
+					char *p = xasprintf("%s/%s", d, node_sub[j]);
+					if (sr_is_dir(&ctx->sr, p))
+						copy_tree(ctx, stage, p, skip, 1);
+					free(p);
+				}
+				free(d);
+			}
+			sr_free_list(names, n);
+		}
+	}
+	/* Hybrid Intel parts: the PMU lists of P- and E-core CPUs. */
+	resolve_copy(ctx, stage, "/sys/devices/cpu_core/cpus", 0);
+	resolve_copy(ctx, stage, "/sys/devices/cpu_atom/cpus", 0);
+	if (sr_is_dir(&ctx->sr, "/sys/class/dmi/id")) {
+		resolve_copy(ctx, stage, "/sys/class/dmi/id", 1);
+		if (sr_list(&ctx->sr, "/sys/class/dmi/id", &names, &n) == 0) {
+			for (i = 0; i < n; i++) {
+				char *p = xasprintf("/sys/class/dmi/id/%s", names[i]);
+				for (j = 0; dmi_skip[j] && strcmp(dmi_skip[j], names[i]); j++)
+					;
+				if (!dmi_skip[j])
+					resolve_copy(ctx, stage, p, 0);
+				free(p);
+			}
+			sr_free_list(names, n);
+		}
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files the probes read, once each, minus what snapshot writes itself. */
+static void capture_read_files(struct probe_ctx *ctx, const char *stage)
+{
+	size_t n = ctx->sr.nread, i;
+	char **v = xcalloc(n ? n : 1, sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = xstrdup(ctx->sr.read[i]);
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && !strcmp(v[i], v[i - 1]))
+			continue;
+		if (!strcmp(v[i], "/nodeaudit/arch") || !strcmp(v[i], "/nodeaudit/collected_at") ||
+		    !strcmp(v[i], "/nodeaudit/root") || !strcmp(v[i], "/nodeaudit/MANIFEST.json"))
+			continue;
+		resolve_copy(ctx, stage, v[i], 0);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*** The manifest ***/
+
+static cJSON *manifest_files;
+static const char *manifest_stage;
+static unsigned long long manifest_bytes;
+
+static int manifest_entry(const char *fpath, const struct stat *st, int flag, struct FTW *ftw)
+{
+	const char *rel = fpath + strlen(manifest_stage);
+	cJSON *e;
+	(void)ftw;
+	if (flag != FTW_F && flag != FTW_SL && flag != FTW_SLN)
+		return 0;
+	e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "path", rel);
+	if (S_ISLNK(st->st_mode)) {
+		char buf[PATH_MAX];
+		ssize_t r = readlink(fpath, buf, sizeof(buf) - 1);
+		buf[r > 0 ? r : 0] = '\0';
+		cJSON_AddStringToObject(e, "link", buf);
+	} else {
+		cJSON_AddNumberToObject(e, "size", (double)st->st_size);
+		manifest_bytes += (unsigned long long)st->st_size;
+	}
+	cJSON_AddItemToArray(manifest_files, e);
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+	return strcmp(cJSON_GetObjectItemCaseSensitive(x, "path")->valuestring,
+		      cJSON_GetObjectItemCaseSensitive(y, "path")->valuestring);
+}
+
+static const char *fact_str(const cJSON *root, const char *path)
+{
+	const cJSON *v = facts_get(root, path);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* /nodeaudit/{arch,collected_at,root} and MANIFEST.json (written last:
+ * it lists every other file). */
+static int write_meta(struct probe_ctx *ctx, const char *stage, int argc, char **argv,
+		      size_t *nfiles)
+{
+	const cJSON *root = ctx->facts.root, *rv;
+	const char *arch = fact_str(root, "host.arch"), *when = fact_str(root, "host.collected_at");
+	cJSON *m, *tool, *sorted;
+	struct strbuf cl = STRBUF_INIT;
+	char *text, *mpath;
+	int i, r = 0, count;
+	cJSON **items;
+
+	if (arch)
+		r |= snapshot_write_file(stage, "/nodeaudit/arch", arch, strlen(arch));
+	if (when)
+		r |= snapshot_write_file(stage, "/nodeaudit/collected_at", when, strlen(when));
+	rv = facts_get(root, "host.root");
+	if (cJSON_IsBool(rv))
+		r |= snapshot_write_file(stage, "/nodeaudit/root", cJSON_IsTrue(rv) ? "1" : "0", 1);
+	/* Live-only facts, as seen when the snapshot was taken. */
+	rv = facts_get(root, "kernel.irqbalance");
+	if (cJSON_IsBool(rv))
+		r |= snapshot_write_file(stage, "/nodeaudit/irqbalance", cJSON_IsTrue(rv) ? "1" : "0", 1);
+	{
+		const char *g = fact_str(root, "process.mempolicy.get_mempolicy");
+		const char *s = fact_str(root, "process.mempolicy.set_mempolicy");
+		if (g && s) {
+			char *t = xasprintf("get_mempolicy %s set_mempolicy %s\n", g, s);
+			r |= snapshot_write_file(stage, "/nodeaudit/mempolicy", t, strlen(t));
+			free(t);
+		}
+	}
+	if (r)
+		return -EIO;
+
+	manifest_files = cJSON_CreateArray();
+	manifest_stage = stage;
+	manifest_bytes = 0;
+	if (nftw(stage, manifest_entry, 16, FTW_PHYS) < 0) {
+		cJSON_Delete(manifest_files);
+		return -errno;
+	}
+	/* Sorted, so that two snapshots of one machine diff cleanly. */
+	count = cJSON_GetArraySize(manifest_files);
+	items = xcalloc((size_t)count + 1, sizeof(*items));
+	for (i = 0; i < count; i++)
+		items[i] = cJSON_DetachItemFromArray(manifest_files, 0);
+	qsort(items, (size_t)count, sizeof(*items), entry_cmp);
+	sorted = cJSON_CreateArray();
+	for (i = 0; i < count; i++)
+		cJSON_AddItemToArray(sorted, items[i]);
+	free(items);
+	cJSON_Delete(manifest_files);
+	manifest_files = NULL;
+
+	m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "schema", "nodeaudit.snapshot/1");
+	tool = cJSON_AddObjectToObject(m, "tool");
+	cJSON_AddStringToObject(tool, "name", PACKAGE_NAME);
+	cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION);
+	strbuf_addstr(&cl, "nodeaudit");
+	for (i = 0; i < argc; i++) {
+		strbuf_addstr(&cl, " ");
+		strbuf_addstr(&cl, argv[i]);
+	}
+	cJSON_AddStringToObject(m, "command_line", cl.buf);
+	strbuf_release(&cl);
+	fj_str_or_null(m, "hostname", fact_str(root, "host.hostname"));
+	fj_str_or_null(m, "arch", arch);
+	fj_str_or_null(m, "collected_at", when);
+	fj_bool_or_null(m, "root", cJSON_IsBool(rv) ? cJSON_IsTrue(rv) : -1);
+	fj_str_or_null(m, "source", ctx->sr.live ? "live" : ctx->opts->sysroot);
+	cJSON_AddNumberToObject(m, "file_count", count + 1);
+	cJSON_AddNumberToObject(m, "total_bytes", (double)manifest_bytes);
+	cJSON_AddItemToObject(m, "files", sorted);
+	text = cJSON_Print(m);
+	cJSON_Delete(m);
+	if (!text)
+		die("out of memory");
+	mpath = xasprintf("%s\n", text);
+	r = snapshot_write_file(stage, "/nodeaudit/MANIFEST.json", mpath, strlen(mpath));
+	free(mpath);
+	free(text);
+	*nfiles = (size_t)count + 1;
+	return r;
+}
+
+/*** Output: a directory or an archive ***/
+
+static void remove_tree(const char *dir)
+{
+	tmpdir_remove(dir);
+}
+
+/* "z", "J", "j" or "" for an archive name; NULL for a directory. */
+static const char *archive_kind(const char *p)
+{
+	if (str_endswith(p, ".tar.gz") || str_endswith(p, ".tgz"))
+		return "z";
+	if (str_endswith(p, ".tar.xz") || str_endswith(p, ".txz"))
+		return "J";
+	if (str_endswith(p, ".tar.bz2"))
+		return "j";
+	if (str_endswith(p, ".tar"))
+		return "";
+	return NULL;
+}
+
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* 1 if path is under dir (both resolved), else 0. */
+static int is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (!strcmp(dir, "/"))
+		return 1;
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Refuse an output inside the sysroot being read (or the archive itself). */
+static int check_not_in_sysroot(const char *out)
+{
+	const char *sys = G.probe.sysroot;
+	char *rs, *parent, *rp;
+	int bad = 0;
+	if (!sys || !*sys || !strcmp(sys, "/"))
+		return 0;
+	rs = realpath(sys, NULL);
+	parent = path_dirname(out);
+	rp = realpath(parent, NULL);
+	if (rs && rp) {
+		struct stat st;
+		char *full = xasprintf("%s/%s", rp, base_of(out));
+		if (stat(rs, &st) == 0 && S_ISDIR(st.st_mode))
+			bad = is_under(full, rs);
+		else
+			bad = strcmp(full, rs) ? 0 : 2;
+		free(full);
+	}
+	free(rs);
+	free(parent);
+	free(rp);
+	if (bad == 2)
+		return error("refusing to overwrite the sysroot '%s'", sys);
+	if (bad)
+		return error("refusing to write '%s' inside the sysroot '%s'", out, sys);
+	return 0;
+}
+
+static int run_tar(const char *kind, const char *archive, const char *stage)
+{
+	size_t i;
+	char flag[8];
+	char *argv[] = { "tar", flag, (char *)archive, "-C", (char *)stage, "--owner=0", "--group=0",
+			 "--numeric-owner", ".", NULL };
+	pid_t pid;
+	int status, r;
+	posix_spawnattr_t attr;
+	sigset_t sigs, old;
+	static const int caught[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE };
+	snprintf(flag, sizeof(flag), "-c%sf", kind);
+	/* tar is registered as a child before a signal can be handled: the
+	 * handler kills it, then removes the partial archive and the stage. */
+	sigemptyset(&sigs);
+	for (i = 0; i < ARRAY_SIZE(caught); i++)
+		sigaddset(&sigs, caught[i]);
+	posix_spawnattr_init(&attr);
+	sigprocmask(SIG_BLOCK, &sigs, &old);
+	posix_spawnattr_setsigmask(&attr, &old);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	r = posix_spawnp(&pid, "tar", NULL, &attr, argv, environ);
+	if (r == 0)
+		tmpdir_child(pid, 1);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	posix_spawnattr_destroy(&attr);
+	if (r != 0)
+		return error("cannot write '%s': tar not found", archive);
+	while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	tmpdir_child(pid, 0);
+	if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return error("cannot write '%s': tar failed", archive);
+	return 0;
+}
+
+static int dir_is_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int empty = 1;
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			empty = 0;
+			break;
+		}
+	closedir(d);
+	return empty;
+}
+
+/*** The command ***/
+
+/* A name that looks like an archive snapshot cannot write: its suffix, or NULL. */
+static const char *unsupported_archive(const char *p)
+{
+	static const char *const sfx[] = { ".zip", ".7z", ".rar", ".tar.zst", ".tzst", ".zst", ".tar.lz4",
+					    ".lz4", ".tar.lzma", ".lzma", ".tbz2", ".tbz", ".cpio", ".gz",
+					    ".xz", ".bz2", ".jar", NULL };
+	size_t i;
+	for (i = 0; sfx[i]; i++)
+		if (str_endswith(p, sfx[i]))
+			return sfx[i];
+	return NULL;
+}
+
+/*** The command ***/
+
+static int snapshot_cmd(struct invocation *inv)
+{
+	struct probe_ctx ctx;
+	const char *out, *kind, *bad;
+	char *stage = NULL, *parent = NULL, *tmpar = NULL, *outbuf = NULL;
+	struct stat st;
+	size_t i, nfiles = 0;
+	int ret = -1;
+
+	(void)inv;
+	if (!G.output || !*G.output || !strcmp(G.output, "-"))
+		return usage_error("snapshot", "needs -o DIR or -o FILE.tar.gz");
+	/* "snap/" is the directory "snap". */
+	outbuf = xstrdup(G.output);
+	for (i = strlen(outbuf); i > 1 && outbuf[i - 1] == '/'; i--)
+		outbuf[i - 1] = '\0';
+	out = outbuf;
+	kind = archive_kind(out);
+	if (!kind && (bad = unsupported_archive(out))) {
+		error("cannot write '%s': '%s' is not an archive format snapshot writes (use a "
+		      "directory name, or .tar, .tar.gz, .tgz, .tar.xz, .txz or .tar.bz2)", out, bad);
+		free(outbuf);
+		return -1;
+	}
+	parent = path_dirname(out);
+	if (!strcmp(out, "/")) {
+		error("refusing to write a snapshot into '/'");
+		goto done;
+	}
+	if (check_not_in_sysroot(out) < 0)
+		goto done;
+	/* As every -o: a symbolic link is refused, not replaced or followed. */
+	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
+		error("cannot write '%s': it is a symbolic link; -o writes regular files and directories only", out);
+		goto done;
+	}
+	if (stat(out, &st) == 0) {
+		if (kind && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+			error("cannot write '%s': it is not a regular file", out);
+			goto done;
+		}
+		if (kind && S_ISDIR(st.st_mode)) {
+			error("cannot write '%s': it is a directory", out);
+			goto done;
+		}
+		if (!kind && !S_ISDIR(st.st_mode)) {
+			error("cannot write '%s': it exists and is not a directory", out);
+			goto done;
+		}
+		if (!kind && dir_is_empty(out) != 1) {
+			error("refusing to write into '%s': it exists and is not empty", out);
+			goto done;
+		}
+	}
+	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error("cannot write '%s': no directory '%s'", out, parent);
+		goto done;
+	}
+
+	/* Stage beside the output (a directory is then renamed into place); an
+	 * archive's staging directory is temporary, so it goes to TMPDIR. */
+	{
+		/* Registered: removed on exit and on SIGINT/SIGTERM (lib/tempdir.h). */
+		char *pre = kind ? NULL : xasprintf(".%s", base_of(out));
+		stage = tmpdir_make(kind ? NULL : parent, kind ? "nodeaudit-snapshot" : pre);
+		free(pre);
+	}
+	if (!stage) {
+		error("cannot create a staging directory: %s", strerror(errno));
+		goto done;
+	}
+	chmod(stage, 0755);
+
+	if (probe_run(&ctx, &G.probe, NULL) < 0)
+		goto out;
+	/* A sysctl that only a custom profile names must replay too. */
+	audit_read_all_profile_inputs(&ctx);
+	for (i = 0; i < SIDE__N; i++) {
+		int r = side_capture(&ctx, (enum side_id)i, stage);
+		if (r < 0)
+			debug("snapshot: %s not captured: %s", side_sources[i].name, sr_reason(r));
+	}
+	capture_read_files(&ctx, stage);
+	capture_hwloc_inputs(&ctx, stage);
+	if (write_meta(&ctx, stage, inv->argc, inv->argv, &nfiles) < 0) {
+		error("cannot write '%s': %s", stage, strerror(errno));
+		goto out;
+	}
+
+	if (kind) {
+		int fd;
+		tmpar = xasprintf("%s/.%s.XXXXXX", parent, base_of(out));
+		/* Registered: removed on exit and on SIGTERM, SIGINT, SIGHUP. */
+		fd = tmpfile_make(tmpar);
+		if (fd < 0) {
+			error("cannot write '%s': %s", out, strerror(errno));
+			free(tmpar);
+			tmpar = NULL;
+			goto out;
+		}
+		close(fd);
+		if (run_tar(kind, tmpar, stage) < 0)
+			goto out;
+		chmod(tmpar, 0644);
+		if (rename(tmpar, out) < 0) {
+			error("cannot write '%s': %s", out, strerror(errno));
+			goto out;
+		}
+		tmpdir_forget(tmpar);
+		free(tmpar);
+		tmpar = NULL;
+	} else {
+		/* rename() replaces an empty directory atomically. */
+		if (rename(stage, out) < 0) {
+			error("cannot write '%s': %s", out, strerror(errno));
+			goto out;
+		}
+		tmpdir_forget(stage);
+		free(stage);
+		stage = NULL;
+	}
+	if (verbosity >= 0)
+		printf("snapshot: %zu files in '%s'\n", nfiles, out);
+	ret = EXIT_OK;
+out:
+	if (tmpar) {
+		tmpdir_remove(tmpar);
+		free(tmpar);
+	}
+	probe_release(&ctx);
+done:
+	if (stage) {
+		remove_tree(stage);
+		free(stage);
+	}
+	free(parent);
+	free(outbuf);
+	return ret;
+}
+
+const struct command cmd_snapshot = {
+	.name = "snapshot",
+	.summary = "capture what probe reads, for offline audit elsewhere",
+	.synopsis = "-o DIR|FILE.tar.gz [OPTIONS]",
+	.description =
+		"Run every probe, then copy exactly the files they read (and those hwloc\n"
+		"reads for the same facts, and every sysctl a profile in the search path\n"
+		"names) into DIR, or into an archive (.tar.gz, .tgz, .tar.xz, .txz,\n"
+		".tar.bz2, .tar) written atomically, with a manifest in\n"
+		"/nodeaudit/MANIFEST.json.  'nodeaudit probe --sysroot DIR' then prints\n"
+		"the same facts on any machine.  With --sysroot, re-snapshots a snapshot.\n"
+		"Files that cannot be read (run as root for all) are left out.  -o names a\n"
+		"new or empty directory, or an archive.\n",
+	.min_operands = 0, .max_operands = 0,
+	.flags = CMD_PROBES | CMD_OUTPUT_DEST,
+	.run = snapshot_cmd,
+};

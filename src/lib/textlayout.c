@@ -1,0 +1,444 @@
+/* lib/textlayout.c - the one text layout engine: the width, wrapped paragraphs, tables */
+#include "config.h"
+#include "lib/textlayout.h"
+#include "lib/util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* Narrower than this, nothing can be laid out; wider, lines stop being read. */
+#define WIDTH_MIN 20
+#define WIDTH_MAX 1000
+#define WIDTH_DEFAULT 80
+
+static int columns;
+
+static int clamp_width(long n)
+{
+	return n < WIDTH_MIN ? WIDTH_MIN : n > WIDTH_MAX ? WIDTH_MAX : (int)n;
+}
+
+/* $COLUMNS when it is a number, else 0. */
+static int env_columns(void)
+{
+	const char *c = getenv("COLUMNS");
+	char *end;
+	long n;
+	if (!c || !*c)
+		return 0;
+	n = strtol(c, &end, 10);
+	return *end || n <= 0 ? 0 : clamp_width(n);
+}
+
+void tl_set_width(FILE *fp, int to_file)
+{
+	struct winsize ws;
+	int n;
+	if (!to_file && fp && isatty(fileno(fp)) && ioctl(fileno(fp), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+		columns = clamp_width(ws.ws_col);
+		return;
+	}
+	n = env_columns();
+	columns = n ? n : WIDTH_DEFAULT;
+}
+
+int tl_width(void)
+{
+	if (!columns)
+		tl_set_width(stdout, 0);
+	return columns;
+}
+
+/*** Display width ***/
+
+/* Bytes of the terminal escape at s (ESC [ ... final), or 0. */
+static size_t escape_len(const char *s)
+{
+	size_t i = 2;
+	if (s[0] != '\033' || s[1] != '[')
+		return 0;
+	while (s[i] && !((unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e))
+		i++;
+	return s[i] ? i + 1 : i;
+}
+
+/* Bytes of the character (or escape) at s, and its columns in *cols. */
+static size_t char_len(const char *s, size_t *cols)
+{
+	size_t n = escape_len(s);
+	if (n) {
+		*cols = 0;
+		return n;
+	}
+	n = 1;
+	while (s[n] && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n++;
+	*cols = 1;
+	return n;
+}
+
+size_t tl_strnwidth(const char *s, size_t n)
+{
+	size_t w = 0, i = 0, c;
+	while (i < n && s[i]) {
+		i += char_len(s + i, &c);
+		w += c;
+	}
+	return w;
+}
+
+size_t tl_strwidth(const char *s)
+{
+	return s ? tl_strnwidth(s, strlen(s)) : 0;
+}
+
+/*** Paragraphs ***/
+
+/* sb onto fp, the glue as the spaces it stands for. */
+static void emit(FILE *fp, struct strbuf *sb)
+{
+	size_t i;
+	for (i = 0; i < sb->len; i++)
+		if (sb->buf[i] == TL_GLUE[0])
+			sb->buf[i] = ' ';
+	if (sb->len)
+		fputs(sb->buf, fp);
+}
+
+static void newline(struct strbuf *sb, size_t indent, size_t *col)
+{
+	size_t i;
+	strbuf_addstr(sb, "\n");
+	for (i = 0; i < indent; i++)
+		strbuf_addstr(sb, " ");
+	*col = indent;
+}
+
+/*
+ * text into sb from column col, lines of at most width columns,
+ * continuation lines at indent; no final newline.  Runs of spaces inside a
+ * line are kept (padding), dropped at a break.
+ */
+static void wrap_into(struct strbuf *sb, size_t col, size_t indent, size_t width, const char *s)
+{
+	if (indent + 8 > width)
+		indent = width > 16 ? width / 2 : 0;
+	while (*s) {
+		size_t n, w, run;
+		if (*s == '\n') {
+			newline(sb, indent, &col);
+			s++;
+			continue;
+		}
+		n = strcspn(s, " \n");
+		w = tl_strnwidth(s, n);
+		if (col > indent && col + w > width)
+			newline(sb, indent, &col);
+		/* A word wider than the room: cut at the width. */
+		while (col + w > width) {
+			size_t i = 0, c, cw = 0;
+			while (i < n) {
+				size_t l = char_len(s + i, &c);
+				if (col + cw + c > width && (cw || col > indent))
+					break;
+				i += l;
+				cw += c;
+			}
+			strbuf_add(sb, s, i);
+			s += i;
+			n -= i;
+			w -= cw;
+			newline(sb, indent, &col);
+		}
+		strbuf_add(sb, s, n);
+		col += w;
+		s += n;
+		run = strspn(s, " ");
+		if (!run)
+			continue;
+		if (!s[run] || s[run] == '\n') {
+			s += run;
+			continue;
+		}
+		n = strcspn(s + run, " \n");
+		if (col + run + tl_strnwidth(s + run, n) <= width) {
+			strbuf_add(sb, s, run);
+			col += run;
+		} else
+			newline(sb, indent, &col);
+		s += run;
+	}
+}
+
+void tl_wrap(FILE *fp, size_t col, size_t indent, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	wrap_into(&sb, col, indent, (size_t)tl_width(), text ? text : "");
+	emit(fp, &sb);
+	fputc('\n', fp);
+	strbuf_release(&sb);
+}
+
+void tl_wrap_width(FILE *fp, size_t col, size_t indent, size_t width, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (width > (size_t)tl_width())
+		width = (size_t)tl_width();
+	wrap_into(&sb, col, indent, width, text ? text : "");
+	emit(fp, &sb);
+	fputc('\n', fp);
+	strbuf_release(&sb);
+}
+
+void tl_wrapf(FILE *fp, size_t col, size_t indent, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	wrap_into(&sb, col, indent, (size_t)tl_width(), s);
+	emit(fp, &sb);
+	fputc('\n', fp);
+	strbuf_release(&sb);
+	free(s);
+}
+
+FILE *tl_begin(struct tl_buf *b)
+{
+	b->buf = NULL;
+	b->len = 0;
+	b->fp = open_memstream(&b->buf, &b->len);
+	if (!b->fp)
+		die("out of memory");
+	return b->fp;
+}
+
+void tl_end(FILE *fp, struct tl_buf *b, size_t indent)
+{
+	char *line, *nl;
+	if (fclose(b->fp) != 0)
+		die("out of memory");
+	for (line = b->buf; line && *line; line = nl ? nl + 1 : line + strlen(line)) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		tl_wrap(fp, 0, indent == TL_AUTO ? strspn(line, " ") + 4 : indent, line);
+	}
+	free(b->buf);
+	b->buf = NULL;
+	b->fp = NULL;
+}
+
+/*** Tables ***/
+
+struct tl_column {
+	char *header;
+	size_t width;
+	int flags;
+};
+
+struct tl_table {
+	size_t indent, ncols, nrows, cap;
+	struct tl_column *cols;
+	char **cells;   /* nrows x ncols */
+};
+
+struct tl_table *tl_table_new(size_t indent)
+{
+	struct tl_table *t = xcalloc(1, sizeof(*t));
+	t->indent = indent;
+	return t;
+}
+
+void tl_table_column(struct tl_table *t, const char *header, size_t width, int flags)
+{
+	if (t->nrows)
+		die("tl_table_column: a column after the first row");
+	t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
+	t->cols[t->ncols].header = header ? xstrdup(header) : NULL;
+	t->cols[t->ncols].width = width;
+	t->cols[t->ncols].flags = flags;
+	t->ncols++;
+}
+
+void tl_table_rowv(struct tl_table *t, const char *const *cells)
+{
+	size_t i;
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 8;
+		t->cells = xrealloc(t->cells, t->cap * t->ncols * sizeof(*t->cells));
+	}
+	for (i = 0; i < t->ncols; i++)
+		t->cells[t->nrows * t->ncols + i] = xstrdup(cells[i] ? cells[i] : "");
+	t->nrows++;
+}
+
+void tl_table_row(struct tl_table *t, ...)
+{
+	const char **cells = xcalloc(t->ncols + 1, sizeof(*cells));
+	va_list ap;
+	size_t i;
+	va_start(ap, t);
+	for (i = 0; i < t->ncols; i++)
+		cells[i] = va_arg(ap, const char *);
+	va_end(ap);
+	tl_table_rowv(t, cells);
+	free(cells);
+}
+
+/* The widest word of s. */
+static size_t longest_word(const char *s)
+{
+	size_t best = 0;
+	while (*s) {
+		size_t n = strcspn(s, " \n"), w = tl_strnwidth(s, n);
+		if (w > best)
+			best = w;
+		s += n;
+		s += strspn(s, " \n");
+	}
+	return best;
+}
+
+/* The cell wrapped at width: its lines, NUL-separated, and their count. */
+static size_t cell_lines(const char *s, size_t width, struct strbuf *sb)
+{
+	size_t n = 1, i;
+	strbuf_release(sb);
+	wrap_into(sb, 0, 0, width ? width : 1, s);
+	if (!sb->len)
+		strbuf_addstr(sb, "");
+	for (i = 0; i < sb->len; i++)
+		if (sb->buf[i] == '\n') {
+			sb->buf[i] = '\0';
+			n++;
+		}
+	return n;
+}
+
+/* The j-th of the NUL-separated lines in sb (n of them), or "". */
+static const char *nth_line(const struct strbuf *sb, size_t n, size_t j)
+{
+	const char *p = sb->buf;
+	if (j >= n)
+		return "";
+	while (j--)
+		p += strlen(p) + 1;
+	return p;
+}
+
+static void print_row(FILE *fp, const struct tl_table *t, const size_t *w, const char *const *cells)
+{
+	struct strbuf *lines = xcalloc(t->ncols, sizeof(*lines)), out = STRBUF_INIT;
+	size_t *nl = xcalloc(t->ncols, sizeof(*nl)), i, j, k, most = 1;
+	for (i = 0; i < t->ncols; i++) {
+		nl[i] = cell_lines(cells[i] ? cells[i] : "", w[i], &lines[i]);
+		if (nl[i] > most)
+			most = nl[i];
+	}
+	for (j = 0; j < most; j++) {
+		strbuf_release(&out);
+		for (k = 0; k < t->indent; k++)
+			strbuf_addstr(&out, " ");
+		for (i = 0; i < t->ncols; i++) {
+			const char *s = nth_line(&lines[i], nl[i], j);
+			size_t sw = tl_strwidth(s), pad = sw < w[i] ? w[i] - sw : 0;
+			if (i)
+				strbuf_addstr(&out, " ");
+			if (t->cols[i].flags & TL_RIGHT)
+				for (k = 0; k < pad; k++)
+					strbuf_addstr(&out, " ");
+			strbuf_addstr(&out, s);
+			if (!(t->cols[i].flags & TL_RIGHT) && i + 1 < t->ncols)
+				for (k = 0; k < pad; k++)
+					strbuf_addstr(&out, " ");
+		}
+		while (out.len && out.buf[out.len - 1] == ' ')
+			out.buf[--out.len] = '\0';
+		emit(fp, &out);
+		fputc('\n', fp);
+	}
+	for (i = 0; i < t->ncols; i++)
+		strbuf_release(&lines[i]);
+	strbuf_release(&out);
+	free(lines);
+	free(nl);
+}
+
+void tl_table_print(FILE *fp, struct tl_table *t)
+{
+	size_t *w, *floor_w, *nat_w, i, r, total, avail, last;
+	const char **hdr;
+	int headers = 0, pass;
+	if (!t->ncols)
+		goto out;
+	w = xcalloc(t->ncols, sizeof(*w));
+	floor_w = xcalloc(t->ncols, sizeof(*floor_w));
+	nat_w = xcalloc(t->ncols, sizeof(*nat_w));
+	hdr = xcalloc(t->ncols, sizeof(*hdr));
+	last = t->ncols - 1;
+	for (i = 0; i < t->ncols; i++) {
+		size_t nat = tl_strwidth(t->cols[i].header), lw = longest_word(t->cols[i].header ? t->cols[i].header : "");
+		hdr[i] = t->cols[i].header ? t->cols[i].header : "";
+		headers |= t->cols[i].header != NULL;
+		for (r = 0; r < t->nrows; r++) {
+			const char *c = t->cells[r * t->ncols + i];
+			size_t cw = tl_strwidth(c), cl = longest_word(c);
+			if (cw > nat)
+				nat = cw;
+			if (cl > lw)
+				lw = cl;
+		}
+		if (i == last)
+			w[i] = nat;
+		else if (t->cols[i].flags & TL_WRAP)
+			w[i] = t->cols[i].width ? t->cols[i].width : nat;
+		else
+			w[i] = nat > t->cols[i].width ? nat : t->cols[i].width;
+		floor_w[i] = lw ? lw : 1;
+		nat_w[i] = nat ? nat : 1;
+	}
+	total = t->indent + last;
+	for (i = 0; i < t->ncols; i++)
+		total += w[i];
+	avail = (size_t)tl_width();
+	/* Too wide: first give up padding (every column down to its widest
+	 * cell), then shrink the widest wrapping column, down to its longest
+	 * word, then (pass 2) cutting words, down to 4 columns. */
+	for (pass = 0; pass < 3 && total > avail; pass++) {
+		while (total > avail) {
+			size_t best = t->ncols;
+			for (i = 0; i < t->ncols; i++) {
+				size_t fl = pass == 0 ? nat_w[i] : pass == 1 ? floor_w[i] : 4;
+				if ((pass == 0 || i == last || (t->cols[i].flags & TL_WRAP)) && w[i] > fl &&
+				    (best == t->ncols || w[i] > w[best]))
+					best = i;
+			}
+			if (best == t->ncols)
+				break;
+			w[best]--;
+			total--;
+		}
+	}
+	if (headers)
+		print_row(fp, t, w, hdr);
+	for (r = 0; r < t->nrows; r++)
+		print_row(fp, t, w, (const char *const *)&t->cells[r * t->ncols]);
+	free(w);
+	free(floor_w);
+	free(nat_w);
+	free(hdr);
+out:
+	for (r = 0; r < t->nrows * t->ncols; r++)
+		free(t->cells[r]);
+	for (i = 0; i < t->ncols; i++)
+		free(t->cols[i].header);
+	free(t->cells);
+	free(t->cols);
+	free(t);
+}

@@ -1,0 +1,404 @@
+/* probe/host.c - host identity: name, kernel, architecture, when, as whom */
+#include "config.h"
+#include "probe/probe.h"
+#include "lib/output.h"
+#include "read/smbios.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The collection time; SOURCE_DATE_EPOCH pins it for reproducible tests. */
+static void collected_at(char *buf, size_t n)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	uint64_t v;
+	time_t t = time(NULL);
+	struct tm tm;
+	if (sde && parse_u64(sde, &v) == 0)
+		t = (time_t)v;
+	gmtime_r(&t, &tm);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The architecture of a capture, from what its /proc/cpuinfo looks like. */
+static const char *arch_from_cpuinfo(const char *ci)
+{
+	if (strstr(ci, "\nflags\t") || strstr(ci, "vendor_id\t"))
+		return strstr(ci, " lm ") || strstr(ci, " lm\n") ? "x86_64" : "i686";
+	if (strstr(ci, "CPU implementer")) {
+		if (strstr(ci, "AArch64") || strstr(ci, "asimd") || strstr(ci, "CPU architecture: 8"))
+			return "aarch64";
+		return "arm";
+	}
+	if (strstr(ci, "\nisa\t") && strstr(ci, "rv64"))
+		return "riscv64";
+	if (strstr(ci, "POWER") || strstr(ci, "\ncpu\t\t: ppc") || strstr(ci, "PowerPC"))
+		return "ppc64";
+	if (strstr(ci, "vendor_id       : IBM/S390"))
+		return "s390x";
+	return NULL;
+}
+
+/*** Virtualization: every witness, the first that names a guest decides ***/
+
+struct witness {
+	int guest;             /* 1 a guest, 0 bare metal, -1 nothing */
+	const char *name;      /* the hypervisor (guest only), may be NULL */
+	char *src;             /* the file that decided */
+};
+
+static void found(struct witness *w, int guest, const char *name, const char *src)
+{
+	if (w->guest == 1 || (w->guest == 0 && guest == 0))
+		return;
+	w->guest = guest;
+	w->name = name;
+	free(w->src);
+	w->src = xstrdup(src);
+}
+
+static int word_in(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+	while (p && (p = strstr(p, w))) {
+		if ((p == list || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\n' || p[n] == '\t'))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* The x86 "hypervisor" CPU flag of the first processor: 1, 0, -1 unknown. */
+static int cpu_flag(const char *ci)
+{
+	const char *p = ci ? strstr(ci, "\nflags") : NULL;
+	const char *e;
+	char *line;
+	int r;
+	if (!p)
+		return -1;
+	e = strchr(p + 1, '\n');
+	line = e ? xstrndup(p + 1, (size_t)(e - p - 1)) : xstrdup(p + 1);
+	r = word_in(line, "hypervisor");
+	free(line);
+	return r;
+}
+
+/* Hypervisor PCI vendors, most specific first (1af4 virtio devices are
+ * also what some DPUs show a bare-metal host). */
+static const struct { unsigned vendor; const char *name; } pci_hv[] = {
+	{ 0x80ee, "VirtualBox" }, { 0x15ad, "VMware" }, { 0x5853, "Xen" },
+	{ 0x1414, "Microsoft Hyper-V" }, { 0x1ab8, "Parallels" }, { 0x1b36, "KVM" },
+	{ 0x1234, "KVM" }, { 0x1af4, "KVM" },
+};
+
+static int pci_rank(unsigned vendor)
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(pci_hv); i++)
+		if (pci_hv[i].vendor == vendor)
+			return (int)i;
+	return -1;
+}
+
+static void pci_witness(struct sysroot *sr, struct witness *w)
+{
+	char *buf = NULL, **names = NULL, *line, *save = NULL;
+	size_t n = 0, i;
+	int best = -1, listed = 0;
+	const char *src = NULL;
+	if (sr_read(sr, "/proc/bus/pci/devices", &buf, NULL) == 0) {
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			unsigned bdf, vd;
+			int r;
+			if (sscanf(line, "%x %x", &bdf, &vd) != 2)
+				continue;
+			listed++;
+			r = pci_rank(vd >> 16);
+			if (r >= 0 && (best < 0 || r < best)) {
+				best = r;
+				src = "/proc/bus/pci/devices";
+			}
+		}
+		free(buf);
+	}
+	/* The kernel's list names every function's vendor: sysfs is asked
+	 * only without it (captures of sysfs alone), not a second time. */
+	if (!listed && sr_list(sr, "/sys/bus/pci/devices", &names, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			char *path = xasprintf("/sys/bus/pci/devices/%s/vendor", names[i]);
+			uint64_t v = 0;
+			char *s = NULL;
+			char *end = NULL;
+			if (sr_read_str(sr, path, &s) == 0 && !strncmp(s, "0x", 2) &&
+			    (v = strtoull(s + 2, &end, 16), end && end != s + 2 && !*end)) {
+				int r = pci_rank((unsigned)v);
+				if (r >= 0 && (best < 0 || r < best)) {
+					best = r;
+					src = "/sys/bus/pci/devices/*/vendor";
+				}
+			}
+			free(s);
+			free(path);
+		}
+		sr_free_list(names, n);
+	}
+	if (best >= 0)
+		found(w, 1, pci_hv[best].name, src);
+}
+
+/* A device-tree property: 1 present (read), 0 absent. */
+static int dt_prop(struct sysroot *sr, const char *prop, char **val)
+{
+	char *p = xasprintf("/proc/device-tree/%s", prop), *buf = NULL;
+	size_t len = 0;
+	int r = sr_read(sr, p, &buf, &len);
+	free(p);
+	if (r < 0) {
+		p = xasprintf("/sys/firmware/devicetree/base/%s", prop);
+		r = sr_read(sr, p, &buf, &len);
+		free(p);
+	}
+	if (r < 0)
+		return 0;
+	if (val) {
+		size_t i;
+		for (i = 0; i + 1 < len; i++)   /* string lists: NUL-separated */
+			if (buf[i] == '\0')
+				buf[i] = '\n';
+		*val = buf;
+	} else
+		free(buf);
+	return 1;
+}
+
+static void devtree_witness(struct sysroot *sr, struct witness *w)
+{
+	char *compat = NULL, *hv = NULL;
+	if (dt_prop(sr, "compatible", &compat)) {
+		if (strstr(compat, "ibm,powernv"))
+			found(w, 0, NULL, "/proc/device-tree/compatible");   /* POWER bare metal (OPAL) */
+		else if (strstr(compat, "qemu,pseries"))
+			found(w, 1, "KVM", "/proc/device-tree/compatible");
+	}
+	free(compat);
+	if (dt_prop(sr, "ibm,partition-name", NULL) && dt_prop(sr, "hmc-managed?", NULL) &&
+	    !dt_prop(sr, "chosen/qemu,graphic-width", NULL))
+		found(w, 1, "PowerVM", "/proc/device-tree/ibm,partition-name");
+	if (dt_prop(sr, "hypervisor/compatible", &hv))
+		found(w, 1, strstr(hv, "xen") ? "Xen" : strstr(hv, "kvm") ? "KVM" : NULL,
+		      "/proc/device-tree/hypervisor/compatible");
+	free(hv);
+}
+
+/* s390: every Linux runs in an LPAR (PR/SM) at least; a "Control Program"
+ * line names the hypervisor above it (z/VM, KVM). */
+static void sysinfo_witness(struct sysroot *sr, struct witness *w, char **owned)
+{
+	char *buf = NULL, *p;
+	if (sr_read(sr, "/proc/sysinfo", &buf, NULL) < 0)
+		return;
+	if ((p = strstr(buf, "Control Program:"))) {
+		char *e = strchr(p, '\n');
+		if (e)
+			*e = '\0';
+		*owned = strsquash(xstrdup(p + strlen("Control Program:")));
+		found(w, 1, **owned ? *owned : NULL, "/proc/sysinfo");
+	} else if (strstr(buf, "LPAR"))
+		found(w, 1, "PR/SM (LPAR)", "/proc/sysinfo");
+	free(buf);
+}
+
+static void container_witness(struct sysroot *sr, struct witness *w, char **owned)
+{
+	char *s = NULL;
+	if (sr_read_str(sr, "/run/systemd/container", &s) == 0 && *s) {
+		*owned = xasprintf("%s (container)", s);
+		found(w, 1, *owned, "/run/systemd/container");
+	} else if (sr_read(sr, "/.dockerenv", &s, NULL) == 0)
+		found(w, 1, "docker (container)", "/.dockerenv");
+	else if (sr_read(sr, "/run/.containerenv", &s, NULL) == 0)
+		found(w, 1, "podman (container)", "/run/.containerenv");
+	else if (sr_is_dir(sr, "/proc/vz") && !sr_is_dir(sr, "/proc/bc"))
+		found(w, 1, "OpenVZ (container)", "/proc/vz");
+	free(s);
+}
+
+static void probe_virt(struct probe_ctx *ctx, const char *arch, const char *ci)
+{
+	static const char *const dmi[] = { "bios_vendor", "bios_version", "sys_vendor", "product_name",
+					   "product_family", "board_vendor", "board_name" };
+	struct sysroot *sr = &ctx->sr;
+	struct facts *f = &ctx->facts;
+	cJSON *h = facts_obj(f, "host");
+	struct witness w = { -1, NULL, NULL };
+	char *v[ARRAY_SIZE(dmi)] = { NULL }, *hv = NULL, *owned = NULL, *owned2 = NULL, *rel = NULL;
+	int flag = -1, dmi_ok = 0;
+	size_t i;
+
+	if (arch && (!strcmp(arch, "x86_64") || !strcmp(arch, "i686") || !strcmp(arch, "i386")))
+		flag = cpu_flag(ci);
+	for (i = 0; i < ARRAY_SIZE(dmi); i++) {
+		char *p = xasprintf("/sys/class/dmi/id/%s", dmi[i]);
+		if (sr_read_str(sr, p, &v[i]) == 0 && *v[i])
+			dmi_ok = 1;
+		else {
+			free(v[i]);
+			v[i] = NULL;
+		}
+		free(p);
+	}
+	/* Witnesses that name the hypervisor, most specific first. */
+	if (sr_read_str(sr, "/proc/sys/kernel/osrelease", &rel) == 0 && strstr(rel, "Microsoft"))
+		found(&w, 1, "WSL (container)", "/proc/sys/kernel/osrelease");
+	else if (rel && strstr(rel, "microsoft-standard"))
+		found(&w, 1, "Microsoft Hyper-V", "/proc/sys/kernel/osrelease");   /* WSL2 */
+	if (dmi_ok) {
+		const char *n = smbios_hypervisor_of(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+		if (n)
+			found(&w, 1, n, "/sys/class/dmi/id");
+	}
+	if (sr_read_str(sr, "/sys/hypervisor/type", &hv) == 0 && *hv)
+		found(&w, 1, !strcmp(hv, "xen") ? "Xen" : hv, "/sys/hypervisor/type");
+	devtree_witness(sr, &w);
+	sysinfo_witness(sr, &w, &owned);
+	pci_witness(sr, &w);
+	if (flag == 1)
+		found(&w, 1, NULL, "/proc/cpuinfo");
+	container_witness(sr, &w, &owned2);
+	/* Then those that say bare metal. */
+	if (flag == 0)
+		found(&w, 0, NULL, "/proc/cpuinfo");
+	if (dmi_ok && v[2])
+		found(&w, 0, NULL, "/sys/class/dmi/id");
+
+	if (w.guest == 1 && !w.name && flag == 1) {
+		/* The flag says a guest; the clock source may name it. */
+		char *cs = NULL;
+		if (sr_read_str(sr, "/sys/devices/system/clocksource/clocksource0/available_clocksource", &cs) == 0) {
+			const char *n = word_in(cs, "kvm-clock") ? "KVM" : word_in(cs, "xen") ? "Xen"
+				      : strstr(cs, "hyperv_clocksource") ? "Microsoft Hyper-V" : NULL;
+			if (n) {
+				w.name = n;
+				facts_evidence(f, "host.hypervisor",
+					       "/sys/devices/system/clocksource/clocksource0/available_clocksource");
+			}
+		}
+		free(cs);
+	} else if (w.guest == 1 && w.name)
+		facts_evidence(f, "host.hypervisor", w.src);
+	if (w.guest == 1 && flag == 0 && strcmp(w.src, "/proc/cpuinfo"))
+		facts_conflict(f, "host.virtualized", w.src, "/proc/cpuinfo",
+			       "%s shows a guest (%s), but the CPU has no hypervisor flag", w.src,
+			       w.name ? w.name : "hypervisor not named");
+
+	fj_bool_or_null(h, "virtualized", w.guest);
+	fj_str_or_null(h, "hypervisor", w.guest == 1 ? w.name : NULL);
+	if (w.guest < 0)
+		facts_gap(f, "host.virtualized", "no witness: no x86 hypervisor CPU flag to read, no DMI "
+			  "(/sys/class/dmi/id), /sys/hypervisor, device tree, /proc/sysinfo, hypervisor "
+			  "PCI vendor or container marker");
+	else
+		facts_evidence(f, "host.virtualized", w.src);
+	if (w.guest == 1 && !w.name)
+		facts_gap(f, "host.hypervisor", "virtualized (%s), but no DMI vendor, /sys/hypervisor, "
+			  "device tree, /proc/sysinfo, PCI vendor or clock source names the hypervisor", w.src);
+	for (i = 0; i < ARRAY_SIZE(dmi); i++)
+		free(v[i]);
+	free(hv);
+	free(rel);
+	free(w.src);
+	/* w.name may point into owned/owned2: the facts hold copies now. */
+	free(owned);
+	free(owned2);
+}
+
+int probe_host(struct probe_ctx *ctx)
+{
+	struct sysroot *sr = &ctx->sr;
+	struct facts *f = &ctx->facts;
+	cJSON *h = facts_obj(f, "host");
+	char *s = NULL, when[32];
+	int r;
+
+	r = sr_read_str(sr, "/proc/sys/kernel/hostname", &s);
+	if (r == 0 && *s) {
+		fj_str_or_null(h, "hostname", s);
+		facts_evidence(f, "host.hostname", "/proc/sys/kernel/hostname");
+	} else {
+		fj_str_or_null(h, "hostname", NULL);
+		facts_gap_read(f, "host.hostname", "/proc/sys/kernel/hostname", r ? r : -22);
+	}
+	free(s);
+	s = NULL;
+
+	r = sr_read_str(sr, "/proc/sys/kernel/osrelease", &s);
+	if (r == 0 && *s) {
+		fj_str_or_null(h, "kernel", s);
+		facts_evidence(f, "host.kernel", "/proc/sys/kernel/osrelease");
+	} else {
+		fj_str_or_null(h, "kernel", NULL);
+		facts_gap_read(f, "host.kernel", "/proc/sys/kernel/osrelease", r ? r : -22);
+	}
+	free(s);
+	s = NULL;
+
+	if (sr->live) {
+		struct utsname u;
+		fj_str_or_null(h, "arch", uname(&u) == 0 ? u.machine : NULL);
+	} else {
+		/* A snapshot names its architecture; a hand-made capture is judged
+		 * by its cpuinfo. */
+		const char *a = NULL;
+		if (sr_read_str(sr, "/nodeaudit/arch", &s) == 0 && *s)
+			a = s;
+		else {
+			char *ci = NULL;
+			free(s);
+			s = NULL;
+			if (sr_read(sr, "/proc/cpuinfo", &ci, NULL) == 0) {
+				a = arch_from_cpuinfo(ci);
+				if (a)
+					s = xstrdup(a);
+				a = s;
+				free(ci);
+			}
+		}
+		fj_str_or_null(h, "arch", a);
+		if (!a)
+			facts_gap(f, "host.arch", "the sysroot names no architecture and /proc/cpuinfo does not tell");
+	}
+	free(s);
+	s = NULL;
+
+	fj_str_or_null(h, "sysroot", sr->live ? NULL : ctx->opts->sysroot);
+	collected_at(when, sizeof(when));
+	if (!sr->live && sr_read_str(sr, "/nodeaudit/collected_at", &s) == 0 && *s)
+		fj_str_or_null(h, "collected_at", s);
+	else
+		fj_str_or_null(h, "collected_at", when);
+	free(s);
+	s = NULL;
+	if (sr->live)
+		fj_bool_or_null(h, "root", geteuid() == 0);
+	else if (sr_read_str(sr, "/nodeaudit/root", &s) == 0)
+		fj_bool_or_null(h, "root", !strcmp(s, "1") ? 1 : !strcmp(s, "0") ? 0 : -1);
+	else
+		fj_bool_or_null(h, "root", -1);
+	free(s);
+	s = NULL;
+	/* Here, not in the CPU probe: the host probe always runs, so --only
+	 * does not change what the memory and PCI probes see. */
+	if (sr_read(sr, "/proc/cpuinfo", &s, NULL) < 0)
+		s = NULL;
+	probe_virt(ctx, cJSON_GetStringValue(facts_get(f->root, "host.arch")), s);
+	free(s);
+	return 0;
+}

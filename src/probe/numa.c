@@ -1,0 +1,579 @@
+/* probe/numa.c - NUMA nodes as the kernel numbers them: CPUs, memory, distances */
+#include "config.h"
+#include "probe/probe.h"
+#include "lib/output.h"
+#include "lib/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NODE_DIR "/sys/devices/system/node"
+
+/*
+ * Sources, in order of trust:
+ *   node/online (else the nodeN directories)   which nodes exist
+ *   nodeN/cpulist (else nodeN/cpumap)          CPUs, intersected with cpu/online
+ *   nodeN/meminfo "Node N MemTotal: X kB"      memory
+ *   nodeN/distance                             one row of the SLIT, node order
+ * No node directory at all (UMA kernels, old ARM boards, some captures)
+ * means one node holding every online CPU and /proc/meminfo's MemTotal.
+ * hwloc's NUMA node count is a cross-check only.
+ */
+
+struct node {
+	unsigned id;
+	hwloc_bitmap_t cpus;   /* raw, as sysfs lists them; NULL: unreadable */
+	char cpus_path[128];   /* the file they came from */
+	int has_mem;           /* memory_bytes known */
+	uint64_t mem;          /* bytes */
+	int mem_err;           /* why memory is unknown: -errno */
+	long *dist;            /* one row; NULL: unreadable or invalid */
+	size_t ndist;
+	int dist_err;          /* why dist is NULL: -errno, or 0 when read but invalid */
+	char dist_why[256];    /* what is wrong with a row that was read */
+};
+
+/*** Parsers (exposed for unit tests through probe/probe.h) ***/
+
+/* "Node 0 MemTotal:       16316152 kB" anywhere in a nodeN/meminfo or
+ * "MemTotal:       16316152 kB" in /proc/meminfo: bytes. */
+int numa_parse_memtotal(const char *text, uint64_t *bytes)
+{
+	const char *p = text;
+	while ((p = strstr(p, "MemTotal:"))) {
+		const char *ls = p;
+		uint64_t kb = 0;
+		int digits = 0;
+		/* Must start a line, possibly after "Node N ". */
+		while (ls > text && ls[-1] != '\n')
+			ls--;
+		if (ls != p && strncmp(ls, "Node ", 5)) {
+			p += 9;
+			continue;
+		}
+		p += 9;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		while (isdigit((unsigned char)*p)) {
+			if (kb > (UINT64_MAX / 1024 - 9) / 10)
+				return -ERANGE;
+			kb = kb * 10 + (uint64_t)(*p++ - '0');
+			digits++;
+		}
+		if (!digits)
+			return -EINVAL;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "kB", 2) || (p[2] && p[2] != '\n' && !isspace((unsigned char)p[2])))
+			return -EINVAL;
+		*bytes = kb * 1024;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* "10 21 21" into a new array; -EINVAL on anything but decimal numbers
+ * between 1 and 65535 separated by blanks. */
+int numa_parse_distances(const char *text, long **out, size_t *n)
+{
+	const char *p = text;
+	long *v = NULL;
+	size_t cnt = 0, alloc = 0;
+	*out = NULL;
+	*n = 0;
+	for (;;) {
+		long x = 0;
+		int digits = 0;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\n') {
+			p++;
+			while (isspace((unsigned char)*p))
+				p++;
+			if (*p)   /* a second line: not a distance row */
+				goto bad;
+		}
+		if (!*p)
+			break;
+		while (isdigit((unsigned char)*p)) {
+			x = x * 10 + (*p++ - '0');
+			if (x > 65535)
+				goto bad;
+			digits++;
+		}
+		if (!digits || x < 1 || (*p && !isspace((unsigned char)*p)))
+			goto bad;
+		if (cnt == alloc) {
+			alloc = alloc ? alloc * 2 : 16;
+			if (alloc > SR_MAX_CPUS)
+				goto bad;
+			v = xrealloc(v, alloc * sizeof(*v));
+		}
+		v[cnt++] = x;
+	}
+	if (!cnt)
+		goto bad;
+	*out = v;
+	*n = cnt;
+	return 0;
+bad:
+	free(v);
+	return -EINVAL;
+}
+
+/*** Reading ***/
+
+static int node_ids(struct probe_ctx *ctx, hwloc_bitmap_t ids, const char **src)
+{
+	struct sysroot *sr = &ctx->sr;
+	char **names;
+	size_t n, i;
+	int r = sr_read_cpulist(sr, NODE_DIR "/online", ids);
+	if (r == 0 && hwloc_bitmap_last(ids) >= SR_MAX_NODES)
+		/* Node numbers stop at 1023: 0-65535 is not 65536 nodes to read. */
+		facts_gap(&ctx->facts, "numa.online", NODE_DIR "/online: node numbers stop at %d",
+			  SR_MAX_NODES - 1);
+	else if (r == 0 && !hwloc_bitmap_iszero(ids)) {
+		*src = NODE_DIR "/online";
+		return 0;
+	} else if (r < 0 && r != -ENOENT)
+		facts_gap_read(&ctx->facts, "numa.online", NODE_DIR "/online", r);
+	/* No (usable) online file: the nodeN directories say which exist. */
+	hwloc_bitmap_zero(ids);
+	if (sr_list(sr, NODE_DIR, &names, &n) < 0)
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		uint64_t id;
+		if (!strncmp(names[i], "node", 4) && isdigit((unsigned char)names[i][4]) &&
+		    parse_u64(names[i] + 4, &id) == 0 && id < SR_MAX_NODES)
+			hwloc_bitmap_set(ids, (unsigned)id);
+		else if (!strncmp(names[i], "node", 4) && isdigit((unsigned char)names[i][4]))
+			facts_gap(&ctx->facts, "numa.online", NODE_DIR "/%.40s: not a node number below %d",
+				  names[i], SR_MAX_NODES);
+	}
+	sr_free_list(names, n);
+	*src = NODE_DIR;
+	return hwloc_bitmap_iszero(ids) ? -ENOENT : 0;
+}
+
+/* Whether every "node..." entry of the node directory is "node" and a
+ * decimal number without leading zeros (hwloc reads "node010" as 8). */
+static int node_names_plain(struct sysroot *sr)
+{
+	char **names;
+	size_t n, i;
+	int plain = 1;
+	if (sr_list(sr, NODE_DIR, &names, &n) < 0)
+		return 0;
+	for (i = 0; i < n && plain; i++) {
+		const char *p = names[i] + 4;
+		if (strncmp(names[i], "node", 4))
+			continue;
+		if (!isdigit((unsigned char)*p) || (*p == '0' && p[1]) || strlen(p) > 4)
+			plain = 0;
+		for (; plain && *p; p++)
+			if (!isdigit((unsigned char)*p))
+				plain = 0;
+	}
+	sr_free_list(names, n);
+	return plain;
+}
+
+static void read_node(struct probe_ctx *ctx, struct node *nd, size_t idx)
+{
+	struct sysroot *sr = &ctx->sr;
+	struct facts *f = &ctx->facts;
+	char path[128], fact[64], *s;
+	size_t len;
+	int r;
+
+	nd->cpus = hwloc_bitmap_alloc();
+	snprintf(fact, sizeof(fact), "numa.nodes[%zu].cpus", idx);
+	snprintf(path, sizeof(path), NODE_DIR "/node%u/cpulist", nd->id);
+	r = sr_read_cpulist(sr, path, nd->cpus);
+	if (r == -ENOENT) {
+		/* Older kernels and some captures have the mask only. */
+		snprintf(path, sizeof(path), NODE_DIR "/node%u/cpumap", nd->id);
+		r = sr_read_cpumask(sr, path, nd->cpus);
+	}
+	snprintf(nd->cpus_path, sizeof(nd->cpus_path), "%s", path);
+	if (r < 0) {
+		facts_gap_read(f, fact, path, r);
+		hwloc_bitmap_free(nd->cpus);
+		nd->cpus = NULL;
+	}
+
+	snprintf(fact, sizeof(fact), "numa.nodes[%zu].memory_bytes", idx);
+	snprintf(path, sizeof(path), NODE_DIR "/node%u/meminfo", nd->id);
+	r = sr_read(sr, path, &s, &len);
+	if (r == 0) {
+		/* A NUL byte means binary garbage, whatever text precedes it. */
+		r = memchr(s, '\0', len) ? -EINVAL : numa_parse_memtotal(s, &nd->mem);
+		free(s);
+	}
+	if (r == 0)
+		nd->has_mem = 1;
+	nd->mem_err = r;   /* the gap is the caller's: one node may use /proc/meminfo */
+
+	snprintf(path, sizeof(path), NODE_DIR "/node%u/distance", nd->id);
+	r = sr_read(sr, path, &s, &len);
+	if (r == 0) {
+		r = memchr(s, '\0', len) ? -EINVAL : numa_parse_distances(s, &nd->dist, &nd->ndist);
+		free(s);
+		if (r < 0)
+			snprintf(nd->dist_why, sizeof(nd->dist_why),
+				 "%s: unparsable (expected numbers separated by blanks)", path);
+		r = 0;
+	}
+	nd->dist_err = r;
+}
+
+/* A row is usable when it has one entry per node and the node's own entry
+ * is the smallest.  Returns 1, or 0 with the reason in nd->dist_why. */
+static int check_row(struct node *nd, size_t idx, size_t nnodes)
+{
+	size_t j;
+	if (!nd->dist)
+		return 0;
+	if (nd->ndist != nnodes) {
+		snprintf(nd->dist_why, sizeof(nd->dist_why),
+			 NODE_DIR "/node%u/distance: %zu entries for %zu nodes", nd->id, nd->ndist, nnodes);
+		return 0;
+	}
+	for (j = 0; j < nnodes; j++)
+		if (nd->dist[j] < nd->dist[idx]) {
+			snprintf(nd->dist_why, sizeof(nd->dist_why),
+				 NODE_DIR "/node%u/distance: the distance to itself (%ld) is not the smallest",
+				 nd->id, nd->dist[idx]);
+			return 0;
+		}
+	return 1;
+}
+
+/* The CPUs with a cpuN directory, less those whose cpuN/online is 0. */
+static int cpu_dirs(struct sysroot *sr, hwloc_bitmap_t set)
+{
+	char **names;
+	size_t n, i;
+	hwloc_bitmap_zero(set);
+	if (sr_list(sr, "/sys/devices/system/cpu", &names, &n) < 0)
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		uint64_t id, on;
+		char path[96];
+		if (strncmp(names[i], "cpu", 3) || !isdigit((unsigned char)names[i][3]) ||
+		    parse_u64(names[i] + 3, &id) < 0 || id >= SR_MAX_CPUS)
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s/online", names[i]);
+		if (sr_read_u64(sr, path, &on) == 0 && on == 0)
+			continue;
+		hwloc_bitmap_set(set, (unsigned)id);
+	}
+	sr_free_list(names, n);
+	return hwloc_bitmap_iszero(set) ? -ENOENT : 0;
+}
+
+/* A set as a kernel-style list, whatever its length (interleaved node
+ * lists of big machines run to kilobytes); "" for an empty set.  malloc'd. */
+static char *list_str(hwloc_const_bitmap_t set)
+{
+	char *s = NULL;
+	if (hwloc_bitmap_iszero(set))
+		return xstrdup("");
+	if (hwloc_bitmap_list_asprintf(&s, set) < 0 || !s)
+		die("out of memory");
+	return s;
+}
+
+static void set_list(cJSON *o, const char *key, hwloc_const_bitmap_t set)
+{
+	char *s;
+	if (!set || hwloc_bitmap_weight(set) < 0) {
+		fj_set(o, key, cJSON_CreateNull());
+		return;
+	}
+	s = list_str(set);
+	fj_str_or_null(o, key, s);
+	free(s);
+}
+
+/* The whole machine as one node (no node directory, or unusable node data). */
+static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
+		     hwloc_const_bitmap_t cpus, const char *cpus_src, const char *why)
+{
+	struct facts *f = &ctx->facts;
+	cJSON *nodes, *n = cJSON_CreateObject();
+	cJSON *d;
+	char *s;
+	uint64_t mem;
+	int r;
+
+	cJSON_AddNumberToObject(numa, "node_count", 1);
+	nodes = cJSON_AddArrayToObject(numa, "nodes");
+	cJSON_AddItemToArray(nodes, n);
+	cJSON_AddNumberToObject(n, "id", id);
+	set_list(n, "cpus", cpus);
+	fj_num_or_null(n, "cpu_count", cpus != NULL, cpus ? hwloc_bitmap_weight(cpus) : 0);
+	if (!cpus)
+		facts_gap(f, "numa.nodes[0].cpus", "the online CPUs are unknown");
+	else
+		facts_evidence(f, "numa.nodes[0].cpus", cpus_src);
+	r = sr_read(&ctx->sr, "/proc/meminfo", &s, NULL);
+	if (r == 0) {
+		r = numa_parse_memtotal(s, &mem);
+		free(s);
+	}
+	fj_num_or_null(n, "memory_bytes", r == 0, r == 0 ? (double)mem : 0);
+	if (r == 0)
+		facts_evidence(f, "numa.nodes[0].memory_bytes", "/proc/meminfo");
+	else if (r == -EINVAL)
+		facts_gap(f, "numa.nodes[0].memory_bytes", "/proc/meminfo: unparsable (no 'MemTotal: N kB' line)");
+	else
+		facts_gap_read(f, "numa.nodes[0].memory_bytes", "/proc/meminfo", r);
+	/* One node: its distance to itself is the local distance by definition. */
+	d = cJSON_AddArrayToObject(n, "distances");
+	cJSON_AddItemToArray(d, cJSON_CreateNumber(10));
+	facts_evidence(f, "numa.nodes[0].distances", "(one node: local distance 10)");
+	cJSON_AddArrayToObject(numa, "cpuless_nodes");
+	facts_evidence(f, "numa.node_count", why);
+}
+
+/*
+ * hwloc's count, where it can differ from ours.  hwloc 2.9 counts the
+ * nodes of node/online (topology-linux.c, list_sysfsnode()) and keeps
+ * each one that has CPUs or memory: when our count came from that same
+ * list and every node's cpulist and meminfo were read, with CPUs or
+ * memory in each, its answer is ours by construction, and loading it
+ * would only read those files again.  Otherwise (no node/online, no node
+ * directory, overlapping lists, a node unreadable or empty) it is asked.
+ */
+static void cross_check_hwloc(struct probe_ctx *ctx, int count, int settled, const char *why)
+{
+	hwloc_topology_t t;
+	int h;
+	if (!probe_hwloc_asked(settled))
+		return;
+	t = probe_topology_for(ctx, "the NUMA probe", settled ? "NODEAUDIT_HWLOC_ALWAYS is set" : why);
+	if (!t)
+		return;
+	h = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+	if (h >= 0 && h != count)
+		facts_conflict(&ctx->facts, "numa.node_count", "sysfs", "hwloc",
+			       "sysfs gives %d NUMA node%s, hwloc %d", count, count == 1 ? "" : "s", h);
+}
+
+/* node/has_cpu and node/has_memory are the kernel's own summary of which
+ * nodes have online CPUs and memory: a node they disagree about is
+ * reported (the per-node files win).  Unreadable or empty: nothing to
+ * compare. */
+static void cross_check_state(struct probe_ctx *ctx, const struct node *nd, size_t nn,
+			      const char *file)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	char path[64];
+	size_t i;
+	int cpu = !strcmp(file, "has_cpu");
+	snprintf(path, sizeof(path), NODE_DIR "/%s", file);
+	/* Empty is seen on real machines (a ghw capture of a Ryzen desktop
+	 * has an empty has_cpu): the kernel did not fill it, nothing to say. */
+	if (sr_read_cpulist(&ctx->sr, path, set) == 0 && !hwloc_bitmap_iszero(set))
+		for (i = 0; i < nn; i++) {
+			int listed = hwloc_bitmap_isset(set, nd[i].id), has;
+			char fact[64];
+			if (cpu && !nd[i].cpus)
+				continue;
+			if (!cpu && !nd[i].has_mem)
+				continue;
+			has = cpu ? !hwloc_bitmap_iszero(nd[i].cpus) : nd[i].mem > 0;
+			if (has == listed)
+				continue;
+			snprintf(fact, sizeof(fact), "numa.nodes[%zu].%s", i, cpu ? "cpus" : "memory_bytes");
+			facts_conflict(&ctx->facts, fact, cpu ? nd[i].cpus_path : "node meminfo", path,
+				       "node %u %s in %s, but its %s says %s", nd[i].id,
+				       listed ? "is listed" : "is not listed", path,
+				       cpu ? "CPU list" : "meminfo",
+				       has ? (cpu ? "it has online CPUs" : "it has memory")
+					   : (cpu ? "it has no online CPU" : "it has no memory"));
+		}
+	hwloc_bitmap_free(set);
+}
+
+int probe_numa(struct probe_ctx *ctx)
+{
+	struct sysroot *sr = &ctx->sr;
+	struct facts *f = &ctx->facts;
+	cJSON *numa = facts_obj(f, "numa"), *nodes, *cpuless;
+	hwloc_bitmap_t online = hwloc_bitmap_alloc(), ids = hwloc_bitmap_alloc();
+	hwloc_bitmap_t all = hwloc_bitmap_alloc(), tmp = hwloc_bitmap_alloc();
+	hwloc_bitmap_t possible = hwloc_bitmap_alloc();
+	struct node *nd = NULL;
+	size_t nn = 0, i, j;
+	const char *ids_src = NULL, *online_src;
+	int has_online, overlap = 0, r;
+	unsigned id;
+	char buf[4096];
+
+	r = sr_read_cpulist(sr, "/sys/devices/system/cpu/online", online);
+	has_online = r == 0;
+	if (r < 0 && r != -ENOENT)
+		facts_gap_read(f, "cpu.online", "/sys/devices/system/cpu/online", r);
+	online_src = "/sys/devices/system/cpu/online";
+	if (!has_online && cpu_dirs(sr, online) == 0) {
+		/* Captures without cpu/online (ghw's): the cpuN directories
+		 * whose online file does not say 0. */
+		has_online = 1;
+		online_src = "/sys/devices/system/cpu";
+	}
+
+	if (!sr_is_dir(sr, NODE_DIR) || node_ids(ctx, ids, &ids_src) < 0) {
+		hwloc_bitmap_t cpus = has_online ? online : NULL;
+		one_node(ctx, numa, 0, cpus, online_src, sr_is_dir(sr, NODE_DIR)
+			 ? NODE_DIR " (no nodes listed: one node assumed)"
+			 : NODE_DIR " (absent: one node assumed)");
+		/* No node directory at all: hwloc makes one node of the
+		 * machine's memory, as we do. */
+		cross_check_hwloc(ctx, 1, !sr_is_dir(sr, NODE_DIR) && !sr_exists(sr, NODE_DIR),
+				  "no node listed: we assume one node, hwloc counts its own");
+		goto out;
+	}
+	facts_evidence(f, "numa.node_count", ids_src);
+
+	nn = (size_t)hwloc_bitmap_weight(ids);
+	nd = xcalloc(nn, sizeof(*nd));
+	i = 0;
+	hwloc_bitmap_foreach_begin(id, ids) {
+		nd[i].id = id;
+		read_node(ctx, &nd[i], i);
+		i++;
+	} hwloc_bitmap_foreach_end();
+
+	/* A CPU belongs to exactly one node.  Firmware that puts every CPU in
+	 * every node (seen on SGI Altix) makes the node split meaningless. */
+	for (i = 0; i < nn && !overlap; i++)
+		for (j = i + 1; j < nn && !overlap; j++)
+			if (nd[i].cpus && nd[j].cpus && hwloc_bitmap_intersects(nd[i].cpus, nd[j].cpus)) {
+				char *both;
+				hwloc_bitmap_and(tmp, nd[i].cpus, nd[j].cpus);
+				both = list_str(tmp);
+				overlap = 1;
+				facts_conflict(f, "numa.node_count", "one node", "sysfs node CPU lists",
+					       "nodes %u and %u both list CPUs %s: the firmware's NUMA "
+					       "description is invalid, so the %zu nodes are reported as one",
+					       nd[i].id, nd[j].id, both, nn);
+				free(both);
+			}
+	if (overlap) {
+		for (i = 0; i < nn; i++)
+			if (nd[i].cpus) {
+				hwloc_bitmap_or(all, all, nd[i].cpus);
+				facts_evidence(f, "numa.nodes[0].cpus", nd[i].cpus_path);
+			}
+		if (has_online)
+			hwloc_bitmap_and(all, all, online);
+		one_node(ctx, numa, nd[0].id, all, online_src, NODE_DIR " (overlapping CPU lists: one node)");
+		cross_check_hwloc(ctx, 1, 0, "the nodes' CPU lists overlap: we count one node, hwloc its own");
+		goto out;
+	}
+
+	cJSON_AddNumberToObject(numa, "node_count", (double)nn);
+	set_list(numa, "online", ids);
+	if (sr_read_cpulist(sr, NODE_DIR "/possible", possible) == 0)
+		set_list(numa, "possible", possible);
+	nodes = cJSON_AddArrayToObject(numa, "nodes");
+	cpuless = cJSON_AddArrayToObject(numa, "cpuless_nodes");
+	for (i = 0; i < nn; i++) {
+		cJSON *n = cJSON_CreateObject();
+		char fact[64];
+		cJSON_AddItemToArray(nodes, n);
+		cJSON_AddNumberToObject(n, "id", nd[i].id);
+		if (nd[i].cpus) {
+			/* Offline CPUs still appear in the node's list. */
+			if (has_online)
+				hwloc_bitmap_and(nd[i].cpus, nd[i].cpus, online);
+			set_list(n, "cpus", nd[i].cpus);
+			snprintf(fact, sizeof(fact), "numa.nodes[%zu].cpus", i);
+			facts_evidence(f, fact, nd[i].cpus_path);
+			cJSON_AddNumberToObject(n, "cpu_count", hwloc_bitmap_weight(nd[i].cpus));
+			if (hwloc_bitmap_iszero(nd[i].cpus))
+				cJSON_AddItemToArray(cpuless, cJSON_CreateNumber(nd[i].id));
+		} else {
+			fj_set(n, "cpus", cJSON_CreateNull());
+			fj_set(n, "cpu_count", cJSON_CreateNull());
+		}
+		snprintf(fact, sizeof(fact), "numa.nodes[%zu].memory_bytes", i);
+		snprintf(buf, sizeof(buf), NODE_DIR "/node%u/meminfo", nd[i].id);
+		if (nd[i].has_mem)
+			facts_evidence(f, fact, buf);
+		if (!nd[i].has_mem && nn == 1 && nd[i].mem_err == -ENOENT) {
+			/* A lone node holds all the memory: captures that kept only
+			 * cpumap under node/ still have /proc/meminfo. */
+			char *m;
+			if (sr_read(sr, "/proc/meminfo", &m, NULL) == 0) {
+				if (numa_parse_memtotal(m, &nd[i].mem) == 0) {
+					nd[i].has_mem = 1;
+					facts_evidence(f, fact, "/proc/meminfo");
+				}
+				free(m);
+			}
+		}
+		if (!nd[i].has_mem) {
+			if (nd[i].mem_err == -EINVAL)
+				facts_gap(f, fact, "%s: unparsable (no 'MemTotal: N kB' line)", buf);
+			else
+				facts_gap_read(f, fact, buf, nd[i].mem_err);
+		}
+		fj_num_or_null(n, "memory_bytes", nd[i].has_mem, (double)nd[i].mem);
+		snprintf(fact, sizeof(fact), "numa.nodes[%zu].distances", i);
+		if (nn == 1 && nd[i].dist_err == -ENOENT) {
+			/* One node: the local distance, by definition (ACPI SLIT). */
+			cJSON *d = cJSON_AddArrayToObject(n, "distances");
+			cJSON_AddItemToArray(d, cJSON_CreateNumber(10));
+			facts_evidence(f, fact, "(one node: local distance 10)");
+		} else if (check_row(&nd[i], i, nn)) {
+			cJSON *d = cJSON_AddArrayToObject(n, "distances");
+			for (j = 0; j < nn; j++)
+				cJSON_AddItemToArray(d, cJSON_CreateNumber((double)nd[i].dist[j]));
+			snprintf(buf, sizeof(buf), NODE_DIR "/node%u/distance", nd[i].id);
+			facts_evidence(f, fact, buf);
+		} else {
+			fj_set(n, "distances", cJSON_CreateNull());
+			if (nd[i].dist_err < 0) {
+				snprintf(buf, sizeof(buf), NODE_DIR "/node%u/distance", nd[i].id);
+				facts_gap_read(f, fact, buf, nd[i].dist_err);
+			} else
+				facts_gap(f, fact, "%s", nd[i].dist_why);
+		}
+	}
+	cross_check_state(ctx, nd, nn, "has_cpu");
+	cross_check_state(ctx, nd, nn, "has_memory");
+	{
+		/* Without node/online hwloc lists the nodeN names as we do
+		 * (strtoul of what follows "node"): the same nodes where each
+		 * name is a plain decimal number. */
+		int settled = ids_src && (!strcmp(ids_src, NODE_DIR "/online") || node_names_plain(sr));
+		const char *why = settled ? NULL : "node/online unusable and node names hwloc may read otherwise";
+		for (i = 0; i < nn && settled; i++)
+			if (!(nd[i].cpus && !hwloc_bitmap_iszero(nd[i].cpus)) && !(nd[i].has_mem && nd[i].mem)) {
+				settled = 0;
+				snprintf(buf, sizeof(buf), "node %u has no CPU or memory we could read: "
+					 "hwloc keeps or drops it by its own rule", nd[i].id);
+				why = buf;
+			}
+		cross_check_hwloc(ctx, (int)nn, settled, why);
+	}
+out:
+	for (i = 0; i < nn; i++) {
+		if (nd[i].cpus)
+			hwloc_bitmap_free(nd[i].cpus);
+		free(nd[i].dist);
+	}
+	free(nd);
+	hwloc_bitmap_free(online);
+	hwloc_bitmap_free(ids);
+	hwloc_bitmap_free(all);
+	hwloc_bitmap_free(tmp);
+	hwloc_bitmap_free(possible);
+	return 0;
+}

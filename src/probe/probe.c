@@ -1,0 +1,223 @@
+/* probe/probe.c - run the probes in order over one sysroot; shape their output */
+#include "config.h"
+#include "probe/probe.h"
+#include "lib/output.h"
+#include "read/hwloc.h"
+#include "lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The order of the output.  Later probes read earlier facts (PCI locality
+ * needs the NUMA nodes; every probe, host.virtualized and host.arch); the
+ * CPU probe's facts are read by none, and probe_run() runs it last. */
+const struct prober probers[] = {
+	{ "host", probe_host },
+	{ "cpu", probe_cpu },
+	{ "numa", probe_numa },
+	{ "memory", probe_memory },
+	{ "pci", probe_pci },
+	{ "kernel", probe_kernel },
+	{ "process", probe_process },
+};
+const size_t nprobers = ARRAY_SIZE(probers);
+
+static int named(const char *only, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = only;
+	if (!only)
+		return 1;
+	while ((p = strstr(p, name))) {
+		if ((p == only || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* Move the items added to c (an array, or an object's members) since
+ * index from to index at, in their order. */
+static void move_tail(cJSON *c, int at, int from)
+{
+	int n = cJSON_GetArraySize(c), k;
+	cJSON **it;
+	if (from >= n || at >= from)
+		return;
+	/* Detach the items from at on, then append the moved ones first
+	 * (cJSON appends keep its list invariants; inserting does not work
+	 * on an object's members). */
+	it = xcalloc((size_t)(n - at), sizeof(*it));
+	for (k = at; k < n; k++)
+		it[k - at] = cJSON_DetachItemFromArray(c, at);
+	for (k = from; k < n; k++)
+		cJSON_AddItemToArray(c, it[k - at]);
+	for (k = at; k < from; k++)
+		cJSON_AddItemToArray(c, it[k - at]);
+	free(it);
+}
+
+static int run_one(struct probe_ctx *ctx, size_t i)
+{
+	struct timespec t0, t1;
+	size_t nread = ctx->sr.nread, k;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (probers[i].fn(ctx) < 0)
+		return -1;
+	/* -v: what each probe read and how long it took; -vv: every file. */
+	if (verbosity >= 1) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		debug("probe %s: %.2f ms, %zu file%s read", probers[i].name,
+		      (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
+		      ctx->sr.nread - nread, ctx->sr.nread - nread == 1 ? "" : "s");
+		if (verbosity >= 2)
+			for (k = nread; k < ctx->sr.nread; k++)
+				debug("  read %s", ctx->sr.read[k]);
+	}
+	return 0;
+}
+
+/*
+ * The CPU probe runs last, and its facts, gaps, conflicts and evidence
+ * are then moved to where the table's order puts them (after host's), so
+ * the output is as if it had run second.  No later probe reads its facts.
+ * Live, libcpuid's child starts first: its fork and its CPUID round on
+ * every CPU (about 4 ms on the reference VM, where each CPUID traps to the
+ * hypervisor) overlap the NUMA, memory, PCI and kernel probes instead of
+ * holding up the CPU probe.
+ */
+int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only)
+{
+	size_t i, cpu = nprobers;
+	int at[4] = { 0, 0, 0, 0 }, from[4];
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->opts = opts;
+	if (sysroot_open(&ctx->sr, opts->sysroot) < 0)
+		return -1;
+	facts_init(&ctx->facts);
+	if (ctx->sr.live && !opts->cpuid_dump && named(only, "cpu")) {
+		struct cpuid_info early;
+		if (cpuid_start(NULL, &ctx->cpuid, &early) < 0)
+			ctx->cpuid.pid = 0;   /* the CPU probe tries again and says why */
+	}
+	for (i = 0; i < nprobers; i++) {
+		if (!named(only, probers[i].name) && strcmp(probers[i].name, "host"))
+			continue;
+		if (!strcmp(probers[i].name, "cpu")) {
+			cpu = i;
+			at[0] = cJSON_GetArraySize(ctx->facts.root);
+			at[1] = cJSON_GetArraySize(ctx->facts.gaps);
+			at[2] = cJSON_GetArraySize(ctx->facts.conflicts);
+			at[3] = cJSON_GetArraySize(ctx->facts.evidence);
+			continue;
+		}
+		if (run_one(ctx, i) < 0)
+			return -1;
+	}
+	if (cpu < nprobers) {
+		from[0] = cJSON_GetArraySize(ctx->facts.root);
+		from[1] = cJSON_GetArraySize(ctx->facts.gaps);
+		from[2] = cJSON_GetArraySize(ctx->facts.conflicts);
+		from[3] = cJSON_GetArraySize(ctx->facts.evidence);
+		if (run_one(ctx, cpu) < 0)
+			return -1;
+		move_tail(ctx->facts.root, at[0], from[0]);
+		move_tail(ctx->facts.gaps, at[1], from[1]);
+		move_tail(ctx->facts.conflicts, at[2], from[2]);
+		move_tail(ctx->facts.evidence, at[3], from[3]);
+	}
+	return 0;
+}
+
+void probe_release(struct probe_ctx *ctx)
+{
+	cpuid_cancel(&ctx->cpuid);
+	if (ctx->topo)
+		hwloc_topology_destroy(ctx->topo);
+	if (ctx->bind_topo)
+		hwloc_topology_destroy(ctx->bind_topo);
+	if (ctx->facts.root)
+		facts_release(&ctx->facts);
+	sysroot_close(&ctx->sr);
+}
+
+int probe_hwloc_asked(int settled)
+{
+	/* NODEAUDIT_HWLOC_ALWAYS is for the test suite: the inputs of hostile
+	 * sysroots reach hwloc's fence even where the facts are settled. */
+	static int always = -1;
+	if (always < 0)
+		always = getenv("NODEAUDIT_HWLOC_ALWAYS") != NULL;
+	return !settled || always;
+}
+
+hwloc_topology_t probe_topology(struct probe_ctx *ctx)
+{
+	/* hwloc's second reading of the topology, live or not, goes through
+	 * the same door: a private, checked copy of its inputs made through
+	 * the read layer (which has read most of them already, and does not
+	 * read them again), loaded in a child (read/hwloc.c says why).  So a
+	 * snapshot replays to the same answer, and no sysfs file is read
+	 * twice in a run. */
+	if (ctx->topo || ctx->topo_failed)
+		return ctx->topo;
+	ctx->topo = hwloc_load_sysroot(&ctx->sr, &ctx->facts);
+	ctx->topo_failed = !ctx->topo;
+	return ctx->topo;
+}
+
+hwloc_topology_t probe_topology_for(struct probe_ctx *ctx, const char *part, const char *why)
+{
+	debug("hwloc asked by %s: %s", part, why);
+	return probe_topology(ctx);
+}
+
+hwloc_topology_t probe_bind_topology(struct probe_ctx *ctx)
+{
+	hwloc_topology_t t;
+	if (!ctx->sr.live)
+		return probe_topology(ctx);
+	if (ctx->bind_topo || ctx->bind_failed)
+		return ctx->bind_topo;
+	/* Live: the Linux backend alone, so that the placement matches what
+	 * a snapshot shows (the x86 backend would run CPUID on this host). */
+	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
+	/* hwloc's own complaints go to stderr; ours are gaps. */
+	setenv("HWLOC_HIDE_ERRORS", "2", 1);
+	if (hwloc_topology_init(&t) < 0) {
+		ctx->bind_failed = 1;
+		facts_gap(&ctx->facts, "cpu", "hwloc: cannot initialise a topology");
+		return NULL;
+	}
+	hwloc_set_filters(t);
+	if (hwloc_topology_load(t) < 0) {
+		hwloc_topology_destroy(t);
+		ctx->bind_failed = 1;
+		facts_gap(&ctx->facts, "cpu", "hwloc: cannot load the topology of '%s'", ctx->sr.root);
+		return NULL;
+	}
+	ctx->bind_topo = t;
+	return t;
+}
+
+static void add_copy(cJSON *dst, const char *key, const cJSON *src)
+{
+	if (src)
+		cJSON_AddItemToObject(dst, key, cJSON_Duplicate(src, 1));
+}
+
+cJSON *probe_json(const struct probe_ctx *ctx)
+{
+	cJSON *j = cJSON_CreateObject(), *tool, *it;
+	cJSON_AddStringToObject(j, "schema", "nodeaudit.probe/1");
+	tool = cJSON_AddObjectToObject(j, "tool");
+	cJSON_AddStringToObject(tool, "name", PACKAGE_NAME);
+	cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION);
+	cJSON_ArrayForEach(it, ctx->facts.root)
+		add_copy(j, it->string, it);
+	add_copy(j, "gaps", ctx->facts.gaps);
+	add_copy(j, "conflicts", ctx->facts.conflicts);
+	add_copy(j, "evidence", ctx->facts.evidence);
+	return j;
+}

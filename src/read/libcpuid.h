@@ -1,0 +1,47 @@
+/* read/libcpuid.h - libcpuid as a second CPU source (live x86 or a raw dump) */
+#ifndef NODEAUDIT_SRC_CPUID_H
+#define NODEAUDIT_SRC_CPUID_H
+
+#define CPUID_MAX_TYPES 4
+
+struct cpuid_type {
+	int purpose;          /* 0 general, 1 performance, 2 efficiency */
+	int cores, threads;   /* of this type (one socket on multi-socket dumps) */
+	int family, model, ext_family, ext_model;
+	int intel, amd;
+	int avx2, avx512f;
+	char codename[64], brand[64], vendor[16];
+};
+
+struct cpuid_info {
+	int ok;
+	int ntypes;
+	struct cpuid_type t[CPUID_MAX_TYPES];
+	char err[160];        /* why not ok */
+};
+
+enum { CPUID_DUMP_UNKNOWN = -1, CPUID_DUMP_ARM = 0, CPUID_DUMP_X86 = 1 };
+/* What a libcpuid raw dump describes (only x86 dumps may be handed to it). */
+int cpuid_dump_kind(const char *buf);
+
+/* Identify the CPU from dump (a file holding an x86 raw dump), or live when
+ * dump is NULL (x86 hosts with CPUID only).  libcpuid runs in a child
+ * process.  Returns 0, or a negative errno with info->err set. */
+int cpuid_collect(const char *dump, struct cpuid_info *info);
+
+/* The same in two steps, so that the child's work (a fork, then CPUID on
+ * every CPU: on a VM each instruction traps to the hypervisor) overlaps
+ * the other probes: cpuid_start() returns 0 with the child running, or a
+ * negative errno with info->err set (-ENOTSUP: no CPUID here);
+ * cpuid_wait() reaps it (what names the input in a crash message:
+ * "this CPU", "the dump"); cpuid_cancel() stops one nobody waited for.
+ * pid 0: no child. */
+struct cpuid_job {
+	int pid;
+	int fd;
+};
+int cpuid_start(const char *dump, struct cpuid_job *job, struct cpuid_info *info);
+int cpuid_wait(struct cpuid_job *job, struct cpuid_info *info, const char *what);
+void cpuid_cancel(struct cpuid_job *job);
+
+#endif

@@ -1,0 +1,722 @@
+/* read/libpci.c - libpci adapter: config space (sysfs or dump), names, snapshot */
+#include "config.h"
+#include "read/libpci.h"
+#include "lib/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <pci/pci.h>
+
+/*** Error hooks ***/
+
+/*
+ * libpci reports through acc->error, declared noreturn; its default prints
+ * and calls exit(1).  Ours keeps the message and longjmps back to the call
+ * that armed it (every libpci call below runs under TRY).  After an unwind
+ * the handle may be half-built: it is abandoned, never used again.
+ */
+static jmp_buf *pci_jmp;
+static char pci_msg[512];
+
+static void __attribute__((noreturn, format(printf, 1, 2))) pci_err_hook(char *msg, ...)
+{
+	va_list ap;
+	va_start(ap, msg);
+	vsnprintf(pci_msg, sizeof(pci_msg), msg, ap);
+	va_end(ap);
+	strsquash(pci_msg);
+	if (pci_jmp)
+		longjmp(*pci_jmp, 1);
+	die("libpci: %s", pci_msg);   /* not reached: every call is armed */
+}
+
+static void __attribute__((format(printf, 1, 2))) pci_warn_hook(char *msg, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, msg);
+	vsnprintf(buf, sizeof(buf), msg, ap);
+	va_end(ap);
+	debug("libpci: %s", strsquash(buf));
+}
+
+static void __attribute__((format(printf, 1, 2))) pci_debug_hook(char *msg, ...)
+{
+	(void)msg;
+}
+
+static struct pci_access *new_access(void)
+{
+	struct pci_access *a = pci_alloc();
+	a->error = pci_err_hook;
+	a->warning = pci_warn_hook;
+	a->debug = pci_debug_hook;
+	a->numeric_ids = 0;
+	return a;
+}
+
+/*** Sources ***/
+
+struct pcisrc {
+	struct pci_access *acc;
+	int broken;      /* an error unwound through libpci: do not touch acc */
+};
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * libpci reads only what we wrote: a private copy of the dump text, already
+ * validated by pci_dump_check().  It never opens a path inside a sysroot (a
+ * symbolic link there would lead it outside: libpci opens with plain
+ * open()), and never a FIFO or a device node given as a dump: the text was
+ * read once, through the read layer or fopen_input(), and libpci parses
+ * exactly those bytes.  The copy is an anonymous memory file
+ * (/proc/self/fd/N of a memfd) where the kernel has them, else a temporary
+ * file removed at once: libpci's dump reader loads the whole file in
+ * pci_init().
+ */
+static char *private_copy(const char *text, size_t len, int *memfd, char **err)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path;
+	int fd;
+	*memfd = -1;
+#ifdef MFD_CLOEXEC
+	fd = memfd_create("nodeaudit-pci.dump", MFD_CLOEXEC);
+	if (fd >= 0) {
+		path = xasprintf("/proc/self/fd/%d", fd);
+		if (write_all(fd, text, len) == 0 && access(path, R_OK) == 0) {
+			*memfd = fd;
+			return path;
+		}
+		free(path);
+		close(fd);
+	}
+#endif
+	path = xasprintf("%s/nodeaudit-pci.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		*err = xasprintf("cannot create a temporary file '%s': %s", path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	if (write_all(fd, text, len) < 0 || close(fd) < 0) {
+		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
+		unlink(path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static void drop_copy(char *path, int memfd)
+{
+	if (memfd >= 0)
+		close(memfd);
+	else
+		unlink(path);
+	free(path);
+}
+
+struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
+{
+	jmp_buf jb;
+	struct pcisrc *volatile ps;
+	volatile int memfd;
+	int fd;
+	char *volatile path;
+	*err = NULL;
+	path = private_copy(text, len, &fd, err);
+	memfd = fd;
+	if (!path)
+		return NULL;
+	ps = xcalloc(1, sizeof(*ps));
+	ps->acc = new_access();
+	pci_jmp = &jb;
+	if (setjmp(jb)) {
+		pci_jmp = NULL;
+		*err = xstrdup(pci_msg);
+		drop_copy(path, memfd);
+		free(ps);   /* the half-built libpci handle is leaked on purpose */
+		return NULL;
+	}
+	ps->acc->method = PCI_ACCESS_DUMP;
+	pci_set_param(ps->acc, "dump.name", path);
+	pci_init(ps->acc);
+	pci_jmp = NULL;
+	drop_copy(path, memfd);
+	return ps;
+}
+
+void pcisrc_close(struct pcisrc *ps)
+{
+	jmp_buf jb;
+	if (!ps)
+		return;
+	if (!ps->broken) {
+		pci_jmp = &jb;
+		if (!setjmp(jb))
+			pci_cleanup(ps->acc);
+		pci_jmp = NULL;
+	}
+	free(ps);
+}
+
+size_t pcisrc_devices(struct pcisrc *ps, unsigned (**addrs)[4])
+{
+	struct pci_dev *d;
+	size_t n = 0, i = 0;
+	*addrs = NULL;
+	if (ps->broken)
+		return 0;
+	for (d = ps->acc->devices; d; d = d->next)
+		n++;
+	if (!n)
+		return 0;
+	*addrs = xcalloc(n, sizeof(**addrs));
+	/* libpci links devices in reverse order of the file; sort later. */
+	for (d = ps->acc->devices; d; d = d->next, i++) {
+		(*addrs)[i][0] = (unsigned)d->domain;
+		(*addrs)[i][1] = d->bus;
+		(*addrs)[i][2] = d->dev;
+		(*addrs)[i][3] = d->func;
+	}
+	return n;
+}
+
+int pcisrc_config(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
+		  unsigned fn, uint8_t *buf)
+{
+	return pcisrc_config_max(ps, dom, bus, dev, fn, buf, 4096);
+}
+
+int pcisrc_config_max(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
+		      unsigned fn, uint8_t *buf, int max)
+{
+	jmp_buf jb;
+	struct pci_dev *volatile d = NULL;
+	volatile int len = 0;
+	int pos;
+	if (!ps || ps->broken)
+		return 0;
+	pci_jmp = &jb;
+	if (setjmp(jb)) {
+		pci_jmp = NULL;
+		debug("libpci: %s", pci_msg);
+		ps->broken = 1;
+		return len;
+	}
+	d = pci_get_dev(ps->acc, (int)dom, (int)bus, (int)dev, (int)fn);
+	if (pci_read_block(d, 0, buf, 64)) {
+		len = 64;
+		/* Whole chunks first (sysfs reads are cheap this way), then line
+		 * by line where a dump stops early. */
+		if (pci_read_block(d, 64, buf + 64, 192))
+			len = 256;
+		else
+			for (pos = 64; pos < 256 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
+				len = pos + 16;
+		if (len == 256 && max > 256) {
+			if (pci_read_block(d, 256, buf + 256, 4096 - 256))
+				len = 4096;
+			else
+				for (pos = 256; pos < 4096 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
+					len = pos + 16;
+		}
+	}
+	pci_free_dev(d);
+	pci_jmp = NULL;
+	return len;
+}
+
+/*** Names ***/
+
+static struct pci_access *names_acc;
+static int names_failed;
+
+/*
+ * libpci parses all of pci.ids into a hash on the first lookup (1.3 MB:
+ * most of a probe's user time).  A probe names a handful of devices, so
+ * when the list is a plain file, look the few lines up in it directly:
+ * the same lines libpci would use, the same name text.  The file is
+ * mapped, not read: reading it copies 1.3 MB into freshly faulted memory
+ * (5 to 20 ms on the reference VM), while a lookup touches only the pages
+ * up to its vendor.  A compressed list (pci.ids.gz) goes through libpci.
+ */
+static const char *ids_text;   /* the plain list, mapped */
+static size_t ids_len;
+static int ids_state;          /* 0 untried, 1 mapped, -1 use libpci */
+
+#define IDS_MAX (64u << 20)
+
+static void ids_load(void)
+{
+	const char *name = names_acc->id_file_name;
+	char *plain;
+	size_t n;
+	struct stat st;
+	int fd;
+	ids_state = -1;
+	if (!name)
+		return;
+	n = strlen(name);
+	if (n > 3 && !strcmp(name + n - 3, ".gz")) {
+		if (stat(name, &st) == 0)
+			return;    /* compressed: libpci reads it */
+		plain = xstrdup(name);
+		plain[n - 3] = '\0';
+	} else
+		plain = xstrdup(name);
+	fd = open(plain, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	free(plain);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (unsigned long long)st.st_size < IDS_MAX) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			ids_text = m;
+			ids_len = (size_t)st.st_size;
+			ids_state = 1;
+		}
+	}
+	close(fd);
+}
+
+/* The name after the 4-digit id at p, up to the end of its line. */
+static char *ids_name(const char *p, const char *end)
+{
+	const char *e;
+	p += 4;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end)
+		return NULL;
+	e = memchr(p, '\n', (size_t)(end - p));
+	if (!e)
+		e = end;
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return e > p ? xstrndup(p, (size_t)(e - p)) : NULL;
+}
+
+static int is_id_at(const char *p, const char *end, const char *id)
+{
+	return end - p > 4 && !strncmp(p, id, 4) && (p[4] == ' ' || p[4] == '\t');
+}
+
+/* The line after the one at p, or NULL at the end. */
+static const char *next_line(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	return nl && nl + 1 < end ? nl + 1 : NULL;
+}
+
+static int is_hex4(const char *p, const char *end)
+{
+	int i;
+	for (i = 0; i < 4; i++)
+		if (p + i >= end || !isxdigit((unsigned char)p[i]))
+			return 0;
+	return p + 4 < end && (p[4] == ' ' || p[4] == '\t');
+}
+
+/*
+ * The vendor line of vid by bisection: pci.ids keeps its vendors sorted
+ * ("Please keep sorted"), each at the start of a line, with the device
+ * classes ("C xx") after the last one.  A probe from the middle of a
+ * range skips to the next vendor (or class) line and compares.  About
+ * twenty probes touch a few dozen pages, where a scan from the top reads
+ * through half a megabyte of the map (about 1 ms of page faults on the
+ * reference VM).  Only an exact id is ever returned; a list that is not
+ * sorted gets the scan instead.
+ */
+static const char *ids_bisect(const char *vid)
+{
+	const char *base = ids_text, *end = ids_text + ids_len;
+	size_t lo = 0, hi = ids_len;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *p = base + mid;
+		int c;
+		if (mid > 0 && base[mid - 1] != '\n') {
+			p = memchr(p, '\n', (size_t)(end - p));
+			p = p && p + 1 < end ? p + 1 : NULL;
+		}
+		while (p && !is_hex4(p, end) && !(p[0] == 'C' && p + 1 < end && p[1] == ' '))
+			p = next_line(p, end);
+		if (!p || p[0] == 'C') {
+			hi = mid;
+			continue;
+		}
+		c = strncasecmp(p, vid, 4);
+		if (c == 0)
+			return p;
+		if (c > 0)
+			hi = mid;
+		else {
+			const char *nx = next_line(p, end);
+			lo = nx ? (size_t)(nx - base) : ids_len;
+		}
+	}
+	return NULL;
+}
+
+static char *ids_lookup(int what, unsigned a, unsigned b)
+{
+	char vid[8], did[8];
+	const char *p, *end = ids_text + ids_len;
+	snprintf(vid, sizeof(vid), "%04x", a & 0xffff);
+	snprintf(did, sizeof(did), "%04x", b & 0xffff);
+	/* The vendor line: "vvvv  Name" at the start of a line. */
+	p = ids_bisect(vid);
+	for (p = p ? p : ids_text; p && !is_id_at(p, end, vid);)
+		p = next_line(p, end);
+	if (!p)
+		return NULL;
+	if (what == PCI_LOOKUP_VENDOR)
+		return ids_name(p, end);
+	/* Its devices: "\tdddd  Name" up to the next line that is not a
+	 * device, subsystem, comment or blank line. */
+	for (p = next_line(p, end); p; p = next_line(p, end)) {
+		if (*p == '\t' && p + 1 < end && p[1] != '\t') {
+			if (is_id_at(p + 1, end, did))
+				return ids_name(p + 1, end);
+		} else if (*p != '\t' && *p != '#' && *p != '\n' && *p != '\r' && *p != '\0')
+			return NULL;
+		else if (*p == '\0')
+			return NULL;
+	}
+	return NULL;
+}
+
+static char *lookup_now(int what, unsigned a, unsigned b);
+
+/*
+ * Names already looked up: a server's 64 accelerators, its switch ports
+ * and its NICs are a few ids many times over, and a vendor's device list
+ * in pci.ids is walked line by line (Intel's runs to thousands of lines).
+ * A small open-addressing table of (what, vendor, device) -> name.
+ */
+struct name_memo {
+	unsigned key_what, a, b;
+	int used;
+	char *name;   /* NULL: no name */
+};
+static struct name_memo *memo;
+static size_t nmemo, amemo;
+
+static char *lookup(int what, unsigned a, unsigned b)
+{
+	size_t i;
+	if (2 * (nmemo + 1) > amemo) {
+		size_t na = amemo ? 2 * amemo : 64, j;
+		struct name_memo *nm = xcalloc(na, sizeof(*nm));
+		for (j = 0; j < amemo; j++)
+			if (memo[j].used) {
+				for (i = (memo[j].key_what * 31u + memo[j].a * 65599u + memo[j].b) & (na - 1);
+				     nm[i].used; i = (i + 1) & (na - 1))
+					;
+				nm[i] = memo[j];
+			}
+		free(memo);
+		memo = nm;
+		amemo = na;
+	}
+	for (i = ((unsigned)what * 31u + a * 65599u + b) & (amemo - 1); memo[i].used; i = (i + 1) & (amemo - 1))
+		if (memo[i].key_what == (unsigned)what && memo[i].a == a && memo[i].b == b)
+			return memo[i].name ? xstrdup(memo[i].name) : NULL;
+	memo[i].used = 1;
+	memo[i].key_what = (unsigned)what;
+	memo[i].a = a;
+	memo[i].b = b;
+	memo[i].name = lookup_now(what, a, b);
+	nmemo++;
+	return memo[i].name ? xstrdup(memo[i].name) : NULL;
+}
+
+static char *lookup_now(int what, unsigned a, unsigned b)
+{
+	jmp_buf jb;
+	int flags = what | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB;
+	char buf[256], *r;
+	if (names_failed)
+		return NULL;
+	if (!names_acc)
+		names_acc = new_access();
+	if (!ids_state)
+		ids_load();
+	if (ids_state > 0)
+		return ids_lookup(what, a, b);
+	pci_jmp = &jb;
+	if (setjmp(jb)) {
+		/* A garbled pci.ids: names are unknown, nothing else is. */
+		pci_jmp = NULL;
+		debug("libpci: %s", pci_msg);
+		names_failed = 1;
+		return NULL;
+	}
+	r = pci_lookup_name(names_acc, buf, sizeof(buf), flags, a, b);
+	pci_jmp = NULL;
+	return r ? xstrdup(r) : NULL;
+}
+
+char *pci_vendor_name(unsigned vendor)
+{
+	return lookup(PCI_LOOKUP_VENDOR, vendor, 0);
+}
+
+char *pci_device_name(unsigned vendor, unsigned device)
+{
+	return lookup(PCI_LOOKUP_DEVICE, vendor, device);
+}
+
+void pci_names_file(const char *path)
+{
+	pci_names_release();
+	names_failed = 0;
+	names_acc = new_access();
+	pci_set_name_list_path(names_acc, xstrdup(path), 1);
+}
+
+void pci_names_release(void)
+{
+	jmp_buf jb;
+	if (names_acc && !names_failed) {
+		pci_jmp = &jb;
+		if (!setjmp(jb))
+			pci_cleanup(names_acc);
+		pci_jmp = NULL;
+	}
+	names_acc = NULL;
+	if (ids_state > 0)
+		munmap((void *)ids_text, ids_len);
+	ids_text = NULL;
+	ids_len = 0;
+	ids_state = 0;
+	/* The names were of that list. */
+	while (amemo > 0)
+		free(memo[--amemo].name);
+	free(memo);
+	memo = NULL;
+	nmemo = 0;
+}
+
+/*** Dump validation ***/
+
+static int hexn(const char *s, int n)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* "bb:dd.f " or "dddd:bb:dd.f " (as libpci's dump reader accepts). */
+static int is_dev_line(const char *s)
+{
+	if (hexn(s, 2) && s[2] == ':' && hexn(s + 3, 2) && s[5] == '.' && isdigit((unsigned char)s[6]) &&
+	    s[7] == ' ')
+		return 1;
+	if (hexn(s, 4) && s[4] == ':')
+		return is_dev_line(s + 5);
+	if (hexn(s, 5) && s[5] == ':')
+		return is_dev_line(s + 6);
+	return 0;
+}
+
+int pci_dump_check(const char *text, size_t len, char **why)
+{
+	const char *p = text, *end = text + len, *nl;
+	int lineno = 0, have_dev = 0, devs = 0, dev_line = 0;
+	unsigned maxoff = 0;
+	char bdf[32] = "";
+	*why = NULL;
+	if (memchr(text, '\0', len)) {
+		*why = xstrdup("not a text file (NUL bytes)");
+		return -1;
+	}
+	for (; p < end; p = nl + 1) {
+		size_t n;
+		char line[300];
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - p);
+		lineno++;
+		if (n >= 254) {
+			*why = xasprintf("line %d is too long for a config dump", lineno);
+			return -1;
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (is_dev_line(line)) {
+			if (have_dev && maxoff < 64) {
+				*why = xasprintf("device %s (line %d) has less than 64 bytes of config space",
+						 bdf, dev_line);
+				return -1;
+			}
+			snprintf(bdf, sizeof(bdf), "%.*s", (int)strcspn(line, " "), line);
+			have_dev = 1;
+			devs++;
+			dev_line = lineno;
+			maxoff = 0;
+			continue;
+		}
+		if (!n) {
+			continue;
+		}
+		/* A hex line: "OFF: xx xx ... xx" (OFF 2-8 hex digits). */
+		{
+			size_t k = 0;
+			while (k < 9 && isxdigit((unsigned char)line[k]))
+				k++;
+			if (k >= 2 && k <= 8 && line[k] == ':' && line[k + 1] == ' ') {
+				unsigned off = (unsigned)strtoul(line, NULL, 16);
+				const char *z = line + k + 2;
+				int bytes = 0;
+				if (!have_dev) {
+					*why = xasprintf("line %d: config bytes before any device line", lineno);
+					return -1;
+				}
+				while (hexn(z, 2) && (z[2] == ' ' || z[2] == '\0')) {
+					bytes++;
+					z += z[2] ? 3 : 2;
+				}
+				if (*z || !bytes || off + (unsigned)bytes > 4096) {
+					*why = xasprintf("line %d: malformed config bytes", lineno);
+					return -1;
+				}
+				if (off + (unsigned)bytes > maxoff && off <= maxoff)
+					maxoff = off + (unsigned)bytes;
+				continue;
+			}
+		}
+		/* Anything else is lspci -v text between the hex blocks. */
+	}
+	if (!devs) {
+		*why = xstrdup("no device in it (expected 'lspci -xxx' output)");
+		return -1;
+	}
+	if (maxoff < 64) {
+		*why = xasprintf("device %s (line %d) has less than 64 bytes of config space", bdf, dev_line);
+		return -1;
+	}
+	return 0;
+}
+
+/*** Snapshot ***/
+
+/*
+ * Every function's config space, read through the read layer (inside the
+ * sysroot, regular files only, never more than 4096 bytes): what root reads
+ * of it, 4096 or 256 bytes; others get the first 64.
+ */
+static int read_config_file(struct sysroot *sr, const char *name, uint8_t *buf)
+{
+	char *path = xasprintf("/sys/bus/pci/devices/%s/config", name);
+	int fd = sr_open_file(sr, path), len = 0;
+	free(path);
+	if (fd < 0)
+		return 0;
+	while (len < 4096) {
+		ssize_t r = pread(fd, buf + len, (size_t)(4096 - len), len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (int)r;
+	}
+	close(fd);
+	return len & ~15;
+}
+
+int pci_snapshot(struct sysroot *sr, const char *dir)
+{
+	char **names = NULL, *sub, *out;
+	size_t n = 0, i;
+	uint8_t *buf;
+	FILE *fp;
+	int r;
+
+	r = sr_list(sr, "/sys/bus/pci/devices", &names, &n);
+	if (r == -ENOENT)
+		return 0;   /* no PCI bus: nothing to write */
+	if (r < 0) {
+		error("cannot list '/sys/bus/pci/devices': %s", sr_reason(r));
+		return r;
+	}
+	sub = xasprintf("%s/nodeaudit", dir);
+	if (mkdir(sub, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		error("cannot create '%s': %s", sub, strerror(errno));
+		free(sub);
+		sr_free_list(names, n);
+		return r;
+	}
+	out = xasprintf("%s/pci.dump", sub);
+	free(sub);
+	fp = fopen(out, "w");
+	if (!fp) {
+		r = -errno;
+		error("cannot write '%s': %s", out, strerror(errno));
+		free(out);
+		sr_free_list(names, n);
+		return r;
+	}
+	buf = xmalloc(4096);
+	for (i = 0; i < n; i++) {
+		unsigned dom, bus, dev, fn;
+		int len, off, k;
+		if (sscanf(names[i], "%x:%x:%x.%u", &dom, &bus, &dev, &fn) != 4)
+			continue;
+		len = read_config_file(sr, names[i], buf);
+		if (len < 64)
+			continue;
+		/* libpci's reader wants a blank after the address. */
+		fprintf(fp, "%04x:%02x:%02x.%u Class %02x%02x: %02x%02x:%02x%02x\n", dom, bus, dev, fn,
+			buf[11], buf[10], buf[1], buf[0], buf[3], buf[2]);
+		for (off = 0; off < len; off += 16) {
+			fprintf(fp, off < 256 ? "%02x:" : "%03x:", off);
+			for (k = 0; k < 16; k++)
+				fprintf(fp, " %02x", buf[off + k]);
+			fputc('\n', fp);
+		}
+		fputc('\n', fp);
+	}
+	free(buf);
+	sr_free_list(names, n);
+	if (fflush(fp) != 0 || ferror(fp)) {
+		r = -errno;
+		fclose(fp);
+		error("cannot write '%s': %s", out, strerror(-r));
+		free(out);
+		return r ? r : -EIO;
+	}
+	fclose(fp);
+	free(out);
+	return 0;
+}

@@ -1,0 +1,218 @@
+/* render/check-prom.c - the check report as a node_exporter textfile */
+#include "config.h"
+#include "audit/report.h"
+#include "render/render.h"
+#include "lib/facts.h"
+#include "lib/output.h"
+#include "lib/util.h"
+
+#include <math.h>
+#include <string.h>
+
+static void prom_label(FILE *fp, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", fp);
+		else if (*s == '"')
+			fputs("\\\"", fp);
+		else if (*s == '\n')
+			fputs("\\n", fp);
+		else
+			fputc(*s, fp);
+	}
+}
+
+/* The device a finding's detail names first ("0000:41:00.0: x8 of x16"), in
+ * bdf (13 bytes), or 0 when it names none. */
+static int detail_bdf(const char *d, char *bdf)
+{
+	static const char pat[] = "xxxx:xx:xx.x";
+	size_t i;
+	if (!d)
+		return 0;
+	for (i = 0; pat[i]; i++) {
+		unsigned char c = (unsigned char)d[i];
+		if (pat[i] == 'x' ? !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) : c != (unsigned char)pat[i])
+			return 0;
+	}
+	if (d[i] != ':')
+		return 0;
+	memcpy(bdf, d, i);
+	bdf[i] = '\0';
+	return 1;
+}
+
+static void prom_head(FILE *fp, const char *name, const char *help)
+{
+	fprintf(fp, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+static void prom_fact(FILE *fp, const cJSON *r, const char *path, const char *name, const char *help,
+		      double scale)
+{
+	const cJSON *v = facts_get(cJSON_GetObjectItemCaseSensitive(r, "facts"), path);
+	if (!cJSON_IsNumber(v))
+		return;
+	prom_head(fp, name, help);
+	fprintf(fp, "%s %.15g\n", name, v->valuedouble * scale);
+}
+
+/*** Per device and per node: labels an alert can name ***/
+
+static const struct link_metric {
+	const char *name, *fact, *help;
+	double scale;
+} link_metrics[] = {
+	{ "nodeaudit_pci_link_width", "link.width.current",
+	  "Negotiated PCIe link width in lanes, per device (checks pci.accelerator.link_width_ratio, "
+	  "pci.nic.link_width_ratio).", 1 },
+	{ "nodeaudit_pci_link_width_max", "link.width.max",
+	  "Widest PCIe link the device supports, in lanes (checks pci.accelerator.link_width_ratio, "
+	  "pci.nic.link_width_ratio).", 1 },
+	{ "nodeaudit_pci_link_speed_transfers_per_second", "link.speed_gts.current",
+	  "Negotiated PCIe link speed in transfers per second, per device (check pci.accelerator.link_speed).",
+	  1e9 },
+	{ "nodeaudit_pci_link_speed_max_transfers_per_second", "link.speed_gts.max",
+	  "Fastest PCIe link speed the device supports, in transfers per second (check "
+	  "pci.accelerator.link_speed).", 1e9 },
+};
+
+/* {bdf="...",class="accelerator",node="0"} of one device (node only when known). */
+static void device_labels(FILE *fp, const cJSON *d, const char *class)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(d, "numa_node");
+	fprintf(fp, "{bdf=\"");
+	prom_label(fp, fj_get_str(d, "bdf"));
+	fprintf(fp, "\",class=\"%s\"", class);
+	if (fj_get_str(d, "device")) {
+		fprintf(fp, ",device=\"");
+		prom_label(fp, fj_get_str(d, "device"));
+		fputc('"', fp);
+	}
+	if (cJSON_IsNumber(node) && node->valuedouble >= 0)
+		fprintf(fp, ",node=\"%d\"", node->valueint);
+	fputc('}', fp);
+}
+
+static void prom_per_device(FILE *fp, const cJSON *r)
+{
+	const cJSON *facts = cJSON_GetObjectItemCaseSensitive(r, "facts");
+	static const char *const lists[][2] = { { "pci.accelerators", "accelerator" }, { "pci.nics", "nic" } };
+	size_t m, k;
+	for (m = 0; m < ARRAY_SIZE(link_metrics); m++) {
+		int head = 0;
+		for (k = 0; k < ARRAY_SIZE(lists); k++) {
+			const cJSON *d;
+			cJSON_ArrayForEach(d, facts_get(facts, lists[k][0])) {
+				const cJSON *v = facts_get(d, link_metrics[m].fact);
+				if (!cJSON_IsNumber(v) || !fj_get_str(d, "bdf"))
+					continue;
+				if (!head++)
+					prom_head(fp, link_metrics[m].name, link_metrics[m].help);
+				fputs(link_metrics[m].name, fp);
+				device_labels(fp, d, lists[k][1]);
+				fprintf(fp, " %.15g\n", v->valuedouble * link_metrics[m].scale);
+			}
+		}
+	}
+}
+
+/* One gauge per NUMA node: {node="N"} from the member key of list's items. */
+static void node_gauge(FILE *fp, const cJSON *list, const char *idkey, const char *valkey, const char *name,
+		       const char *help)
+{
+	const cJSON *it;
+	int head = 0;
+	cJSON_ArrayForEach(it, list) {
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, idkey);
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, valkey);
+		if (!cJSON_IsNumber(id) || !cJSON_IsNumber(v))
+			continue;
+		if (!head++)
+			prom_head(fp, name, help);
+		fprintf(fp, "%s{node=\"%d\"} %.15g\n", name, id->valueint, v->valuedouble);
+	}
+}
+
+static void prom_per_node(FILE *fp, const cJSON *r)
+{
+	const cJSON *facts = cJSON_GetObjectItemCaseSensitive(r, "facts");
+	node_gauge(fp, facts_get(facts, "numa.nodes"), "id", "memory_bytes", "nodeaudit_numa_node_memory_bytes",
+		   "Memory of each NUMA node in bytes (check numa.nodes.memory_balanced).");
+	/* check --bench */
+	prom_fact(fp, r, "bench.bandwidth.bytes_per_s", "nodeaudit_bench_bandwidth_bytes_per_second",
+		  "Memory read bandwidth measured by check --bench, all nodes at once (check bench.efficiency).", 1);
+	prom_fact(fp, r, "bench.peak_bytes_per_s", "nodeaudit_bench_peak_bytes_per_second",
+		  "Theoretical memory bandwidth the bench compares with (check bench.efficiency).", 1);
+	prom_fact(fp, r, "bench.efficiency", "nodeaudit_bench_efficiency_ratio",
+		  "Measured over theoretical memory bandwidth (check bench.efficiency).", 1);
+	node_gauge(fp, facts_get(facts, "bench.nodes"), "node", "bytes_per_s",
+		   "nodeaudit_bench_node_bandwidth_bytes_per_second",
+		   "Memory read bandwidth measured on each NUMA node by check --bench.");
+}
+
+void report_render_prometheus(FILE *fp, const struct doc *d)
+{
+	const cJSON *r = d->json;
+	const cJSON *findings = cJSON_GetObjectItemCaseSensitive(r, "findings"), *f;
+	const cJSON *sum = cJSON_GetObjectItemCaseSensitive(r, "summary");
+	const cJSON *prof = cJSON_GetObjectItemCaseSensitive(r, "profile");
+	int i;
+
+	prom_head(fp, "nodeaudit_info", "nodeaudit version and the profile checked (always 1).");
+	fprintf(fp, "nodeaudit_info{version=\"%s\",profile=\"", PACKAGE_VERSION);
+	prom_label(fp, fj_get_str(prof, "name"));
+	fprintf(fp, "\",schema=\"%s\"} 1\n", REPORT_SCHEMA);
+	prom_head(fp, "nodeaudit_check_status",
+		  "Check status by check id ('nodeaudit explain ID' says what it measures): 0 pass, "
+		  "1 warn or info, 2 fail, 3 unknown (skipped checks are omitted); bdf: the device a check over "
+		  "devices found worst.");
+	cJSON_ArrayForEach(f, findings) {
+		int st = report_status_of(f), v;
+		const char *key = fj_get_str(f, "key");
+		char bdf[16];
+		if (st == ST_SKIP)
+			continue;
+		v = st == ST_PASS ? 0 : st == ST_FAIL ? 2 : st == ST_UNKNOWN ? 3 : 1;
+		fprintf(fp, "nodeaudit_check_status{id=\"");
+		prom_label(fp, fj_get_str(f, "id"));
+		if (key) {
+			fprintf(fp, "\",key=\"");
+			prom_label(fp, key);
+		}
+		/* A check over devices: the device its value comes from (the worst). */
+		if (detail_bdf(fj_get_str(f, "detail"), bdf))
+			fprintf(fp, "\",bdf=\"%s", bdf);
+		fprintf(fp, "\",severity=\"%s\"} %d\n", fj_get_str(f, "severity"), v);
+	}
+	prom_head(fp, "nodeaudit_findings", "Number of findings by status.");
+	for (i = 0; i < ST__N; i++)
+		fprintf(fp, "nodeaudit_findings{status=\"%s\"} %d\n", status_name(i),
+			report_jint(sum, status_name(i)));
+	prom_head(fp, "nodeaudit_exit_status", "Exit status of the check: 0 ok, 1 warning, 2 critical.");
+	fprintf(fp, "nodeaudit_exit_status %d\n", report_jint(sum, "exit"));
+	prom_fact(fp, r, "cpu.packages", "nodeaudit_cpu_packages", "CPU packages (sockets) online.", 1);
+	prom_fact(fp, r, "cpu.cores", "nodeaudit_cpu_cores", "Online physical cores.", 1);
+	prom_fact(fp, r, "cpu.threads", "nodeaudit_cpu_threads", "Online hardware threads.", 1);
+	prom_fact(fp, r, "cpu.max_mhz", "nodeaudit_cpu_max_frequency_hertz",
+		  "Highest maximum core frequency in hertz.", 1e6);
+	prom_fact(fp, r, "numa.node_count", "nodeaudit_numa_nodes", "NUMA nodes.", 1);
+	prom_fact(fp, r, "memory.total_bytes", "nodeaudit_memory_total_bytes", "Memory (MemTotal) in bytes.", 1);
+	prom_fact(fp, r, "memory.channels.total", "nodeaudit_memory_channels", "Memory channels of the platform (check memory.channels.populated_ratio).", 1);
+	prom_fact(fp, r, "memory.channels.populated", "nodeaudit_memory_channels_populated",
+		  "Memory channels with at least one DIMM (check memory.channels.populated_ratio).", 1);
+	prom_fact(fp, r, "memory.ecc.uncorrected_errors", "nodeaudit_memory_ecc_uncorrected_errors",
+		  "Uncorrected ECC errors since boot, EDAC ue_count summed (check memory.ecc.errors).", 1);
+	prom_fact(fp, r, "memory.ecc.corrected_errors", "nodeaudit_memory_ecc_corrected_errors",
+		  "Corrected ECC errors since boot, EDAC ce_count summed (check memory.ecc.errors).", 1);
+	{
+		const cJSON *acc = facts_get(cJSON_GetObjectItemCaseSensitive(r, "facts"), "pci.accelerators");
+		if (cJSON_IsArray(acc)) {
+			prom_head(fp, "nodeaudit_pci_accelerators", "PCIe accelerators found.");
+			fprintf(fp, "nodeaudit_pci_accelerators %d\n", cJSON_GetArraySize(acc));
+		}
+	}
+	prom_per_device(fp, r);
+	prom_per_node(fp, r);
+}

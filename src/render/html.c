@@ -1,0 +1,316 @@
+/* render/html.c - self-contained HTML pages: escaping, page frame, SVG helpers */
+#include "config.h"
+#include "render/html.h"
+#include "lib/output.h"
+#include "lib/util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void html_esc(FILE *fp, const char *s)
+{
+	markup_escape(fp, s, "&#39;", "\xef\xbf\xbd", 1);   /* U+FFFD */
+}
+
+void html_escf(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	html_esc(fp, s);
+	free(s);
+}
+
+void html_id(FILE *fp, const char *prefix, const char *s)
+{
+	fputs(prefix, fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.')
+			fputc(c, fp);
+		else
+			fprintf(fp, "_%02x", c);
+	}
+}
+
+static const char css[] =
+	"*{box-sizing:border-box}"
+	"body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5em auto;max-width:1200px;"
+	"padding:0 1em;color:#1b1f24;background:#fff}"
+	"h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.25em;margin:1.4em 0 .4em;border-bottom:1px solid #d0d7de}"
+	"h3{font-size:1.05em;margin:1em 0 .3em}"
+	"table{border-collapse:collapse;margin:.4em 0;width:100%}"
+	"th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top}"
+	"th{background:#f3f5f7}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
+	"code,.mono{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.92em;overflow-wrap:anywhere}"
+	".cards{display:flex;flex-wrap:wrap;gap:.6em;margin:.6em 0}"
+	".card{border:1px solid #d0d7de;border-radius:6px;padding:.4em .9em;min-width:7em}"
+	".card b{display:block;font-size:1.5em}"
+	".pass{background:#dafbe1}.warn{background:#fff8c5}.fail{background:#ffebe9}"
+	".unknown{background:#eaeef2}.skip,.info{background:#f6f8fa}"
+	".st{font-style:normal;display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3em;"
+	"border:1px solid #d0d7de;font-size:.9em}"
+	".note{color:#57606a}.mixed{border:2px solid #bf8700;padding:.4em .8em;background:#fff8c5}"
+	"svg{max-width:100%;height:auto}svg:not(.nodemap) text{font:11px system-ui,sans-serif;fill:#1b1f24}"
+	"#nodes-table td:nth-child(n+2):nth-child(-n+5){text-align:right}"
+	"#nodes-table td:nth-child(6),#nodes-table td:nth-child(7){font-size:.92em}"
+	"rect.pass{fill:#aceebb}rect.warn{fill:#fae17d}rect.fail{fill:#ff8182}rect.unknown{fill:#d0d7de}"
+	"rect.skip,rect.none{fill:#fff}rect.empty{fill:#fff}"
+	"code.cid{overflow-wrap:normal;word-break:keep-all}ul.vals{margin:0;padding-left:1.1em}"
+	".verdict{font-size:1.3em;margin:.3em 0;padding:.3em .7em;border:1px solid #d0d7de;border-radius:6px}"
+	".fix div.cmd{margin:.15em 0 .4em}.fix div.cmd code{white-space:pre-wrap}"
+	"@media print{body{max-width:none;margin:0}h2{break-after:avoid}tr,svg,section.node{break-inside:avoid}"
+	"a{color:inherit;text-decoration:none}}";
+
+void html_begin(FILE *fp, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      /* nothing may be fetched: no script, no image, no font, no frame */
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta name=\"generator\" content=\"" PACKAGE_NAME " " PACKAGE_VERSION "\">\n<title>",
+	      fp);
+	html_esc(fp, title);
+	fprintf(fp, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
+}
+
+void html_end(FILE *fp)
+{
+	fputs("<p class=\"note\">Written by " PACKAGE_NAME " " PACKAGE_VERSION
+	      "; this page is self-contained and loads nothing.</p>\n</body>\n</html>\n", fp);
+}
+
+const char *const html_rank_class[5] = { "skip", "pass", "unknown", "warn", "fail" };
+
+int html_status_rank(const char *s)
+{
+	if (!s)
+		return 2;
+	if (!strcmp(s, "fail"))
+		return 4;
+	if (!strcmp(s, "warn"))
+		return 3;
+	if (!strcmp(s, "unknown"))
+		return 2;
+	if (!strcmp(s, "pass"))
+		return 1;
+	if (!strcmp(s, "info") || !strcmp(s, "skip"))
+		return 0;
+	return 2;
+}
+
+const char *html_status_class(const char *s)
+{
+	static const char *const known[] = { "pass", "warn", "fail", "unknown", "skip", "info" };
+	size_t i;
+	for (i = 0; s && i < ARRAY_SIZE(known); i++)
+		if (!strcmp(s, known[i]))
+			return known[i];
+	return "unknown";
+}
+
+void svg_bars(FILE *fp, const char *title, const char *const *labels, const size_t *counts,
+	      size_t n)
+{
+	const int bw = 48, gap = 12, h = 140, top = 24, bottom = 36, left = 10;
+	size_t i, max = 0;
+	int w = left * 2 + (int)n * (bw + gap);
+	if (w < 260)
+		w = 260;
+	for (i = 0; i < n; i++)
+		if (counts[i] > max)
+			max = counts[i];
+	fprintf(fp, "<figure><svg role=\"img\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\"><title>", w, top + h + bottom, w, top + h + bottom);
+	html_esc(fp, title);
+	fputs("</title>", fp);
+	fprintf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#57606a\"/>", left, top + h,
+		w - left, top + h);
+	for (i = 0; i < n; i++) {
+		int bh = max ? (int)((double)counts[i] / (double)max * (h - 4)) : 0;
+		int x = left + (int)i * (bw + gap) + gap / 2;
+		if (counts[i] && bh < 2)
+			bh = 2;
+		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#54aeff\" stroke=\"#0969da\"/>",
+			x, top + h - bh, bw, bh);
+		fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"count\">%zu</text>",
+			x + bw / 2, top + h - bh - 4, counts[i]);
+		fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", x + bw / 2, top + h + 14);
+		html_esc(fp, labels[i]);
+		fputs("</text>", fp);
+	}
+	fputs("</svg><figcaption>", fp);
+	html_esc(fp, title);
+	fputs("</figcaption></figure>\n", fp);
+}
+
+/*** Values for people ***/
+
+const char *html_human(double v, const char *unit, char *buf, size_t n)
+{
+	if (!isfinite(v))
+		snprintf(buf, n, "%g", v);
+	else if (unit && !strcmp(unit, "ratio")) {
+		double p = v * 100;
+		snprintf(buf, n, fabs(p - round(p)) < 0.05 ? "%.0f%%" : "%.1f%%", p);
+	} else if (unit && !strcmp(unit, "bytes")) {
+		static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+		size_t k = 0;
+		double x = v;
+		while (fabs(x) >= 1024 && k + 1 < ARRAY_SIZE(u)) {
+			x /= 1024;
+			k++;
+		}
+		snprintf(buf, n, k && fabs(x - round(x)) >= 0.05 ? "%.1f %s" : "%.0f %s", x, u[k]);
+	} else if (unit && !strcmp(unit, "MHz"))
+		snprintf(buf, n, v >= 1000 ? "%.2f GHz" : "%.0f MHz", v >= 1000 ? v / 1000 : v);
+	else if (fabs(v - round(v)) < 1e-9 && fabs(v) < 1e15)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.4g", v);
+	return buf;
+}
+
+/* The raw text of a number as the report holds it (no float noise). */
+static void raw_num(double v, char *buf, size_t n)
+{
+	if (fabs(v - round(v)) < 1e-9 && fabs(v) < 1e15)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.17g", v);
+}
+
+static void titled(FILE *fp, const char *raw, const char *shown)
+{
+	if (strcmp(raw, shown)) {
+		fputs("<span title=\"", fp);
+		html_esc(fp, raw);
+		fputs("\">", fp);
+		html_esc(fp, shown);
+		fputs("</span>", fp);
+	} else
+		html_esc(fp, shown);
+}
+
+void html_value(FILE *fp, const cJSON *v, const char *unit)
+{
+	char raw[64], shown[64];
+	const cJSON *e;
+	if (!v || cJSON_IsNull(v)) {
+		fputs("<span class=\"note\">unknown</span>", fp);
+		return;
+	}
+	if (cJSON_IsNumber(v)) {
+		raw_num(v->valuedouble, raw, sizeof(raw));
+		titled(fp, raw, html_human(v->valuedouble, unit, shown, sizeof(shown)));
+	} else if (cJSON_IsBool(v))
+		fputs(cJSON_IsTrue(v) ? "true" : "false", fp);
+	else if (cJSON_IsString(v))
+		html_esc(fp, v->valuestring);
+	else if (cJSON_IsArray(v)) {
+		fputs("<ul class=\"vals\">", fp);
+		cJSON_ArrayForEach(e, v) {
+			fputs("<li>", fp);
+			html_value(fp, e, unit);
+			fputs("</li>", fp);
+		}
+		fputs("</ul>", fp);
+	} else {
+		char *s = cJSON_PrintUnformatted(v);
+		html_esc(fp, s ? s : "");
+		free(s);
+	}
+}
+
+void html_expected(FILE *fp, const cJSON *v, const char *unit)
+{
+	const char *s = cJSON_IsString(v) ? v->valuestring : NULL, *lists[] = { "any of: ", "one of: " };
+	size_t i;
+	if (!s) {
+		html_value(fp, v, unit);
+		return;
+	}
+	/* "any of: a, b" and "one of: a, b": the choices as a list. */
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		if (!strncmp(s, lists[i], strlen(lists[i]))) {
+			const char *p = s + strlen(lists[i]), *q;
+			html_escf(fp, "%.7s", lists[i]);
+			fputs("<ul class=\"vals\">", fp);
+			while (*p) {
+				q = strstr(p, ", ");
+				fputs("<li>", fp);
+				html_escf(fp, "%.*s", (int)(q ? (size_t)(q - p) : strlen(p)), p);
+				fputs("</li>", fp);
+				p = q ? q + 2 : p + strlen(p);
+			}
+			fputs("</ul>", fp);
+			return;
+		}
+	/* ">= 4294967296": the comparator, then the number for people. */
+	if ((s[0] == '>' || s[0] == '<' || s[0] == '=') && s[1] == '=' && s[2] == ' ') {
+		char *end, shown[64];
+		double x = strtod(s + 3, &end);
+		if (end != s + 3 && !*end && isfinite(x)) {
+			html_escf(fp, "%.2s ", s);
+			titled(fp, s + 3, html_human(x, unit, shown, sizeof(shown)));
+			return;
+		}
+	}
+	html_esc(fp, s);
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t a = strlen(s), b = strlen(tail);
+	return a >= b && !strcmp(s + a - b, tail);
+}
+
+void html_fact_value(FILE *fp, const char *fact, const char *text)
+{
+	char *end, shown[64];
+	double v;
+	if (!text || !*text || !fact) {
+		html_esc(fp, text ? text : "");
+		return;
+	}
+	v = strtod(text, &end);
+	if (*end || !isfinite(v)) {
+		html_esc(fp, text);
+		return;
+	}
+	if (ends_with(fact, "_bytes_per_s"))
+		snprintf(shown, sizeof(shown), "%.1f GB/s", v / 1e9);
+	else if (ends_with(fact, "_bytes"))
+		html_human(v, "bytes", shown, sizeof(shown));
+	else if (ends_with(fact, "ratio"))
+		html_human(v, "ratio", shown, sizeof(shown));
+	else {
+		html_esc(fp, text);
+		return;
+	}
+	titled(fp, text, shown);
+}
+
+void html_check_id(FILE *fp, const char *id)
+{
+	const char *p;
+	fputs("<code class=\"cid\">", fp);
+	/* Whole segments ("memory.", "channels.", "populated_", "ratio"), each
+	 * escaped as a string, with a break opportunity after each. */
+	for (p = id; p && *p;) {
+		size_t k = strcspn(p, "._");
+		if (p[k])
+			k++;
+		html_escf(fp, "%.*s", (int)k, p);
+		if (p[k - 1] == '.' || p[k - 1] == '_')
+			fputs("<wbr>", fp);
+		p += k;
+	}
+	fputs("</code>", fp);
+}

@@ -1,0 +1,59 @@
+/* render/render.h - the renderers: one function per command and format, one signature */
+#ifndef NODEAUDIT_RENDER_H
+#define NODEAUDIT_RENDER_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+/*
+ * What a command hands its renderer: the document that `--format json`
+ * prints, and for commands whose other formats need more than the document
+ * (report: every node's row), a pointer to their own state.  Renderers only
+ * format: no I/O besides fp, no decisions (hwloc lstopo's output methods).
+ */
+struct doc {
+	cJSON *json;        /* owned by the invocation; may be NULL (data only) */
+	const void *data;   /* command-specific, or NULL */
+	void (*free_data)(void *data);   /* releases data, or NULL */
+};
+
+typedef void render_fn(FILE *fp, const struct doc *d);
+
+/* Any JSON document, indented, valid UTF-8 whatever its strings held. */
+render_fn render_json;
+
+/* probe (render/probe-text.c) */
+render_fn probe_render_text;
+/* Its process section (render/probe-process.c). */
+void probe_render_process_text(FILE *out, const cJSON *root);
+/* pci.matrix as a table folded to width columns (80 when 0) and the
+ * devices' facts (render/probe-matrix.c) */
+void text_pci_matrix(FILE *fp, const cJSON *matrix, int width);
+/* The node as a drawing (render/svg.c): probe's facts alone, check's
+ * report coloured by its findings; node_svg_facts for a page (standalone
+ * 0: no XML declaration). */
+render_fn probe_render_svg;
+render_fn report_render_svg;
+void node_svg_facts(FILE *fp, const cJSON *facts, const cJSON *host, const cJSON *findings, int standalone);
+/* check: the report (render-check-*.c) */
+render_fn report_render_text;
+render_fn report_render_junit;
+render_fn report_render_prometheus;
+render_fn report_render_tap;
+render_fn report_render_nfd;   /* render/check-nfd.c; d->data: struct nfd_opts (render/nfd.h) or NULL */
+/* plan (render/plan.c) */
+render_fn plan_render_text;
+render_fn plan_render_sh;
+render_fn plan_render_sysctl;
+render_fn plan_render_systemd;
+/* The runtime's launch lines and the fit, for the text plan (render/plan-runtime.c). */
+void plan_render_runtime_text(FILE *out, const cJSON *plan);
+render_fn plan_render_kubelet;   /* render/plan-kubelet.c */
+/* bench (render/bench.c) */
+render_fn bench_render_text;
+/* explain (cmd/explain.c data: a check, or NULL for the list) */
+render_fn explain_render_text;
+/* profiles (cmd/profiles.c) */
+render_fn profiles_render_text;
+
+#endif
