@@ -88,6 +88,6 @@ int side_capture(struct probe_ctx *ctx, enum side_id id, const char *stage)
 		return r;
 	}
 	if (!ctx->sr.live)
-		return side_in_snapshot(ctx, id) ? snapshot_copy(ctx, stage, s->snapshot_path) : -ENOENT;
+		return side_in_snapshot(ctx, id) ? snapshot_copy(&ctx->sr, stage, s->snapshot_path) : -ENOENT;
 	return s->capture(ctx, stage);
 }
