@@ -154,6 +154,115 @@ static int global_option(int key, const char *arg)
 
 #define shown str_shown
 
+/* "--name=value" or "--name value" at argv[*i]: the option, whether it is
+ * global, and its value; 0, or -1 after usage_error(). */
+static int parse_long(const struct command *c, int argc, char **argv, int *i,
+		      const struct cmd_option **op, int *global, const char **val)
+{
+	const char *w = argv[*i];
+	const char *eq = strchr(w + 2, '=');
+	size_t n = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
+	const struct cmd_option *o;
+	char b1[48];
+	o = find_long(c, w + 2, n, global);
+	if (!o) {
+		char name[48];
+		const char *sug = suggest_option(c, w + 2, n);
+		snprintf(name, sizeof(name), "%.*s", (int)(n + 2 < 47 ? n + 2 : 47), w);
+		if (sug)
+			return usage_error(c->name, "unknown option '%s' (did you mean '--%s'?)",
+					   shown(name, b1, sizeof(b1)), sug);
+		return usage_error(c->name, "unknown option '%s'", shown(name, b1, sizeof(b1)));
+	}
+	*op = o;
+	if (o->arg) {
+		if (eq)
+			*val = eq + 1;
+		else if (*i + 1 < argc)
+			*val = argv[++*i];
+		else
+			return usage_error(c->name, "option '--%s' needs a value", o->name);
+	} else if (eq)
+		return usage_error(c->name, "option '--%s' takes no value", o->name);
+	return 0;
+}
+
+/* A cluster of short options at argv[*i]: -qv, -ofile, -o file.  The flags
+ * before the last are applied here; the last option (and its value) is
+ * left for the caller.  0, or -1 after usage_error(). */
+static int parse_short(const struct command *c, struct invocation *inv, int argc, char **argv, int *i,
+		       const struct cmd_option **op, int *global, const char **val)
+{
+	const char *p = argv[*i] + 1;
+	const struct cmd_option *o;
+	char b1[48];
+	for (; *p; p++) {
+		o = find_short(c, (unsigned char)*p, global);
+		if (!o) {
+			char ch[2] = { *p, 0 };
+			return usage_error(c->name, "unknown option '-%s'", shown(ch, b1, sizeof(b1)));
+		}
+		*op = o;
+		if (!o->arg) {
+			if (p[1] == '\0')
+				break;
+			if (*global && (o->key == OPT_HELP || o->key == OPT_VERSION))
+				break;
+			if (*global ? global_option(o->key, NULL) < 0 : c->option(inv->args, o->key, NULL) < 0)
+				return -1;
+			continue;
+		}
+		if (p[1])
+			*val = p + 1;
+		else if (*i + 1 < argc)
+			*val = argv[++*i];
+		else
+			return usage_error(c->name, "option '-%c' needs a value", *p);
+		break;
+	}
+	return 0;
+}
+
+/* One option found: --help and --version handled (1), a global one into
+ * G, a command's to its option(); 0, or -1. */
+static int apply_option(const struct command *c, struct invocation *inv, int cmd_seen,
+			const struct cmd_option *o, int global, const char *val)
+{
+	if (global && o->key == OPT_HELP) {
+		if (c == &cmd_help && !inv->noperands && !cmd_seen)
+			cli_print_help(stdout, commands, ncommands);
+		else
+			cli_print_usage(stdout, c);
+		return 1;
+	}
+	if (global && o->key == OPT_VERSION) {
+		print_version();
+		return 1;
+	}
+	if (global) {
+		if (global_option(o->key, val) < 0)
+			return -1;
+	} else if (!c->option || c->option(inv->args, o->key, val) < 0)
+		return -1;
+	return 0;
+}
+
+/* Once every word is read: -q with -v, and the number of operands. */
+static int check_parsed(const struct command *c, struct invocation *inv)
+{
+	char b1[48];
+	if (quiet_seen && verbose_seen)
+		return usage_error(c->name, "-q and -v contradict each other (-q: the results only; "
+				   "-v: the probes and their timings too)");
+	if (inv->noperands < c->min_operands) {
+		return usage_error(c->name, "no %s given", c->operands_help ? c->operands_help : "argument");
+	}
+	if (c->max_operands >= 0 && inv->noperands > c->max_operands)
+		return usage_error(c->name, "unexpected argument '%s'",
+				   shown(inv->operands[c->max_operands], b1, sizeof(b1)));
+	return 0;
+}
+
 /*
  * One pass over argv.  Hand-rolled rather than getopt_long: getopt reports
  * a long option's missing value only by its number, and reads the next word
@@ -163,8 +272,7 @@ static int global_option(int key, const char *arg)
  */
 int cli_parse(const struct command *c, int argc, char **argv, struct invocation *inv)
 {
-	int i, cmd_seen = 0, opts_done = 0;
-	char b1[48];
+	int i, r, cmd_seen = 0, opts_done = 0;
 
 	memset(inv, 0, sizeof(*inv));
 	quiet_seen = verbose_seen = 0;
@@ -179,7 +287,7 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 	inv->argv = argv;
 	for (i = 0; i < argc; i++) {
 		const char *w = argv[i], *val = NULL;
-		const struct cmd_option *o;
+		const struct cmd_option *o = NULL;
 		int global = 0;
 		if (opts_done || w[0] != '-' || !w[1]) {
 			/* The command word itself is not an operand. */
@@ -195,82 +303,17 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 			opts_done = 1;
 			continue;
 		}
-		if (w[1] == '-') {
-			const char *eq = strchr(w + 2, '=');
-			size_t n = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
-			o = find_long(c, w + 2, n, &global);
-			if (!o) {
-				char name[48];
-				const char *sug = suggest_option(c, w + 2, n);
-				snprintf(name, sizeof(name), "%.*s", (int)(n + 2 < 47 ? n + 2 : 47), w);
-				if (sug)
-					return usage_error(c->name, "unknown option '%s' (did you mean '--%s'?)",
-							   shown(name, b1, sizeof(b1)), sug);
-				return usage_error(c->name, "unknown option '%s'", shown(name, b1, sizeof(b1)));
-			}
-			if (o->arg) {
-				if (eq)
-					val = eq + 1;
-				else if (i + 1 < argc)
-					val = argv[++i];
-				else
-					return usage_error(c->name, "option '--%s' needs a value", o->name);
-			} else if (eq)
-				return usage_error(c->name, "option '--%s' takes no value", o->name);
-		} else {
-			/* A cluster of short options: -qv, -ofile, -o file. */
-			const char *p = w + 1;
-			for (; *p; p++) {
-				o = find_short(c, (unsigned char)*p, &global);
-				if (!o) {
-					char ch[2] = { *p, 0 };
-					return usage_error(c->name, "unknown option '-%s'", shown(ch, b1, sizeof(b1)));
-				}
-				if (!o->arg) {
-					if (p[1] == '\0')
-						break;
-					if (global && (o->key == OPT_HELP || o->key == OPT_VERSION))
-						break;
-					if (global ? global_option(o->key, NULL) < 0 : c->option(inv->args, o->key, NULL) < 0)
-						return -1;
-					continue;
-				}
-				if (p[1])
-					val = p + 1;
-				else if (i + 1 < argc)
-					val = argv[++i];
-				else
-					return usage_error(c->name, "option '-%c' needs a value", *p);
-				break;
-			}
-		}
-		if (global && o->key == OPT_HELP) {
-			if (c == &cmd_help && !inv->noperands && !cmd_seen)
-				cli_print_help(stdout, commands, ncommands);
-			else
-				cli_print_usage(stdout, c);
-			return 1;
-		}
-		if (global && o->key == OPT_VERSION) {
-			print_version();
-			return 1;
-		}
-		if (global) {
-			if (global_option(o->key, val) < 0)
-				return -1;
-		} else if (!c->option || c->option(inv->args, o->key, val) < 0)
+		if (w[1] == '-')
+			r = parse_long(c, argc, argv, &i, &o, &global, &val);
+		else
+			r = parse_short(c, inv, argc, argv, &i, &o, &global, &val);
+		if (r < 0)
 			return -1;
+		r = apply_option(c, inv, cmd_seen, o, global, val);
+		if (r != 0)
+			return r;
 	}
-	if (quiet_seen && verbose_seen)
-		return usage_error(c->name, "-q and -v contradict each other (-q: the results only; "
-				   "-v: the probes and their timings too)");
-	if (inv->noperands < c->min_operands) {
-		return usage_error(c->name, "no %s given", c->operands_help ? c->operands_help : "argument");
-	}
-	if (c->max_operands >= 0 && inv->noperands > c->max_operands)
-		return usage_error(c->name, "unexpected argument '%s'",
-				   shown(inv->operands[c->max_operands], b1, sizeof(b1)));
-	return 0;
+	return check_parsed(c, inv);
 }
 
 void invocation_release(struct invocation *inv)
