@@ -306,12 +306,128 @@ static const char *unsupported_archive(const char *p)
 
 /*** The command ***/
 
+/* What -o names, checked before anything is written: 0, or -1 after one line. */
+static int check_output(const char *out, const char *kind, const char *parent)
+{
+	struct stat st;
+	if (!strcmp(out, "/")) {
+		error("refusing to write a snapshot into '/'");
+		return -1;
+	}
+	if (check_not_in_sysroot(out) < 0)
+		return -1;
+	/* As every -o: a symbolic link is refused, not replaced or followed. */
+	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
+		error("cannot write '%s': it is a symbolic link; -o writes regular files and directories only", out);
+		return -1;
+	}
+	if (stat(out, &st) == 0) {
+		if (kind && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+			error("cannot write '%s': it is not a regular file", out);
+			return -1;
+		}
+		if (kind && S_ISDIR(st.st_mode)) {
+			error("cannot write '%s': it is a directory", out);
+			return -1;
+		}
+		if (!kind && !S_ISDIR(st.st_mode)) {
+			error("cannot write '%s': it exists and is not a directory", out);
+			return -1;
+		}
+		if (!kind && dir_is_empty(out) != 1) {
+			error("refusing to write into '%s': it exists and is not empty", out);
+			return -1;
+		}
+	}
+	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error("cannot write '%s': no directory '%s'", out, parent);
+		return -1;
+	}
+	return 0;
+}
+
+/* Stage beside the output (a directory is then renamed into place); an
+ * archive's staging directory is temporary, so it goes to TMPDIR. */
+static char *make_stage(const char *out, const char *kind, const char *parent)
+{
+	/* Registered: removed on exit and on SIGINT/SIGTERM (lib/tempdir.h). */
+	char *pre = kind ? NULL : xasprintf(".%s", base_of(out));
+	char *stage = tmpdir_make(kind ? NULL : parent, kind ? "nodeaudit-snapshot" : pre);
+	free(pre);
+	return stage;
+}
+
+/* Everything a replay needs, into stage (ctx probed): 0, or -1 after one line. */
+static int capture_all(struct probe_ctx *ctx, struct invocation *inv, const char *stage, size_t *nfiles)
+{
+	size_t i;
+	/* A sysctl that only a custom profile names must replay too. */
+	audit_read_all_profile_inputs(ctx);
+	for (i = 0; i < SIDE__N; i++) {
+		int r = side_capture(ctx, (enum side_id)i, stage);
+		if (r < 0)
+			debug("snapshot: %s not captured: %s", side_sources[i].name, sr_reason(r));
+	}
+	snapshot_capture_read_files(&ctx->sr, stage);
+	snapshot_capture_hwloc_inputs(&ctx->sr, stage);
+	if (write_meta(ctx, stage, inv->argc, inv->argv, nfiles) < 0) {
+		error("cannot write '%s': %s", stage, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The archive: tar into a temporary file beside out, renamed over it.
+ * *tmparp is that file while it is left to remove (by the caller, on
+ * failure).  0, or -1 after one line. */
+static int write_archive(const char *kind, const char *out, const char *parent, const char *stage,
+			 char **tmparp)
+{
+	int fd;
+	char *tmpar = xasprintf("%s/.%s.XXXXXX", parent, base_of(out));
+	*tmparp = tmpar;
+	/* Registered: removed on exit and on SIGTERM, SIGINT, SIGHUP. */
+	fd = tmpfile_make(tmpar);
+	if (fd < 0) {
+		error("cannot write '%s': %s", out, strerror(errno));
+		free(tmpar);
+		*tmparp = NULL;
+		return -1;
+	}
+	close(fd);
+	if (run_tar(kind, tmpar, stage) < 0)
+		return -1;
+	chmod(tmpar, 0644);
+	if (rename(tmpar, out) < 0) {
+		error("cannot write '%s': %s", out, strerror(errno));
+		return -1;
+	}
+	tmpdir_forget(tmpar);
+	free(tmpar);
+	*tmparp = NULL;
+	return 0;
+}
+
+/* The directory: the stage renamed into place (*stagep NULL then).  0, or
+ * -1 after one line. */
+static int move_stage(char **stagep, const char *out)
+{
+	/* rename() replaces an empty directory atomically. */
+	if (rename(*stagep, out) < 0) {
+		error("cannot write '%s': %s", out, strerror(errno));
+		return -1;
+	}
+	tmpdir_forget(*stagep);
+	free(*stagep);
+	*stagep = NULL;
+	return 0;
+}
+
 static int snapshot_cmd(struct invocation *inv)
 {
 	struct probe_ctx ctx;
 	const char *out, *kind, *bad;
 	char *stage = NULL, *parent = NULL, *tmpar = NULL, *outbuf = NULL;
-	struct stat st;
 	size_t i, nfiles = 0;
 	int ret = -1;
 
@@ -331,48 +447,9 @@ static int snapshot_cmd(struct invocation *inv)
 		return -1;
 	}
 	parent = path_dirname(out);
-	if (!strcmp(out, "/")) {
-		error("refusing to write a snapshot into '/'");
+	if (check_output(out, kind, parent) < 0)
 		goto done;
-	}
-	if (check_not_in_sysroot(out) < 0)
-		goto done;
-	/* As every -o: a symbolic link is refused, not replaced or followed. */
-	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
-		error("cannot write '%s': it is a symbolic link; -o writes regular files and directories only", out);
-		goto done;
-	}
-	if (stat(out, &st) == 0) {
-		if (kind && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
-			error("cannot write '%s': it is not a regular file", out);
-			goto done;
-		}
-		if (kind && S_ISDIR(st.st_mode)) {
-			error("cannot write '%s': it is a directory", out);
-			goto done;
-		}
-		if (!kind && !S_ISDIR(st.st_mode)) {
-			error("cannot write '%s': it exists and is not a directory", out);
-			goto done;
-		}
-		if (!kind && dir_is_empty(out) != 1) {
-			error("refusing to write into '%s': it exists and is not empty", out);
-			goto done;
-		}
-	}
-	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		error("cannot write '%s': no directory '%s'", out, parent);
-		goto done;
-	}
-
-	/* Stage beside the output (a directory is then renamed into place); an
-	 * archive's staging directory is temporary, so it goes to TMPDIR. */
-	{
-		/* Registered: removed on exit and on SIGINT/SIGTERM (lib/tempdir.h). */
-		char *pre = kind ? NULL : xasprintf(".%s", base_of(out));
-		stage = tmpdir_make(kind ? NULL : parent, kind ? "nodeaudit-snapshot" : pre);
-		free(pre);
-	}
+	stage = make_stage(out, kind, parent);
 	if (!stage) {
 		error("cannot create a staging directory: %s", strerror(errno));
 		goto done;
@@ -381,52 +458,10 @@ static int snapshot_cmd(struct invocation *inv)
 
 	if (probe_run(&ctx, &G.probe, NULL) < 0)
 		goto out;
-	/* A sysctl that only a custom profile names must replay too. */
-	audit_read_all_profile_inputs(&ctx);
-	for (i = 0; i < SIDE__N; i++) {
-		int r = side_capture(&ctx, (enum side_id)i, stage);
-		if (r < 0)
-			debug("snapshot: %s not captured: %s", side_sources[i].name, sr_reason(r));
-	}
-	snapshot_capture_read_files(&ctx.sr, stage);
-	snapshot_capture_hwloc_inputs(&ctx.sr, stage);
-	if (write_meta(&ctx, stage, inv->argc, inv->argv, &nfiles) < 0) {
-		error("cannot write '%s': %s", stage, strerror(errno));
+	if (capture_all(&ctx, inv, stage, &nfiles) < 0)
 		goto out;
-	}
-
-	if (kind) {
-		int fd;
-		tmpar = xasprintf("%s/.%s.XXXXXX", parent, base_of(out));
-		/* Registered: removed on exit and on SIGTERM, SIGINT, SIGHUP. */
-		fd = tmpfile_make(tmpar);
-		if (fd < 0) {
-			error("cannot write '%s': %s", out, strerror(errno));
-			free(tmpar);
-			tmpar = NULL;
-			goto out;
-		}
-		close(fd);
-		if (run_tar(kind, tmpar, stage) < 0)
-			goto out;
-		chmod(tmpar, 0644);
-		if (rename(tmpar, out) < 0) {
-			error("cannot write '%s': %s", out, strerror(errno));
-			goto out;
-		}
-		tmpdir_forget(tmpar);
-		free(tmpar);
-		tmpar = NULL;
-	} else {
-		/* rename() replaces an empty directory atomically. */
-		if (rename(stage, out) < 0) {
-			error("cannot write '%s': %s", out, strerror(errno));
-			goto out;
-		}
-		tmpdir_forget(stage);
-		free(stage);
-		stage = NULL;
-	}
+	if (kind ? write_archive(kind, out, parent, stage, &tmpar) < 0 : move_stage(&stage, out) < 0)
+		goto out;
 	if (verbosity >= 0)
 		printf("snapshot: %zu files in '%s'\n", nfiles, out);
 	ret = EXIT_OK;
