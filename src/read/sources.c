@@ -1,6 +1,7 @@
 /* read/sources.c - the probe inputs besides sysfs and procfs: cpuid, pci, smbios */
 #include "config.h"
 #include "read/sources.h"
+#include "probe/probe.h"   /* struct probe_ctx, struct probe_opts; cpu_snapshot_cpuid() */
 #include "read/smbios.h"
 #include "read/snapshot.h"
 #include "read/libpci.h"
