@@ -168,250 +168,341 @@ static cJSON *model_json(const struct gguf_file *g, const struct gguf_model *m, 
 	return j;
 }
 
-int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
-{
+/* What the steps of bench_run() share. */
+struct bench_state {
+	struct probe_ctx *ctx;
+	const struct bench_opts *o;
 	struct gguf_file g;
 	struct gguf_model m;
 	struct membw_opts mo;
 	struct membw_result r;
 	hwloc_topology_t topo;
-	cJSON *bw, *samples, *nodes, *notes, *pred, *mj = NULL;
-	const cJSON *peak;
-	int have_model = 0, *ids = NULL, nids = 0, i, ret = -1, reliable = -1;
-	uint64_t per_token = 0, avail = 0, size, want = 0, ctxlen = 0, kv_per_pos = 0, kv_bytes = 0;
-	double peak_bps = NAN;
-	char hb[32], hb2[32];
+	cJSON *notes, *mj;
+	int have_model, *ids, nids, reliable;
+	uint64_t per_token, avail, size, want, ctxlen, kv_per_pos, kv_bytes;
+	double peak_bps;
+};
 
-	memset(&r, 0, sizeof(r));
-	memset(&mo, 0, sizeof(mo));
-	g.fd = -1;
-	g.path = NULL;
-	notes = cJSON_CreateArray();
-
-	/* The model first: a malformed file stops everything. */
-	if (o->model) {
-		const struct ggml_type_info *kt = ggml_type(o->kv_type);
-		int e = gguf_open(&g, o->model);
-		if (e == GGUF_EIO) {
-			error("cannot read '%s': %s", o->model, g.err);
-			goto done;
-		}
-		if (e == 0)
-			e = gguf_model_summary(&g, &m);
-		if (e < 0) {
-			error("'%s': %s", o->model, g.err);
-			goto done;
-		}
-		have_model = 1;
-		ctxlen = o->ctx >= 0 ? (uint64_t)o->ctx
-			: m.has_n_ctx_train && m.n_ctx_train < DEFAULT_CTX ? m.n_ctx_train : DEFAULT_CTX;
-		/* Checked: a model's metadata may ask for more than 64 bits hold. */
-		if (__builtin_mul_overflow(m.kv_elems_per_pos / kt->blck, (uint64_t)kt->bytes, &kv_per_pos) ||
-		    __builtin_mul_overflow(kv_per_pos, ctxlen, &kv_bytes) ||
-		    __builtin_add_overflow(m.weight_bytes_per_token, m.kv_known ? kv_bytes : 0, &per_token)) {
-			error("'%s': the KV cache of %llu positions (%llu elements per position, %s) "
-			      "overflows 64 bits: not a model this machine can hold", o->model,
-			      (unsigned long long)ctxlen, (unsigned long long)m.kv_elems_per_pos, kt->name);
-			goto done;
-		}
-		if (!m.kv_known) {
-			facts_gap(&ctx->facts, "bench.model.kv_bytes_per_token", "%s", m.note);
-			add_note(notes, "%s; the ceiling counts the weights only", m.note);
-		}
-		if (m.has_n_ctx_train && ctxlen > m.n_ctx_train)
-			add_note(notes, "--ctx %llu is beyond the model's training context (%llu)",
-				 (unsigned long long)ctxlen, (unsigned long long)m.n_ctx_train);
-		if (m.moe)
-			add_note(notes, "mixture of experts: expert tensors counted at expert_used_count / "
-				 "expert_count");
-		want = g.size - g.data_offset < g.data_bytes ? g.size - g.data_offset : g.data_bytes;
-		mj = model_json(&g, &m, o, ctxlen, kv_per_pos, kv_bytes, per_token);
+/* The model first: a malformed file stops everything.  0, or -1 after one line. */
+static int bench_model(struct bench_state *st)
+{
+	const struct bench_opts *o = st->o;
+	struct gguf_model *m = &st->m;
+	const struct ggml_type_info *kt = ggml_type(o->kv_type);
+	int e = gguf_open(&st->g, o->model);
+	if (e == GGUF_EIO) {
+		error("cannot read '%s': %s", o->model, st->g.err);
+		return -1;
 	}
+	if (e == 0)
+		e = gguf_model_summary(&st->g, m);
+	if (e < 0) {
+		error("'%s': %s", o->model, st->g.err);
+		return -1;
+	}
+	st->have_model = 1;
+	st->ctxlen = o->ctx >= 0 ? (uint64_t)o->ctx
+		: m->has_n_ctx_train && m->n_ctx_train < DEFAULT_CTX ? m->n_ctx_train : DEFAULT_CTX;
+	/* Checked: a model's metadata may ask for more than 64 bits hold. */
+	if (__builtin_mul_overflow(m->kv_elems_per_pos / kt->blck, (uint64_t)kt->bytes, &st->kv_per_pos) ||
+	    __builtin_mul_overflow(st->kv_per_pos, st->ctxlen, &st->kv_bytes) ||
+	    __builtin_add_overflow(m->weight_bytes_per_token, m->kv_known ? st->kv_bytes : 0, &st->per_token)) {
+		error("'%s': the KV cache of %llu positions (%llu elements per position, %s) "
+		      "overflows 64 bits: not a model this machine can hold", o->model,
+		      (unsigned long long)st->ctxlen, (unsigned long long)m->kv_elems_per_pos, kt->name);
+		return -1;
+	}
+	if (!m->kv_known) {
+		facts_gap(&st->ctx->facts, "bench.model.kv_bytes_per_token", "%s", m->note);
+		add_note(st->notes, "%s; the ceiling counts the weights only", m->note);
+	}
+	if (m->has_n_ctx_train && st->ctxlen > m->n_ctx_train)
+		add_note(st->notes, "--ctx %llu is beyond the model's training context (%llu)",
+			 (unsigned long long)st->ctxlen, (unsigned long long)m->n_ctx_train);
+	if (m->moe)
+		add_note(st->notes, "mixture of experts: expert tensors counted at expert_used_count / "
+			 "expert_count");
+	st->want = st->g.size - st->g.data_offset < st->g.data_bytes ? st->g.size - st->g.data_offset
+								      : st->g.data_bytes;
+	st->mj = model_json(&st->g, m, o, st->ctxlen, st->kv_per_pos, st->kv_bytes, st->per_token);
+	return 0;
+}
 
-	/* Nodes under test. */
-	topo = probe_bind_topology(ctx);
+/* Nodes under test: --nodes, or every node with CPUs.  0, or -1 after one line. */
+static int bench_nodes(struct bench_state *st)
+{
+	const struct bench_opts *o = st->o;
+	hwloc_topology_t topo;
+	hwloc_bitmap_t want_nodes;
+	hwloc_obj_t n = NULL;
+	unsigned id;
+
+	topo = st->topo = probe_bind_topology(st->ctx);
 	if (!topo) {
 		error("bench: cannot load the topology of this machine (hwloc)");
-		goto done;
+		return -1;
 	}
-	{
-		hwloc_bitmap_t want_nodes = hwloc_bitmap_alloc();
-		hwloc_obj_t n = NULL;
-		unsigned id;
-		if (o->nodes)
-			parse_cpulist(o->nodes, want_nodes);
-		ids = xcalloc(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE) + 1, sizeof(*ids));
-		while ((n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n))) {
-			if (o->nodes ? !hwloc_bitmap_isset(want_nodes, n->os_index)
-				     : hwloc_bitmap_iszero(n->cpuset))
-				continue;
-			ids[nids++] = (int)n->os_index;
-			hwloc_bitmap_clr(want_nodes, n->os_index);
-		}
-		id = hwloc_bitmap_first(want_nodes);
-		hwloc_bitmap_free(want_nodes);
-		if (o->nodes && (int)id != -1) {
-			error("bench: --nodes: this machine has no NUMA node %u", id);
-			goto done;
-		}
-		if (!nids) {
-			error("bench: no NUMA node with CPUs to test");
-			goto done;
-		}
+	want_nodes = hwloc_bitmap_alloc();
+	if (o->nodes)
+		parse_cpulist(o->nodes, want_nodes);
+	st->ids = xcalloc(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE) + 1, sizeof(*st->ids));
+	while ((n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n))) {
+		if (o->nodes ? !hwloc_bitmap_isset(want_nodes, n->os_index)
+			     : hwloc_bitmap_iszero(n->cpuset))
+			continue;
+		st->ids[st->nids++] = (int)n->os_index;
+		hwloc_bitmap_clr(want_nodes, n->os_index);
 	}
+	id = hwloc_bitmap_first(want_nodes);
+	hwloc_bitmap_free(want_nodes);
+	if (o->nodes && (int)id != -1) {
+		error("bench: --nodes: this machine has no NUMA node %u", id);
+		return -1;
+	}
+	if (!st->nids) {
+		error("bench: no NUMA node with CPUs to test");
+		return -1;
+	}
+	return 0;
+}
 
-	/* The memory budget: one copy per node, half of the available memory kept free. */
-	if (mem_available(&ctx->sr, &avail) < 0) {
+/* The memory budget: one copy per node, half of the available memory kept
+ * free.  0, or -1 after one line. */
+static int bench_budget(struct bench_state *st)
+{
+	const struct bench_opts *o = st->o;
+	uint64_t size, avail = 0, want = st->want;
+	int nids = st->nids;
+	char hb[32], hb2[32];
+
+	if (mem_available(&st->ctx->sr, &avail) < 0) {
 		error("bench: cannot read MemAvailable from '/proc/meminfo'; give --size");
 		if (!o->size)
-			goto done;
+			return -1;
 		avail = 0;
 	}
+	st->avail = avail;
 	size = o->size ? o->size : DEFAULT_SIZE;
 	if (!o->size && avail && size > avail / 2 / nids)
 		size = avail / 2 / nids / (1u << 20) * (1u << 20);
-	if (have_model) {
+	if (st->have_model) {
 		if (want > size)
-			add_note(notes, "the model's %s of tensor data is more than the %s budget: "
+			add_note(st->notes, "the model's %s of tensor data is more than the %s budget: "
 				 "streaming its first %s", human_bytes(want, hb, sizeof(hb)),
 				 human_bytes(size, hb2, sizeof(hb2)), hb2);
 		else
 			size = want ? want : 4096;
 	}
+	st->size = size;
 	if (avail && size > avail / 2 / nids) {
 		error("bench: %d cop%s of %s would not fit in half of the %s of available memory; "
 		      "use a smaller --size", nids, nids == 1 ? "y" : "ies",
 		      human_bytes(size, hb, sizeof(hb)), human_bytes(avail, hb2, sizeof(hb2)));
-		goto done;
+		return -1;
 	}
 	/* Only a measurement can be of the caches: a dry run measures nothing. */
 	if (size < SMALL_BUFFER && !o->dry_run)
-		add_note(notes, "a buffer of %s per node fits in caches: the figure is not memory "
+		add_note(st->notes, "a buffer of %s per node fits in caches: the figure is not memory "
 			 "bandwidth", human_bytes(size, hb, sizeof(hb)));
+	return 0;
+}
 
-	/* The peak from the memory probe. */
-	peak = facts_get(ctx->facts.root, "memory.bandwidth.theoretical_bytes_per_s");
+/* The peak from the memory probe. */
+static void bench_peak(struct bench_state *st)
+{
+	const cJSON *peak = facts_get(st->ctx->facts.root, "memory.bandwidth.theoretical_bytes_per_s");
 	if (cJSON_IsNumber(peak) && peak->valuedouble > 0)
-		peak_bps = peak->valuedouble;
+		st->peak_bps = peak->valuedouble;
 	else
-		facts_gap(&ctx->facts, "bench.peak_bytes_per_s", "the theoretical peak is unknown "
+		facts_gap(&st->ctx->facts, "bench.peak_bytes_per_s", "the theoretical peak is unknown "
 			  "(memory.bandwidth.theoretical_bytes_per_s)");
-	if (isfinite(peak_bps) && o->nodes)
-		add_note(notes, "the peak is the whole machine's; --nodes tests part of it");
+	if (isfinite(st->peak_bps) && st->o->nodes)
+		add_note(st->notes, "the peak is the whole machine's; --nodes tests part of it");
+}
 
-	if (!o->dry_run) {
-		mo.size = size;
-		mo.threads = o->threads;
-		mo.nodes = ids;
-		mo.nnodes = nids;
-		mo.seconds = o->seconds;
-		mo.progress = isatty(STDERR_FILENO) && verbosity >= 0;
-		if (have_model) {
-			mo.src = g.map + g.data_offset;
-			mo.src_len = size < want ? size : want;
-		}
-		if (membw_run(topo, &mo, &r) < 0)
-			goto done;
-		if (r.note[0])
-			add_note(notes, "%s", r.note);
-		{
-			char load[80], what[32];
-			load_str(&ctx->sr, load, sizeof(load));
-			reliable = judge_samples(notes, "bandwidth", r.nsamples, r.min, r.max, load);
-			for (i = 0; r.nnodes > 1 && i < r.nnodes; i++) {
-				int k;
-				snprintf(what, sizeof(what), "node %d", r.nodes[i].node);
-				k = judge_samples(notes, what, r.nodes[i].nsamples, r.nodes[i].min,
-						  r.nodes[i].max, load);
-				/* Any spread too wide: unreliable; else any too few: unknown. */
-				if (k == 0 || reliable == 0)
-					reliable = 0;
-				else if (k < 0)
-					reliable = -1;
-			}
-		}
-		if (have_model) {
-			cJSON *pc = page_cache_nodes(g.map, g.data_offset, mo.src_len);
-			if (pc)
-				cJSON_AddItemToObject(mj, "page_cache", pc);
-			cJSON_AddNumberToObject(mj, "streamed_bytes", (double)mo.src_len);
-		}
-	} else {
-		facts_gap(&ctx->facts, "bench.bandwidth.bytes_per_s", "--dry-run: not measured");
+/* Whether the samples (all nodes', each node's) can be trusted: st->reliable. */
+static void bench_judge(struct bench_state *st)
+{
+	struct membw_result *r = &st->r;
+	char load[80], what[32];
+	int i;
+	load_str(&st->ctx->sr, load, sizeof(load));
+	st->reliable = judge_samples(st->notes, "bandwidth", r->nsamples, r->min, r->max, load);
+	for (i = 0; r->nnodes > 1 && i < r->nnodes; i++) {
+		int k;
+		snprintf(what, sizeof(what), "node %d", r->nodes[i].node);
+		k = judge_samples(st->notes, what, r->nodes[i].nsamples, r->nodes[i].min,
+				  r->nodes[i].max, load);
+		/* Any spread too wide: unreliable; else any too few: unknown. */
+		if (k == 0 || st->reliable == 0)
+			st->reliable = 0;
+		else if (k < 0)
+			st->reliable = -1;
 	}
+}
 
-	/* The bench.* keys. */
+/* The measurement (none for --dry-run).  0, or -1 after one line. */
+static int bench_measure(struct bench_state *st)
+{
+	const struct bench_opts *o = st->o;
+	struct membw_opts *mo = &st->mo;
+	if (o->dry_run) {
+		facts_gap(&st->ctx->facts, "bench.bandwidth.bytes_per_s", "--dry-run: not measured");
+		return 0;
+	}
+	mo->size = st->size;
+	mo->threads = o->threads;
+	mo->nodes = st->ids;
+	mo->nnodes = st->nids;
+	mo->seconds = o->seconds;
+	mo->progress = isatty(STDERR_FILENO) && verbosity >= 0;
+	if (st->have_model) {
+		mo->src = st->g.map + st->g.data_offset;
+		mo->src_len = st->size < st->want ? st->size : st->want;
+	}
+	if (membw_run(st->topo, mo, &st->r) < 0)
+		return -1;
+	if (st->r.note[0])
+		add_note(st->notes, "%s", st->r.note);
+	bench_judge(st);
+	if (st->have_model) {
+		cJSON *pc = page_cache_nodes(st->g.map, st->g.data_offset, mo->src_len);
+		if (pc)
+			cJSON_AddItemToObject(st->mj, "page_cache", pc);
+		cJSON_AddNumberToObject(st->mj, "streamed_bytes", (double)mo->src_len);
+	}
+	return 0;
+}
+
+/* bench.bandwidth: the median, the spread, reliable, the samples. */
+static void bandwidth_json(struct bench_state *st, cJSON *out)
+{
+	const struct bench_opts *o = st->o;
+	const struct membw_result *r = &st->r;
+	cJSON *bw, *samples;
+	int i;
 	bw = cJSON_AddObjectToObject(out, "bandwidth");
-	num_or_null(bw, "bytes_per_s", o->dry_run ? NAN : r.bytes_per_s);
-	num_or_null(bw, "min_bytes_per_s", o->dry_run ? NAN : r.min);
-	num_or_null(bw, "max_bytes_per_s", o->dry_run ? NAN : r.max);
-	if (reliable >= 0)
-		cJSON_AddBoolToObject(bw, "reliable", reliable);
+	num_or_null(bw, "bytes_per_s", o->dry_run ? NAN : r->bytes_per_s);
+	num_or_null(bw, "min_bytes_per_s", o->dry_run ? NAN : r->min);
+	num_or_null(bw, "max_bytes_per_s", o->dry_run ? NAN : r->max);
+	if (st->reliable >= 0)
+		cJSON_AddBoolToObject(bw, "reliable", st->reliable);
 	else {
 		cJSON_AddNullToObject(bw, "reliable");
 		if (o->dry_run)
-			facts_gap(&ctx->facts, "bench.bandwidth.reliable", "--dry-run: not measured");
+			facts_gap(&st->ctx->facts, "bench.bandwidth.reliable", "--dry-run: not measured");
 		else
-			facts_gap(&ctx->facts, "bench.bandwidth.reliable", "fewer than %d samples: no "
+			facts_gap(&st->ctx->facts, "bench.bandwidth.reliable", "fewer than %d samples: no "
 				  "spread to judge the median by", MIN_SAMPLES);
 	}
 	samples = cJSON_AddArrayToObject(bw, "samples");
-	for (i = 0; i < r.nsamples; i++)
-		cJSON_AddItemToArray(samples, cJSON_CreateNumber(r.samples[i]));
-	nodes = cJSON_AddArrayToObject(out, "nodes");
-	for (i = 0; i < r.nnodes; i++) {
+	for (i = 0; i < r->nsamples; i++)
+		cJSON_AddItemToArray(samples, cJSON_CreateNumber(r->samples[i]));
+}
+
+/* bench.nodes[]: each node's threads, CPUs and figures. */
+static void nodes_json(const struct bench_state *st, cJSON *out)
+{
+	const struct membw_result *r = &st->r;
+	cJSON *nodes = cJSON_AddArrayToObject(out, "nodes");
+	int i;
+	for (i = 0; i < r->nnodes; i++) {
 		cJSON *n = cJSON_CreateObject(), *s;
 		int k;
-		cJSON_AddNumberToObject(n, "node", r.nodes[i].node);
-		cJSON_AddNumberToObject(n, "threads", r.nodes[i].threads);
-		cJSON_AddStringToObject(n, "cpus", r.nodes[i].cpus);
-		num_or_null(n, "bytes_per_s", r.nodes[i].bytes_per_s);
-		num_or_null(n, "min_bytes_per_s", r.nodes[i].min);
-		num_or_null(n, "max_bytes_per_s", r.nodes[i].max);
+		cJSON_AddNumberToObject(n, "node", r->nodes[i].node);
+		cJSON_AddNumberToObject(n, "threads", r->nodes[i].threads);
+		cJSON_AddStringToObject(n, "cpus", r->nodes[i].cpus);
+		num_or_null(n, "bytes_per_s", r->nodes[i].bytes_per_s);
+		num_or_null(n, "min_bytes_per_s", r->nodes[i].min);
+		num_or_null(n, "max_bytes_per_s", r->nodes[i].max);
 		s = cJSON_AddArrayToObject(n, "samples");
-		for (k = 0; k < r.nodes[i].nsamples; k++)
-			cJSON_AddItemToArray(s, cJSON_CreateNumber(r.nodes[i].samples[k]));
+		for (k = 0; k < r->nodes[i].nsamples; k++)
+			cJSON_AddItemToArray(s, cJSON_CreateNumber(r->nodes[i].samples[k]));
 		cJSON_AddItemToArray(nodes, n);
 	}
+}
+
+/* bench.sweep (bench/sweep.c) when asked.  0, or -1 after one line. */
+static int sweep_json(struct bench_state *st, cJSON *out)
+{
+	const struct bench_opts *o = st->o;
 	if (o->sweep && !o->dry_run) {
-		if (bench_sweep(topo, &mo, out, notes) < 0)
-			goto done;
+		if (bench_sweep(st->topo, &st->mo, out, st->notes) < 0)
+			return -1;
 	} else if (o->sweep) {
 		cJSON_AddNullToObject(out, "sweep");
-		facts_gap(&ctx->facts, "bench.sweep", "--dry-run: not measured");
+		facts_gap(&st->ctx->facts, "bench.sweep", "--dry-run: not measured");
 	}
-	if (mj) {
-		cJSON_AddItemToObject(out, "model", mj);
-		mj = NULL;
+	return 0;
+}
+
+/* The rest of the bench.* keys: model, peak, efficiency, predicted, threads,
+ * seconds, size, kernel, passes and the notes (st->notes handed over). */
+static void result_json(struct bench_state *st, cJSON *out)
+{
+	const struct bench_opts *o = st->o;
+	const struct membw_result *r = &st->r;
+	cJSON *pred;
+	if (st->mj) {
+		cJSON_AddItemToObject(out, "model", st->mj);
+		st->mj = NULL;
 	} else
 		cJSON_AddNullToObject(out, "model");
-	num_or_null(out, "peak_bytes_per_s", peak_bps);
-	num_or_null(out, "efficiency", o->dry_run ? NAN : r.bytes_per_s / peak_bps);
+	num_or_null(out, "peak_bytes_per_s", st->peak_bps);
+	num_or_null(out, "efficiency", o->dry_run ? NAN : r->bytes_per_s / st->peak_bps);
 	pred = cJSON_AddObjectToObject(out, "predicted");
-	num_or_null(pred, "tokens_per_s", have_model && per_token && !o->dry_run
-		    ? r.bytes_per_s / (double)per_token : NAN);
-	if (!have_model)
-		facts_gap(&ctx->facts, "bench.predicted.tokens_per_s", "no model given (bench MODEL.gguf)");
+	num_or_null(pred, "tokens_per_s", st->have_model && st->per_token && !o->dry_run
+		    ? r->bytes_per_s / (double)st->per_token : NAN);
+	if (!st->have_model)
+		facts_gap(&st->ctx->facts, "bench.predicted.tokens_per_s", "no model given (bench MODEL.gguf)");
 	if (o->dry_run)
 		cJSON_AddNullToObject(out, "threads");
 	else
-		cJSON_AddNumberToObject(out, "threads", r.threads);
-	cJSON_AddNumberToObject(out, "seconds", o->dry_run ? 0 : r.seconds);
-	cJSON_AddNumberToObject(out, "size_bytes", (double)size);
-	fj_str_or_null(out, "kernel", o->dry_run ? NULL : r.kernel);
+		cJSON_AddNumberToObject(out, "threads", r->threads);
+	cJSON_AddNumberToObject(out, "seconds", o->dry_run ? 0 : r->seconds);
+	cJSON_AddNumberToObject(out, "size_bytes", (double)st->size);
+	fj_str_or_null(out, "kernel", o->dry_run ? NULL : r->kernel);
 	if (o->dry_run)
 		cJSON_AddNullToObject(out, "passes_per_sample");
 	else
-		cJSON_AddNumberToObject(out, "passes_per_sample", r.passes);
-	cJSON_AddItemToObject(out, "notes", notes);
-	notes = NULL;
+		cJSON_AddNumberToObject(out, "passes_per_sample", r->passes);
+	cJSON_AddItemToObject(out, "notes", st->notes);
+	st->notes = NULL;
+}
+
+int bench_run(struct probe_ctx *ctx, const struct bench_opts *o, cJSON *out)
+{
+	struct bench_state st;
+	int ret = -1;
+
+	memset(&st, 0, sizeof(st));
+	st.ctx = ctx;
+	st.o = o;
+	st.reliable = -1;
+	st.peak_bps = NAN;
+	st.g.fd = -1;
+	st.g.path = NULL;
+	st.notes = cJSON_CreateArray();
+
+	if (o->model && bench_model(&st) < 0)
+		goto done;
+	if (bench_nodes(&st) < 0 || bench_budget(&st) < 0)
+		goto done;
+	bench_peak(&st);
+	if (bench_measure(&st) < 0)
+		goto done;
+	bandwidth_json(&st, out);
+	nodes_json(&st, out);
+	if (sweep_json(&st, out) < 0)
+		goto done;
+	result_json(&st, out);
 	ret = 0;
 done:
-	cJSON_Delete(notes);
-	cJSON_Delete(mj);
-	membw_result_free(&r);
-	free(ids);
+	cJSON_Delete(st.notes);
+	cJSON_Delete(st.mj);
+	membw_result_free(&st.r);
+	free(st.ids);
 	if (o->model)
-		gguf_close(&g);
+		gguf_close(&st.g);
 	return ret;
 }

@@ -337,26 +337,25 @@ static int measure(struct team *t, struct worker *w, int from, int to, kernel_fn
 	return interrupted ? error("bench: interrupted") : 0;
 }
 
-int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_result *r)
-{
-	struct nodebuf *nb = xcalloc(o->nnodes, sizeof(*nb));
-	struct worker *w = NULL;
+/* What the steps of membw_run() share. */
+struct run {
+	hwloc_topology_t topo;
+	const struct membw_opts *o;
+	struct membw_result *r;
+	struct nodebuf *nb;
+	struct worker *w;
 	struct team team;
-	struct sigaction sa, old;
-	int nw = 0, i, j, ret = -1, started = 0, best = -1, phases, have_numa, reps = 2;
-	double t_begin = now(), t_start, budget, best_dt = INFINITY, warm;
-	kernel_fn plain = k_base_1;
+	int nw, started, best, have_numa;
+	double t_start, best_dt;
+};
 
-	memset(r, 0, sizeof(*r));
-	memset(&team, 0, sizeof(team));
-	/* Without NUMA support (or with the memory-policy calls blocked, as
-	 * container seccomp profiles do) buffers are plain pages; the note says
-	 * their placement was not enforced. */
-	have_numa = numa_lazy_available() >= 0;
-	if (!have_numa)
-		snprintf(r->note, sizeof(r->note), "libnuma is not usable here%s%s%s: buffers were not "
-			 "placed on their node (first touch by the main thread)",
-			 *numa_lazy_error() ? " (" : "", numa_lazy_error(), *numa_lazy_error() ? ")" : "");
+/* Each node's threads (one per core, or --threads) and its buffer's size.
+ * 0, or -1 after one line. */
+static int plan_workers(struct run *s)
+{
+	hwloc_topology_t topo = s->topo;
+	const struct membw_opts *o = s->o;
+	int i, j;
 	/* Threads and buffers per node. */
 	for (i = 0; i < o->nnodes; i++) {
 		int pus[4096], n, k;
@@ -367,92 +366,120 @@ int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_re
 			k = n;
 		if (n == 0) {
 			error("bench: node %d has no CPUs this process may use", o->nodes[i]);
-			goto out;
+			return -1;
 		}
 		if (o->threads > n) {
 			error("bench: --threads %d: node %d has only %d CPUs this process may use",
 			      o->threads, o->nodes[i], n);
-			goto out;
+			return -1;
 		}
 		if (k < 1)
 			k = 1;
-		nb[i].node = o->nodes[i];
-		nb[i].first = nw;
-		nb[i].count = k;
+		s->nb[i].node = o->nodes[i];
+		s->nb[i].first = s->nw;
+		s->nb[i].count = k;
 		slice = (o->size + k - 1) / k;
 		slice = (slice + SLICE_ALIGN - 1) / SLICE_ALIGN * SLICE_ALIGN;
-		nb[i].len = slice * k;
-		w = xrealloc(w, (nw + k) * sizeof(*w));
+		s->nb[i].len = slice * k;
+		s->w = xrealloc(s->w, (s->nw + k) * sizeof(*s->w));
 		for (j = 0; j < k; j++) {
-			memset(&w[nw + j], 0, sizeof(*w));
-			w[nw + j].cpu = pus[j];
-			w[nw + j].len = slice;
+			memset(&s->w[s->nw + j], 0, sizeof(*s->w));
+			s->w[s->nw + j].cpu = pus[j];
+			s->w[s->nw + j].len = slice;
 		}
-		nw += k;
+		s->nw += k;
 	}
+	return 0;
+}
+
+/* Each node's buffer, allocated on it and filled (every page touched).
+ * 0, or -1 after one line. */
+static int fill_buffers(struct run *s)
+{
+	const struct membw_opts *o = s->o;
+	int i, j;
 	for (i = 0; i < o->nnodes; i++) {
-		if (have_numa)
-			nb[i].buf = numa_lazy_alloc_onnode(nb[i].len, nb[i].node);
+		if (s->have_numa)
+			s->nb[i].buf = numa_lazy_alloc_onnode(s->nb[i].len, s->nb[i].node);
 		else {
-			void *p = mmap(NULL, nb[i].len, PROT_READ | PROT_WRITE,
+			void *p = mmap(NULL, s->nb[i].len, PROT_READ | PROT_WRITE,
 				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-			nb[i].buf = p == MAP_FAILED ? NULL : p;
+			s->nb[i].buf = p == MAP_FAILED ? NULL : p;
 		}
-		if (!nb[i].buf) {
-			error("bench: cannot allocate %llu bytes on node %d", (unsigned long long)nb[i].len,
-			      nb[i].node);
-			goto out;
+		if (!s->nb[i].buf) {
+			error("bench: cannot allocate %llu bytes on node %d", (unsigned long long)s->nb[i].len,
+			      s->nb[i].node);
+			return -1;
 		}
 		/* Transparent huge pages where THP is "madvise": 512 times fewer
 		 * page faults while filling (on the development VM, under load, a
 		 * 1 GiB run took 3-11 s instead of 11-19 s) and fewer TLB misses
 		 * while streaming.  Advice only: refused, the pages stay small. */
-		(void)madvise(nb[i].buf, nb[i].len, MADV_HUGEPAGE);
+		(void)madvise(s->nb[i].buf, s->nb[i].len, MADV_HUGEPAGE);
 		/* Touch every page from here: the policy puts them on the node. */
 		if (o->src) {
-			memcpy(nb[i].buf, o->src, o->src_len);
-			memset(nb[i].buf + o->src_len, 0, nb[i].len - o->src_len);
+			memcpy(s->nb[i].buf, o->src, o->src_len);
+			memset(s->nb[i].buf + o->src_len, 0, s->nb[i].len - o->src_len);
 		} else {
-			uint64_t *p = (uint64_t *)nb[i].buf, k;
-			for (k = 0; k < nb[i].len / 8; k++)
+			uint64_t *p = (uint64_t *)s->nb[i].buf, k;
+			for (k = 0; k < s->nb[i].len / 8; k++)
 				p[k] = k * 0x9e3779b97f4a7c15ull;
 		}
-		for (j = 0; j < nb[i].count; j++)
-			w[nb[i].first + j].base = nb[i].buf + (uint64_t)j * w[nb[i].first + j].len;
+		for (j = 0; j < s->nb[i].count; j++)
+			s->w[s->nb[i].first + j].base = s->nb[i].buf + (uint64_t)j * s->w[s->nb[i].first + j].len;
 	}
+	return 0;
+}
 
+/* The clock of the budget, SIGINT caught (the previous action in *old),
+ * the workers started and waiting on the start barrier. */
+static void start_team(struct run *s, struct sigaction *old)
+{
+	struct sigaction sa;
+	int i;
 	/* The budget starts now: filling the buffers comes on top (--seconds
 	 * says so).  Counted in, it left one sample where the pages came
 	 * slowly (a guest right after likwid-bench freed 1 GiB: 1 sample in
 	 * 4-6 s for --seconds 3, against 60-90 otherwise). */
-	t_start = now();
+	s->t_start = now();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
 	interrupted = 0;
-	sigaction(SIGINT, &sa, &old);
+	sigaction(SIGINT, &sa, old);
 
-	pthread_barrier_init(&team.start, NULL, nw + 1);
-	pthread_barrier_init(&team.end, NULL, nw + 1);
-	for (i = 0; i < nw; i++) {
-		w[i].team = &team;
-		w[i].idx = i;
-		if (pthread_create(&w[i].th, NULL, worker_main, &w[i])) {
+	pthread_barrier_init(&s->team.start, NULL, s->nw + 1);
+	pthread_barrier_init(&s->team.end, NULL, s->nw + 1);
+	for (i = 0; i < s->nw; i++) {
+		s->w[i].team = &s->team;
+		s->w[i].idx = i;
+		if (pthread_create(&s->w[i].th, NULL, worker_main, &s->w[i])) {
 			/* The barriers count nw + 1: run the others out through them. */
 			die("bench: cannot start a thread");
 		}
-		started++;
+		s->started++;
 	}
+}
+
+/* The warm-up, then the read kernel: r->kernel and r->passes.  0, or -1
+ * after one line. */
+static int pick_kernel(struct run *s)
+{
+	const struct membw_opts *o = s->o;
+	struct membw_result *r = s->r;
+	kernel_fn plain = k_base_1;
+	double warm;
+	int i, j, reps = 2;
 	/* Warm-up, with the plain one-stream pass giving each slice's reference sum. */
-	team.active_from = 0;
-	team.active_to = nw;
-	team.passes = 1;
-	warm = pass(&team, w, plain);
-	for (i = 0; i < nw; i++) {
-		w[i].ref = w[i].sum;
-		if (w[i].pinned < 0) {
-			error("bench: cannot pin a thread to CPU %d: %s", w[i].cpu, strerror(-w[i].pinned));
-			goto stop;
+	s->team.active_from = 0;
+	s->team.active_to = s->nw;
+	s->team.passes = 1;
+	warm = pass(&s->team, s->w, plain);
+	for (i = 0; i < s->nw; i++) {
+		s->w[i].ref = s->w[i].sum;
+		if (s->w[i].pinned < 0) {
+			error("bench: cannot pin a thread to CPU %d: %s", s->w[i].cpu, strerror(-s->w[i].pinned));
+			return -1;
 		}
 	}
 	/* Pick the fastest correct variant of the widest ISA: two passes each,
@@ -462,93 +489,145 @@ int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_re
 		reps = 1;
 	/* A buffer that fits in caches passes in microseconds: a sample repeats
 	 * it so that one preemption or the clock's grain cannot make it 0. */
-	team.passes = passes_for(warm);
+	s->team.passes = passes_for(warm);
 	for (i = 0; i < (int)ARRAY_SIZE(kernels) && !interrupted; i++) {
 		double dt;
 		if (!isa_ok(kernels[i].isa))
 			continue;
-		if (best >= 0 && (kernels[best].isa != kernels[i].isa || now() - t_start > o->seconds / 2))
+		if (s->best >= 0 && (kernels[s->best].isa != kernels[i].isa || now() - s->t_start > o->seconds / 2))
 			break;
-		team.active_from = 0;
-		team.active_to = nw;
-		dt = pass(&team, w, kernels[i].fn);
+		s->team.active_from = 0;
+		s->team.active_to = s->nw;
+		dt = pass(&s->team, s->w, kernels[i].fn);
 		if (reps > 1)
-			dt = fmin(dt, pass(&team, w, kernels[i].fn));
-		for (j = 0; j < nw; j++)
-			if (w[j].sum != w[j].ref)
+			dt = fmin(dt, pass(&s->team, s->w, kernels[i].fn));
+		for (j = 0; j < s->nw; j++)
+			if (s->w[j].sum != s->w[j].ref)
 				break;
-		if (j < nw) {
+		if (j < s->nw) {
 			debug("bench: variant '%s' read wrong data; not used", kernels[i].name);
 			continue;
 		}
 		debug("bench: variant '%s': %.3f ms", kernels[i].name, dt * 1e3);
-		if (dt < best_dt) {
-			best_dt = dt;
-			best = i;
+		if (dt < s->best_dt) {
+			s->best_dt = dt;
+			s->best = i;
 		}
 	}
-	if (best < 0) {
+	if (s->best < 0) {
 		error(interrupted ? "bench: interrupted" : "bench: no read kernel gave correct results");
-		goto stop;
+		return -1;
 	}
-	snprintf(r->kernel, sizeof(r->kernel), "%s", kernels[best].name);
-	team.passes = passes_for(best_dt / team.passes);
-	r->passes = team.passes;
+	snprintf(r->kernel, sizeof(r->kernel), "%s", kernels[s->best].name);
+	s->team.passes = passes_for(s->best_dt / s->team.passes);
+	r->passes = s->team.passes;
+	return 0;
+}
 
+/* The samples: each node alone, then all at once.  0, or -1 after one line. */
+static int measure_nodes(struct run *s)
+{
+	const struct membw_opts *o = s->o;
+	struct membw_result *r = s->r;
+	double budget;
+	int i, j, phases;
 	/* Each node alone, then all at once when there are several. */
 	phases = o->nnodes > 1 ? o->nnodes + 1 : o->nnodes;
-	budget = (o->seconds - (now() - t_start)) / phases;
+	budget = (o->seconds - (now() - s->t_start)) / phases;
 	r->nodes = xcalloc(o->nnodes, sizeof(*r->nodes));
 	r->nnodes = o->nnodes;
 	for (i = 0; i < o->nnodes; i++) {
 		struct membw_node *m = &r->nodes[i];
 		hwloc_bitmap_t set = hwloc_bitmap_alloc();
 		char what[32];
-		m->node = nb[i].node;
-		m->threads = nb[i].count;
-		for (j = 0; j < nb[i].count; j++)
-			hwloc_bitmap_set(set, w[nb[i].first + j].cpu);
+		m->node = s->nb[i].node;
+		m->threads = s->nb[i].count;
+		for (j = 0; j < s->nb[i].count; j++)
+			hwloc_bitmap_set(set, s->w[s->nb[i].first + j].cpu);
 		cpulist_str(set, m->cpus, sizeof(m->cpus));
 		hwloc_bitmap_free(set);
 		snprintf(what, sizeof(what), "node %d", m->node);
-		if (measure(&team, w, nb[i].first, nb[i].first + nb[i].count, kernels[best].fn, budget,
-			    o, what, &m->samples, &m->nsamples) < 0)
-			goto stop;
+		if (measure(&s->team, s->w, s->nb[i].first, s->nb[i].first + s->nb[i].count,
+			    kernels[s->best].fn, budget, o, what, &m->samples, &m->nsamples) < 0)
+			return -1;
 		stats(m->samples, m->nsamples, &m->bytes_per_s, &m->min, &m->max);
 	}
 	if (o->nnodes > 1) {
-		if (measure(&team, w, 0, nw, kernels[best].fn, budget, o, "all nodes", &r->samples,
+		if (measure(&s->team, s->w, 0, s->nw, kernels[s->best].fn, budget, o, "all nodes", &r->samples,
 			    &r->nsamples) < 0)
-			goto stop;
+			return -1;
 	} else {
 		r->samples = xmalloc(r->nodes[0].nsamples * sizeof(double));
 		memcpy(r->samples, r->nodes[0].samples, r->nodes[0].nsamples * sizeof(double));
 		r->nsamples = r->nodes[0].nsamples;
 	}
 	stats(r->samples, r->nsamples, &r->bytes_per_s, &r->min, &r->max);
-	r->threads = nw;
-	r->streamed_bytes = nb[0].len;
-	ret = 0;
-stop:
+	r->threads = s->nw;
+	r->streamed_bytes = s->nb[0].len;
+	return 0;
+}
+
+/* The workers released and joined, SIGINT's action restored. */
+static void stop_team(struct run *s, const struct sigaction *old)
+{
+	const struct membw_opts *o = s->o;
+	int i;
 	/* Every worker waits on the start barrier between passes: release
 	 * them with no pass to run. */
-	if (started == nw) {
-		team.fn = NULL;
-		pthread_barrier_wait(&team.start);
+	if (s->started == s->nw) {
+		s->team.fn = NULL;
+		pthread_barrier_wait(&s->team.start);
 	}
-	for (i = 0; i < started; i++)
-		pthread_join(w[i].th, NULL);
-	pthread_barrier_destroy(&team.start);
-	pthread_barrier_destroy(&team.end);
-	sigaction(SIGINT, &old, NULL);
+	for (i = 0; i < s->started; i++)
+		pthread_join(s->w[i].th, NULL);
+	pthread_barrier_destroy(&s->team.start);
+	pthread_barrier_destroy(&s->team.end);
+	sigaction(SIGINT, old, NULL);
 	if (o->progress)
 		fprintf(stderr, "\r\033[K");
+}
+
+static void free_buffers(struct run *s)
+{
+	int i;
+	for (i = 0; i < s->o->nnodes; i++)
+		if (s->nb[i].buf)
+			s->have_numa ? numa_lazy_free(s->nb[i].buf, s->nb[i].len) : (void)munmap(s->nb[i].buf, s->nb[i].len);
+}
+
+int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_result *r)
+{
+	struct run s;
+	struct sigaction old;
+	int ret = -1;
+	double t_begin = now();
+
+	memset(r, 0, sizeof(*r));
+	memset(&s, 0, sizeof(s));
+	s.topo = topo;
+	s.o = o;
+	s.r = r;
+	s.nb = xcalloc(o->nnodes, sizeof(*s.nb));
+	s.best = -1;
+	s.best_dt = INFINITY;
+	/* Without NUMA support (or with the memory-policy calls blocked, as
+	 * container seccomp profiles do) buffers are plain pages; the note says
+	 * their placement was not enforced. */
+	s.have_numa = numa_lazy_available() >= 0;
+	if (!s.have_numa)
+		snprintf(r->note, sizeof(r->note), "libnuma is not usable here%s%s%s: buffers were not "
+			 "placed on their node (first touch by the main thread)",
+			 *numa_lazy_error() ? " (" : "", numa_lazy_error(), *numa_lazy_error() ? ")" : "");
+	if (plan_workers(&s) < 0 || fill_buffers(&s) < 0)
+		goto out;
+	start_team(&s, &old);
+	if (pick_kernel(&s) == 0 && measure_nodes(&s) == 0)
+		ret = 0;
+	stop_team(&s, &old);
 out:
-	for (i = 0; i < o->nnodes; i++)
-		if (nb[i].buf)
-			have_numa ? numa_lazy_free(nb[i].buf, nb[i].len) : (void)munmap(nb[i].buf, nb[i].len);
-	free(nb);
-	free(w);
+	free_buffers(&s);
+	free(s.nb);
+	free(s.w);
 	r->seconds = now() - t_begin;
 	if (ret < 0)
 		membw_result_free(r);

@@ -1,6 +1,7 @@
-/* cmd/cli.c - the command table, option parsing, help, and the one runner */
+/* cmd/cli.c - the command table, option parsing, and the one runner */
 #include "config.h"
 #include "cmd/cli.h"
+#include "cmd/options.h"
 #include "audit/checks.h"
 #include "lib/output.h"
 #include "lib/textlayout.h"
@@ -13,8 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-struct global_opts G;
-
 /*** The command table (the order of nodeaudit(1) COMMANDS and --help) ***/
 
 const struct command *const commands[] = {
@@ -23,9 +22,6 @@ const struct command *const commands[] = {
 };
 const size_t ncommands = ARRAY_SIZE(commands);
 
-/* `nodeaudit` alone runs `check` with the default profile (nodeaudit(1) DESCRIPTION). */
-static const char default_command[] = "check";
-
 const struct command *find_command(const char *name)
 {
 	size_t i;
@@ -33,211 +29,6 @@ const struct command *find_command(const char *name)
 		if (!strcmp(commands[i]->name, name))
 			return commands[i];
 	return NULL;
-}
-
-/*** Global options ***/
-
-enum {
-	OPT_SYSROOT = 1000, OPT_SMBIOS, OPT_PCI_DUMP, OPT_CPUID_DUMP, OPT_FORMAT, OPT_COLOR, OPT_COLOUR,
-	OPT_OUTPUT = 'o', OPT_QUIET = 'q', OPT_VERBOSE = 'v', OPT_HELP = 'h', OPT_VERSION = 'V',
-};
-
-/* Those marked probe only mean something to commands that probe. */
-static const struct global_option {
-	struct cmd_option o;
-	int probe;
-} global_options[] = {
-	{ { "sysroot", OPT_SYSROOT, "PATH", "read a snapshot (directory or .tar.gz) instead of this machine" }, 1 },
-	{ { "smbios", OPT_SMBIOS, "FILE", "SMBIOS table from 'dmidecode --dump-bin FILE'" }, 1 },
-	{ { "pci-dump", OPT_PCI_DUMP, "FILE", "PCI config space dump ('lspci -xxx' output)" }, 1 },
-	{ { "cpuid-dump", OPT_CPUID_DUMP, "FILE", "raw CPUID dump as libcpuid writes it" }, 1 },
-	{ { "format", OPT_FORMAT, "FMT", "output format (text, json, and per command more)" }, 0 },
-	{ { "output", OPT_OUTPUT, "FILE", "write to FILE atomically (temporary file + rename)" }, 0 },
-	{ { "color", OPT_COLOR, "WHEN", "auto (default), always or never; NO_COLOR is honoured" }, 0 },
-	{ { "colour", OPT_COLOUR, "WHEN", NULL }, 0 },
-	{ { "quiet", OPT_QUIET, NULL, "the results only: no notes, hints or fixes in text, no warnings on stderr" }, 0 },
-	{ { "verbose", OPT_VERBOSE, NULL, "on stderr, each probe and how long it took; -vv: every file read" }, 0 },
-	{ { "help", OPT_HELP, NULL, "this help; 'nodeaudit help COMMAND' for one command" }, 0 },
-	{ { "version", OPT_VERSION, NULL, "version" }, 0 },
-};
-
-static const char *current_command;
-
-const char *cli_command_name(void)
-{
-	return current_command;
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg, *clean;
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	clean = str_clean(msg, CLEAN_LINE);   /* one line, as every message */
-	fprintf(stderr, "%s: %s", progname, clean ? clean : msg);
-	free(clean);
-	free(msg);
-	if (!cmd)
-		cmd = current_command;
-	if (cmd)
-		fprintf(stderr, "; try 'nodeaudit %s --help'\n", cmd);
-	else
-		fprintf(stderr, "; try 'nodeaudit --help'\n");
-	return -1;
-}
-
-/*** Help, generated from the table ***/
-
-/* One line of an option's help from column 22, wrapped under itself. */
-static void help_line(FILE *fp, const char *s, size_t n)
-{
-	char *line = xstrndup(s, n);
-	tl_wrap(fp, 22, 22, line);
-	free(line);
-}
-
-/* Hand-broken text (a description, an epilog): each line wrapped to the
- * width, continuation lines under the line's own indent plus two. */
-static void help_text(FILE *fp, const char *s)
-{
-	while (*s) {
-		size_t n = strcspn(s, "\n");
-		char *line = xstrndup(s, n);
-		tl_wrap(fp, 0, strspn(line, " ") + 2, line);
-		free(line);
-		s += n;
-		if (*s == '\n')
-			s++;
-	}
-}
-
-/* "  --name ARG      help" with continuation lines indented to the text. */
-static void print_option(FILE *fp, const struct cmd_option *o)
-{
-	char head[64];
-	const char *h = o->help, *nl;
-	if (!h)
-		return;
-	if (o->key > 0 && o->key < 128 && o->key != OPT_HELP && o->key != OPT_VERSION && o->arg)
-		snprintf(head, sizeof(head), "-%c, --%s %s", o->key, o->name, o->arg);
-	else if (o->key > 0 && o->key < 128)
-		snprintf(head, sizeof(head), "-%c, --%s", o->key, o->name);
-	else if (o->arg)
-		snprintf(head, sizeof(head), "--%s %s", o->name, o->arg);
-	else
-		snprintf(head, sizeof(head), "--%s", o->name);
-	fprintf(fp, "  %-20s", head);
-	if (strlen(head) > 19)
-		fprintf(fp, "\n  %-20s", "");
-	while ((nl = strchr(h, '\n'))) {
-		help_line(fp, h, (size_t)(nl - h));
-		fprintf(fp, "  %-20s", "");
-		h = nl + 1;
-	}
-	help_line(fp, h, strlen(h));
-}
-
-static void print_globals(FILE *fp, int probes)
-{
-	size_t i;
-	fprintf(fp, "Global options:\n");
-	for (i = 0; i < ARRAY_SIZE(global_options); i++) {
-		if (global_options[i].probe && !probes)
-			continue;
-		if (global_options[i].o.key == OPT_FORMAT)
-			continue;   /* each command lists its own formats */
-		print_option(fp, &global_options[i].o);
-	}
-}
-
-/* "text (default), json or csv" */
-static void print_formats(FILE *fp, const struct command *c)
-{
-	size_t i, n = 0;
-	while (c->formats[n].name)
-		n++;
-	struct strbuf sb = STRBUF_INIT;
-	while (c->formats[n].name)
-		n++;
-	fprintf(fp, "  %-20s", "--format FMT");
-	for (i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", c->formats[i].name,
-			    i == 0 ? " (default)" : "");
-	help_line(fp, sb.buf, sb.len);
-	strbuf_release(&sb);
-	if (c->format_help) {
-		const char *h = c->format_help, *nl;
-		while ((nl = strchr(h, '\n'))) {
-			fprintf(fp, "  %-20s", "");
-			help_line(fp, h, (size_t)(nl - h));
-			h = nl + 1;
-		}
-		if (*h) {
-			fprintf(fp, "  %-20s", "");
-			help_line(fp, h, strlen(h));
-		}
-	}
-}
-
-void cli_print_usage(FILE *fp, const struct command *c)
-{
-	const char *s = c->synopsis, *nl;
-	const struct cmd_option *o;
-	/* Each synopsis line wrapped under its first option (GNU's usage). */
-	size_t ind = strlen("Usage: nodeaudit ") + strlen(c->name) + 1;
-	const char *lead = "Usage:";
-	do {
-		char *line, *p;
-		int depth = 0;
-		nl = strchr(s, '\n');
-		line = xasprintf("%-6s nodeaudit %s%s%.*s", lead, c->name, *s && s != nl ? " " : "",
-				 nl ? (int)(nl - s) : (int)strlen(s), s);
-		/* "[--report FILE]" stays on one line. */
-		for (p = line; *p; p++) {
-			depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
-			if (*p == ' ' && depth > 0)
-				*p = TL_GLUE[0];
-		}
-		tl_wrap(fp, 0, ind, line);
-		free(line);
-		lead = "";
-		s = nl ? nl + 1 : s + strlen(s);
-	} while (nl);
-	fputc('\n', fp);
-	help_text(fp, c->description);
-	if ((c->options && c->options->name) || c->formats) {
-		fprintf(fp, "\nOptions:\n");
-		for (o = c->options; o && o->name; o++)
-			print_option(fp, o);
-		if (c->formats)
-			print_formats(fp, c);
-	}
-	if (c->epilog) {
-		fputc('\n', fp);
-		help_text(fp, c->epilog);
-	}
-	fputc('\n', fp);
-	print_globals(fp, (c->flags & CMD_PROBES) != 0);
-}
-
-void cli_print_help(FILE *fp)
-{
-	size_t i;
-	fprintf(fp, "Usage: nodeaudit [OPTIONS] [COMMAND [ARGS]]\n\n"
-		    "Audit a Linux server before it takes AI-agent traffic.\n\n"
-		    "Commands:\n");
-	for (i = 0; i < ncommands; i++)
-		tl_line(fp, 13, "  %-10s %s", commands[i]->name, commands[i]->summary);
-	fputc('\n', fp);
-	tl_wrapf(fp, 0, 0, "With no command, nodeaudit runs '%s' on this machine.  Options may stand "
-		 "before or after the command.", default_command);
-	fputc('\n', fp);
-	print_globals(fp, 1);
-	fputc('\n', fp);
-	help_text(fp, "Exit status: 0 OK, 1 warning, 2 critical, 3 unknown (could not run).\n"
-		  "See nodeaudit(1); the checks and the field figures behind them: nodeaudit-checks(7).\n");
 }
 
 static void print_version(void)
@@ -252,7 +43,7 @@ static const struct cmd_option *find_long(const struct command *c, const char *n
 {
 	const struct cmd_option *o;
 	size_t i;
-	for (i = 0; i < ARRAY_SIZE(global_options); i++)
+	for (i = 0; i < nglobal_options; i++)
 		if (strlen(global_options[i].o.name) == n && !strncmp(global_options[i].o.name, name, n)) {
 			*global = 1;
 			return &global_options[i].o;
@@ -269,7 +60,7 @@ static const struct cmd_option *find_short(const struct command *c, int ch, int 
 {
 	const struct cmd_option *o;
 	size_t i;
-	for (i = 0; i < ARRAY_SIZE(global_options); i++)
+	for (i = 0; i < nglobal_options; i++)
 		if (global_options[i].o.key == ch) {
 			*global = 1;
 			return &global_options[i].o;
@@ -289,7 +80,7 @@ static const char *suggest_option(const struct command *c, const char *name, siz
 	const struct cmd_option *o;
 	char *w = xstrndup(name, n);
 	size_t i, k = 0;
-	for (i = 0; i < ARRAY_SIZE(global_options) && k + 1 < ARRAY_SIZE(names); i++)
+	for (i = 0; i < nglobal_options && k + 1 < ARRAY_SIZE(names); i++)
 		if (global_options[i].o.help)
 			names[k++] = global_options[i].o.name;
 	for (o = c ? c->options : NULL; o && o->name && k + 1 < ARRAY_SIZE(names); o++)
@@ -363,6 +154,115 @@ static int global_option(int key, const char *arg)
 
 #define shown str_shown
 
+/* "--name=value" or "--name value" at argv[*i]: the option, whether it is
+ * global, and its value; 0, or -1 after usage_error(). */
+static int parse_long(const struct command *c, int argc, char **argv, int *i,
+		      const struct cmd_option **op, int *global, const char **val)
+{
+	const char *w = argv[*i];
+	const char *eq = strchr(w + 2, '=');
+	size_t n = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
+	const struct cmd_option *o;
+	char b1[48];
+	o = find_long(c, w + 2, n, global);
+	if (!o) {
+		char name[48];
+		const char *sug = suggest_option(c, w + 2, n);
+		snprintf(name, sizeof(name), "%.*s", (int)(n + 2 < 47 ? n + 2 : 47), w);
+		if (sug)
+			return usage_error(c->name, "unknown option '%s' (did you mean '--%s'?)",
+					   shown(name, b1, sizeof(b1)), sug);
+		return usage_error(c->name, "unknown option '%s'", shown(name, b1, sizeof(b1)));
+	}
+	*op = o;
+	if (o->arg) {
+		if (eq)
+			*val = eq + 1;
+		else if (*i + 1 < argc)
+			*val = argv[++*i];
+		else
+			return usage_error(c->name, "option '--%s' needs a value", o->name);
+	} else if (eq)
+		return usage_error(c->name, "option '--%s' takes no value", o->name);
+	return 0;
+}
+
+/* A cluster of short options at argv[*i]: -qv, -ofile, -o file.  The flags
+ * before the last are applied here; the last option (and its value) is
+ * left for the caller.  0, or -1 after usage_error(). */
+static int parse_short(const struct command *c, struct invocation *inv, int argc, char **argv, int *i,
+		       const struct cmd_option **op, int *global, const char **val)
+{
+	const char *p = argv[*i] + 1;
+	const struct cmd_option *o;
+	char b1[48];
+	for (; *p; p++) {
+		o = find_short(c, (unsigned char)*p, global);
+		if (!o) {
+			char ch[2] = { *p, 0 };
+			return usage_error(c->name, "unknown option '-%s'", shown(ch, b1, sizeof(b1)));
+		}
+		*op = o;
+		if (!o->arg) {
+			if (p[1] == '\0')
+				break;
+			if (*global && (o->key == OPT_HELP || o->key == OPT_VERSION))
+				break;
+			if (*global ? global_option(o->key, NULL) < 0 : c->option(inv->args, o->key, NULL) < 0)
+				return -1;
+			continue;
+		}
+		if (p[1])
+			*val = p + 1;
+		else if (*i + 1 < argc)
+			*val = argv[++*i];
+		else
+			return usage_error(c->name, "option '-%c' needs a value", *p);
+		break;
+	}
+	return 0;
+}
+
+/* One option found: --help and --version handled (1), a global one into
+ * G, a command's to its option(); 0, or -1. */
+static int apply_option(const struct command *c, struct invocation *inv, int cmd_seen,
+			const struct cmd_option *o, int global, const char *val)
+{
+	if (global && o->key == OPT_HELP) {
+		if (c == &cmd_help && !inv->noperands && !cmd_seen)
+			cli_print_help(stdout, commands, ncommands);
+		else
+			cli_print_usage(stdout, c);
+		return 1;
+	}
+	if (global && o->key == OPT_VERSION) {
+		print_version();
+		return 1;
+	}
+	if (global) {
+		if (global_option(o->key, val) < 0)
+			return -1;
+	} else if (!c->option || c->option(inv->args, o->key, val) < 0)
+		return -1;
+	return 0;
+}
+
+/* Once every word is read: -q with -v, and the number of operands. */
+static int check_parsed(const struct command *c, struct invocation *inv)
+{
+	char b1[48];
+	if (quiet_seen && verbose_seen)
+		return usage_error(c->name, "-q and -v contradict each other (-q: the results only; "
+				   "-v: the probes and their timings too)");
+	if (inv->noperands < c->min_operands) {
+		return usage_error(c->name, "no %s given", c->operands_help ? c->operands_help : "argument");
+	}
+	if (c->max_operands >= 0 && inv->noperands > c->max_operands)
+		return usage_error(c->name, "unexpected argument '%s'",
+				   shown(inv->operands[c->max_operands], b1, sizeof(b1)));
+	return 0;
+}
+
 /*
  * One pass over argv.  Hand-rolled rather than getopt_long: getopt reports
  * a long option's missing value only by its number, and reads the next word
@@ -372,12 +272,13 @@ static int global_option(int key, const char *arg)
  */
 int cli_parse(const struct command *c, int argc, char **argv, struct invocation *inv)
 {
-	int i, cmd_seen = 0, opts_done = 0;
-	char b1[48];
+	int i, r, cmd_seen = 0, opts_done = 0;
 
 	memset(inv, 0, sizeof(*inv));
 	quiet_seen = verbose_seen = 0;
 	inv->cmd = c;
+	inv->commands = commands;
+	inv->ncommands = ncommands;
 	inv->args = xcalloc(1, c->args_size ? c->args_size : 1);
 	if (c->init)
 		c->init(inv->args);
@@ -386,7 +287,7 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 	inv->argv = argv;
 	for (i = 0; i < argc; i++) {
 		const char *w = argv[i], *val = NULL;
-		const struct cmd_option *o;
+		const struct cmd_option *o = NULL;
 		int global = 0;
 		if (opts_done || w[0] != '-' || !w[1]) {
 			/* The command word itself is not an operand. */
@@ -402,82 +303,17 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 			opts_done = 1;
 			continue;
 		}
-		if (w[1] == '-') {
-			const char *eq = strchr(w + 2, '=');
-			size_t n = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
-			o = find_long(c, w + 2, n, &global);
-			if (!o) {
-				char name[48];
-				const char *sug = suggest_option(c, w + 2, n);
-				snprintf(name, sizeof(name), "%.*s", (int)(n + 2 < 47 ? n + 2 : 47), w);
-				if (sug)
-					return usage_error(c->name, "unknown option '%s' (did you mean '--%s'?)",
-							   shown(name, b1, sizeof(b1)), sug);
-				return usage_error(c->name, "unknown option '%s'", shown(name, b1, sizeof(b1)));
-			}
-			if (o->arg) {
-				if (eq)
-					val = eq + 1;
-				else if (i + 1 < argc)
-					val = argv[++i];
-				else
-					return usage_error(c->name, "option '--%s' needs a value", o->name);
-			} else if (eq)
-				return usage_error(c->name, "option '--%s' takes no value", o->name);
-		} else {
-			/* A cluster of short options: -qv, -ofile, -o file. */
-			const char *p = w + 1;
-			for (; *p; p++) {
-				o = find_short(c, (unsigned char)*p, &global);
-				if (!o) {
-					char ch[2] = { *p, 0 };
-					return usage_error(c->name, "unknown option '-%s'", shown(ch, b1, sizeof(b1)));
-				}
-				if (!o->arg) {
-					if (p[1] == '\0')
-						break;
-					if (global && (o->key == OPT_HELP || o->key == OPT_VERSION))
-						break;
-					if (global ? global_option(o->key, NULL) < 0 : c->option(inv->args, o->key, NULL) < 0)
-						return -1;
-					continue;
-				}
-				if (p[1])
-					val = p + 1;
-				else if (i + 1 < argc)
-					val = argv[++i];
-				else
-					return usage_error(c->name, "option '-%c' needs a value", *p);
-				break;
-			}
-		}
-		if (global && o->key == OPT_HELP) {
-			if (c == &cmd_help && !inv->noperands && !cmd_seen)
-				cli_print_help(stdout);
-			else
-				cli_print_usage(stdout, c);
-			return 1;
-		}
-		if (global && o->key == OPT_VERSION) {
-			print_version();
-			return 1;
-		}
-		if (global) {
-			if (global_option(o->key, val) < 0)
-				return -1;
-		} else if (!c->option || c->option(inv->args, o->key, val) < 0)
+		if (w[1] == '-')
+			r = parse_long(c, argc, argv, &i, &o, &global, &val);
+		else
+			r = parse_short(c, inv, argc, argv, &i, &o, &global, &val);
+		if (r < 0)
 			return -1;
+		r = apply_option(c, inv, cmd_seen, o, global, val);
+		if (r != 0)
+			return r;
 	}
-	if (quiet_seen && verbose_seen)
-		return usage_error(c->name, "-q and -v contradict each other (-q: the results only; "
-				   "-v: the probes and their timings too)");
-	if (inv->noperands < c->min_operands) {
-		return usage_error(c->name, "no %s given", c->operands_help ? c->operands_help : "argument");
-	}
-	if (c->max_operands >= 0 && inv->noperands > c->max_operands)
-		return usage_error(c->name, "unexpected argument '%s'",
-				   shown(inv->operands[c->max_operands], b1, sizeof(b1)));
-	return 0;
+	return check_parsed(c, inv);
 }
 
 void invocation_release(struct invocation *inv)
@@ -553,7 +389,7 @@ static int run_command(const struct command *c, int argc, char **argv)
 	struct output out;
 	int r, code;
 
-	current_command = c->name;
+	cli_set_command_name(c->name);
 	r = cli_parse(c, argc, argv, &inv);
 	if (r != 0) {
 		invocation_release(&inv);
@@ -606,7 +442,7 @@ int cli_main(int argc, char **argv)
 
 	at = cli_find_command(argc - 1, argv + 1);
 	if (at < 0) {
-		cmd = find_command(default_command);
+		cmd = find_command(cli_default_command);
 		G.implicit = 1;
 	}
 	else if (!(cmd = find_command(argv[1 + at]))) {
@@ -648,7 +484,7 @@ int cli_main(int argc, char **argv)
 		int j;
 		for (j = 1; j < argc && strcmp(argv[j], "--"); j++) {
 			if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
-				cli_print_help(stdout);
+				cli_print_help(stdout, commands, ncommands);
 				return stdout_done();
 			}
 		}

@@ -32,7 +32,7 @@ struct cmd_format {
 	render_fn *render;
 };
 
-/* Global options, parsed with every command's own. */
+/* Global options, parsed with every command's own (G: cmd/options.c). */
 struct global_opts {
 	struct probe_opts probe;   /* --sysroot, --smbios, --pci-dump, --cpuid-dump */
 	const char *format;        /* --format as given; NULL: the command's default */
@@ -55,6 +55,10 @@ struct invocation {
 	int argc;                       /* the whole command line, after the program name */
 	char **argv;
 	int exit;                       /* run()'s exit status when it succeeded (0-2) */
+	/* The command table (cmd/cli.c), for help: the commands never call
+	 * back into the runner. */
+	const struct command *const *commands;
+	size_t ncommands;
 };
 
 /* Flags of a command. */
@@ -82,7 +86,9 @@ struct command {
 	int (*run)(struct invocation *inv);
 };
 
-/* The commands, in the order of nodeaudit(1) COMMANDS (cmd/cli.c). */
+/* The commands, in the order of nodeaudit(1) COMMANDS (cmd/cli.c, the
+ * runner: above the commands; what they share is below them, in
+ * cmd/options.c and cmd/usage.c). */
 extern const struct command *const commands[];
 extern const size_t ncommands;
 const struct command *find_command(const char *name);
@@ -105,14 +111,20 @@ int cli_find_command(int argc, char **argv);
 /* The program: find the command, parse, run, render; the exit status. */
 int cli_main(int argc, char **argv);
 
-/* `nodeaudit help NAME` text, from the descriptor. */
+/*** Below the commands (cmd/usage.c) ***/
+
+/* `nodeaudit help NAME` text, from the descriptor; `nodeaudit --help`
+ * from the table. */
 void cli_print_usage(FILE *fp, const struct command *cmd);
-void cli_print_help(FILE *fp);
+void cli_print_help(FILE *fp, const struct command *const *cmds, size_t n);
+/* The command `nodeaudit` alone runs ("check"). */
+extern const char cli_default_command[];
 
 /* "nodeaudit: MSG; try 'nodeaudit CMD --help'" on stderr; returns -1. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The current command's name, for messages ("check"). */
+/* The current command's name, for messages ("check"); set by the runner. */
 const char *cli_command_name(void);
+void cli_set_command_name(const char *name);
 
 #endif

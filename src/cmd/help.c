@@ -15,16 +15,18 @@ static int help_cmd(struct invocation *inv)
 	char b1[48];
 	size_t i;
 	if (!inv->noperands) {
-		cli_print_help(stdout);
+		cli_print_help(stdout, inv->commands, inv->ncommands);
 		return EXIT_OK;
 	}
-	c = find_command(inv->operands[0]);
-	if (c) {
-		cli_print_usage(stdout, c);
-		return EXIT_OK;
+	for (i = 0; i < inv->ncommands; i++) {
+		c = inv->commands[i];
+		if (!strcmp(c->name, inv->operands[0])) {
+			cli_print_usage(stdout, c);
+			return EXIT_OK;
+		}
 	}
-	for (i = 0; i < ncommands && i + 1 < ARRAY_SIZE(names); i++)
-		names[i] = commands[i]->name;
+	for (i = 0; i < inv->ncommands && i + 1 < ARRAY_SIZE(names); i++)
+		names[i] = inv->commands[i]->name;
 	names[i] = NULL;
 	sug = closest_word(inv->operands[0], names);
 	if (sug)

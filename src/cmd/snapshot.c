@@ -12,7 +12,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
 #include <limits.h>
@@ -20,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,416 +38,9 @@ extern char **environ;
  */
 
 /* The sources outside sysfs/procfs (the CPUID dump, the PCI config space,
- * the SMBIOS table) come from the one table the probes use (read/sources.c). */
-
-#define MAX_LINKS 40   /* symbolic links followed for one path, as the kernel */
-
-/*** Writing the staging directory ***/
-
-static int mkdirs(char *path)
-{
-	char *p;
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-			int e = errno;
-			*p = '/';
-			return -e;
-		}
-		*p = '/';
-	}
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static char *stage_path(const char *stage, const char *path)
-{
-	while (*path == '/')
-		path++;
-	return xasprintf("%s/%s", stage, path);
-}
-
-int snapshot_write_file(const char *stage, const char *path, const void *buf, size_t len)
-{
-	char *dst = stage_path(stage, path), *slash = strrchr(dst, '/');
-	const char *p = buf;
-	int fd, r = 0;
-	*slash = '\0';
-	r = mkdirs(dst);
-	*slash = '/';
-	if (r < 0) {
-		free(dst);
-		return r;
-	}
-	fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		r = -errno;
-		free(dst);
-		return r;
-	}
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	free(dst);
-	return r;
-}
-
-static int stage_link(const char *stage, const char *path, const char *target)
-{
-	char *dst = stage_path(stage, path), *slash = strrchr(dst, '/');
-	int r;
-	*slash = '\0';
-	r = mkdirs(dst);
-	*slash = '/';
-	if (r == 0 && symlink(target, dst) < 0 && errno != EEXIST)
-		r = -errno;
-	free(dst);
-	return r;
-}
-
-static int stage_dir(const char *stage, const char *path)
-{
-	char *dst = stage_path(stage, path);
-	int r = mkdirs(dst);
-	free(dst);
-	return r;
-}
-
-/*** Reading the probed root ***/
-
-static const char *relpath(const char *path)
-{
-	while (*path == '/')
-		path++;
-	return *path ? path : ".";
-}
-
-/* lstat inside the root: the prefix has no symbolic links (resolve_copy
- * replaced them), so this cannot leave the root. */
-static int root_lstat(struct sysroot *sr, const char *path, struct stat *st)
-{
-	if (fstatat(sr->rootfd, relpath(path), st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
-	return 0;
-}
-
-/* Append a component to a resolved absolute path; ".." stops at "/". */
-static void push(struct strbuf *sb, const char *comp, size_t n)
-{
-	if (n == 1 && comp[0] == '.')
-		return;
-	if (n == 2 && comp[0] == '.' && comp[1] == '.') {
-		strbuf_drop_component(sb);
-		return;
-	}
-	strbuf_addstr(sb, "/");
-	strbuf_add(sb, comp, n);
-}
-
-/*
- * Copy path from the probed root into the stage.  Each symbolic link on the
- * way (cpu0/cpufreq -> ../cpufreq/policy0, class/dmi/id -> ...) is recreated
- * as stored, and its target is followed, inside the root, so that both the
- * link and what it leads to replay.  dir_ok: a directory at the end is
- * created (empty) instead of refused.
- */
-static int resolve_copy(struct probe_ctx *ctx, const char *stage, const char *path, int dir_ok)
-{
-	struct sysroot *sr = &ctx->sr;
-	struct strbuf cur = STRBUF_INIT;
-	char *todo = xstrdup(path), *p;
-	int links = 0, r = 0;
-	struct stat st;
-
-	p = todo;
-	for (;;) {
-		size_t n;
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		n = strcspn(p, "/");
-		push(&cur, p, n);
-		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
-			p += n;
-			continue;
-		}
-		r = root_lstat(sr, cur.buf, &st);
-		if (r < 0)
-			break;
-		if (S_ISLNK(st.st_mode)) {
-			char *target, *rest;
-			if (++links > MAX_LINKS) {
-				r = -ELOOP;
-				break;
-			}
-			r = sr_readlink(sr, cur.buf, &target);
-			if (r < 0)
-				break;
-			r = stage_link(stage, cur.buf, target);
-			if (r < 0) {
-				free(target);
-				break;
-			}
-			/* Continue from the link's directory (or the root) with
-			 * target + the rest of the path. */
-			rest = xasprintf("%s%s", target, p + n);
-			if (target[0] == '/')
-				strbuf_release(&cur);
-			else {
-				strbuf_drop_component(&cur);
-			}
-			free(target);
-			free(todo);
-			todo = p = rest;
-			continue;
-		}
-		p += n;
-		while (*p == '/')
-			p++;
-		if (*p) {
-			if (!S_ISDIR(st.st_mode)) {
-				r = -ENOTDIR;
-				break;
-			}
-			continue;
-		}
-		/* The last component. */
-		if (S_ISREG(st.st_mode)) {
-			char *buf;
-			size_t len;
-			r = sr_read(sr, cur.buf, &buf, &len);
-			if (r == 0) {
-				r = snapshot_write_file(stage, cur.buf, buf, len);
-				free(buf);
-			}
-		} else if (S_ISDIR(st.st_mode))
-			r = dir_ok ? stage_dir(stage, cur.buf) : -EISDIR;
-		else
-			r = -ENODEV;
-		break;
-	}
-	if (r < 0)
-		debug("snapshot: not copied '%s': %s", path, sr_reason(r));
-	strbuf_release(&cur);
-	free(todo);
-	return r;
-}
-
-int snapshot_copy(struct probe_ctx *ctx, const char *stage, const char *path)
-{
-	return resolve_copy(ctx, stage, path, 0);
-}
-
-/* Copy a directory's regular files and subdirectories (skipping the names
- * in skip), recreating symbolic links without following them. */
-static void copy_tree(struct probe_ctx *ctx, const char *stage, const char *dir,
-		      const char *const *skip, int depth)
-{
-	char **names;
-	size_t n, i;
-	if (depth > 6 || sr_list(&ctx->sr, dir, &names, &n) < 0)
-		return;
-	for (i = 0; i < n; i++) {
-		const char *const *s;
-		char *p;
-		struct stat st;
-		for (s = skip; s && *s; s++)
-			if (!strcmp(*s, names[i]))
-				break;
-		if (s && *s)
-			continue;
-		p = xasprintf("%s/%s", dir, names[i]);
-		if (root_lstat(&ctx->sr, p, &st) == 0) {
-			if (S_ISLNK(st.st_mode)) {
-				char *target;
-				if (sr_readlink(&ctx->sr, p, &target) == 0) {
-					stage_link(stage, p, target);
-					free(target);
-				}
-			} else if (S_ISDIR(st.st_mode))
-				copy_tree(ctx, stage, p, skip, depth + 1);
-			else if (S_ISREG(st.st_mode))
-				resolve_copy(ctx, stage, p, 0);
-		}
-		free(p);
-	}
-	sr_free_list(names, n);
-}
-
-static int is_cpu_dir(const char *name, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	const char *p;
-	if (strncmp(name, prefix, n) || !name[n])
-		return 0;
-	for (p = name + n; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return 1;
-}
-
-/* Copy the regular files directly in dir (not the subdirectories). */
-static void copy_files(struct probe_ctx *ctx, const char *stage, const char *dir,
-		       const char *const *subdirs, const char *const *skip)
-{
-	char **names;
-	size_t n, i;
-	if (sr_list(&ctx->sr, dir, &names, &n) < 0)
-		return;
-	for (i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
-		const char *const *s;
-		struct stat st;
-		int skipped = 0;
-		for (s = skip; s && *s; s++)
-			if (!strcmp(*s, names[i]))
-				skipped = 1;
-		if (!skipped && root_lstat(&ctx->sr, p, &st) == 0) {
-			if (S_ISREG(st.st_mode))
-				resolve_copy(ctx, stage, p, 0);
-			else
-				for (s = subdirs; s && *s; s++)
-					if (!strcmp(*s, names[i])) {
-						if (S_ISLNK(st.st_mode))
-							resolve_copy(ctx, stage, p, 1);
-						else
-							copy_tree(ctx, stage, p, skip, 1);
-					}
-		}
-		free(p);
-	}
-	sr_free_list(names, n);
-}
-
-/*
- * What hwloc's Linux backend reads (topology-linux.c) for the objects we
- * use: the CPU and node directories and two procfs files.  cpufreq
- * "stats" are skipped (large, and not used); so are serial numbers in DMI.
- */
-static void capture_hwloc_inputs(struct probe_ctx *ctx, const char *stage)
-{
-	static const char *const cpu_sub[] = { "topology", "cache", "regs", "cpufreq", NULL };
-	static const char *const cpu_top_sub[] = { "cpufreq", "smt", NULL };
-	static const char *const node_sub[] = { "hugepages", "access0", "access1",
-						"memory_side_cache", NULL };
-	static const char *const skip[] = { "stats", "power", "uevent", "crash_notes",
-					    "crash_notes_size", NULL };
-	static const char *const dmi_skip[] = { "product_serial", "product_uuid", "board_serial",
-						"chassis_serial", "modalias", "uevent", "power",
-						"subsystem", NULL };
-	static const char *const node_files[] = { "cpumap", "cpulist", "meminfo", "distance", NULL };
-	char **names;
-	size_t n, i, j;
-
-	resolve_copy(ctx, stage, "/proc/cpuinfo", 0);
-	resolve_copy(ctx, stage, "/proc/meminfo", 0);
-	/* What hwloc takes from uname() live, it reads from this file under
-	 * HWLOC_FSROOT (hwloc-gather-topology writes it too); without it the
-	 * replayed topology lacks the architecture and parses cpuinfo less. */
-	if (ctx->sr.live) {
-		struct utsname u;
-		if (uname(&u) == 0) {
-			char *t = xasprintf("OSName: %s\nOSRelease: %s\nOSVersion: %s\nHostName: %s\n"
-					    "Architecture: %s\nFallbackNbProcessors: %ld\nPageSize: %ld\n",
-					    u.sysname, u.release, u.version, u.nodename, u.machine,
-					    sysconf(_SC_NPROCESSORS_ONLN), sysconf(_SC_PAGESIZE));
-			snapshot_write_file(stage, "/proc/hwloc-nofile-info", t, strlen(t));
-			free(t);
-		}
-	} else
-		resolve_copy(ctx, stage, "/proc/hwloc-nofile-info", 0);
-	copy_files(ctx, stage, "/sys/devices/system/cpu", cpu_top_sub, skip);
-	if (sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &n) == 0) {
-		for (i = 0; i < n; i++)
-			if (is_cpu_dir(names[i], "cpu")) {
-				char *d = xasprintf("/sys/devices/system/cpu/%s", names[i]);
-				copy_files(ctx, stage, d, cpu_sub, skip);
-				free(d);
-			}
-		sr_free_list(names, n);
-	}
-	if (sr_is_dir(&ctx->sr, "/sys/devices/system/node")) {
-		copy_files(ctx, stage, "/sys/devices/system/node", NULL, skip);
-		if (sr_list(&ctx->sr, "/sys/devices/system/node", &names, &n) == 0) {
-			for (i = 0; i < n; i++) {
-				char *d;
-				if (!is_cpu_dir(names[i], "node"))
-					continue;
-				d = xasprintf("/sys/devices/system/node/%s", names[i]);
-				for (j = 0; node_files[j]; j++) {
-					char *p = xasprintf("%s/%s", d, node_files[j]);
-					resolve_copy(ctx, stage, p, 0);
-					free(p);
-				}
-				for (j = 0; node_sub[j]; j++) {
-					char *p = xasprintf("%s/%s", d, node_sub[j]);
-					if (sr_is_dir(&ctx->sr, p))
-						copy_tree(ctx, stage, p, skip, 1);
-					free(p);
-				}
-				free(d);
-			}
-			sr_free_list(names, n);
-		}
-	}
-	/* Hybrid Intel parts: the PMU lists of P- and E-core CPUs. */
-	resolve_copy(ctx, stage, "/sys/devices/cpu_core/cpus", 0);
-	resolve_copy(ctx, stage, "/sys/devices/cpu_atom/cpus", 0);
-	if (sr_is_dir(&ctx->sr, "/sys/class/dmi/id")) {
-		resolve_copy(ctx, stage, "/sys/class/dmi/id", 1);
-		if (sr_list(&ctx->sr, "/sys/class/dmi/id", &names, &n) == 0) {
-			for (i = 0; i < n; i++) {
-				char *p = xasprintf("/sys/class/dmi/id/%s", names[i]);
-				for (j = 0; dmi_skip[j] && strcmp(dmi_skip[j], names[i]); j++)
-					;
-				if (!dmi_skip[j])
-					resolve_copy(ctx, stage, p, 0);
-				free(p);
-			}
-			sr_free_list(names, n);
-		}
-	}
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The files the probes read, once each, minus what snapshot writes itself. */
-static void capture_read_files(struct probe_ctx *ctx, const char *stage)
-{
-	size_t n = ctx->sr.nread, i;
-	char **v = xcalloc(n ? n : 1, sizeof(*v));
-	for (i = 0; i < n; i++)
-		v[i] = xstrdup(ctx->sr.read[i]);
-	qsort(v, n, sizeof(*v), cmp_str);
-	for (i = 0; i < n; i++) {
-		if (i > 0 && !strcmp(v[i], v[i - 1]))
-			continue;
-		if (!strcmp(v[i], "/nodeaudit/arch") || !strcmp(v[i], "/nodeaudit/collected_at") ||
-		    !strcmp(v[i], "/nodeaudit/root") || !strcmp(v[i], "/nodeaudit/MANIFEST.json"))
-			continue;
-		resolve_copy(ctx, stage, v[i], 0);
-	}
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
+ * the SMBIOS table) come from the one table the probes use (read/sources.c);
+ * the staging directory is written, and the probed root copied into it, by
+ * read/snapshot.c. */
 
 /*** The manifest ***/
 
@@ -715,12 +306,128 @@ static const char *unsupported_archive(const char *p)
 
 /*** The command ***/
 
+/* What -o names, checked before anything is written: 0, or -1 after one line. */
+static int check_output(const char *out, const char *kind, const char *parent)
+{
+	struct stat st;
+	if (!strcmp(out, "/")) {
+		error("refusing to write a snapshot into '/'");
+		return -1;
+	}
+	if (check_not_in_sysroot(out) < 0)
+		return -1;
+	/* As every -o: a symbolic link is refused, not replaced or followed. */
+	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
+		error("cannot write '%s': it is a symbolic link; -o writes regular files and directories only", out);
+		return -1;
+	}
+	if (stat(out, &st) == 0) {
+		if (kind && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+			error("cannot write '%s': it is not a regular file", out);
+			return -1;
+		}
+		if (kind && S_ISDIR(st.st_mode)) {
+			error("cannot write '%s': it is a directory", out);
+			return -1;
+		}
+		if (!kind && !S_ISDIR(st.st_mode)) {
+			error("cannot write '%s': it exists and is not a directory", out);
+			return -1;
+		}
+		if (!kind && dir_is_empty(out) != 1) {
+			error("refusing to write into '%s': it exists and is not empty", out);
+			return -1;
+		}
+	}
+	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error("cannot write '%s': no directory '%s'", out, parent);
+		return -1;
+	}
+	return 0;
+}
+
+/* Stage beside the output (a directory is then renamed into place); an
+ * archive's staging directory is temporary, so it goes to TMPDIR. */
+static char *make_stage(const char *out, const char *kind, const char *parent)
+{
+	/* Registered: removed on exit and on SIGINT/SIGTERM (lib/tempdir.h). */
+	char *pre = kind ? NULL : xasprintf(".%s", base_of(out));
+	char *stage = tmpdir_make(kind ? NULL : parent, kind ? "nodeaudit-snapshot" : pre);
+	free(pre);
+	return stage;
+}
+
+/* Everything a replay needs, into stage (ctx probed): 0, or -1 after one line. */
+static int capture_all(struct probe_ctx *ctx, struct invocation *inv, const char *stage, size_t *nfiles)
+{
+	size_t i;
+	/* A sysctl that only a custom profile names must replay too. */
+	audit_read_all_profile_inputs(ctx);
+	for (i = 0; i < SIDE__N; i++) {
+		int r = side_capture(ctx, (enum side_id)i, stage);
+		if (r < 0)
+			debug("snapshot: %s not captured: %s", side_sources[i].name, sr_reason(r));
+	}
+	snapshot_capture_read_files(&ctx->sr, stage);
+	snapshot_capture_hwloc_inputs(&ctx->sr, stage);
+	if (write_meta(ctx, stage, inv->argc, inv->argv, nfiles) < 0) {
+		error("cannot write '%s': %s", stage, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The archive: tar into a temporary file beside out, renamed over it.
+ * *tmparp is that file while it is left to remove (by the caller, on
+ * failure).  0, or -1 after one line. */
+static int write_archive(const char *kind, const char *out, const char *parent, const char *stage,
+			 char **tmparp)
+{
+	int fd;
+	char *tmpar = xasprintf("%s/.%s.XXXXXX", parent, base_of(out));
+	*tmparp = tmpar;
+	/* Registered: removed on exit and on SIGTERM, SIGINT, SIGHUP. */
+	fd = tmpfile_make(tmpar);
+	if (fd < 0) {
+		error("cannot write '%s': %s", out, strerror(errno));
+		free(tmpar);
+		*tmparp = NULL;
+		return -1;
+	}
+	close(fd);
+	if (run_tar(kind, tmpar, stage) < 0)
+		return -1;
+	chmod(tmpar, 0644);
+	if (rename(tmpar, out) < 0) {
+		error("cannot write '%s': %s", out, strerror(errno));
+		return -1;
+	}
+	tmpdir_forget(tmpar);
+	free(tmpar);
+	*tmparp = NULL;
+	return 0;
+}
+
+/* The directory: the stage renamed into place (*stagep NULL then).  0, or
+ * -1 after one line. */
+static int move_stage(char **stagep, const char *out)
+{
+	/* rename() replaces an empty directory atomically. */
+	if (rename(*stagep, out) < 0) {
+		error("cannot write '%s': %s", out, strerror(errno));
+		return -1;
+	}
+	tmpdir_forget(*stagep);
+	free(*stagep);
+	*stagep = NULL;
+	return 0;
+}
+
 static int snapshot_cmd(struct invocation *inv)
 {
 	struct probe_ctx ctx;
 	const char *out, *kind, *bad;
 	char *stage = NULL, *parent = NULL, *tmpar = NULL, *outbuf = NULL;
-	struct stat st;
 	size_t i, nfiles = 0;
 	int ret = -1;
 
@@ -740,48 +447,9 @@ static int snapshot_cmd(struct invocation *inv)
 		return -1;
 	}
 	parent = path_dirname(out);
-	if (!strcmp(out, "/")) {
-		error("refusing to write a snapshot into '/'");
+	if (check_output(out, kind, parent) < 0)
 		goto done;
-	}
-	if (check_not_in_sysroot(out) < 0)
-		goto done;
-	/* As every -o: a symbolic link is refused, not replaced or followed. */
-	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
-		error("cannot write '%s': it is a symbolic link; -o writes regular files and directories only", out);
-		goto done;
-	}
-	if (stat(out, &st) == 0) {
-		if (kind && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
-			error("cannot write '%s': it is not a regular file", out);
-			goto done;
-		}
-		if (kind && S_ISDIR(st.st_mode)) {
-			error("cannot write '%s': it is a directory", out);
-			goto done;
-		}
-		if (!kind && !S_ISDIR(st.st_mode)) {
-			error("cannot write '%s': it exists and is not a directory", out);
-			goto done;
-		}
-		if (!kind && dir_is_empty(out) != 1) {
-			error("refusing to write into '%s': it exists and is not empty", out);
-			goto done;
-		}
-	}
-	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		error("cannot write '%s': no directory '%s'", out, parent);
-		goto done;
-	}
-
-	/* Stage beside the output (a directory is then renamed into place); an
-	 * archive's staging directory is temporary, so it goes to TMPDIR. */
-	{
-		/* Registered: removed on exit and on SIGINT/SIGTERM (lib/tempdir.h). */
-		char *pre = kind ? NULL : xasprintf(".%s", base_of(out));
-		stage = tmpdir_make(kind ? NULL : parent, kind ? "nodeaudit-snapshot" : pre);
-		free(pre);
-	}
+	stage = make_stage(out, kind, parent);
 	if (!stage) {
 		error("cannot create a staging directory: %s", strerror(errno));
 		goto done;
@@ -790,52 +458,10 @@ static int snapshot_cmd(struct invocation *inv)
 
 	if (probe_run(&ctx, &G.probe, NULL) < 0)
 		goto out;
-	/* A sysctl that only a custom profile names must replay too. */
-	audit_read_all_profile_inputs(&ctx);
-	for (i = 0; i < SIDE__N; i++) {
-		int r = side_capture(&ctx, (enum side_id)i, stage);
-		if (r < 0)
-			debug("snapshot: %s not captured: %s", side_sources[i].name, sr_reason(r));
-	}
-	capture_read_files(&ctx, stage);
-	capture_hwloc_inputs(&ctx, stage);
-	if (write_meta(&ctx, stage, inv->argc, inv->argv, &nfiles) < 0) {
-		error("cannot write '%s': %s", stage, strerror(errno));
+	if (capture_all(&ctx, inv, stage, &nfiles) < 0)
 		goto out;
-	}
-
-	if (kind) {
-		int fd;
-		tmpar = xasprintf("%s/.%s.XXXXXX", parent, base_of(out));
-		/* Registered: removed on exit and on SIGTERM, SIGINT, SIGHUP. */
-		fd = tmpfile_make(tmpar);
-		if (fd < 0) {
-			error("cannot write '%s': %s", out, strerror(errno));
-			free(tmpar);
-			tmpar = NULL;
-			goto out;
-		}
-		close(fd);
-		if (run_tar(kind, tmpar, stage) < 0)
-			goto out;
-		chmod(tmpar, 0644);
-		if (rename(tmpar, out) < 0) {
-			error("cannot write '%s': %s", out, strerror(errno));
-			goto out;
-		}
-		tmpdir_forget(tmpar);
-		free(tmpar);
-		tmpar = NULL;
-	} else {
-		/* rename() replaces an empty directory atomically. */
-		if (rename(stage, out) < 0) {
-			error("cannot write '%s': %s", out, strerror(errno));
-			goto out;
-		}
-		tmpdir_forget(stage);
-		free(stage);
-		stage = NULL;
-	}
+	if (kind ? write_archive(kind, out, parent, stage, &tmpar) < 0 : move_stage(&stage, out) < 0)
+		goto out;
 	if (verbosity >= 0)
 		printf("snapshot: %zu files in '%s'\n", nfiles, out);
 	ret = EXIT_OK;

@@ -330,41 +330,49 @@ static uint64_t align_up(uint64_t x, uint64_t a)
 
 /*** Whole file ***/
 
-int gguf_parse(struct gguf_file *g, const uint8_t *buf, uint64_t size)
+/* Magic, version and the two counts, each count within what the bytes
+ * after the header can hold. */
+static int parse_header(struct cur *c, uint64_t *t_np, uint64_t *kv_np)
 {
-	struct cur c = { g, buf, size, 0 };
-	uint64_t i, alloc = 0, expect = 0, min_kv = 8 + 1 + 4 + 1, min_t = 8 + 1 + 4 + 4 + 8;
+	struct gguf_file *g = c->g;
+	const uint8_t *buf = c->buf;
+	uint64_t min_kv = 8 + 1 + 4 + 1, min_t = 8 + 1 + 4 + 4 + 8;
 	uint64_t kv_n, t_n;
-	const struct gguf_kv *al;
-
-	g->map = buf;
-	g->size = size;
-	g->alignment = GGUF_DEFAULT_ALIGNMENT;
-	if (need(&c, 4, "header (magic)") < 0)
+	if (need(c, 4, "header (magic)") < 0)
 		return -1;
 	if (memcmp(buf, "GGUF", 4))
-		return fail(&c, 0, "not a GGUF file (magic %02x %02x %02x %02x, expected 'GGUF')",
+		return fail(c, 0, "not a GGUF file (magic %02x %02x %02x %02x, expected 'GGUF')",
 			    buf[0], buf[1], buf[2], buf[3]);
-	c.pos = 4;
-	if (rd_u32(&c, &g->version, "header (version)") < 0)
+	c->pos = 4;
+	if (rd_u32(c, &g->version, "header (version)") < 0)
 		return -1;
 	if (g->version && !(g->version & 0xffff))
-		return fail(&c, 4, "version field 0x%08x: a big-endian (byte-swapped) file, which "
+		return fail(c, 4, "version field 0x%08x: a big-endian (byte-swapped) file, which "
 			    "this reader does not load", g->version);
 	if (g->version == 1)
-		return fail(&c, 4, "GGUF version 1 is no longer supported (convert the model again)");
+		return fail(c, 4, "GGUF version 1 is no longer supported (convert the model again)");
 	if (g->version != 2 && g->version != 3)
-		return fail(&c, 4, "unsupported GGUF version %u (2 and 3 are known)", g->version);
-	if (rd_u64(&c, &t_n, "header (tensor count)") < 0 || rd_u64(&c, &kv_n, "header (metadata count)") < 0)
+		return fail(c, 4, "unsupported GGUF version %u (2 and 3 are known)", g->version);
+	if (rd_u64(c, &t_n, "header (tensor count)") < 0 || rd_u64(c, &kv_n, "header (metadata count)") < 0)
 		return -1;
-	if (t_n > left(&c) / min_t)
-		return fail(&c, 8, "tensor count %llu is more than the %llu bytes after the header "
-			    "can hold", (unsigned long long)t_n, (unsigned long long)left(&c));
-	if (kv_n > (left(&c) - t_n * min_t) / min_kv)
-		return fail(&c, 16, "metadata count %llu is more than the %llu bytes after the header "
-			    "can hold", (unsigned long long)kv_n, (unsigned long long)left(&c));
+	if (t_n > left(c) / min_t)
+		return fail(c, 8, "tensor count %llu is more than the %llu bytes after the header "
+			    "can hold", (unsigned long long)t_n, (unsigned long long)left(c));
+	if (kv_n > (left(c) - t_n * min_t) / min_kv)
+		return fail(c, 16, "metadata count %llu is more than the %llu bytes after the header "
+			    "can hold", (unsigned long long)kv_n, (unsigned long long)left(c));
+	*t_np = t_n;
+	*kv_np = kv_n;
+	return 0;
+}
 
-	/* Metadata: the array grows with what is parsed. */
+/* Metadata: the array grows with what is parsed; then the keys are
+ * checked unique and general.alignment read. */
+static int parse_metadata(struct cur *c, uint64_t kv_n)
+{
+	struct gguf_file *g = c->g;
+	uint64_t i, alloc = 0;
+	const struct gguf_kv *al;
 	for (i = 0; i < kv_n; i++) {
 		struct gguf_kv *kv;
 		const uint8_t *key;
@@ -374,35 +382,41 @@ int gguf_parse(struct gguf_file *g, const uint8_t *buf, uint64_t size)
 		}
 		kv = &g->kv[g->n_kv];
 		memset(kv, 0, sizeof(*kv));
-		kv->kv_off = c.pos;
-		if (rd_str(&c, &key, &kv->key_len, "metadata key") < 0)
+		kv->kv_off = c->pos;
+		if (rd_str(c, &key, &kv->key_len, "metadata key") < 0)
 			return -1;
 		if (!kv->key_len)
-			return fail(&c, kv->kv_off, "empty metadata key");
+			return fail(c, kv->kv_off, "empty metadata key");
 		kv->key = (const char *)key;
-		if (rd_u32(&c, &kv->type, "metadata value type") < 0)
+		if (rd_u32(c, &kv->type, "metadata value type") < 0)
 			return -1;
 		g->n_kv++;
-		if (skip_value(&c, kv) < 0)
+		if (skip_value(c, kv) < 0)
 			return -1;
 	}
-	if (check_dup_keys(&c) < 0)
+	if (check_dup_keys(c) < 0)
 		return -1;
 	al = gguf_find(g, "general.alignment");
 	if (al) {
 		uint64_t a;
 		if (al->type != GGUF_U32)
-			return fail(&c, al->kv_off, "general.alignment has type %s (must be UINT32)",
+			return fail(c, al->kv_off, "general.alignment has type %s (must be UINT32)",
 				    gguf_vtype_name(al->type));
-		a = le(buf + al->off, 4);
+		a = le(c->buf + al->off, 4);
 		if (!a || (a & (a - 1)))
-			return fail(&c, al->off, "general.alignment %llu is not a power of two",
+			return fail(c, al->off, "general.alignment %llu is not a power of two",
 				    (unsigned long long)a);
 		g->alignment = a;
 	}
+	return 0;
+}
 
-	/* Tensor table. */
-	alloc = 0;
+/* Tensor table: each tensor where the previous one ends (aligned), its data
+ * within the file; *expectp the data section's length. */
+static int parse_tensors(struct cur *c, uint64_t t_n, uint64_t *expectp)
+{
+	struct gguf_file *g = c->g;
+	uint64_t i, alloc = 0, expect = 0, size = c->size;
 	for (i = 0; i < t_n; i++) {
 		if (g->n_tensors == alloc) {
 			alloc = alloc ? alloc * 2 : 64;
@@ -410,33 +424,57 @@ int gguf_parse(struct gguf_file *g, const uint8_t *buf, uint64_t size)
 		}
 		memset(&g->t[g->n_tensors], 0, sizeof(*g->t));
 		g->n_tensors++;
-		if (rd_tensor(&c, &g->t[i], expect) < 0)
+		if (rd_tensor(c, &g->t[i], expect) < 0)
 			return -1;
 		/* expect stays below the file size, so this cannot overflow. */
 		if (expect > size || g->t[i].nbytes > size - expect)
-			return fail(&c, g->t[i].info_off, "data of tensor '%s' (%llu bytes at data offset "
+			return fail(c, g->t[i].info_off, "data of tensor '%s' (%llu bytes at data offset "
 				    "%llu) runs past the end of the file (%llu bytes)", g->t[i].name,
 				    (unsigned long long)g->t[i].nbytes, (unsigned long long)expect,
 				    (unsigned long long)size);
 		expect += align_up(g->t[i].nbytes, g->alignment);
 	}
-	if (check_dup_names(&c) < 0)
+	if (check_dup_names(c) < 0)
 		return -1;
-	g->data_offset = t_n ? align_up(c.pos, g->alignment) : c.pos;
+	*expectp = expect;
+	return 0;
+}
+
+/* The data section after the table: inside the file, and every tensor's
+ * data inside it. */
+static int check_data(struct cur *c, uint64_t t_n, uint64_t expect)
+{
+	struct gguf_file *g = c->g;
+	uint64_t i, size = c->size;
+	g->data_offset = t_n ? align_up(c->pos, g->alignment) : c->pos;
 	g->data_bytes = expect;
 	if (g->data_offset > size)
-		return fail(&c, c.pos, "data section would start at %llu, past the end of the file "
+		return fail(c, c->pos, "data section would start at %llu, past the end of the file "
 			    "(%llu bytes)", (unsigned long long)g->data_offset, (unsigned long long)size);
 	for (i = 0; i < t_n; i++) {
 		const struct gguf_tensor *t = &g->t[i];
 		if (t->offset > size - g->data_offset || t->nbytes > size - g->data_offset - t->offset)
-			return fail(&c, t->info_off, "data of tensor '%s' (%llu bytes at %llu) runs past "
+			return fail(c, t->info_off, "data of tensor '%s' (%llu bytes at %llu) runs past "
 				    "the end of the file (%llu bytes)", t->name,
 				    (unsigned long long)t->nbytes,
 				    (unsigned long long)(g->data_offset + t->offset),
 				    (unsigned long long)size);
 	}
 	return 0;
+}
+
+int gguf_parse(struct gguf_file *g, const uint8_t *buf, uint64_t size)
+{
+	struct cur c = { g, buf, size, 0 };
+	uint64_t kv_n = 0, t_n = 0, expect = 0;
+
+	g->map = buf;
+	g->size = size;
+	g->alignment = GGUF_DEFAULT_ALIGNMENT;
+	if (parse_header(&c, &t_n, &kv_n) < 0 || parse_metadata(&c, kv_n) < 0 ||
+	    parse_tensors(&c, t_n, &expect) < 0)
+		return -1;
+	return check_data(&c, t_n, expect);
 }
 
 int gguf_open(struct gguf_file *g, const char *path)

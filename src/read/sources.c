@@ -1,6 +1,7 @@
 /* read/sources.c - the probe inputs besides sysfs and procfs: cpuid, pci, smbios */
 #include "config.h"
 #include "read/sources.h"
+#include "probe/probe.h"   /* struct probe_ctx, struct probe_opts; cpu_snapshot_cpuid() */
 #include "read/smbios.h"
 #include "read/snapshot.h"
 #include "read/libpci.h"
@@ -88,6 +89,6 @@ int side_capture(struct probe_ctx *ctx, enum side_id id, const char *stage)
 		return r;
 	}
 	if (!ctx->sr.live)
-		return side_in_snapshot(ctx, id) ? snapshot_copy(ctx, stage, s->snapshot_path) : -ENOENT;
+		return side_in_snapshot(ctx, id) ? snapshot_copy(&ctx->sr, stage, s->snapshot_path) : -ENOENT;
 	return s->capture(ctx, stage);
 }

@@ -3,7 +3,8 @@
 #define NODEAUDIT_SOURCES_H
 
 #include <stddef.h>
-#include "probe/probe.h"
+
+struct probe_ctx;   /* probe/probe.h */
 
 /*
  * A side source is a dump with a format of its own (pciutils' struct
