@@ -77,6 +77,74 @@ static void free_cores(struct cores *c)
 	free(c->set);
 }
 
+/* The cores by their first thread, so that a node's cores are found without
+ * a pass over every core per node (quadratic: 20,000 nodes took 13 s).
+ * start[c]..start[c+1]: the positions in by_first of the cores whose first
+ * thread is CPU c, in the cores' order; cand: a node's candidates. */
+struct core_index {
+	size_t *start, *by_first, *cand;
+	int ncpu;   /* the highest first thread + 1 */
+};
+
+static void index_cores(const struct cores *c, struct core_index *x)
+{
+	size_t i, *next;
+	int f;
+	x->ncpu = 0;
+	for (i = 0; i < c->n; i++) {
+		f = hwloc_bitmap_first(c->set[i]);
+		if (f + 1 > x->ncpu)
+			x->ncpu = f + 1;
+	}
+	x->start = xcalloc((size_t)x->ncpu + 1, sizeof(*x->start));
+	x->by_first = xcalloc(c->n, sizeof(*x->by_first));
+	x->cand = xcalloc(c->n, sizeof(*x->cand));
+	for (i = 0; i < c->n; i++)
+		x->start[hwloc_bitmap_first(c->set[i]) + 1]++;
+	for (f = 0; f < x->ncpu; f++)
+		x->start[f + 1] += x->start[f];
+	next = xcalloc((size_t)x->ncpu + 1, sizeof(*next));
+	memcpy(next, x->start, ((size_t)x->ncpu + 1) * sizeof(*next));
+	for (i = 0; i < c->n; i++)
+		x->by_first[next[hwloc_bitmap_first(c->set[i])]++] = i;
+	free(next);
+}
+
+static void free_index(struct core_index *x)
+{
+	free(x->start);
+	free(x->by_first);
+	free(x->cand);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The cores set can hold (their first thread is in it), in the cores'
+ * order, into x->cand: every core where set has as many CPUs as there are
+ * cores (looking each CPU up would cost more than the pass). */
+static size_t core_candidates(const struct cores *c, struct core_index *x, hwloc_const_bitmap_t set)
+{
+	int w = hwloc_bitmap_weight(set), cpu;
+	size_t n = 0, i, j;
+	if (w < 0 || (size_t)w >= c->n) {
+		for (i = 0; i < c->n; i++)
+			x->cand[n++] = i;
+		return n;
+	}
+	hwloc_bitmap_foreach_begin(cpu, set) {
+		if (cpu >= x->ncpu)
+			break;
+		for (j = x->start[cpu]; j < x->start[cpu + 1]; j++)
+			x->cand[n++] = x->by_first[j];
+	} hwloc_bitmap_foreach_end();
+	qsort(x->cand, n, sizeof(*x->cand), cmp_size);
+	return n;
+}
+
 /* The union of the CPUs of the kinds named (or not named) name. */
 static int kind_set(const cJSON *facts, const char *name, int invert, hwloc_bitmap_t out)
 {
@@ -153,6 +221,7 @@ struct placement {
 	cJSON *plan, *workers;
 	const struct plan_opts *o;
 	struct cores cores;
+	struct core_index index;
 	hwloc_bitmap_t pset, eset, house, online;
 	int hybrid, reserve;
 };
@@ -185,7 +254,7 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 	hwloc_bitmap_t ncpus = hwloc_bitmap_alloc(), work = hwloc_bitmap_alloc();
 	hwloc_bitmap_t resv = hwloc_bitmap_alloc();
 	const cJSON *id = NULL;
-	size_t ncores = 0, kept = 0, skip, i;
+	size_t ncores = 0, kept = 0, skip, i, c, nc;
 	if (node) {
 		id = cJSON_GetObjectItemCaseSensitive(node, "id");
 		if (cJSON_IsNumber(id) && !num_int_ok(id->valuedouble, 0, NUMA_NODE_MAX)) {
@@ -203,11 +272,14 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 	} else
 		hwloc_bitmap_copy(ncpus, p->online);
 	hwloc_bitmap_and(ncpus, ncpus, p->online);
+	nc = core_candidates(&p->cores, &p->index, ncpus);
 	/* Cores of this node eligible for inference, in order. */
-	for (i = 0; i < cores.n; i++)
+	for (c = 0; c < nc; c++) {
+		i = p->index.cand[c];
 		if (hwloc_bitmap_isincluded(cores.set[i], ncpus) &&
 		    (!hybrid || hwloc_bitmap_isincluded(cores.set[i], p->pset)))
 			ncores++;
+	}
 	skip = (size_t)p->reserve;
 	if (ncores <= skip) {
 		if (node && ncores)
@@ -215,7 +287,8 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 			     (int)(id ? id->valuedouble : -1), ncores);
 		skip = 0;
 	}
-	for (i = 0; i < cores.n; i++) {
+	for (c = 0; c < nc; c++) {
+		i = p->index.cand[c];
 		if (!hwloc_bitmap_isincluded(cores.set[i], ncpus))
 			continue;
 		if (hybrid && !hwloc_bitmap_isincluded(cores.set[i], p->pset)) {
@@ -281,6 +354,7 @@ static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts
 			   "siblings cannot be told apart; see the gaps of 'nodeaudit probe'");
 		goto out;
 	}
+	index_cores(&p.cores, &p.index);
 	placement_kinds(&p, facts);
 	if (!fact_set(facts_get(facts, "cpu"), "online", p.online))
 		for (i = 0; i < p.cores.n; i++)
@@ -297,6 +371,7 @@ static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts
 	else
 		place_node(&p, NULL, 0);
 	add_housekeeping(&p);
+	free_index(&p.index);
 	free_cores(&p.cores);
 out:
 	hwloc_bitmap_free(p.pset);
