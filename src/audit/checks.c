@@ -194,110 +194,151 @@ static void first_sentence(const char *why, char *buf, size_t n)
 	snprintf(buf, n, "%.*s", (int)k, why);
 }
 
-static cJSON *finding(const struct pspec *s, const cJSON *root, const cJSON *gaps,
-		      const cJSON *evidence, enum status *st)
+/* Observe (or take the profile's skip: a guest cannot decide what the host
+ * does), compare, and so the finding's status. */
+static void finding_observe(const struct pspec *s, const cJSON *root, struct obs *o,
+			    enum status *st)
 {
 	const struct check *c = s->check;
-	struct obs o;
-	cJSON *f = cJSON_CreateObject(), *ev;
-	char buf[600];
 	int m = -1;
-	size_t i;
 
 	if (s->skip) {
 		/* The profile says this node cannot decide it (a guest: the host). */
-		memset(&o, 0, sizeof(o));
-		o.state = OBS_SKIP;
-		snprintf(o.reason, sizeof(o.reason), "%s", s->skip);
+		memset(o, 0, sizeof(*o));
+		o->state = OBS_SKIP;
+		snprintf(o->reason, sizeof(o->reason), "%s", s->skip);
 	} else
-		check_observe(c, root, s->key, &o);
-	if (o.state == OBS_VALUE) {
-		m = compare(s, &o);
+		check_observe(c, root, s->key, o);
+	if (o->state == OBS_VALUE) {
+		m = compare(s, o);
 		if (m < 0)
-			o.state = OBS_UNKNOWN;
+			o->state = OBS_UNKNOWN;
 	}
-	if (o.state == OBS_SKIP)
+	if (o->state == OBS_SKIP)
 		*st = ST_SKIP;
-	else if (o.state == OBS_UNKNOWN)
+	else if (o->state == OBS_UNKNOWN)
 		*st = ST_UNKNOWN;
 	else if (m == 1)
 		*st = ST_PASS;
 	else
 		*st = s->severity == SEV_FAIL ? ST_FAIL : s->severity == SEV_WARN ? ST_WARN : ST_INFO;
+}
+
+/* id, key, status, severity, title, observed (taken from o), expected, when, detail. */
+static void add_head(cJSON *f, const struct pspec *s, struct obs *o, enum status st)
+{
+	const struct check *c = s->check;
+	char buf[600];
 
 	cJSON_AddStringToObject(f, "id", c->id);
 	if (s->key)
 		cJSON_AddStringToObject(f, "key", s->key);
-	cJSON_AddStringToObject(f, "status", status_name(*st));
+	cJSON_AddStringToObject(f, "status", status_name(st));
 	cJSON_AddStringToObject(f, "severity", severity_name(s->severity));
 	if (s->key)
 		snprintf(buf, sizeof(buf), "%s %s", c->title, s->key);
 	else
 		snprintf(buf, sizeof(buf), "%s", c->title);
 	cJSON_AddStringToObject(f, "title", buf);
-	if (o.state == OBS_VALUE) {
-		cJSON_AddItemToObject(f, "observed", o.value);
-		o.value = NULL;
+	if (o->state == OBS_VALUE) {
+		cJSON_AddItemToObject(f, "observed", o->value);
+		o->value = NULL;
 	} else
 		cJSON_AddNullToObject(f, "observed");
 	cJSON_AddStringToObject(f, "expected", pspec_expected(s, buf, sizeof(buf)));
 	if (strcmp(s->when, "always"))
 		cJSON_AddStringToObject(f, "when", s->when);
-	if (o.detail[0])
-		cJSON_AddStringToObject(f, "detail", o.detail);
-	if (*st == ST_UNKNOWN) {
-		if (o.reason[0])
-			cJSON_AddStringToObject(f, "reason", o.reason);
+	if (o->detail[0])
+		cJSON_AddStringToObject(f, "detail", o->detail);
+}
+
+/* The reason of an unknown or a skip, and the rationale. */
+static void add_reason(cJSON *f, const struct pspec *s, const struct obs *o, enum status st,
+		       const cJSON *root, const cJSON *gaps)
+{
+	char buf[600];
+
+	if (st == ST_UNKNOWN) {
+		if (o->reason[0])
+			cJSON_AddStringToObject(f, "reason", o->reason);
 		else {
-			gap_reason(&o, root, gaps, buf, sizeof(buf));
+			gap_reason(o, root, gaps, buf, sizeof(buf));
 			cJSON_AddStringToObject(f, "reason", buf);
 		}
-	} else if (*st == ST_SKIP)
-		cJSON_AddStringToObject(f, "reason", o.reason);
+	} else if (st == ST_SKIP)
+		cJSON_AddStringToObject(f, "reason", o->reason);
 	if (s->note)
 		cJSON_AddStringToObject(f, "rationale", s->note);
 	else {
-		first_sentence(c->why, buf, sizeof(buf));
+		first_sentence(s->check->why, buf, sizeof(buf));
 		cJSON_AddStringToObject(f, "rationale", buf);
 	}
+}
+
+/* The evidence (the files read) and the facts the decision rests on. */
+static void add_sources(cJSON *f, const struct obs *o, const cJSON *evidence)
+{
+	cJSON *ev;
+	size_t i;
+
 	ev = cJSON_AddArrayToObject(f, "evidence");
-	add_evidence(ev, &o, evidence);
+	add_evidence(ev, o, evidence);
 	{
 		cJSON *facts = cJSON_AddArrayToObject(f, "facts");
-		for (i = 0; i < o.npaths; i++)
-			cJSON_AddItemToArray(facts, cJSON_CreateString(o.paths[i]));
+		for (i = 0; i < o->npaths; i++)
+			cJSON_AddItemToArray(facts, cJSON_CreateString(o->paths[i]));
 	}
-	if (*st == ST_WARN || *st == ST_FAIL || *st == ST_INFO) {
-		cJSON *fix = cJSON_AddArrayToObject(f, "fix");
-		for (i = 0; i < ARRAY_SIZE(c->fixes) && c->fixes[i].kind; i++) {
-			cJSON *x = cJSON_CreateObject();
-			cJSON_AddStringToObject(x, "kind", c->fixes[i].kind);
-			if (c->fixes[i].command) {
-				char *t = fill(c->fixes[i].command, s);
-				cJSON_AddStringToObject(x, "command", t);
-				free(t);
-			}
-			if (c->fixes[i].text) {
-				char *t = fill(c->fixes[i].text, s);
-				cJSON_AddStringToObject(x, "text", t);
-				free(t);
-			}
-			/* What the fix sets, as data: plan renders it without knowing the check. */
-			if (c->fixes[i].step)
-				cJSON_AddStringToObject(x, "step", c->fixes[i].step);
-			if (c->fixes[i].key) {
-				char *t = fill(c->fixes[i].key, s);
-				cJSON_AddStringToObject(x, "key", t);
-				free(t);
-			}
-			if (c->fixes[i].value) {
-				char *t = fill(c->fixes[i].value, s);
-				cJSON_AddStringToObject(x, "value", t);
-				free(t);
-			}
-			cJSON_AddItemToArray(fix, x);
+}
+
+/* The check's fixes, templates filled in. */
+static void add_fixes(cJSON *f, const struct pspec *s)
+{
+	const struct check *c = s->check;
+	cJSON *fix = cJSON_AddArrayToObject(f, "fix");
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c->fixes) && c->fixes[i].kind; i++) {
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "kind", c->fixes[i].kind);
+		if (c->fixes[i].command) {
+			char *t = fill(c->fixes[i].command, s);
+			cJSON_AddStringToObject(x, "command", t);
+			free(t);
 		}
+		if (c->fixes[i].text) {
+			char *t = fill(c->fixes[i].text, s);
+			cJSON_AddStringToObject(x, "text", t);
+			free(t);
+		}
+		/* What the fix sets, as data: plan renders it without knowing the check. */
+		if (c->fixes[i].step)
+			cJSON_AddStringToObject(x, "step", c->fixes[i].step);
+		if (c->fixes[i].key) {
+			char *t = fill(c->fixes[i].key, s);
+			cJSON_AddStringToObject(x, "key", t);
+			free(t);
+		}
+		if (c->fixes[i].value) {
+			char *t = fill(c->fixes[i].value, s);
+			cJSON_AddStringToObject(x, "value", t);
+			free(t);
+		}
+		cJSON_AddItemToArray(fix, x);
 	}
+}
+
+static cJSON *finding(const struct pspec *s, const cJSON *root, const cJSON *gaps,
+		      const cJSON *evidence, enum status *st)
+{
+	struct obs o;
+	cJSON *f = cJSON_CreateObject();
+
+	finding_observe(s, root, &o, st);
+	add_head(f, s, &o, *st);
+	add_reason(f, s, &o, *st, root, gaps);
+	add_sources(f, &o, evidence);
+	if (*st == ST_WARN || *st == ST_FAIL || *st == ST_INFO)
+		add_fixes(f, s);
 	obs_release(&o);
 	return f;
 }
