@@ -17,8 +17,9 @@ static const char *const thp_modes[] = { "always", "madvise", "never", NULL };
 #define NUM (CMP_EXPECT | CMP_MIN | CMP_MAX)
 #define MINMAX (CMP_MIN | CMP_MAX)
 
-/* One row per check, designated: a new check is one row here, its entry in
- * nodeaudit-checks(7) and a test (HACKING). */
+/* One row per check, designated: a new check is one row here, its observe
+ * function (audit/check-observe.c, declared in audit/check-observe.h), its
+ * entry in nodeaudit-checks(7) and a test (HACKING). */
 const struct check check_catalog[] = {
 	{ .id = "host.virtualized",
 	  .type = V_BOOL,
