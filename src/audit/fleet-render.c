@@ -117,11 +117,10 @@ static void outliers_text(FILE *fp, const struct fleet *f)
 			f->nuf);
 }
 
-void fleet_text(FILE *fp, const struct fleet *f, size_t top)
+/* "Fleet: N nodes from M files", the exit, the nodes by exit, the profiles. */
+static void text_head(FILE *fp, const struct fleet *f)
 {
-	const struct node_row **worst;
-	size_t by[4], i, nw, k;
-	char b1[64], b2[64], b3[64];
+	size_t by[4], i;
 	int e = fleet_exit(f);
 
 	nodes_by_exit(f, by);
@@ -142,8 +141,13 @@ void fleet_text(FILE *fp, const struct fleet *f, size_t top)
 				f->profiles[i].count, f->profiles[i].count == 1 ? "" : "s");
 		fputc('\n', fp);
 	}
+}
 
-	fputc('\n', fp);
+/* One line per check: its counts, its failing and warning nodes. */
+static void text_checks(FILE *fp, const struct fleet *f)
+{
+	size_t i, k;
+
 	tx_section(fp, "Checks");
 	fprintf(fp, "  %-34s %5s %5s %5s %5s %5s %5s  %s\n", "ID", "PASS", "WARN", "FAIL", "UNKN", "SKIP",
 		"INFO", "FAILING NODES");
@@ -169,8 +173,13 @@ void fleet_text(FILE *fp, const struct fleet *f, size_t top)
 	}
 	if (!f->nchecks)
 		fprintf(fp, "  (no findings)\n");
+}
 
-	fputc('\n', fp);
+static void text_worst(FILE *fp, const struct fleet *f, size_t top)
+{
+	const struct node_row **worst;
+	size_t i, nw;
+
 	tx_section(fp, "Worst nodes");
 	nw = worst_nodes(f, top, &worst);
 	for (i = 0; i < nw; i++)
@@ -180,11 +189,14 @@ void fleet_text(FILE *fp, const struct fleet *f, size_t top)
 	if (!nw)
 		fprintf(fp, "  %s\n", worst[0] ? "(not listed: --top 0)" : "(none: every node passed)");
 	free(worst);
+}
 
-	fputc('\n', fp);
-	outliers_text(fp, f);
+/* Each figure's min, median and max, and its histogram. */
+static void text_spreads(FILE *fp, const struct fleet *f)
+{
+	size_t i, k;
+	char b1[64], b2[64], b3[64];
 
-	fputc('\n', fp);
 	tx_section(fp, "Spreads");
 	for (i = 0; i < SP_N; i++) {
 		const struct spread *s = &f->sp[i];
@@ -210,6 +222,19 @@ void fleet_text(FILE *fp, const struct fleet *f, size_t top)
 		}
 		fputc('\n', fp);
 	}
+}
+
+void fleet_text(FILE *fp, const struct fleet *f, size_t top)
+{
+	text_head(fp, f);
+	fputc('\n', fp);
+	text_checks(fp, f);
+	fputc('\n', fp);
+	text_worst(fp, f, top);
+	fputc('\n', fp);
+	outliers_text(fp, f);
+	fputc('\n', fp);
+	text_spreads(fp, f);
 }
 
 static void add_counts(cJSON *o, const int count[ST_N])
@@ -280,11 +305,11 @@ static cJSON *outliers_json(const struct fleet *f)
 	return o;
 }
 
-cJSON *fleet_json(const struct fleet *f, size_t top)
+/* schema, tool and inputs (the skipped files and why). */
+static void json_inputs(cJSON *root, const struct fleet *f)
 {
-	cJSON *root = cJSON_CreateObject(), *o, *a, *c, *x;
-	const struct node_row **worst;
-	size_t by[4], i, k, nw;
+	cJSON *o, *a, *c;
+	size_t i;
 
 	cJSON_AddStringToObject(root, "schema", FLEET_SCHEMA);
 	o = cJSON_AddObjectToObject(root, "tool");
@@ -301,6 +326,13 @@ cJSON *fleet_json(const struct fleet *f, size_t top)
 		cJSON_AddStringToObject(c, "reason", f->bad[i].why);
 		cJSON_AddItemToArray(a, c);
 	}
+}
+
+/* nodes by exit, the fleet's exit, the profiles. */
+static void json_nodes(cJSON *root, const struct fleet *f)
+{
+	cJSON *o, *a, *c;
+	size_t by[4], i;
 
 	nodes_by_exit(f, by);
 	o = cJSON_AddObjectToObject(root, "nodes");
@@ -316,6 +348,13 @@ cJSON *fleet_json(const struct fleet *f, size_t top)
 		cJSON_AddItemToArray(a, c);
 	}
 	cJSON_AddBoolToObject(root, "profiles_mixed", f->nprofiles > 1);
+}
+
+/* One object per check: counts, failing and warning nodes. */
+static void json_checks(cJSON *root, const struct fleet *f)
+{
+	cJSON *a, *c, *x;
+	size_t i, k;
 
 	a = cJSON_AddArrayToObject(root, "checks");
 	for (i = 0; i < f->nchecks; i++) {
@@ -335,6 +374,13 @@ cJSON *fleet_json(const struct fleet *f, size_t top)
 		cJSON_AddNumberToObject(c, "warning_more", ck->count[ST_WARN] - ck->nwarn_shown);
 		cJSON_AddItemToArray(a, c);
 	}
+}
+
+static void json_worst(cJSON *root, const struct fleet *f, size_t top)
+{
+	cJSON *a, *c;
+	const struct node_row **worst;
+	size_t i, nw;
 
 	a = cJSON_AddArrayToObject(root, "worst_nodes");
 	nw = worst_nodes(f, top, &worst);
@@ -347,8 +393,13 @@ cJSON *fleet_json(const struct fleet *f, size_t top)
 		cJSON_AddItemToArray(a, c);
 	}
 	free(worst);
+}
 
-	cJSON_AddItemToObject(root, "outliers", outliers_json(f));
+/* Each figure's count, unknowns, min, median, max and histogram. */
+static void json_spreads(cJSON *root, const struct fleet *f)
+{
+	cJSON *o, *c, *x;
+	size_t i, k;
 
 	o = cJSON_AddObjectToObject(root, "spreads");
 	for (i = 0; i < SP_N; i++) {
@@ -373,6 +424,18 @@ cJSON *fleet_json(const struct fleet *f, size_t top)
 			k += run;
 		}
 	}
+}
+
+cJSON *fleet_json(const struct fleet *f, size_t top)
+{
+	cJSON *root = cJSON_CreateObject();
+
+	json_inputs(root, f);
+	json_nodes(root, f);
+	json_checks(root, f);
+	json_worst(root, f, top);
+	cJSON_AddItemToObject(root, "outliers", outliers_json(f));
+	json_spreads(root, f);
 	return root;
 }
 

@@ -228,20 +228,12 @@ static const char *multiset(const cJSON *list, const char *path, const char *pre
 	return buf;
 }
 
-/* The facts of one report that should not differ across a fleet. */
-void fleet_uf_add_report(struct fleet *f, const cJSON *root)
+/* core kinds: "performance 4 cores, efficiency 8 cores" */
+static void uf_kinds(struct fleet *f, const cJSON *facts)
 {
-	const cJSON *facts = cJSON_GetObjectItemCaseSensitive(root, "facts"), *j, *it, *sysctl;
+	const cJSON *j, *it;
 	char buf[UF_VALUE_MAX + 1], b[64];
 	size_t len;
-	struct uniform_fact *u;
-	struct jindex six;  /* kernel.sysctl by name: a report may carry tens of thousands */
-
-	f->uf_hint = 0;
-	uf_set_path(f, facts, "cpu.packages", "cpu.packages");
-	uf_set_path(f, facts, "cpu.cores", "cpu.cores");
-	uf_set_path(f, facts, "cpu.smt.active", "cpu.smt.active");
-	/* core kinds: "performance 4 cores, efficiency 8 cores" */
 	j = jpath(facts, "cpu.kinds");
 	j = cJSON_IsArray(j) ? j : NULL;
 	len = 0;
@@ -255,7 +247,14 @@ void fleet_uf_add_report(struct fleet *f, const cJSON *root)
 						c ? c : "unknown");
 	}
 	uf_set(f, "cpu.kinds", len ? buf : NULL);
-	/* NUMA layout: the CPUs of each node */
+}
+
+/* NUMA layout: the CPUs of each node */
+static void uf_numa(struct fleet *f, const cJSON *facts)
+{
+	const cJSON *j, *it;
+	char buf[UF_VALUE_MAX + 1], b[64];
+	size_t len;
 	j = jpath(facts, "numa.nodes");
 	j = cJSON_IsArray(j) ? j : NULL;
 	len = 0;
@@ -266,10 +265,13 @@ void fleet_uf_add_report(struct fleet *f, const cJSON *root)
 						c && *c ? c : "no cpus");
 	}
 	uf_set(f, "numa.nodes[].cpus", len ? buf : NULL);
-	uf_set_path(f, facts, "memory.installed_bytes", "memory.installed_bytes");
-	uf_set_path(f, facts, "memory.channels.populated", "memory.channels.populated");
-	uf_set_path(f, facts, "memory.speed.configured_mts", "memory.speed.configured_mts");
-	uf_set_path(f, facts, "memory.ecc.mode", "memory.ecc.mode");
+}
+
+/* Accelerators and NICs: how many, their links. */
+static void uf_pci(struct fleet *f, const cJSON *facts)
+{
+	const cJSON *j;
+	char buf[UF_VALUE_MAX + 1], b[64];
 	j = jpath(facts, "pci.accelerators");
 	uf_set(f, "pci.accelerators", cJSON_IsArray(j) ? fleet_fmt_num(b, sizeof(b), cJSON_GetArraySize(j)) : NULL);
 	uf_set(f, "pci.accelerators[].link.width.current",
@@ -280,13 +282,14 @@ void fleet_uf_add_report(struct fleet *f, const cJSON *root)
 	uf_set(f, "pci.nics", cJSON_IsArray(j) ? fleet_fmt_num(b, sizeof(b), cJSON_GetArraySize(j)) : NULL);
 	uf_set(f, "pci.nics[].link.width.current", multiset(j, "link.width.current", "x", "", 0, buf, sizeof(buf)));
 	uf_set(f, "pci.nics[].speed_mbps", multiset(j, "speed_mbps", "", " Mb/s", 1, buf, sizeof(buf)));
-	uf_set_path(f, facts, "platform.bios.vendor", "platform.bios.vendor");
-	uf_set_path(f, facts, "platform.bios.version", "platform.bios.version");
-	/* The machine, the CPU model and its microcode: a node of another
-	 * model or on older microcode is an outlier even when the counts agree. */
-	uf_set_path(f, facts, "platform.system.product", "platform.system.product");
-	uf_set_path(f, facts, "cpu.model_name", "cpu.model_name");
-	uf_set_path(f, facts, "cpu.microcode", "cpu.microcode");
+}
+
+/* The version of each socket's CPU, as SMBIOS says it. */
+static void uf_sockets(struct fleet *f, const cJSON *facts)
+{
+	const cJSON *j, *it;
+	char buf[UF_VALUE_MAX + 1], b[64];
+	size_t len;
 	j = jpath(facts, "platform.sockets");
 	j = cJSON_IsArray(j) ? j : NULL;
 	len = 0;
@@ -297,8 +300,14 @@ void fleet_uf_add_report(struct fleet *f, const cJSON *root)
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " | " : "", v);
 	}
 	uf_set(f, "platform.sockets[].version", len ? buf : NULL);
-	uf_set_path(f, root, "host.kernel", "host.kernel");
-	/* the sysctls the profile checks: one fact per kernel.sysctl finding key */
+}
+
+/* the sysctls the profile checks: one fact per kernel.sysctl finding key */
+static void uf_sysctls(struct fleet *f, const cJSON *root, const cJSON *facts)
+{
+	const cJSON *it, *sysctl;
+	char buf[UF_VALUE_MAX + 1];
+	struct jindex six;  /* kernel.sysctl by name: a report may carry tens of thousands */
 	sysctl = jpath(facts, "kernel.sysctl");
 	jindex_init(&six, cJSON_IsObject(sysctl) ? sysctl : NULL, 1);
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(root, "findings")) {
@@ -315,6 +324,35 @@ void fleet_uf_add_report(struct fleet *f, const cJSON *root)
 		uf_set(f, name, scalar_str(v, buf, sizeof(buf)));
 	}
 	jindex_release(&six);
+}
+
+/* The facts of one report that should not differ across a fleet. */
+void fleet_uf_add_report(struct fleet *f, const cJSON *root)
+{
+	const cJSON *facts = cJSON_GetObjectItemCaseSensitive(root, "facts"), *j;
+	struct uniform_fact *u;
+
+	f->uf_hint = 0;
+	uf_set_path(f, facts, "cpu.packages", "cpu.packages");
+	uf_set_path(f, facts, "cpu.cores", "cpu.cores");
+	uf_set_path(f, facts, "cpu.smt.active", "cpu.smt.active");
+	uf_kinds(f, facts);
+	uf_numa(f, facts);
+	uf_set_path(f, facts, "memory.installed_bytes", "memory.installed_bytes");
+	uf_set_path(f, facts, "memory.channels.populated", "memory.channels.populated");
+	uf_set_path(f, facts, "memory.speed.configured_mts", "memory.speed.configured_mts");
+	uf_set_path(f, facts, "memory.ecc.mode", "memory.ecc.mode");
+	uf_pci(f, facts);
+	uf_set_path(f, facts, "platform.bios.vendor", "platform.bios.vendor");
+	uf_set_path(f, facts, "platform.bios.version", "platform.bios.version");
+	/* The machine, the CPU model and its microcode: a node of another
+	 * model or on older microcode is an outlier even when the counts agree. */
+	uf_set_path(f, facts, "platform.system.product", "platform.system.product");
+	uf_set_path(f, facts, "cpu.model_name", "cpu.model_name");
+	uf_set_path(f, facts, "cpu.microcode", "cpu.microcode");
+	uf_sockets(f, facts);
+	uf_set_path(f, root, "host.kernel", "host.kernel");
+	uf_sysctls(f, root, facts);
 	/* measured: compared with a tolerance */
 	u = uf_get(f, "bench.bandwidth.bytes_per_s", 1);
 	j = jpath(facts, "bench.bandwidth.bytes_per_s");
