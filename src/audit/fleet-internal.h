@@ -17,8 +17,6 @@ void fleet_spread_add(struct spread *s, double v);
 int fleet_cmp_double(const void *a, const void *b);
 
 /* audit/fleet-uniform.c */
-/* Integers as integers; anything else with 15 significant digits. */
-const char *fleet_fmt_num(char *buf, size_t n, double x);
 /* The facts of one report that should not differ across a fleet, for the
  * row being added (f->nrows). */
 void fleet_uf_add_report(struct fleet *f, const cJSON *root);

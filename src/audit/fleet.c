@@ -496,3 +496,44 @@ int fleet_exit(const struct fleet *f)
 	}
 	return worst;
 }
+
+/* Worst nodes: most fails, then warns, then unknowns, then hostname, file. */
+static int cmp_row(const void *a, const void *b)
+{
+	const struct node_row *x = *(struct node_row *const *)a, *y = *(struct node_row *const *)b;
+	int r;
+	if (x->count[ST_FAIL] != y->count[ST_FAIL])
+		return y->count[ST_FAIL] - x->count[ST_FAIL];
+	if (x->count[ST_WARN] != y->count[ST_WARN])
+		return y->count[ST_WARN] - x->count[ST_WARN];
+	if (x->count[ST_UNKNOWN] != y->count[ST_UNKNOWN])
+		return y->count[ST_UNKNOWN] - x->count[ST_UNKNOWN];
+	r = strcmp(x->hostname, y->hostname);
+	return r ? r : strcmp(x->file, y->file);
+}
+
+/* The nodes with at least one fail, warn or unknown finding (or a non-zero
+ * exit), worst first, at most top of them.  Returns the count. */
+size_t fleet_worst_nodes(const struct fleet *f, size_t top, const struct node_row ***out)
+{
+	const struct node_row **v = xcalloc(f->nrows + 1, sizeof(*v));
+	size_t i, n = 0;
+	for (i = 0; i < f->nrows; i++) {
+		const struct node_row *r = &f->rows[i];
+		if (r->count[ST_FAIL] || r->count[ST_WARN] || r->count[ST_UNKNOWN] || r->exit)
+			v[n++] = r;
+	}
+	qsort(v, n, sizeof(*v), cmp_row);
+	*out = v;
+	return n < top ? n : top;
+}
+
+const char *const fleet_exit_names[4] = { "ok", "warning", "critical", "unknown" };
+
+void fleet_nodes_by_exit(const struct fleet *f, size_t by[4])
+{
+	size_t i;
+	memset(by, 0, 4 * sizeof(*by));
+	for (i = 0; i < f->nrows; i++)
+		by[f->rows[i].exit]++;
+}
