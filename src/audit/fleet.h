@@ -153,6 +153,16 @@ size_t fleet_outlier_rows(const struct fleet *f, const struct uniform_fact *u, s
 /* Bandwidth and measured figures for people ("250.0 GB/s"); plain numbers as is. */
 const char *fleet_fmt_measured(char *buf, size_t n, const char *name, double x);
 
+/* The nodes with at least one fail, warn or unknown finding (or a non-zero
+ * exit), worst first, at most top of them; free(*out).  Returns the count. */
+size_t fleet_worst_nodes(const struct fleet *f, size_t top, const struct node_row ***out);
+/* The exit statuses by name, and how many nodes had each. */
+extern const char *const fleet_exit_names[4];
+void fleet_nodes_by_exit(const struct fleet *f, size_t by[4]);
+/* Integers as integers; anything else with 15 significant digits. */
+const char *fleet_fmt_num(char *buf, size_t n, double x);
+/* The fleet as text (render/fleet-text.c), JSON (audit/fleet-json.c), CSV
+ * (render/fleet-csv.c). */
 void fleet_text(FILE *fp, const struct fleet *f, size_t top);
 cJSON *fleet_json(const struct fleet *f, size_t top);
 void fleet_csv(FILE *fp, const struct fleet *f);

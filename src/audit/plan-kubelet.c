@@ -93,44 +93,54 @@ static int distances_vary(const cJSON *const *node, const int *cpu_idx, int n, i
 	return ok && vary;
 }
 
-void plan_kubelet(cJSON *plan, const cJSON *facts)
-{
-	cJSON *k = cJSON_AddObjectToObject(plan, "kubelet");
-	cJSON *opts, *notset, *topts, *resv;
-	const cJSON *house = cJSON_GetObjectItemCaseSensitive(plan, "housekeeping");
-	const char *hcpus = fj_get_str(house, "cpus");
-	const cJSON *nodes = facts_get(facts, "numa.nodes"), *nd;
-	const cJSON *smt = facts_get(facts, "cpu.smt.active");
-	hwloc_bitmap_t hset = hwloc_bitmap_alloc(), nset = hwloc_bitmap_alloc();
-	int nnodes = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
-	int *cpu_idx = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof(*cpu_idx));
-	const cJSON **node = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof(*node));
-	int ncpu = 0, max_cpus = 0, i, static_cpu, split;
-	double v, packages = 0, node_count = 0, total_mib = -1;
-	long long sys_mib, sum;
+/* What the kubelet's sections share: the nodes with CPUs, the housekeeping CPUs. */
+struct kube {
+	cJSON *k;
+	const cJSON *house;
+	const char *hcpus;
+	hwloc_bitmap_t hset, nset;
+	int nnodes;
+	int *cpu_idx;
+	const cJSON **node;
+	int ncpu, max_cpus, static_cpu;
+	double packages, node_count;
+};
 
-	cJSON_AddArrayToObject(k, "notes");
-	/* The nodes with CPUs, in the plan's order. */
-	i = 0;
+/* The nodes with CPUs, in the plan's order; the packages and the node count. */
+static void kube_nodes(struct kube *kb, const cJSON *facts, const cJSON *nodes)
+{
+	const cJSON *nd;
+	double v;
+	int i = 0;
 	cJSON_ArrayForEach(nd, nodes) {
 		if (whole(cJSON_GetObjectItemCaseSensitive(nd, "cpu_count"), &v) && v > 0) {
-			node[ncpu] = nd;
-			cpu_idx[ncpu++] = i;
-			if (v > max_cpus)
-				max_cpus = v > 1e9 ? 1000000000 : (int)v;
+			kb->node[kb->ncpu] = nd;
+			kb->cpu_idx[kb->ncpu++] = i;
+			if (v > kb->max_cpus)
+				kb->max_cpus = v > 1e9 ? 1000000000 : (int)v;
 		}
 		i++;
 	}
-	whole(facts_get(facts, "cpu.packages"), &packages);
-	if (!whole(facts_get(facts, "numa.node_count"), &node_count) || node_count > 1048576)
-		node_count = nnodes;
+	whole(facts_get(facts, "cpu.packages"), &kb->packages);
+	if (!whole(facts_get(facts, "numa.node_count"), &kb->node_count) || kb->node_count > 1048576)
+		kb->node_count = kb->nnodes;
+}
 
-	/*** CPU Manager ***/
-	static_cpu = hcpus && *hcpus && parse_cpulist(hcpus, hset) == 0 && !hwloc_bitmap_iszero(hset);
-	cJSON_AddStringToObject(k, "cpu_manager_policy", static_cpu ? "static" : "none");
+/*** CPU Manager ***/
+static void kube_cpu_manager(struct kube *kb, const cJSON *facts)
+{
+	cJSON *k = kb->k, *opts, *notset;
+	const cJSON *house = kb->house;
+	const char *hcpus = kb->hcpus;
+	const cJSON *smt = facts_get(facts, "cpu.smt.active");
+	const int ncpu = kb->ncpu;
+	const double packages = kb->packages;
+	int split;
+	kb->static_cpu = hcpus && *hcpus && parse_cpulist(hcpus, kb->hset) == 0 && !hwloc_bitmap_iszero(kb->hset);
+	cJSON_AddStringToObject(k, "cpu_manager_policy", kb->static_cpu ? "static" : "none");
 	opts = cJSON_AddArrayToObject(k, "cpu_manager_policy_options");
 	notset = cJSON_AddArrayToObject(k, "cpu_manager_policy_options_not_set");
-	if (static_cpu) {
+	if (kb->static_cpu) {
 		cJSON_AddStringToObject(k, "reserved_system_cpus", hcpus);
 		if (fj_get_str(house, "kind") && !strcmp(fj_get_str(house, "kind"), "efficiency"))
 			knote(k, "hybrid CPU: reservedSystemCPUs are the E-cores; the kubelet does not tell core kinds "
@@ -140,7 +150,7 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 			       "SMT is on: a container gets whole cores, never a sibling thread another container shares");
 		else if (!cJSON_IsBool(smt))
 			option(notset, "full-pcpus-only", NULL, "whether SMT is on is unknown (cpu.smt.active)");
-		split = l3_split(facts, max_cpus);
+		split = l3_split(facts, kb->max_cpus);
 		if (split)
 			option(opts, "prefer-align-cpus-by-uncorecache", "true",
 			       "a NUMA node holds several last-level (L3) caches: a container's CPUs are "
@@ -163,8 +173,14 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 		knote(k, "cpuManagerPolicy none: the plan keeps no housekeeping CPUs (--reserve 0, or the cores "
 			 "are unknown), and the static policy needs a CPU reservation above zero");
 	}
+}
 
-	/*** Topology Manager ***/
+/*** Topology Manager ***/
+static void kube_topology(struct kube *kb)
+{
+	cJSON *k = kb->k, *topts;
+	const int ncpu = kb->ncpu;
+	const double node_count = kb->node_count;
 	topts = cJSON_AddArrayToObject(k, "topology_manager_policy_options");
 	if (!ncpu) {
 		cJSON_AddNullToObject(k, "topology_manager_policy");
@@ -176,7 +192,7 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 	} else {
 		cJSON_AddStringToObject(k, "topology_manager_policy", "restricted");
 		cJSON_AddStringToObject(k, "topology_manager_scope", "pod");
-		if (distances_vary(node, cpu_idx, ncpu, nnodes))
+		if (distances_vary(kb->node, kb->cpu_idx, ncpu, kb->nnodes))
 			option(topts, "prefer-closest-numa-nodes", "true",
 			       "the distances between nodes differ: a pod that needs several nodes gets the nearest");
 		if (node_count > 8) {
@@ -186,8 +202,57 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 			free(s);
 		}
 	}
+}
 
-	/*** Memory: the reservations, and the Memory Manager's share per node ***/
+/* The Memory Manager's share of sum MiB per node: where the housekeeping
+ * CPUs are (the OS allocates near them), else every node with CPUs. */
+static void kube_reserved_memory(struct kube *kb, cJSON *resv, long long sum)
+{
+	cJSON *k = kb->k;
+	const cJSON *nd;
+	const int ncpu = kb->ncpu;
+	int *tgt = xcalloc((size_t)ncpu, sizeof(*tgt)), nt = 0, j;
+	for (j = 0; j < ncpu; j++) {
+		const char *nc = fj_get_str(kb->node[j], "cpus");
+		if (kb->static_cpu && nc && parse_cpulist(nc, kb->nset) == 0 &&
+		    hwloc_bitmap_intersects(kb->nset, kb->hset))
+			tgt[nt++] = j;
+	}
+	if (!nt)
+		for (j = 0; j < ncpu; j++)
+			tgt[nt++] = j;
+	cJSON_AddStringToObject(k, "memory_manager_policy", "Static");
+	for (j = 0; j < nt; j++) {
+		cJSON *e = cJSON_CreateObject();
+		double id;
+		long long share = sum / nt + (j < sum % nt ? 1 : 0);
+		if (!share) {   /* more nodes than MiB: the rest get none */
+			cJSON_Delete(e);
+			continue;
+		}
+		nd = kb->node[tgt[j]];
+		if (!whole(cJSON_GetObjectItemCaseSensitive(nd, "id"), &id)) {
+			cJSON_Delete(e);
+			cJSON_Delete(cJSON_DetachItemFromObject(k, "memory_manager_policy"));
+			cJSON_AddStringToObject(k, "memory_manager_policy", "None");
+			cJSON_Delete(cJSON_DetachItemFromObject(k, "reserved_memory"));
+			resv = cJSON_AddArrayToObject(k, "reserved_memory");
+			knote(k, "a NUMA node's id is unknown: memoryManagerPolicy None");
+			break;
+		}
+		cJSON_AddNumberToObject(e, "numa_node", id);
+		cJSON_AddNumberToObject(e, "memory_mib", (double)share);
+		cJSON_AddItemToArray(resv, e);
+	}
+	free(tgt);
+}
+
+/*** Memory: the reservations, and the Memory Manager's share per node ***/
+static void kube_memory(struct kube *kb, const cJSON *facts)
+{
+	cJSON *k = kb->k, *resv;
+	double v, total_mib = -1;
+	long long sys_mib, sum;
 	if (whole(facts_get(facts, "memory.total_bytes"), &v))
 		total_mib = v / 1048576.0;
 	sys_mib = SYSTEM_RESERVED_MIN_MIB;
@@ -200,49 +265,36 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 	cJSON_AddNumberToObject(k, "eviction_hard_mib", EVICTION_HARD_MIB);
 	sum = sys_mib + KUBE_RESERVED_MIB + EVICTION_HARD_MIB;
 	resv = cJSON_AddArrayToObject(k, "reserved_memory");
-	if (ncpu > 1) {
-		/* Where the housekeeping CPUs are (the OS allocates near them), else every node with CPUs. */
-		int *tgt = xcalloc((size_t)ncpu, sizeof(*tgt)), nt = 0, j;
-		for (j = 0; j < ncpu; j++) {
-			const char *nc = fj_get_str(node[j], "cpus");
-			if (static_cpu && nc && parse_cpulist(nc, nset) == 0 &&
-			    hwloc_bitmap_intersects(nset, hset))
-				tgt[nt++] = j;
-		}
-		if (!nt)
-			for (j = 0; j < ncpu; j++)
-				tgt[nt++] = j;
-		cJSON_AddStringToObject(k, "memory_manager_policy", "Static");
-		for (j = 0; j < nt; j++) {
-			cJSON *e = cJSON_CreateObject();
-			double id;
-			long long share = sum / nt + (j < sum % nt ? 1 : 0);
-			if (!share) {   /* more nodes than MiB: the rest get none */
-				cJSON_Delete(e);
-				continue;
-			}
-			nd = node[tgt[j]];
-			if (!whole(cJSON_GetObjectItemCaseSensitive(nd, "id"), &id)) {
-				cJSON_Delete(e);
-				cJSON_Delete(cJSON_DetachItemFromObject(k, "memory_manager_policy"));
-				cJSON_AddStringToObject(k, "memory_manager_policy", "None");
-				cJSON_Delete(cJSON_DetachItemFromObject(k, "reserved_memory"));
-				resv = cJSON_AddArrayToObject(k, "reserved_memory");
-				knote(k, "a NUMA node's id is unknown: memoryManagerPolicy None");
-				break;
-			}
-			cJSON_AddNumberToObject(e, "numa_node", id);
-			cJSON_AddNumberToObject(e, "memory_mib", (double)share);
-			cJSON_AddItemToArray(resv, e);
-		}
-		free(tgt);
-	} else {
+	if (kb->ncpu > 1)
+		kube_reserved_memory(kb, resv, sum);
+	else {
 		cJSON_AddStringToObject(k, "memory_manager_policy", "None");
-		if (ncpu == 1)
+		if (kb->ncpu == 1)
 			knote(k, "memoryManagerPolicy None: with one NUMA node every allocation is local");
 	}
-	free(cpu_idx);
-	free(node);
-	hwloc_bitmap_free(hset);
-	hwloc_bitmap_free(nset);
+}
+
+void plan_kubelet(cJSON *plan, const cJSON *facts)
+{
+	struct kube kb = { 0 };
+	const cJSON *nodes = facts_get(facts, "numa.nodes");
+
+	kb.k = cJSON_AddObjectToObject(plan, "kubelet");
+	kb.house = cJSON_GetObjectItemCaseSensitive(plan, "housekeeping");
+	kb.hcpus = fj_get_str(kb.house, "cpus");
+	kb.hset = hwloc_bitmap_alloc();
+	kb.nset = hwloc_bitmap_alloc();
+	kb.nnodes = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
+	kb.cpu_idx = xcalloc((size_t)(kb.nnodes ? kb.nnodes : 1), sizeof(*kb.cpu_idx));
+	kb.node = xcalloc((size_t)(kb.nnodes ? kb.nnodes : 1), sizeof(*kb.node));
+
+	cJSON_AddArrayToObject(kb.k, "notes");
+	kube_nodes(&kb, facts, nodes);
+	kube_cpu_manager(&kb, facts);
+	kube_topology(&kb);
+	kube_memory(&kb, facts);
+	free(kb.cpu_idx);
+	free(kb.node);
+	hwloc_bitmap_free(kb.hset);
+	hwloc_bitmap_free(kb.nset);
 }

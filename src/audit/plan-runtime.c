@@ -421,49 +421,58 @@ static void build_llama(cJSON *plan, const cJSON *facts, const struct plan_opts 
 
 /*** vLLM (CPU backend) ***/
 
-static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *o)
-{
-	cJSON *w, *workers = cJSON_GetObjectItemCaseSensitive(plan, "workers");
-	cJSON *env = cJSON_CreateObject(), *launch = cJSON_CreateArray(), *ctr;
-	struct strbuf bind = STRBUF_INIT;
-	hwloc_bitmap_t resv = hwloc_bitmap_alloc(), all = hwloc_bitmap_alloc(), s = hwloc_bitmap_alloc();
-	hwloc_bitmap_t mems = hwloc_bitmap_alloc();
+/* What the vLLM launch shares: the ranks' bind list, their CPUs and nodes. */
+struct vllm {
+	cJSON *plan, *workers, *env, *launch;
+	struct strbuf bind;
+	hwloc_bitmap_t resv, all, s, mems;
 	struct sizing z;
-	int tp = cJSON_GetArraySize(workers), rank = 0, nodes_known = 1;
-	double kvspace = INFINITY;
-	char buf[8192], a[32];
-	const char *model = o->model ? o->model->path : "<model>";
+	int tp, nodes_known;
+	double kvspace;
+};
 
-	sizing(o, &z);
-	cJSON_ArrayForEach(w, workers) {
+/* One rank per worker, in worker order: its bind list, CPUs and node, and
+ * the KV cache space the smallest node leaves. */
+static void vllm_ranks(struct vllm *v, const cJSON *facts)
+{
+	cJSON *w;
+	int rank = 0;
+	cJSON_ArrayForEach(w, v->workers) {
 		int id = worker_node(w);
 		const char *cpus = fj_get_str(w, "cpus"), *r = fj_get_str(w, "reserved_cpus");
 		if (rank)
-			strbuf_addstr(&bind, "|");
-		strbuf_addstr(&bind, cpus ? cpus : "");
-		if (cpus && parse_cpulist(cpus, s) == 0)
-			hwloc_bitmap_or(all, all, s);
-		if (r && *r && parse_cpulist(r, s) == 0) {
-			hwloc_bitmap_or(resv, resv, s);
-			hwloc_bitmap_or(all, all, s);
+			strbuf_addstr(&v->bind, "|");
+		strbuf_addstr(&v->bind, cpus ? cpus : "");
+		if (cpus && parse_cpulist(cpus, v->s) == 0)
+			hwloc_bitmap_or(v->all, v->all, v->s);
+		if (r && *r && parse_cpulist(r, v->s) == 0) {
+			hwloc_bitmap_or(v->resv, v->resv, v->s);
+			hwloc_bitmap_or(v->all, v->all, v->s);
 		}
 		if (id >= 0)
-			hwloc_bitmap_set(mems, (unsigned)id);
+			hwloc_bitmap_set(v->mems, (unsigned)id);
 		else
-			nodes_known = 0;
-		if (z.have_model && id >= 0) {
+			v->nodes_known = 0;
+		if (v->z.have_model && id >= 0) {
 			const cJSON *n = node_fact(facts, id);
 			double mem;
 			if (n && fj_get_num(n, "memory_bytes", &mem) && mem > 0) {
-				double left = mem * NODE_SHARE - z.weights / tp;
-				if (left < kvspace)
-					kvspace = left;
+				double left = mem * NODE_SHARE - v->z.weights / v->tp;
+				if (left < v->kvspace)
+					v->kvspace = left;
 			}
 		}
 		cJSON_AddNumberToObject(w, "rank", rank++);
 	}
-	cJSON_AddStringToObject(env, "VLLM_CPU_OMP_THREADS_BIND", bind.buf ? bind.buf : "");
-	if (!z.have_model)
+}
+
+/* VLLM_CPU_KVCACHE_SPACE, or a note why not. */
+static void vllm_kvcache(struct vllm *v)
+{
+	cJSON *plan = v->plan;
+	double kvspace = v->kvspace;
+	char a[32];
+	if (!v->z.have_model)
 		note(plan, "VLLM_CPU_KVCACHE_SPACE not set: give --model FILE.gguf, and it is sized from "
 		     "each node's memory less the worker's weight shard");
 	else if (!isfinite(kvspace))
@@ -472,24 +481,33 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 		note(plan, "VLLM_CPU_KVCACHE_SPACE not set: less than 1 GiB is left on the smallest "
 		     "node once its weight shard is loaded (see the fit)");
 	else {
-		char v[32];
-		snprintf(v, sizeof(v), "%.0f", floor(kvspace / GIB));
-		cJSON_AddStringToObject(env, "VLLM_CPU_KVCACHE_SPACE", v);
+		char val[32];
+		snprintf(val, sizeof(val), "%.0f", floor(kvspace / GIB));
+		cJSON_AddStringToObject(v->env, "VLLM_CPU_KVCACHE_SPACE", val);
 		note(plan, "VLLM_CPU_KVCACHE_SPACE=%s (GiB per rank): %.0f%% of the smallest worker node's "
-		     "memory less its 1/%d share of the %s of weights", v, NODE_SHARE * 100, tp,
-		     hb(z.weights, a, sizeof(a)));
+		     "memory less its 1/%d share of the %s of weights", val, NODE_SHARE * 100, v->tp,
+		     hb(v->z.weights, a, sizeof(a)));
 	}
+}
+
+/* The API server on the reserved cores; then the one launch, each worker's
+ * command and env. */
+static void vllm_launch(struct vllm *v, const struct plan_opts *o)
+{
+	cJSON *plan = v->plan, *launch = v->launch, *w;
+	const char *model = o->model ? o->model->path : "<model>";
+	char buf[8192];
 	/* On hybrids nothing is reserved per node: the E-cores keep house. */
-	if (hwloc_bitmap_iszero(resv)) {
+	if (hwloc_bitmap_iszero(v->resv)) {
 		const char *h = fj_get_str(cJSON_GetObjectItemCaseSensitive(plan, "housekeeping"), "cpus");
-		if (h && *h && parse_cpulist(h, s) == 0)
-			hwloc_bitmap_copy(resv, s);
+		if (h && *h && parse_cpulist(h, v->s) == 0)
+			hwloc_bitmap_copy(v->resv, v->s);
 	}
-	hwloc_bitmap_or(all, all, resv);
-	if (!hwloc_bitmap_iszero(resv)) {
+	hwloc_bitmap_or(v->all, v->all, v->resv);
+	if (!hwloc_bitmap_iszero(v->resv)) {
 		argv_add(launch, "taskset");
 		argv_add(launch, "-c");
-		argv_add(launch, cpulist_str(resv, buf, sizeof(buf)));
+		argv_add(launch, cpulist_str(v->resv, buf, sizeof(buf)));
 		note(plan, "vLLM: the API server runs on the housekeeping cores (taskset -c %s); the ranks' "
 		     "OpenMP threads on their bind lists. VLLM_CPU_NUM_OF_RESERVED_CPU is left unset: it "
 		     "applies to automatic binding, and the bind list leaves the reserved cores out already", buf);
@@ -500,25 +518,22 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 	argv_add(launch, "serve");
 	argv_add(launch, model);
 	argv_add(launch, "--tensor-parallel-size");
-	argv_addf(launch, "%d", tp);
-	if (z.ctx_given) {
+	argv_addf(launch, "%d", v->tp);
+	if (v->z.ctx_given) {
 		argv_add(launch, "--max-model-len");
-		argv_addf(launch, "%llu", (unsigned long long)z.ctx);
+		argv_addf(launch, "%llu", (unsigned long long)v->z.ctx);
 	}
-	cJSON_ArrayForEach(w, workers) {
+	cJSON_ArrayForEach(w, v->workers) {
 		cJSON_AddItemToObject(w, "command", cJSON_Duplicate(launch, 1));
-		cJSON_AddItemToObject(w, "env", cJSON_Duplicate(env, 1));
+		cJSON_AddItemToObject(w, "env", cJSON_Duplicate(v->env, 1));
 	}
-	if (o->model && str_endswith(o->model->path, ".gguf"))
-		note(plan, "vLLM reads a GGUF file with the tokenizer of the model it came from: add "
-		     "--tokenizer ORIGINAL-MODEL to the launch");
-	cJSON_AddItemToObject(plan, "env", env);
-	cJSON_AddNumberToObject(plan, "tensor_parallel_size", tp);
-	cJSON_AddItemToObject(plan, "launch", launch);
-	note(plan, "vLLM: one process starts all %d rank%s (one per worker, in worker order); each "
-	     "worker's command and env are that one launch", tp, tp == 1 ? "" : "s");
+}
 
-	/* In a container: binding needs CAP_SYS_NICE and the NUMA system calls. */
+/* In a container: binding needs CAP_SYS_NICE and the NUMA system calls. */
+static void vllm_container(struct vllm *v, const cJSON *facts)
+{
+	cJSON *plan = v->plan, *ctr;
+	char buf[8192];
 	ctr = cJSON_AddObjectToObject(plan, "container");
 	{
 		cJSON *d = cJSON_AddArrayToObject(ctr, "docker_args"), *sc;
@@ -527,10 +542,10 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 		argv_add(d, "--security-opt");
 		argv_add(d, "seccomp=PROFILE.json");
 		argv_add(d, "--cpuset-cpus");
-		argv_add(d, cpulist_str(all, buf, sizeof(buf)));
-		if (nodes_known) {
+		argv_add(d, cpulist_str(v->all, buf, sizeof(buf)));
+		if (v->nodes_known) {
 			argv_add(d, "--cpuset-mems");
-			argv_add(d, cpulist_str(mems, buf, sizeof(buf)));
+			argv_add(d, cpulist_str(v->mems, buf, sizeof(buf)));
 		}
 		sc = cJSON_AddArrayToObject(ctr, "seccomp_allow");
 		argv_add(sc, "get_mempolicy");
@@ -553,13 +568,42 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 			note(plan, "get_mempolicy is denied here (seccomp): vLLM's NUMA binding needs it; "
 			     "allow it in the container's seccomp profile");
 	}
-	if (z.have_model)
-		plan_fit(plan, facts, &z, tp > 0 ? tp : 1, "vllm");
-	strbuf_release(&bind);
-	hwloc_bitmap_free(resv);
-	hwloc_bitmap_free(all);
-	hwloc_bitmap_free(s);
-	hwloc_bitmap_free(mems);
+}
+
+static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *o)
+{
+	struct vllm v = { .plan = plan, .bind = STRBUF_INIT, .nodes_known = 1, .kvspace = INFINITY };
+	const int tp = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "workers"));
+
+	v.workers = cJSON_GetObjectItemCaseSensitive(plan, "workers");
+	v.env = cJSON_CreateObject();
+	v.launch = cJSON_CreateArray();
+	v.resv = hwloc_bitmap_alloc();
+	v.all = hwloc_bitmap_alloc();
+	v.s = hwloc_bitmap_alloc();
+	v.mems = hwloc_bitmap_alloc();
+	v.tp = tp;
+	sizing(o, &v.z);
+	vllm_ranks(&v, facts);
+	cJSON_AddStringToObject(v.env, "VLLM_CPU_OMP_THREADS_BIND", v.bind.buf ? v.bind.buf : "");
+	vllm_kvcache(&v);
+	vllm_launch(&v, o);
+	if (o->model && str_endswith(o->model->path, ".gguf"))
+		note(plan, "vLLM reads a GGUF file with the tokenizer of the model it came from: add "
+		     "--tokenizer ORIGINAL-MODEL to the launch");
+	cJSON_AddItemToObject(plan, "env", v.env);
+	cJSON_AddNumberToObject(plan, "tensor_parallel_size", tp);
+	cJSON_AddItemToObject(plan, "launch", v.launch);
+	note(plan, "vLLM: one process starts all %d rank%s (one per worker, in worker order); each "
+	     "worker's command and env are that one launch", tp, tp == 1 ? "" : "s");
+	vllm_container(&v, facts);
+	if (v.z.have_model)
+		plan_fit(plan, facts, &v.z, tp > 0 ? tp : 1, "vllm");
+	strbuf_release(&v.bind);
+	hwloc_bitmap_free(v.resv);
+	hwloc_bitmap_free(v.all);
+	hwloc_bitmap_free(v.s);
+	hwloc_bitmap_free(v.mems);
 }
 
 /*** The table ***/

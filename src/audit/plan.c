@@ -77,6 +77,74 @@ static void free_cores(struct cores *c)
 	free(c->set);
 }
 
+/* The cores by their first thread, so that a node's cores are found without
+ * a pass over every core per node (quadratic: 20,000 nodes took 13 s).
+ * start[c]..start[c+1]: the positions in by_first of the cores whose first
+ * thread is CPU c, in the cores' order; cand: a node's candidates. */
+struct core_index {
+	size_t *start, *by_first, *cand;
+	int ncpu;   /* the highest first thread + 1 */
+};
+
+static void index_cores(const struct cores *c, struct core_index *x)
+{
+	size_t i, *next;
+	int f;
+	x->ncpu = 0;
+	for (i = 0; i < c->n; i++) {
+		f = hwloc_bitmap_first(c->set[i]);
+		if (f + 1 > x->ncpu)
+			x->ncpu = f + 1;
+	}
+	x->start = xcalloc((size_t)x->ncpu + 1, sizeof(*x->start));
+	x->by_first = xcalloc(c->n, sizeof(*x->by_first));
+	x->cand = xcalloc(c->n, sizeof(*x->cand));
+	for (i = 0; i < c->n; i++)
+		x->start[hwloc_bitmap_first(c->set[i]) + 1]++;
+	for (f = 0; f < x->ncpu; f++)
+		x->start[f + 1] += x->start[f];
+	next = xcalloc((size_t)x->ncpu + 1, sizeof(*next));
+	memcpy(next, x->start, ((size_t)x->ncpu + 1) * sizeof(*next));
+	for (i = 0; i < c->n; i++)
+		x->by_first[next[hwloc_bitmap_first(c->set[i])]++] = i;
+	free(next);
+}
+
+static void free_index(struct core_index *x)
+{
+	free(x->start);
+	free(x->by_first);
+	free(x->cand);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The cores set can hold (their first thread is in it), in the cores'
+ * order, into x->cand: every core where set has as many CPUs as there are
+ * cores (looking each CPU up would cost more than the pass). */
+static size_t core_candidates(const struct cores *c, struct core_index *x, hwloc_const_bitmap_t set)
+{
+	int w = hwloc_bitmap_weight(set), cpu;
+	size_t n = 0, i, j;
+	if (w < 0 || (size_t)w >= c->n) {
+		for (i = 0; i < c->n; i++)
+			x->cand[n++] = i;
+		return n;
+	}
+	hwloc_bitmap_foreach_begin(cpu, set) {
+		if (cpu >= x->ncpu)
+			break;
+		for (j = x->start[cpu]; j < x->start[cpu + 1]; j++)
+			x->cand[n++] = x->by_first[j];
+	} hwloc_bitmap_foreach_end();
+	qsort(x->cand, n, sizeof(*x->cand), cmp_size);
+	return n;
+}
+
 /* The union of the CPUs of the kinds named (or not named) name. */
 static int kind_set(const cJSON *facts, const char *name, int invert, hwloc_bitmap_t out)
 {
@@ -148,129 +216,168 @@ static void add_worker(cJSON *workers, const cJSON *node_id, hwloc_const_bitmap_
 	free(list);
 }
 
+/* What placing the workers shares, node by node. */
+struct placement {
+	cJSON *plan, *workers;
+	const struct plan_opts *o;
+	struct cores cores;
+	struct core_index index;
+	hwloc_bitmap_t pset, eset, house, online;
+	int hybrid, reserve;
+};
+
+/* P-cores and E-cores on a hybrid CPU, and the cores reserved per node. */
+static void placement_kinds(struct placement *p, const cJSON *facts)
+{
+	cJSON *plan = p->plan;
+	const cJSON *hyb = facts_get(facts, "cpu.hybrid");
+	p->hybrid = cJSON_IsTrue(hyb);
+	p->reserve = p->o->reserve;
+	if (p->hybrid) {
+		if (!kind_set(facts, "performance", 0, p->pset) || !kind_set(facts, "performance", 1, p->eset)) {
+			note(plan, "the CPU is hybrid but its core kinds are unknown: workers use every core");
+			p->hybrid = 0;
+		}
+	} else if (!cJSON_IsBool(hyb))
+		note(plan, "whether the CPU is hybrid is unknown: all cores treated alike");
+	if (p->reserve < 0)
+		p->reserve = p->hybrid ? 0 : 1;
+}
+
+/* One node's worker (k: its index in numa.nodes; node NULL: the one pseudo
+ * node over every online CPU, the nodes being unknown). */
+static void place_node(struct placement *p, const cJSON *node, int k)
+{
+	cJSON *plan = p->plan;
+	const struct cores cores = p->cores;
+	const int hybrid = p->hybrid;
+	hwloc_bitmap_t ncpus = hwloc_bitmap_alloc(), work = hwloc_bitmap_alloc();
+	hwloc_bitmap_t resv = hwloc_bitmap_alloc();
+	const cJSON *id = NULL;
+	size_t ncores = 0, kept = 0, skip, i, c, nc;
+	if (node) {
+		id = cJSON_GetObjectItemCaseSensitive(node, "id");
+		if (cJSON_IsNumber(id) && !num_int_ok(id->valuedouble, 0, NUMA_NODE_MAX)) {
+			note(plan, "numa.nodes[%d].id is %g, not a NUMA node id (0-%d): no worker there",
+			     k, id->valuedouble, NUMA_NODE_MAX);
+			goto next;
+		}
+		if (!cJSON_IsNumber(id))
+			id = NULL;
+		if (!fact_set(node, "cpus", ncpus) || hwloc_bitmap_iszero(ncpus)) {
+			if (id)
+				note(plan, "node %d has no CPUs (memory only): no worker", (int)id->valuedouble);
+			goto next;
+		}
+	} else
+		hwloc_bitmap_copy(ncpus, p->online);
+	hwloc_bitmap_and(ncpus, ncpus, p->online);
+	nc = core_candidates(&p->cores, &p->index, ncpus);
+	/* Cores of this node eligible for inference, in order. */
+	for (c = 0; c < nc; c++) {
+		i = p->index.cand[c];
+		if (hwloc_bitmap_isincluded(cores.set[i], ncpus) &&
+		    (!hybrid || hwloc_bitmap_isincluded(cores.set[i], p->pset)))
+			ncores++;
+	}
+	skip = (size_t)p->reserve;
+	if (ncores <= skip) {
+		if (node && ncores)
+			note(plan, "node %d has only %zu core(s): nothing reserved there",
+			     (int)(id ? id->valuedouble : -1), ncores);
+		skip = 0;
+	}
+	for (c = 0; c < nc; c++) {
+		i = p->index.cand[c];
+		if (!hwloc_bitmap_isincluded(cores.set[i], ncpus))
+			continue;
+		if (hybrid && !hwloc_bitmap_isincluded(cores.set[i], p->pset)) {
+			hwloc_bitmap_or(p->house, p->house, cores.set[i]);
+			continue;
+		}
+		if (kept++ < skip) {
+			hwloc_bitmap_or(resv, resv, cores.set[i]);
+			hwloc_bitmap_or(p->house, p->house, cores.set[i]);
+			continue;
+		}
+		/* One hardware thread per core: the first. */
+		hwloc_bitmap_set(work, (unsigned)hwloc_bitmap_first(cores.set[i]));
+	}
+	if (hwloc_bitmap_iszero(work)) {
+		note(plan, "node %d: no core left for a worker", (int)(id ? id->valuedouble : -1));
+		goto next;
+	}
+	add_worker(p->workers, id, work, resv, hybrid ? "performance" : "all", p->o);
+next:
+	hwloc_bitmap_free(ncpus);
+	hwloc_bitmap_free(work);
+	hwloc_bitmap_free(resv);
+}
+
+/* plan.housekeeping: the CPUs no worker got. */
+static void add_housekeeping(const struct placement *p)
+{
+	const int hybrid = p->hybrid;
+	cJSON *h = cJSON_AddObjectToObject(p->plan, "housekeeping");
+	char *list = setstr(p->house);
+	cJSON_AddStringToObject(h, "cpus", list);
+	cJSON_AddStringToObject(h, "kind", hybrid ? "efficiency" : "reserved");
+	cJSON_AddStringToObject(h, "purpose", hybrid ?
+		"the agent's logs, monitoring and heartbeats (E-cores); the main loop and inference on P-cores" :
+		"the OS, the orchestrator, logs and monitoring");
+	if (*list) {
+		char *s = xasprintf("taskset -c %s <housekeeping-command>", list);
+		cJSON_AddStringToObject(h, "taskset", s);
+		free(s);
+		s = xasprintf("taskset -cp %s PID", list);
+		cJSON_AddStringToObject(h, "move_running", s);
+		free(s);
+	}
+	cJSON_AddStringToObject(h, "verify", "taskset -cp PID   (the affinity list must match the plan)");
+	free(list);
+}
+
 static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts *o)
 {
-	cJSON *workers = cJSON_AddArrayToObject(plan, "workers");
+	struct placement p = { .plan = plan, .o = o };
 	const cJSON *nodes = facts_get(facts, "numa.nodes"), *node;
-	const cJSON *hyb = facts_get(facts, "cpu.hybrid");
-	int hybrid = cJSON_IsTrue(hyb);
-	struct cores cores;
-	hwloc_bitmap_t pset = hwloc_bitmap_alloc(), eset = hwloc_bitmap_alloc();
-	hwloc_bitmap_t house = hwloc_bitmap_alloc(), online = hwloc_bitmap_alloc();
-	int reserve = o->reserve;
 	size_t i;
+	int k = 0;
 
-	if (load_cores(facts, &cores) < 0) {
+	p.workers = cJSON_AddArrayToObject(plan, "workers");
+	p.pset = hwloc_bitmap_alloc();
+	p.eset = hwloc_bitmap_alloc();
+	p.house = hwloc_bitmap_alloc();
+	p.online = hwloc_bitmap_alloc();
+	if (load_cores(facts, &p.cores) < 0) {
 		note(plan, "no worker plan: the physical cores (cpu.core_cpus) are unknown, so SMT "
 			   "siblings cannot be told apart; see the gaps of 'nodeaudit probe'");
 		goto out;
 	}
-	if (hybrid) {
-		if (!kind_set(facts, "performance", 0, pset) || !kind_set(facts, "performance", 1, eset)) {
-			note(plan, "the CPU is hybrid but its core kinds are unknown: workers use every core");
-			hybrid = 0;
-		}
-	} else if (!cJSON_IsBool(hyb))
-		note(plan, "whether the CPU is hybrid is unknown: all cores treated alike");
-	if (reserve < 0)
-		reserve = hybrid ? 0 : 1;
-	if (!fact_set(facts_get(facts, "cpu"), "online", online))
-		for (i = 0; i < cores.n; i++)
-			hwloc_bitmap_or(online, online, cores.set[i]);
+	index_cores(&p.cores, &p.index);
+	placement_kinds(&p, facts);
+	if (!fact_set(facts_get(facts, "cpu"), "online", p.online))
+		for (i = 0; i < p.cores.n; i++)
+			hwloc_bitmap_or(p.online, p.online, p.cores.set[i]);
 
 	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) == 0) {
 		note(plan, "the NUMA nodes are unknown: one worker over all cores, without --membind");
 	}
-	{
-		/* One pass per node; with the nodes unknown, one pseudo node. */
-		int nnodes = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
-		int k;
-		for (k = 0; k < (nnodes ? nnodes : 1); k++) {
-			hwloc_bitmap_t ncpus = hwloc_bitmap_alloc(), work = hwloc_bitmap_alloc();
-			hwloc_bitmap_t resv = hwloc_bitmap_alloc();
-			const cJSON *id = NULL;
-			size_t ncores = 0, kept = 0, skip;
-			node = nnodes ? cJSON_GetArrayItem(nodes, k) : NULL;
-			if (node) {
-				id = cJSON_GetObjectItemCaseSensitive(node, "id");
-				if (cJSON_IsNumber(id) && !num_int_ok(id->valuedouble, 0, NUMA_NODE_MAX)) {
-					note(plan, "numa.nodes[%d].id is %g, not a NUMA node id (0-%d): no worker there",
-					     k, id->valuedouble, NUMA_NODE_MAX);
-					goto next;
-				}
-				if (!cJSON_IsNumber(id))
-					id = NULL;
-				if (!fact_set(node, "cpus", ncpus) || hwloc_bitmap_iszero(ncpus)) {
-					if (id)
-						note(plan, "node %d has no CPUs (memory only): no worker", (int)id->valuedouble);
-					goto next;
-				}
-			} else
-				hwloc_bitmap_copy(ncpus, online);
-			hwloc_bitmap_and(ncpus, ncpus, online);
-			/* Cores of this node eligible for inference, in order. */
-			for (i = 0; i < cores.n; i++)
-				if (hwloc_bitmap_isincluded(cores.set[i], ncpus) &&
-				    (!hybrid || hwloc_bitmap_isincluded(cores.set[i], pset)))
-					ncores++;
-			skip = (size_t)reserve;
-			if (ncores <= skip) {
-				if (node && ncores)
-					note(plan, "node %d has only %zu core(s): nothing reserved there",
-					     (int)(id ? id->valuedouble : -1), ncores);
-				skip = 0;
-			}
-			for (i = 0; i < cores.n; i++) {
-				if (!hwloc_bitmap_isincluded(cores.set[i], ncpus))
-					continue;
-				if (hybrid && !hwloc_bitmap_isincluded(cores.set[i], pset)) {
-					hwloc_bitmap_or(house, house, cores.set[i]);
-					continue;
-				}
-				if (kept++ < skip) {
-					hwloc_bitmap_or(resv, resv, cores.set[i]);
-					hwloc_bitmap_or(house, house, cores.set[i]);
-					continue;
-				}
-				/* One hardware thread per core: the first. */
-				hwloc_bitmap_set(work, (unsigned)hwloc_bitmap_first(cores.set[i]));
-			}
-			if (hwloc_bitmap_iszero(work)) {
-				note(plan, "node %d: no core left for a worker", (int)(id ? id->valuedouble : -1));
-				goto next;
-			}
-			add_worker(workers, id, work, resv, hybrid ? "performance" : "all", o);
-next:
-			hwloc_bitmap_free(ncpus);
-			hwloc_bitmap_free(work);
-			hwloc_bitmap_free(resv);
-		}
-	}
-	{
-		cJSON *h = cJSON_AddObjectToObject(plan, "housekeeping");
-		char *list = setstr(house);
-		cJSON_AddStringToObject(h, "cpus", list);
-		cJSON_AddStringToObject(h, "kind", hybrid ? "efficiency" : "reserved");
-		cJSON_AddStringToObject(h, "purpose", hybrid ?
-			"the agent's logs, monitoring and heartbeats (E-cores); the main loop and inference on P-cores" :
-			"the OS, the orchestrator, logs and monitoring");
-		if (*list) {
-			char *s = xasprintf("taskset -c %s <housekeeping-command>", list);
-			cJSON_AddStringToObject(h, "taskset", s);
-			free(s);
-			s = xasprintf("taskset -cp %s PID", list);
-			cJSON_AddStringToObject(h, "move_running", s);
-			free(s);
-		}
-		cJSON_AddStringToObject(h, "verify", "taskset -cp PID   (the affinity list must match the plan)");
-		free(list);
-	}
-	free_cores(&cores);
+	/* One pass per node, each visited once in order (cJSON's index lookup
+	 * is linear); with the nodes unknown, one pseudo node. */
+	if (cJSON_IsArray(nodes) && nodes->child)
+		cJSON_ArrayForEach(node, nodes)
+			place_node(&p, node, k++);
+	else
+		place_node(&p, NULL, 0);
+	add_housekeeping(&p);
+	free_index(&p.index);
+	free_cores(&p.cores);
 out:
-	hwloc_bitmap_free(pset);
-	hwloc_bitmap_free(eset);
-	hwloc_bitmap_free(house);
-	hwloc_bitmap_free(online);
+	hwloc_bitmap_free(p.pset);
+	hwloc_bitmap_free(p.eset);
+	hwloc_bitmap_free(p.house);
+	hwloc_bitmap_free(p.online);
 }
 
 /*** Accelerator feeders ***/

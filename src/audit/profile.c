@@ -506,103 +506,132 @@ static int spec_from_json(struct pspec *s, const struct check *c, const char *ke
 
 /*** Loading ***/
 
-int profile_load(struct profile *p, const char *name, profile_fetch_fn fetch, void *data,
-		 char **err)
-{
+/* The documents of an extends chain, the named profile first. */
+struct chain {
 	cJSON *docs[PROFILE_MAX_DEPTH + 1];
 	char *sources[PROFILE_MAX_DEPTH + 1], *names[PROFILE_MAX_DEPTH + 1];
-	size_t n = 0, i;
-	const char *cur = name, *from = NULL;
-	cJSON *merged = NULL;
-	int ret = -1;
+	size_t n;
+};
 
-	memset(p, 0, sizeof(*p));
-	*err = NULL;
-	if (!fetch)
-		fetch = profile_fetch_default;
+/* Fetch, parse and validate one profile document: 0 with *doc and *src
+ * (malloc'd), or -1 with *err. */
+static int read_doc(profile_fetch_fn fetch, void *data, const char *cur, const char *from,
+		    cJSON **docp, char **srcp, char **err)
+{
+	char *text = NULL, *src = NULL;
+	const char *end = NULL;
+	cJSON *doc;
+	if (fetch(data, cur, from, &text, &src, err) < 0) {
+		if (from) {
+			char *e = *err;
+			*err = xasprintf("'%s': extends: %s", from, e);
+			free(e);
+		}
+		return -1;
+	}
+	if (utf8_bad_offset(text, strlen(text)) >= 0) {
+		int line, col;
+		text_line_col(text, (size_t)utf8_bad_offset(text, strlen(text)), &line, &col);
+		fail(err, "'%s': line %d, column %d: invalid UTF-8", src, line, col);
+		free(text);
+		free(src);
+		return -1;
+	}
+	doc = cJSON_ParseWithOpts(text, &end, 1);
+	if (!doc) {
+		int line, col;
+		size_t off = end && end >= text ? (size_t)(end - text) : strlen(text);
+		text_line_col(text, off, &line, &col);
+		fail(err, "'%s': line %d, column %d: invalid JSON", src, line, col);
+		free(text);
+		free(src);
+		return -1;
+	}
+	free(text);
+	if (validate_doc(doc, src, err) < 0) {
+		cJSON_Delete(doc);
+		free(src);
+		return -1;
+	}
+	*docp = doc;
+	*srcp = src;
+	return 0;
+}
+
+/* -1 with *err when src is already in the chain (extends loops). */
+static int chain_cycle(const struct chain *ch, const char *src, char **err)
+{
+	size_t i, n = ch->n;
+	for (i = 0; i < n; i++)
+		if (!strcmp(ch->sources[i], src)) {
+			struct strbuf sb = STRBUF_INIT;
+			size_t k;
+			for (k = i; k < n; k++)
+				strbuf_addf(&sb, "%s -> ", ch->names[k]);
+			strbuf_addstr(&sb, ch->names[i]);
+			fail(err, "'%s': extends: cycle: %s", ch->sources[n - 1], sb.buf);
+			strbuf_release(&sb);
+			return -1;
+		}
+	return 0;
+}
+
+/* Read name and the profiles it extends into ch. */
+static int load_chain(struct chain *ch, const char *name, profile_fetch_fn fetch, void *data,
+		      char **err)
+{
+	const char *cur = name, *from = NULL;
 	for (;;) {
-		char *text = NULL, *src = NULL;
-		const char *end = NULL;
+		char *src = NULL;
 		cJSON *doc;
 		const cJSON *ext, *nm;
-		if (fetch(data, cur, from, &text, &src, err) < 0) {
-			if (from) {
-				char *e = *err;
-				*err = xasprintf("'%s': extends: %s", from, e);
-				free(e);
-			}
-			goto out;
-		}
-		if (utf8_bad_offset(text, strlen(text)) >= 0) {
-			int line, col;
-			text_line_col(text, (size_t)utf8_bad_offset(text, strlen(text)), &line, &col);
-			fail(err, "'%s': line %d, column %d: invalid UTF-8", src, line, col);
-			free(text);
-			free(src);
-			goto out;
-		}
-		doc = cJSON_ParseWithOpts(text, &end, 1);
-		if (!doc) {
-			int line, col;
-			size_t off = end && end >= text ? (size_t)(end - text) : strlen(text);
-			text_line_col(text, off, &line, &col);
-			fail(err, "'%s': line %d, column %d: invalid JSON", src, line, col);
-			free(text);
-			free(src);
-			goto out;
-		}
-		free(text);
-		if (validate_doc(doc, src, err) < 0) {
+		if (read_doc(fetch, data, cur, from, &doc, &src, err) < 0)
+			return -1;
+		nm = cJSON_GetObjectItemCaseSensitive(doc, "name");
+		if (chain_cycle(ch, src, err) < 0) {
 			cJSON_Delete(doc);
 			free(src);
-			goto out;
+			return -1;
 		}
-		nm = cJSON_GetObjectItemCaseSensitive(doc, "name");
-		for (i = 0; i < n; i++)
-			if (!strcmp(sources[i], src)) {
-				struct strbuf sb = STRBUF_INIT;
-				size_t k;
-				for (k = i; k < n; k++)
-					strbuf_addf(&sb, "%s -> ", names[k]);
-				strbuf_addstr(&sb, names[i]);
-				fail(err, "'%s': extends: cycle: %s", sources[n - 1], sb.buf);
-				strbuf_release(&sb);
-				cJSON_Delete(doc);
-				free(src);
-				goto out;
-			}
-		docs[n] = doc;
-		sources[n] = src;
-		names[n] = cJSON_IsString(nm) ? xstrdup(nm->valuestring) : basename_noext(cur);
-		n++;
+		ch->docs[ch->n] = doc;
+		ch->sources[ch->n] = src;
+		ch->names[ch->n] = cJSON_IsString(nm) ? xstrdup(nm->valuestring) : basename_noext(cur);
+		ch->n++;
 		ext = cJSON_GetObjectItemCaseSensitive(doc, "extends");
 		if (!cJSON_IsString(ext))
 			break;
-		if (n == PROFILE_MAX_DEPTH) {
+		if (ch->n == PROFILE_MAX_DEPTH) {
 			fail(err, "'%s': extends: chain deeper than %d profiles", src, PROFILE_MAX_DEPTH);
-			goto out;
+			return -1;
 		}
 		cur = ext->valuestring;
 		from = src;
 	}
+	return 0;
+}
 
-	merged = cJSON_CreateObject();
-	for (i = n; i-- > 0;)
-		merge_doc(merged, docs[i], names[i]);
-
-	p->name = xstrdup(names[0]);
+/* Name, description, source and chain (base first) of the loaded profile. */
+static void profile_head(struct profile *p, const struct chain *ch)
+{
+	size_t i, n = ch->n;
+	p->name = xstrdup(ch->names[0]);
 	{
 		const cJSON *d = NULL;
 		for (i = 0; i < n && !cJSON_IsString(d); i++)
-			d = cJSON_GetObjectItemCaseSensitive(docs[i], "description");
+			d = cJSON_GetObjectItemCaseSensitive(ch->docs[i], "description");
 		p->description = xstrdup(cJSON_IsString(d) ? d->valuestring : "");
 	}
-	p->source = xstrdup(sources[0]);
+	p->source = xstrdup(ch->sources[0]);
 	p->nchain = n;
 	p->chain = xcalloc(n, sizeof(*p->chain));
 	for (i = 0; i < n; i++)
-		p->chain[i] = xstrdup(names[n - 1 - i]);
+		p->chain[i] = xstrdup(ch->names[n - 1 - i]);
+}
 
+/* The merged checks into p->specs, in catalog order. */
+static int profile_specs(struct profile *p, const cJSON *merged, const char *src, char **err)
+{
+	size_t i;
 	/* Catalog order, so that reports are stable whatever the files' order. */
 	for (i = 0; i < ncheck_catalog; i++) {
 		const struct check *c = &check_catalog[i];
@@ -612,22 +641,48 @@ int profile_load(struct profile *p, const char *name, profile_fetch_fn fetch, vo
 		if (c->keyed) {
 			cJSON_ArrayForEach(k, j) {
 				p->specs = xrealloc(p->specs, (p->nspecs + 1) * sizeof(*p->specs));
-				if (spec_from_json(&p->specs[p->nspecs++], c, k->string, k, sources[0], err) < 0)
-					goto out;
+				if (spec_from_json(&p->specs[p->nspecs++], c, k->string, k, src, err) < 0)
+					return -1;
 			}
 		} else {
 			p->specs = xrealloc(p->specs, (p->nspecs + 1) * sizeof(*p->specs));
-			if (spec_from_json(&p->specs[p->nspecs++], c, NULL, j, sources[0], err) < 0)
-				goto out;
+			if (spec_from_json(&p->specs[p->nspecs++], c, NULL, j, src, err) < 0)
+				return -1;
 		}
 	}
+	return 0;
+}
+
+int profile_load(struct profile *p, const char *name, profile_fetch_fn fetch, void *data,
+		 char **err)
+{
+	struct chain ch;
+	size_t i;
+	cJSON *merged = NULL;
+	int ret = -1;
+
+	memset(p, 0, sizeof(*p));
+	ch.n = 0;
+	*err = NULL;
+	if (!fetch)
+		fetch = profile_fetch_default;
+	if (load_chain(&ch, name, fetch, data, err) < 0)
+		goto out;
+
+	merged = cJSON_CreateObject();
+	for (i = ch.n; i-- > 0;)
+		merge_doc(merged, ch.docs[i], ch.names[i]);
+
+	profile_head(p, &ch);
+	if (profile_specs(p, merged, ch.sources[0], err) < 0)
+		goto out;
 	ret = 0;
 out:
 	cJSON_Delete(merged);
-	for (i = 0; i < n; i++) {
-		cJSON_Delete(docs[i]);
-		free(sources[i]);
-		free(names[i]);
+	for (i = 0; i < ch.n; i++) {
+		cJSON_Delete(ch.docs[i]);
+		free(ch.sources[i]);
+		free(ch.names[i]);
 	}
 	if (ret < 0)
 		profile_release(p);

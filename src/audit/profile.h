@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 #include <cjson/cJSON.h>
-#include "audit/checks.h"
+#include "audit/check-catalog.h"
 
 #define PROFILE_MAX_DEPTH 8
 #define DEFAULT_PROFILE "agent-cpu-inference"

@@ -1,6 +1,7 @@
 /* audit/report.c - the check report: findings of a profile over the facts, as a document */
 #include "config.h"
 #include "audit/report.h"
+#include "audit/checks.h"
 #include "lib/facts.h"
 #include "lib/output.h"
 #include "lib/util.h"

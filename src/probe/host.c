@@ -320,36 +320,27 @@ static void probe_virt(struct probe_ctx *ctx, const char *arch, const char *ci)
 	free(owned2);
 }
 
-int probe_host(struct probe_ctx *ctx)
+/* host.KEY (fact) from a one-line file, or null with a gap. */
+static void proc_string(struct probe_ctx *ctx, cJSON *h, const char *key, const char *fact,
+			const char *path)
+{
+	char *s = NULL;
+	int r = sr_read_str(&ctx->sr, path, &s);
+	if (r == 0 && *s) {
+		fj_str_or_null(h, key, s);
+		facts_evidence(&ctx->facts, fact, path);
+	} else {
+		fj_str_or_null(h, key, NULL);
+		facts_gap_read(&ctx->facts, fact, path, r ? r : -22);
+	}
+	free(s);
+}
+
+/* host.arch: uname live; a sysroot's own word, else its cpuinfo. */
+static void host_arch(struct probe_ctx *ctx, cJSON *h)
 {
 	struct sysroot *sr = &ctx->sr;
-	struct facts *f = &ctx->facts;
-	cJSON *h = facts_obj(f, "host");
-	char *s = NULL, when[32];
-	int r;
-
-	r = sr_read_str(sr, "/proc/sys/kernel/hostname", &s);
-	if (r == 0 && *s) {
-		fj_str_or_null(h, "hostname", s);
-		facts_evidence(f, "host.hostname", "/proc/sys/kernel/hostname");
-	} else {
-		fj_str_or_null(h, "hostname", NULL);
-		facts_gap_read(f, "host.hostname", "/proc/sys/kernel/hostname", r ? r : -22);
-	}
-	free(s);
-	s = NULL;
-
-	r = sr_read_str(sr, "/proc/sys/kernel/osrelease", &s);
-	if (r == 0 && *s) {
-		fj_str_or_null(h, "kernel", s);
-		facts_evidence(f, "host.kernel", "/proc/sys/kernel/osrelease");
-	} else {
-		fj_str_or_null(h, "kernel", NULL);
-		facts_gap_read(f, "host.kernel", "/proc/sys/kernel/osrelease", r ? r : -22);
-	}
-	free(s);
-	s = NULL;
-
+	char *s = NULL;
 	if (sr->live) {
 		struct utsname u;
 		fj_str_or_null(h, "arch", uname(&u) == 0 ? u.machine : NULL);
@@ -373,11 +364,16 @@ int probe_host(struct probe_ctx *ctx)
 		}
 		fj_str_or_null(h, "arch", a);
 		if (!a)
-			facts_gap(f, "host.arch", "the sysroot names no architecture and /proc/cpuinfo does not tell");
+			facts_gap(&ctx->facts, "host.arch", "the sysroot names no architecture and /proc/cpuinfo does not tell");
 	}
 	free(s);
-	s = NULL;
+}
 
+/* host.sysroot, collected_at and root: this run's, or the snapshot's. */
+static void host_capture(struct probe_ctx *ctx, cJSON *h)
+{
+	struct sysroot *sr = &ctx->sr;
+	char *s = NULL, when[32];
 	fj_str_or_null(h, "sysroot", sr->live ? NULL : ctx->opts->sysroot);
 	collected_at(when, sizeof(when));
 	if (!sr->live && sr_read_str(sr, "/nodeaudit/collected_at", &s) == 0 && *s)
@@ -393,10 +389,21 @@ int probe_host(struct probe_ctx *ctx)
 	else
 		fj_bool_or_null(h, "root", -1);
 	free(s);
-	s = NULL;
+}
+
+int probe_host(struct probe_ctx *ctx)
+{
+	struct facts *f = &ctx->facts;
+	cJSON *h = facts_obj(f, "host");
+	char *s = NULL;
+
+	proc_string(ctx, h, "hostname", "host.hostname", "/proc/sys/kernel/hostname");
+	proc_string(ctx, h, "kernel", "host.kernel", "/proc/sys/kernel/osrelease");
+	host_arch(ctx, h);
+	host_capture(ctx, h);
 	/* Here, not in the CPU probe: the host probe always runs, so --only
 	 * does not change what the memory and PCI probes see. */
-	if (sr_read(sr, "/proc/cpuinfo", &s, NULL) < 0)
+	if (sr_read(&ctx->sr, "/proc/cpuinfo", &s, NULL) < 0)
 		s = NULL;
 	probe_virt(ctx, cJSON_GetStringValue(facts_get(f->root, "host.arch")), s);
 	free(s);

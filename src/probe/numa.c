@@ -400,57 +400,62 @@ static void cross_check_state(struct probe_ctx *ctx, const struct node *nd, size
 	hwloc_bitmap_free(set);
 }
 
-int probe_numa(struct probe_ctx *ctx)
+/* The online CPUs into online: cpu/online, else (captures without it,
+ * ghw's) the cpuN directories whose online file does not say 0; where
+ * they came from in *src.  1 when known, else 0. */
+static int read_online(struct probe_ctx *ctx, hwloc_bitmap_t online, const char **src)
 {
 	struct sysroot *sr = &ctx->sr;
-	struct facts *f = &ctx->facts;
-	cJSON *numa = facts_obj(f, "numa"), *nodes, *cpuless;
-	hwloc_bitmap_t online = hwloc_bitmap_alloc(), ids = hwloc_bitmap_alloc();
-	hwloc_bitmap_t all = hwloc_bitmap_alloc(), tmp = hwloc_bitmap_alloc();
-	hwloc_bitmap_t possible = hwloc_bitmap_alloc();
-	struct node *nd = NULL;
-	size_t nn = 0, i, j;
-	const char *ids_src = NULL, *online_src;
-	int has_online, overlap = 0, r;
-	unsigned id;
-	char buf[4096];
-
+	int has_online, r;
 	r = sr_read_cpulist(sr, "/sys/devices/system/cpu/online", online);
 	has_online = r == 0;
 	if (r < 0 && r != -ENOENT)
-		facts_gap_read(f, "cpu.online", "/sys/devices/system/cpu/online", r);
-	online_src = "/sys/devices/system/cpu/online";
+		facts_gap_read(&ctx->facts, "cpu.online", "/sys/devices/system/cpu/online", r);
+	*src = "/sys/devices/system/cpu/online";
 	if (!has_online && cpu_dirs(sr, online) == 0) {
 		/* Captures without cpu/online (ghw's): the cpuN directories
 		 * whose online file does not say 0. */
 		has_online = 1;
-		online_src = "/sys/devices/system/cpu";
+		*src = "/sys/devices/system/cpu";
 	}
+	return has_online;
+}
 
-	if (!sr_is_dir(sr, NODE_DIR) || node_ids(ctx, ids, &ids_src) < 0) {
-		hwloc_bitmap_t cpus = has_online ? online : NULL;
-		one_node(ctx, numa, 0, cpus, online_src, sr_is_dir(sr, NODE_DIR)
-			 ? NODE_DIR " (no nodes listed: one node assumed)"
-			 : NODE_DIR " (absent: one node assumed)");
-		/* No node directory at all: hwloc makes one node of the
-		 * machine's memory, as we do. */
-		cross_check_hwloc(ctx, 1, !sr_is_dir(sr, NODE_DIR) && !sr_exists(sr, NODE_DIR),
-				  "no node listed: we assume one node, hwloc counts its own");
-		goto out;
-	}
-	facts_evidence(f, "numa.node_count", ids_src);
-
-	nn = (size_t)hwloc_bitmap_weight(ids);
-	nd = xcalloc(nn, sizeof(*nd));
-	i = 0;
+/* Each node of ids, read; *nn of them. */
+static struct node *read_nodes(struct probe_ctx *ctx, hwloc_const_bitmap_t ids, size_t *nn)
+{
+	struct node *nd;
+	size_t i = 0;
+	unsigned id;
+	*nn = (size_t)hwloc_bitmap_weight(ids);
+	nd = xcalloc(*nn, sizeof(*nd));
 	hwloc_bitmap_foreach_begin(id, ids) {
 		nd[i].id = id;
 		read_node(ctx, &nd[i], i);
 		i++;
 	} hwloc_bitmap_foreach_end();
+	return nd;
+}
 
-	/* A CPU belongs to exactly one node.  Firmware that puts every CPU in
-	 * every node (seen on SGI Altix) makes the node split meaningless. */
+static void free_nodes(struct node *nd, size_t nn)
+{
+	size_t i;
+	for (i = 0; i < nn; i++) {
+		if (nd[i].cpus)
+			hwloc_bitmap_free(nd[i].cpus);
+		free(nd[i].dist);
+	}
+	free(nd);
+}
+
+/* A CPU belongs to exactly one node.  Firmware that puts every CPU in
+ * every node (seen on SGI Altix) makes the node split meaningless: 1 (and
+ * a conflict) when two nodes list a CPU, else 0. */
+static int nodes_overlap(struct facts *f, const struct node *nd, size_t nn)
+{
+	hwloc_bitmap_t tmp = hwloc_bitmap_alloc();
+	size_t i, j;
+	int overlap = 0;
 	for (i = 0; i < nn && !overlap; i++)
 		for (j = i + 1; j < nn && !overlap; j++)
 			if (nd[i].cpus && nd[j].cpus && hwloc_bitmap_intersects(nd[i].cpus, nd[j].cpus)) {
@@ -464,116 +469,186 @@ int probe_numa(struct probe_ctx *ctx)
 					       nd[i].id, nd[j].id, both, nn);
 				free(both);
 			}
-	if (overlap) {
-		for (i = 0; i < nn; i++)
-			if (nd[i].cpus) {
-				hwloc_bitmap_or(all, all, nd[i].cpus);
-				facts_evidence(f, "numa.nodes[0].cpus", nd[i].cpus_path);
-			}
-		if (has_online)
-			hwloc_bitmap_and(all, all, online);
-		one_node(ctx, numa, nd[0].id, all, online_src, NODE_DIR " (overlapping CPU lists: one node)");
-		cross_check_hwloc(ctx, 1, 0, "the nodes' CPU lists overlap: we count one node, hwloc its own");
-		goto out;
-	}
+	hwloc_bitmap_free(tmp);
+	return overlap;
+}
 
+/* Overlapping nodes, reported as one holding all their (online) CPUs. */
+static void overlapping_as_one(struct probe_ctx *ctx, cJSON *numa, const struct node *nd, size_t nn,
+			       hwloc_const_bitmap_t online, const char *online_src)
+{
+	hwloc_bitmap_t all = hwloc_bitmap_alloc();
+	size_t i;
+	for (i = 0; i < nn; i++)
+		if (nd[i].cpus) {
+			hwloc_bitmap_or(all, all, nd[i].cpus);
+			facts_evidence(&ctx->facts, "numa.nodes[0].cpus", nd[i].cpus_path);
+		}
+	if (online)
+		hwloc_bitmap_and(all, all, online);
+	one_node(ctx, numa, nd[0].id, all, online_src, NODE_DIR " (overlapping CPU lists: one node)");
+	cross_check_hwloc(ctx, 1, 0, "the nodes' CPU lists overlap: we count one node, hwloc its own");
+	hwloc_bitmap_free(all);
+}
+
+/* numa.nodes[i].cpus and cpu_count (the online ones), and whether it is
+ * CPU-less. */
+static void node_cpus(struct facts *f, cJSON *n, struct node *nd, size_t i, hwloc_const_bitmap_t online,
+		      cJSON *cpuless)
+{
+	char fact[64];
+	if (nd->cpus) {
+		/* Offline CPUs still appear in the node's list. */
+		if (online)
+			hwloc_bitmap_and(nd->cpus, nd->cpus, online);
+		set_list(n, "cpus", nd->cpus);
+		snprintf(fact, sizeof(fact), "numa.nodes[%zu].cpus", i);
+		facts_evidence(f, fact, nd->cpus_path);
+		cJSON_AddNumberToObject(n, "cpu_count", hwloc_bitmap_weight(nd->cpus));
+		if (hwloc_bitmap_iszero(nd->cpus))
+			cJSON_AddItemToArray(cpuless, cJSON_CreateNumber(nd->id));
+	} else {
+		fj_set(n, "cpus", cJSON_CreateNull());
+		fj_set(n, "cpu_count", cJSON_CreateNull());
+	}
+}
+
+/* numa.nodes[i].memory_bytes: its meminfo, or /proc/meminfo for a lone node. */
+static void node_memory(struct probe_ctx *ctx, cJSON *n, struct node *nd, size_t i, size_t nn)
+{
+	struct facts *f = &ctx->facts;
+	char fact[64], buf[4096];
+	snprintf(fact, sizeof(fact), "numa.nodes[%zu].memory_bytes", i);
+	snprintf(buf, sizeof(buf), NODE_DIR "/node%u/meminfo", nd->id);
+	if (nd->has_mem)
+		facts_evidence(f, fact, buf);
+	if (!nd->has_mem && nn == 1 && nd->mem_err == -ENOENT) {
+		/* A lone node holds all the memory: captures that kept only
+		 * cpumap under node/ still have /proc/meminfo. */
+		char *m;
+		if (sr_read(&ctx->sr, "/proc/meminfo", &m, NULL) == 0) {
+			if (numa_parse_memtotal(m, &nd->mem) == 0) {
+				nd->has_mem = 1;
+				facts_evidence(f, fact, "/proc/meminfo");
+			}
+			free(m);
+		}
+	}
+	if (!nd->has_mem) {
+		if (nd->mem_err == -EINVAL)
+			facts_gap(f, fact, "%s: unparsable (no 'MemTotal: N kB' line)", buf);
+		else
+			facts_gap_read(f, fact, buf, nd->mem_err);
+	}
+	fj_num_or_null(n, "memory_bytes", nd->has_mem, (double)nd->mem);
+}
+
+/* numa.nodes[i].distances: its row of the SLIT, or null with a gap. */
+static void node_distances(struct facts *f, cJSON *n, struct node *nd, size_t i, size_t nn)
+{
+	char fact[64], buf[4096];
+	size_t j;
+	snprintf(fact, sizeof(fact), "numa.nodes[%zu].distances", i);
+	if (nn == 1 && nd->dist_err == -ENOENT) {
+		/* One node: the local distance, by definition (ACPI SLIT). */
+		cJSON *d = cJSON_AddArrayToObject(n, "distances");
+		cJSON_AddItemToArray(d, cJSON_CreateNumber(10));
+		facts_evidence(f, fact, "(one node: local distance 10)");
+	} else if (check_row(nd, i, nn)) {
+		cJSON *d = cJSON_AddArrayToObject(n, "distances");
+		for (j = 0; j < nn; j++)
+			cJSON_AddItemToArray(d, cJSON_CreateNumber((double)nd->dist[j]));
+		snprintf(buf, sizeof(buf), NODE_DIR "/node%u/distance", nd->id);
+		facts_evidence(f, fact, buf);
+	} else {
+		fj_set(n, "distances", cJSON_CreateNull());
+		if (nd->dist_err < 0) {
+			snprintf(buf, sizeof(buf), NODE_DIR "/node%u/distance", nd->id);
+			facts_gap_read(f, fact, buf, nd->dist_err);
+		} else
+			facts_gap(f, fact, "%s", nd->dist_why);
+	}
+}
+
+/* numa.node_count, online, possible, nodes[] and cpuless_nodes[]. */
+static void nodes_json(struct probe_ctx *ctx, cJSON *numa, struct node *nd, size_t nn,
+		       hwloc_const_bitmap_t ids, hwloc_const_bitmap_t online)
+{
+	hwloc_bitmap_t possible = hwloc_bitmap_alloc();
+	cJSON *nodes, *cpuless;
+	size_t i;
 	cJSON_AddNumberToObject(numa, "node_count", (double)nn);
 	set_list(numa, "online", ids);
-	if (sr_read_cpulist(sr, NODE_DIR "/possible", possible) == 0)
+	if (sr_read_cpulist(&ctx->sr, NODE_DIR "/possible", possible) == 0)
 		set_list(numa, "possible", possible);
 	nodes = cJSON_AddArrayToObject(numa, "nodes");
 	cpuless = cJSON_AddArrayToObject(numa, "cpuless_nodes");
 	for (i = 0; i < nn; i++) {
 		cJSON *n = cJSON_CreateObject();
-		char fact[64];
 		cJSON_AddItemToArray(nodes, n);
 		cJSON_AddNumberToObject(n, "id", nd[i].id);
-		if (nd[i].cpus) {
-			/* Offline CPUs still appear in the node's list. */
-			if (has_online)
-				hwloc_bitmap_and(nd[i].cpus, nd[i].cpus, online);
-			set_list(n, "cpus", nd[i].cpus);
-			snprintf(fact, sizeof(fact), "numa.nodes[%zu].cpus", i);
-			facts_evidence(f, fact, nd[i].cpus_path);
-			cJSON_AddNumberToObject(n, "cpu_count", hwloc_bitmap_weight(nd[i].cpus));
-			if (hwloc_bitmap_iszero(nd[i].cpus))
-				cJSON_AddItemToArray(cpuless, cJSON_CreateNumber(nd[i].id));
-		} else {
-			fj_set(n, "cpus", cJSON_CreateNull());
-			fj_set(n, "cpu_count", cJSON_CreateNull());
-		}
-		snprintf(fact, sizeof(fact), "numa.nodes[%zu].memory_bytes", i);
-		snprintf(buf, sizeof(buf), NODE_DIR "/node%u/meminfo", nd[i].id);
-		if (nd[i].has_mem)
-			facts_evidence(f, fact, buf);
-		if (!nd[i].has_mem && nn == 1 && nd[i].mem_err == -ENOENT) {
-			/* A lone node holds all the memory: captures that kept only
-			 * cpumap under node/ still have /proc/meminfo. */
-			char *m;
-			if (sr_read(sr, "/proc/meminfo", &m, NULL) == 0) {
-				if (numa_parse_memtotal(m, &nd[i].mem) == 0) {
-					nd[i].has_mem = 1;
-					facts_evidence(f, fact, "/proc/meminfo");
-				}
-				free(m);
-			}
-		}
-		if (!nd[i].has_mem) {
-			if (nd[i].mem_err == -EINVAL)
-				facts_gap(f, fact, "%s: unparsable (no 'MemTotal: N kB' line)", buf);
-			else
-				facts_gap_read(f, fact, buf, nd[i].mem_err);
-		}
-		fj_num_or_null(n, "memory_bytes", nd[i].has_mem, (double)nd[i].mem);
-		snprintf(fact, sizeof(fact), "numa.nodes[%zu].distances", i);
-		if (nn == 1 && nd[i].dist_err == -ENOENT) {
-			/* One node: the local distance, by definition (ACPI SLIT). */
-			cJSON *d = cJSON_AddArrayToObject(n, "distances");
-			cJSON_AddItemToArray(d, cJSON_CreateNumber(10));
-			facts_evidence(f, fact, "(one node: local distance 10)");
-		} else if (check_row(&nd[i], i, nn)) {
-			cJSON *d = cJSON_AddArrayToObject(n, "distances");
-			for (j = 0; j < nn; j++)
-				cJSON_AddItemToArray(d, cJSON_CreateNumber((double)nd[i].dist[j]));
-			snprintf(buf, sizeof(buf), NODE_DIR "/node%u/distance", nd[i].id);
-			facts_evidence(f, fact, buf);
-		} else {
-			fj_set(n, "distances", cJSON_CreateNull());
-			if (nd[i].dist_err < 0) {
-				snprintf(buf, sizeof(buf), NODE_DIR "/node%u/distance", nd[i].id);
-				facts_gap_read(f, fact, buf, nd[i].dist_err);
-			} else
-				facts_gap(f, fact, "%s", nd[i].dist_why);
-		}
+		node_cpus(&ctx->facts, n, &nd[i], i, online, cpuless);
+		node_memory(ctx, n, &nd[i], i, nn);
+		node_distances(&ctx->facts, n, &nd[i], i, nn);
 	}
+	hwloc_bitmap_free(possible);
+}
+
+/* hwloc asked where its count may differ from ours. */
+static void cross_check_nodes(struct probe_ctx *ctx, const struct node *nd, size_t nn, const char *ids_src)
+{
+	/* Without node/online hwloc lists the nodeN names as we do
+	 * (strtoul of what follows "node"): the same nodes where each
+	 * name is a plain decimal number. */
+	int settled = ids_src && (!strcmp(ids_src, NODE_DIR "/online") || node_names_plain(&ctx->sr));
+	const char *why = settled ? NULL : "node/online unusable and node names hwloc may read otherwise";
+	char buf[4096];
+	size_t i;
+	for (i = 0; i < nn && settled; i++)
+		if (!(nd[i].cpus && !hwloc_bitmap_iszero(nd[i].cpus)) && !(nd[i].has_mem && nd[i].mem)) {
+			settled = 0;
+			snprintf(buf, sizeof(buf), "node %u has no CPU or memory we could read: "
+				 "hwloc keeps or drops it by its own rule", nd[i].id);
+			why = buf;
+		}
+	cross_check_hwloc(ctx, (int)nn, settled, why);
+}
+
+int probe_numa(struct probe_ctx *ctx)
+{
+	struct sysroot *sr = &ctx->sr;
+	struct facts *f = &ctx->facts;
+	cJSON *numa = facts_obj(f, "numa");
+	hwloc_bitmap_t online = hwloc_bitmap_alloc(), ids = hwloc_bitmap_alloc();
+	struct node *nd = NULL;
+	size_t nn = 0;
+	const char *ids_src = NULL, *online_src;
+	int has_online = read_online(ctx, online, &online_src);
+
+	if (!sr_is_dir(sr, NODE_DIR) || node_ids(ctx, ids, &ids_src) < 0) {
+		hwloc_bitmap_t cpus = has_online ? online : NULL;
+		one_node(ctx, numa, 0, cpus, online_src, sr_is_dir(sr, NODE_DIR)
+			 ? NODE_DIR " (no nodes listed: one node assumed)"
+			 : NODE_DIR " (absent: one node assumed)");
+		/* No node directory at all: hwloc makes one node of the
+		 * machine's memory, as we do. */
+		cross_check_hwloc(ctx, 1, !sr_is_dir(sr, NODE_DIR) && !sr_exists(sr, NODE_DIR),
+				  "no node listed: we assume one node, hwloc counts its own");
+		goto out;
+	}
+	facts_evidence(f, "numa.node_count", ids_src);
+	nd = read_nodes(ctx, ids, &nn);
+	if (nodes_overlap(f, nd, nn)) {
+		overlapping_as_one(ctx, numa, nd, nn, has_online ? online : NULL, online_src);
+		goto out;
+	}
+	nodes_json(ctx, numa, nd, nn, ids, has_online ? online : NULL);
 	cross_check_state(ctx, nd, nn, "has_cpu");
 	cross_check_state(ctx, nd, nn, "has_memory");
-	{
-		/* Without node/online hwloc lists the nodeN names as we do
-		 * (strtoul of what follows "node"): the same nodes where each
-		 * name is a plain decimal number. */
-		int settled = ids_src && (!strcmp(ids_src, NODE_DIR "/online") || node_names_plain(sr));
-		const char *why = settled ? NULL : "node/online unusable and node names hwloc may read otherwise";
-		for (i = 0; i < nn && settled; i++)
-			if (!(nd[i].cpus && !hwloc_bitmap_iszero(nd[i].cpus)) && !(nd[i].has_mem && nd[i].mem)) {
-				settled = 0;
-				snprintf(buf, sizeof(buf), "node %u has no CPU or memory we could read: "
-					 "hwloc keeps or drops it by its own rule", nd[i].id);
-				why = buf;
-			}
-		cross_check_hwloc(ctx, (int)nn, settled, why);
-	}
+	cross_check_nodes(ctx, nd, nn, ids_src);
 out:
-	for (i = 0; i < nn; i++) {
-		if (nd[i].cpus)
-			hwloc_bitmap_free(nd[i].cpus);
-		free(nd[i].dist);
-	}
-	free(nd);
+	free_nodes(nd, nn);
 	hwloc_bitmap_free(online);
 	hwloc_bitmap_free(ids);
-	hwloc_bitmap_free(all);
-	hwloc_bitmap_free(tmp);
-	hwloc_bitmap_free(possible);
 	return 0;
 }

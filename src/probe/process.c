@@ -280,62 +280,46 @@ static void cg_free(struct cg_paths *c)
 	free(c->cpu_mount);
 }
 
-static void probe_cgroup_limits(struct probe_ctx *ctx)
+/* process.cgroup's facts null (the caller says why). */
+static void cg_null(cJSON *g)
 {
-	cJSON *g = facts_obj(&ctx->facts, "process.cgroup");
-	char *buf = NULL, *cpus = NULL, *where = NULL;
-	struct cg_paths c;
-	double v, per = 0;
-	int r = sr_read(&ctx->sr, "/proc/self/cgroup", &buf, NULL), v2;
-	if (r < 0) {
-		fj_set(g, "version", cJSON_CreateNull());
-		fj_set(g, "path", cJSON_CreateNull());
-		fj_set(g, "cpuset_cpus", cJSON_CreateNull());
-		fj_set(g, "cpu_quota_cpus", cJSON_CreateNull());
-		fj_set(g, "memory_max_bytes", cJSON_CreateNull());
-		facts_gap_read(&ctx->facts, "process.cgroup", "/proc/self/cgroup", r);
-		return;
-	}
-	cg_parse(buf, &c);
-	free(buf);
-	v2 = c.v2 && !c.cpuset && !c.cpu && !c.memory;
-	if (!c.v2 && !c.cpuset && !c.cpu && !c.memory) {
-		fj_set(g, "version", cJSON_CreateNull());
-		fj_set(g, "path", cJSON_CreateNull());
-		fj_set(g, "cpuset_cpus", cJSON_CreateNull());
-		fj_set(g, "cpu_quota_cpus", cJSON_CreateNull());
-		fj_set(g, "memory_max_bytes", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "process.cgroup", "/proc/self/cgroup: no cgroup line this probe reads");
-		cg_free(&c);
-		return;
-	}
-	cJSON_AddNumberToObject(g, "version", v2 ? 2 : 1);
-	fj_str_or_null(g, "path", v2 ? c.v2 : c.cpuset ? c.cpuset : c.cpu ? c.cpu : c.memory);
-	facts_evidence(&ctx->facts, "process.cgroup", "/proc/self/cgroup");
+	fj_set(g, "version", cJSON_CreateNull());
+	fj_set(g, "path", cJSON_CreateNull());
+	fj_set(g, "cpuset_cpus", cJSON_CreateNull());
+	fj_set(g, "cpu_quota_cpus", cJSON_CreateNull());
+	fj_set(g, "memory_max_bytes", cJSON_CreateNull());
+}
 
-	/* cpuset */
-	if ((v2 ? cg_cpuset(ctx, "", c.v2, "cpuset.cpus.effective", &cpus, &where)
-		: c.cpuset ? cg_cpuset(ctx, "/cpuset", c.cpuset, "cpuset.effective_cpus", &cpus, &where) : -ENOENT) == 0
-	    || (!v2 && c.cpuset && cg_cpuset(ctx, "/cpuset", c.cpuset, "cpuset.cpus", &cpus, &where) == 0)) {
+/* process.cgroup.cpuset_cpus: the effective cpuset up from the cgroup. */
+static void cg_cpuset_fact(struct probe_ctx *ctx, cJSON *g, const struct cg_paths *c, int v2)
+{
+	char *cpus = NULL, *where = NULL;
+	if ((v2 ? cg_cpuset(ctx, "", c->v2, "cpuset.cpus.effective", &cpus, &where)
+		: c->cpuset ? cg_cpuset(ctx, "/cpuset", c->cpuset, "cpuset.effective_cpus", &cpus, &where) : -ENOENT) == 0
+	    || (!v2 && c->cpuset && cg_cpuset(ctx, "/cpuset", c->cpuset, "cpuset.cpus", &cpus, &where) == 0)) {
 		cJSON_AddStringToObject(g, "cpuset_cpus", cpus);
 		facts_evidence(&ctx->facts, "process.cgroup.cpuset_cpus", where);
 	} else {
 		fj_set(g, "cpuset_cpus", cJSON_CreateNull());
 		facts_gap(&ctx->facts, "process.cgroup.cpuset_cpus", "no readable %s up from the cgroup %s",
-			  v2 ? "cpuset.cpus.effective" : "cpuset.effective_cpus", v2 ? c.v2 : c.cpuset ? c.cpuset : "(none)");
+			  v2 ? "cpuset.cpus.effective" : "cpuset.effective_cpus", v2 ? c->v2 : c->cpuset ? c->cpuset : "(none)");
 	}
 	free(cpus);
 	free(where);
-	where = NULL;
+}
 
-	/* CPU quota, as CPUs: quota / period */
-	r = -ENOENT;
+/* process.cgroup.cpu_quota_cpus, as CPUs: quota / period. */
+static void cg_quota_fact(struct probe_ctx *ctx, cJSON *g, const struct cg_paths *c, int v2)
+{
+	char *where = NULL;
+	double v, per = 0;
+	int r = -ENOENT;
 	if (v2)
-		r = cg_tightest(ctx, "", c.v2, "cpu.max", &v, &per, &where);
-	else if (c.cpu) {
-		char *mount = xasprintf("/%s", c.cpu_mount);
+		r = cg_tightest(ctx, "", c->v2, "cpu.max", &v, &per, &where);
+	else if (c->cpu) {
+		char *mount = xasprintf("/%s", c->cpu_mount);
 		double q, p = 0;
-		r = cg_tightest(ctx, mount, c.cpu, "cpu.cfs_quota_us", &q, NULL, &where);
+		r = cg_tightest(ctx, mount, c->cpu, "cpu.cfs_quota_us", &q, NULL, &where);
 		if (r == 0) {
 			char *dir = where ? path_dirname(where) : NULL, *pf = dir ? xasprintf("%s/cpu.cfs_period_us", dir) : NULL;
 			if (!pf || read_limit(ctx, pf, &p, NULL) < 0 || p <= 0)
@@ -363,13 +347,18 @@ static void probe_cgroup_limits(struct probe_ctx *ctx)
 			  v2 ? "cpu.max" : "cpu.cfs_quota_us");
 	}
 	free(where);
-	where = NULL;
+}
 
-	/* memory.max */
+/* process.cgroup.memory_max_bytes: the tightest limit up from the cgroup. */
+static void cg_memory_fact(struct probe_ctx *ctx, cJSON *g, const struct cg_paths *c, int v2)
+{
+	char *where = NULL;
+	double v;
+	int r;
 	if (v2)
-		r = cg_tightest(ctx, "", c.v2, "memory.max", &v, NULL, &where);
+		r = cg_tightest(ctx, "", c->v2, "memory.max", &v, NULL, &where);
 	else
-		r = c.memory ? cg_tightest(ctx, "/memory", c.memory, "memory.limit_in_bytes", &v, NULL, &where) : -ENOENT;
+		r = c->memory ? cg_tightest(ctx, "/memory", c->memory, "memory.limit_in_bytes", &v, NULL, &where) : -ENOENT;
 	if (r == 0) {
 		if (v < 0)
 			cJSON_AddStringToObject(g, "memory_max_bytes", "unlimited");
@@ -382,6 +371,34 @@ static void probe_cgroup_limits(struct probe_ctx *ctx)
 			  v2 ? "memory.max" : "memory.limit_in_bytes");
 	}
 	free(where);
+}
+
+static void probe_cgroup_limits(struct probe_ctx *ctx)
+{
+	cJSON *g = facts_obj(&ctx->facts, "process.cgroup");
+	char *buf = NULL;
+	struct cg_paths c;
+	int r = sr_read(&ctx->sr, "/proc/self/cgroup", &buf, NULL), v2;
+	if (r < 0) {
+		cg_null(g);
+		facts_gap_read(&ctx->facts, "process.cgroup", "/proc/self/cgroup", r);
+		return;
+	}
+	cg_parse(buf, &c);
+	free(buf);
+	v2 = c.v2 && !c.cpuset && !c.cpu && !c.memory;
+	if (!c.v2 && !c.cpuset && !c.cpu && !c.memory) {
+		cg_null(g);
+		facts_gap(&ctx->facts, "process.cgroup", "/proc/self/cgroup: no cgroup line this probe reads");
+		cg_free(&c);
+		return;
+	}
+	cJSON_AddNumberToObject(g, "version", v2 ? 2 : 1);
+	fj_str_or_null(g, "path", v2 ? c.v2 : c.cpuset ? c.cpuset : c.cpu ? c.cpu : c.memory);
+	facts_evidence(&ctx->facts, "process.cgroup", "/proc/self/cgroup");
+	cg_cpuset_fact(ctx, g, &c, v2);
+	cg_quota_fact(ctx, g, &c, v2);
+	cg_memory_fact(ctx, g, &c, v2);
 	cg_free(&c);
 }
 

@@ -227,11 +227,74 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Whether the distance rows of the nodes with CPUs (idx[]: their n
+ * positions among total) group them k to a package: each node's k-1
+ * nearest strictly nearer than the rest, and the groups agree. */
+static int grouped_by_distance(const cJSON *nodes, const int *idx, int n, int total, int k)
+{
+	const cJSON *nd;
+	int i, j, ok = 1;
+	/* near[i][j]: j is among the k-1 nearest of i, strictly nearer than the rest. */
+	double *d = xcalloc((size_t)n * (size_t)n, sizeof(*d));
+	double *row = xcalloc((size_t)n, sizeof(*row));
+	unsigned char *near = xcalloc((size_t)n * (size_t)n, 1);
+	double *full = xcalloc((size_t)total, sizeof(*full));
+	const cJSON *v;
+	/* Each node's row read once, in order (cJSON's index lookup is linear). */
+	i = 0;
+	j = 0;
+	cJSON_ArrayForEach(nd, nodes) {
+		const cJSON *dist = cJSON_GetObjectItemCaseSensitive(nd, "distances");
+		int m = 0;
+		if (j >= n || idx[j] != i) {
+			i++;
+			continue;
+		}
+		if (!cJSON_IsArray(dist) || cJSON_GetArraySize(dist) != total) {
+			ok = 0;
+			break;
+		}
+		cJSON_ArrayForEach(v, dist) {
+			if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+				ok = 0;
+			full[m++] = ok ? v->valuedouble : 0;
+		}
+		for (m = 0; m < n; m++)
+			d[(size_t)j * n + m] = full[idx[m]];
+		i++;
+		j++;
+	}
+	free(full);
+	for (i = 0; i < n && ok; i++) {
+		int m = 0;
+		double cut;
+		for (j = 0; j < n; j++)
+			if (j != i)
+				row[m++] = d[(size_t)i * n + j];
+		qsort(row, (size_t)m, sizeof(*row), cmp_double);
+		cut = row[k - 2];
+		if (!(row[k - 2] < row[k - 1])) {
+			ok = 0;
+			break;
+		}
+		for (j = 0; j < n; j++)
+			near[(size_t)i * n + j] = j == i || d[(size_t)i * n + j] <= cut;
+	}
+	for (i = 0; i < n && ok; i++)
+		for (j = 0; j < n && ok; j++)
+			if (near[(size_t)i * n + j] && memcmp(near + (size_t)i * n, near + (size_t)j * n, (size_t)n))
+				ok = 0;
+	free(d);
+	free(row);
+	free(near);
+	return ok;
+}
+
 static int numa_split(const cJSON *facts, int *spans)
 {
 	const cJSON *nodes = facts_get(facts, "numa.nodes"), *nd;
 	long long pk = whole(facts_get(facts, "cpu.packages"));
-	int *idx, n = 0, total, i, j, k, ok = 1;
+	int *idx, n = 0, total, i, k, ok = 1;
 
 	*spans = 0;
 	/* Without node directories the machine was taken as one node: no layout. */
@@ -273,61 +336,8 @@ static int numa_split(const cJSON *facts, int *spans)
 		free(idx);
 		return 0;
 	}
-	if (pk > 1 && k > 1) {
-		/* near[i][j]: j is among the k-1 nearest of i, strictly nearer than the rest. */
-		double *d = xcalloc((size_t)n * (size_t)n, sizeof(*d));
-		double *row = xcalloc((size_t)n, sizeof(*row));
-		unsigned char *near = xcalloc((size_t)n * (size_t)n, 1);
-		double *full = xcalloc((size_t)total, sizeof(*full));
-		const cJSON *v;
-		/* Each node's row read once, in order (cJSON's index lookup is linear). */
-		i = 0;
-		j = 0;
-		cJSON_ArrayForEach(nd, nodes) {
-			const cJSON *dist = cJSON_GetObjectItemCaseSensitive(nd, "distances");
-			int m = 0;
-			if (j >= n || idx[j] != i) {
-				i++;
-				continue;
-			}
-			if (!cJSON_IsArray(dist) || cJSON_GetArraySize(dist) != total) {
-				ok = 0;
-				break;
-			}
-			cJSON_ArrayForEach(v, dist) {
-				if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-					ok = 0;
-				full[m++] = ok ? v->valuedouble : 0;
-			}
-			for (m = 0; m < n; m++)
-				d[(size_t)j * n + m] = full[idx[m]];
-			i++;
-			j++;
-		}
-		free(full);
-		for (i = 0; i < n && ok; i++) {
-			int m = 0;
-			double cut;
-			for (j = 0; j < n; j++)
-				if (j != i)
-					row[m++] = d[(size_t)i * n + j];
-			qsort(row, (size_t)m, sizeof(*row), cmp_double);
-			cut = row[k - 2];
-			if (!(row[k - 2] < row[k - 1])) {
-				ok = 0;
-				break;
-			}
-			for (j = 0; j < n; j++)
-				near[(size_t)i * n + j] = j == i || d[(size_t)i * n + j] <= cut;
-		}
-		for (i = 0; i < n && ok; i++)
-			for (j = 0; j < n && ok; j++)
-				if (near[(size_t)i * n + j] && memcmp(near + (size_t)i * n, near + (size_t)j * n, (size_t)n))
-					ok = 0;
-		free(d);
-		free(row);
-		free(near);
-	}
+	if (pk > 1 && k > 1)
+		ok = grouped_by_distance(nodes, idx, n, total, k);
 	free(idx);
 	return ok ? k : 0;
 }

@@ -1,0 +1,479 @@
+/* probe/pci-devices.c - pci.accelerators and pci.nics: identity, locality, interface, upstream port, shared uplink; the topology_matrix */
+#include "config.h"
+#include "lib/facts.h"
+#include "probe/probe.h"
+#include "lib/output.h"
+#include "read/libpci.h"
+#include "lib/util.h"
+#include "probe/pci-internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*** JSON ***/
+
+void pci_hex_id(cJSON *o, const char *key, int have, unsigned v, int digits)
+{
+	char buf[16];
+	if (!have) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%0*x", digits, v);
+	cJSON_AddStringToObject(o, key, buf);
+}
+
+/* The package the local CPUs belong to (one package, or null). */
+static void package_json(struct probe_ctx *ctx, struct pci_scan *s, hwloc_const_bitmap_t set, cJSON *o,
+			 const char *base)
+{
+	char *fact = xasprintf("%s.package", base), *path = NULL;
+	int cpu, pkg = -1, other = -1, r = 0;
+	/* Zeroed pages come from the kernel untouched: only the ids looked
+	 * up cost memory. */
+	if (!s->pkg)
+		s->pkg = xcalloc(SR_MAX_CPUS, sizeof(*s->pkg));
+	hwloc_bitmap_foreach_begin(cpu, set) {
+		int v2;
+		if (cpu >= SR_MAX_CPUS)
+			break;
+		if (s->pkg[cpu] == 0) {
+			int64_t v;
+			free(path);
+			path = xasprintf("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+			r = sr_read_s64(&ctx->sr, path, &v);
+			s->pkg[cpu] = r == 0 && v >= 0 && v < 65536 ? (int)v + 2 : 1;
+			if (r == 0 && s->pkg[cpu] == 1)
+				r = -EINVAL;
+		}
+		v2 = s->pkg[cpu] - 2;
+		if (v2 < 0) {
+			pkg = -2;
+			break;
+		}
+		if (pkg == -1)
+			pkg = v2;
+		else if (v2 != pkg)
+			other = v2;
+	} hwloc_bitmap_foreach_end();
+	if (pkg >= 0 && other < 0) {
+		fj_num(o, "package", pkg);
+		facts_evidence(&ctx->facts, fact, "/sys/devices/system/cpu/cpuN/topology/physical_package_id");
+	} else {
+		cJSON_AddNullToObject(o, "package");
+		if (pkg >= 0)
+			facts_gap(&ctx->facts, fact, "its local CPUs span packages %d and %d", pkg, other);
+		else if (path && r < 0)
+			facts_gap_read(&ctx->facts, fact, path, r);
+		else
+			facts_gap(&ctx->facts, fact, "the package of its local CPUs is unreadable");
+	}
+	free(path);
+	free(fact);
+}
+
+static void numa_json(struct probe_ctx *ctx, struct pci_scan *s, const struct pdev *p, cJSON *o,
+		      const char *base)
+{
+	struct sysroot *sr = &ctx->sr;
+	struct facts *f = &ctx->facts;
+	char *fact = xasprintf("%s.numa_node", base), *path;
+	int64_t node;
+	int r;
+	hwloc_bitmap_t set;
+	if (!p->sys) {
+		cJSON_AddNullToObject(o, "numa_node");
+		facts_gap(f, fact, "a PCI config dump holds no NUMA locality");
+		free(fact);
+		fact = xasprintf("%s.local_cpus", base);
+		cJSON_AddNullToObject(o, "local_cpus");
+		facts_gap(f, fact, "a PCI config dump holds no CPU locality");
+		free(fact);
+		cJSON_AddNullToObject(o, "package");
+		fact = xasprintf("%s.package", base);
+		facts_gap(f, fact, "a PCI config dump holds no CPU locality");
+		free(fact);
+		return;
+	}
+	path = xasprintf("%s/numa_node", p->sys);
+	r = sr_read_s64(sr, path, &node);
+	if (r == 0 && node >= 0 && node < SR_MAX_CPUS) {
+		fj_num(o, "numa_node", (double)node);
+		facts_evidence(f, fact, path);
+	} else {
+		const cJSON *nc = facts_get(f->root, "numa.node_count");
+		cJSON_AddNullToObject(o, "numa_node");
+		if (r == 0 && node == -1)
+			facts_gap(f, fact, "firmware does not report it (numa_node is -1)%s",
+				  cJSON_IsNumber(nc) && nc->valueint == 1 ? "; the host has one NUMA node" : "");
+		else if (r == 0)
+			facts_gap(f, fact, "%s: unexpected value %lld", path, (long long)node);
+		else
+			facts_gap_read(f, fact, path, r);
+	}
+	free(path);
+	free(fact);
+
+	fact = xasprintf("%s.local_cpus", base);
+	set = hwloc_bitmap_alloc();
+	path = xasprintf("%s/local_cpulist", p->sys);
+	r = sr_read_cpulist(sr, path, set);
+	if (r == -ENOENT) {
+		free(path);
+		path = xasprintf("%s/local_cpus", p->sys);
+		r = sr_read_cpumask(sr, path, set);
+	}
+	if (r == 0 && !hwloc_bitmap_iszero(set)) {
+		char buf[4096];
+		cJSON_AddStringToObject(o, "local_cpus", cpulist_str(set, buf, sizeof(buf)));
+		facts_evidence(f, fact, path);
+		package_json(ctx, s, set, o, base);
+	} else {
+		char *pf = xasprintf("%s.package", base);
+		cJSON_AddNullToObject(o, "local_cpus");
+		if (r == 0)
+			facts_gap(f, fact, "%s: empty", path);
+		else
+			facts_gap_read(f, fact, path, r);
+		cJSON_AddNullToObject(o, "package");
+		facts_gap(f, pf, "its local CPUs are unknown");
+		free(pf);
+	}
+	hwloc_bitmap_free(set);
+	free(path);
+	free(fact);
+}
+
+static int host_virtualized(struct probe_ctx *ctx)
+{
+	const cJSON *v = facts_get(ctx->facts.root, "host.virtualized");
+	char *ci = NULL;
+	int r = 0;
+	if (cJSON_IsBool(v))
+		return cJSON_IsTrue(v);
+	if (sr_read(&ctx->sr, "/proc/cpuinfo", &ci, NULL) == 0)
+		r = strstr(ci, " hypervisor") != NULL;
+	free(ci);
+	return r;
+}
+
+static void integrated_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+{
+	const struct pdev *p = &s->d[i];
+	int v;
+	if (p->port_type == 9 || (p->nolink && p->link_files))
+		v = 1;
+	else if (pci_link_known(p) || p->w_cur > 0)
+		v = 0;
+	else if (p->parent != NO_PARENT)
+		v = 0;   /* behind a bridge: a card of its own */
+	else if (p->bus == 0 && p->nolink)
+		v = 1;   /* conventional function on the root bus */
+	else if (p->bus == 0 && !host_virtualized(ctx))
+		v = p->link_files || p->sys == NULL ? -1 : 1;
+	else
+		v = -1;
+	fj_bool_or_null(o, "integrated", v);
+	if (v < 0) {
+		char *fact = xasprintf("%s.integrated", base);
+		facts_gap(&ctx->facts, fact, host_virtualized(ctx) ?
+			  "a virtual machine's bus: no link to tell an integrated from a passed-through device" :
+			  "no link information and no bridge above it");
+		free(fact);
+	}
+}
+
+static void nic_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, const char *base)
+{
+	struct sysroot *sr = &ctx->sr;
+	struct facts *f = &ctx->facts;
+	char **names = NULL, *dir, *fact;
+	size_t n = 0;
+	int r;
+	if (!p->sys) {
+		fact = xasprintf("%s.interface", base);
+		cJSON_AddNullToObject(o, "interface");
+		cJSON_AddNullToObject(o, "speed_mbps");
+		cJSON_AddNullToObject(o, "operstate");
+		facts_gap(f, fact, "a PCI config dump holds no network interfaces");
+		free(fact);
+		return;
+	}
+	dir = xasprintf("%s/net", p->sys);
+	r = sr_list(sr, dir, &names, &n);
+	if (r == -ENOENT) {
+		/* virtio-net: the interface hangs off the virtio device. */
+		char **sub = NULL;
+		size_t ns = 0, k;
+		if (sr_list(sr, p->sys, &sub, &ns) == 0)
+			for (k = 0; k < ns && r < 0; k++)
+				if (str_startswith(sub[k], "virtio")) {
+					char *d2 = xasprintf("%s/%s/net", p->sys, sub[k]);
+					r = sr_list(sr, d2, &names, &n);
+					if (r == 0) {
+						free(dir);
+						dir = d2;
+					} else
+						free(d2);
+				}
+		sr_free_list(sub, ns);
+	}
+	fact = xasprintf("%s.interface", base);
+	if (r < 0 || n == 0) {
+		cJSON_AddNullToObject(o, "interface");
+		cJSON_AddNullToObject(o, "speed_mbps");
+		cJSON_AddNullToObject(o, "operstate");
+		if (r == -ENOENT || n == 0)
+			facts_gap(f, fact, "%s: missing (no driver bound, or the port is used by RDMA only)", dir);
+		else
+			facts_gap_read(f, fact, dir, r);
+	} else {
+		char *path = xasprintf("/sys/class/net/%s/speed", names[0]);
+		int64_t mbps;
+		cJSON_AddStringToObject(o, "interface", names[0]);
+		facts_evidence(f, fact, dir);
+		free(fact);
+		fact = xasprintf("%s.speed_mbps", base);
+		r = sr_read_s64(sr, path, &mbps);
+		if (r < 0) {
+			free(path);
+			path = xasprintf("%s/%s/speed", dir, names[0]);
+			r = sr_read_s64(sr, path, &mbps);
+		}
+		/* The kernel's operstate says whether the link is up: speed -1
+		 * with the link up is a driver that reports no speed (virtio). */
+		{
+			char *op = NULL, *opath = xasprintf("/sys/class/net/%s/operstate", names[0]);
+			int ro = sr_read_str(sr, opath, &op);
+			if (ro < 0) {
+				free(opath);
+				opath = xasprintf("%s/%s/operstate", dir, names[0]);
+				ro = sr_read_str(sr, opath, &op);
+			}
+			fj_str_or_null(o, "operstate", ro == 0 && *op ? op : NULL);
+			if (r == 0 && mbps > 0) {
+				fj_num(o, "speed_mbps", (double)mbps);
+				facts_evidence(f, fact, path);
+			} else {
+				cJSON_AddNullToObject(o, "speed_mbps");
+				if ((r == 0 || r == -EINVAL) && ro == 0 && !strcmp(op, "up"))
+					facts_gap(f, fact, "%s: the driver reports no speed (%s), the link is up",
+						  path, r == 0 ? "-1" : "empty or unparsable");
+				else if (r == 0 || r == -EINVAL)
+					facts_gap(f, fact, "%s: no link (%s)", path,
+						  ro == 0 ? "interface not up" : "cable unplugged or interface down");
+				else
+					facts_gap_read(f, fact, path, r);
+			}
+			free(op);
+			free(opath);
+		}
+		free(path);
+	}
+	free(fact);
+	free(dir);
+	sr_free_list(names, n);
+}
+
+/* Why a device has no port above it.  On bus 00, or placed by its sysfs
+ * path, it sits on a root bus; a device on another bus whose bridge the
+ * capture lacks (a dump of one card) has a port above it that is unknown. */
+static void no_port_gap(struct probe_ctx *ctx, const struct pdev *p, const char *fact)
+{
+	if (p->bus != 0 && !p->nanc)
+		facts_gap(&ctx->facts, fact, "no bridge to bus %02x in the %s: the port above it is unknown",
+			  p->bus, p->sys ? "sysfs capture" : "PCI dump");
+	else
+		facts_gap(&ctx->facts, fact, "on the root bus: no port above it");
+}
+
+static void upstream_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+{
+	const struct pdev *p = &s->d[i];
+	char *fact = xasprintf("%s.upstream", base);
+	cJSON *u;
+	if (p->parent == NO_PARENT) {
+		cJSON_AddNullToObject(o, "upstream");
+		no_port_gap(ctx, p, fact);
+	} else {
+		const struct pdev *q = &s->d[p->parent];
+		u = cJSON_AddObjectToObject(o, "upstream");
+		cJSON_AddStringToObject(u, "bdf", q->bdf);
+		fj_num_or_null(u, "width_max", pci_link_known(q), q->w_max);
+		pci_speed_num(u, "speed_gts_max", pci_link_known(q) ? q->s_max : 0);
+		if (!pci_link_known(q)) {
+			int unk;
+			cJSON_Delete(pci_link_json(ctx, s, p->parent, fact, 0, &unk));
+		} else
+			pci_add_link_evidence(ctx, s, q, fact);
+	}
+	free(fact);
+}
+
+static void shared_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+{
+	int up = pci_uplink_of(s, i), q, unknown = 0;
+	size_t j;
+	cJSON *sh, *devs;
+	uint64_t sum = 0, cap;
+	char *fact = xasprintf("%s.shared_uplink", base);
+	const struct pdev *u;
+	if (up < 0) {
+		cJSON_AddNullToObject(o, "shared_uplink");
+		no_port_gap(ctx, &s->d[i], fact);
+		free(fact);
+		return;
+	}
+	u = &s->d[up];
+	sh = cJSON_AddObjectToObject(o, "shared_uplink");
+	cJSON_AddStringToObject(sh, "bdf", u->bdf);
+	cJSON_AddStringToObject(sh, "kind", pci_is_switch_up(u) ? "switch" : "root_port");
+	devs = cJSON_AddArrayToObject(sh, "devices");
+	for (j = 0; j < s->n; j++) {
+		const struct pdev *p = &s->d[j];
+		size_t k;
+		int dup = 0;
+		if (p->kind != s->d[i].kind || pci_uplink_of(s, (int)j) != up)
+			continue;
+		/* Functions of one device share its link: count it once. */
+		for (k = 0; k < j; k++)
+			if (s->d[k].kind == p->kind && s->d[k].dom == p->dom && s->d[k].bus == p->bus &&
+			    s->d[k].dev == p->dev && pci_uplink_of(s, (int)k) == up)
+				dup = 1;
+		cJSON_AddItemToArray(devs, cJSON_CreateString(p->bdf));
+		if (dup)
+			continue;
+		if (pci_usable_max(s, (int)j) == 0)
+			unknown = 1;
+		sum += pci_usable_max(s, (int)j);
+	}
+	/* The uplink: the port's own link, capped by the port above it. */
+	cap = pci_link_known(u) ? pci_link_bandwidth(u->s_max, u->w_max) : 0;
+	q = u->parent;
+	if (cap && pci_is_switch_up(u) && q != NO_PARENT && pci_link_known(&s->d[q])) {
+		uint64_t c2 = pci_link_bandwidth(s->d[q].s_max < u->s_max ? s->d[q].s_max : u->s_max,
+						 s->d[q].w_max < u->w_max ? s->d[q].w_max : u->w_max);
+		if (c2 < cap)
+			cap = c2;
+	}
+	fj_num_or_null(sh, "width_max", pci_link_known(u), u->w_max);
+	pci_speed_num(sh, "speed_gts_max", pci_link_known(u) ? u->s_max : 0);
+	fj_num_or_null(sh, "bandwidth_bytes_per_s", cap > 0, (double)cap);
+	fj_num_or_null(sh, "devices_bandwidth_bytes_per_s", !unknown, (double)sum);
+	fj_num_or_null(sh, "ratio", cap > 0 && !unknown, cap ? round((double)sum / (double)cap * 100) / 100 : 0);
+	fj_bool_or_null(sh, "oversubscribed", cap > 0 && !unknown ? sum > cap : -1);
+	if (!cap || unknown)
+		facts_gap(&ctx->facts, fact, "%s", !cap ? "the uplink's link width or speed is unknown"
+					   : "a device's link width or speed is unknown");
+	free(fact);
+}
+
+cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *base)
+{
+	const struct pdev *p = &s->d[i];
+	cJSON *o = cJSON_CreateObject();
+	char *fact = xasprintf("%s.link", base), *vn = NULL, *dn = NULL;
+	int unk;
+	cJSON_AddStringToObject(o, "bdf", p->bdf);
+	pci_hex_id(o, "vendor_id", p->have_ids, p->vendor, 4);
+	pci_hex_id(o, "device_id", p->have_ids, p->device, 4);
+	pci_hex_id(o, "class", p->have_ids, p->cls >> 8, 4);
+	if (p->have_ids) {
+		vn = pci_vendor_name(p->vendor);
+		dn = pci_device_name(p->vendor, p->device);
+	}
+	{
+		char *ef = xasprintf("%s.class", base);
+		char *ep = p->sys ? xasprintf("%s/%s", p->sys, p->ids_file && !strcmp(p->ids_file, "uevent") ?
+					      "uevent" : "class")
+				  : xstrdup(s->cfg_evidence ? s->cfg_evidence : "");
+		if (*ep)
+			facts_evidence(&ctx->facts, ef, ep);
+		free(ef);
+		free(ep);
+	}
+	fj_str_or_null(o, "vendor", vn);
+	fj_str_or_null(o, "device", dn);
+	if (!vn || !dn) {
+		char *nf = xasprintf("%s.device", base);
+		facts_gap(&ctx->facts, nf, "not in pci.ids (or no pci.ids installed)");
+		free(nf);
+	}
+	free(vn);
+	free(dn);
+	numa_json(ctx, s, p, o, base);
+	if (p->kind == PCI_ACCEL)
+		integrated_json(ctx, s, i, o, base);
+	if (p->kind == PCI_NIC)
+		nic_json(ctx, p, o, base);
+	cJSON_AddItemToObject(o, "link", pci_link_json(ctx, s, i, fact, p->kind == PCI_ACCEL, &unk));
+	upstream_json(ctx, s, i, o, base);
+	shared_json(ctx, s, i, o, base);
+	free(fact);
+	return o;
+}
+
+const char *pci_kind_name(enum pci_kind k)
+{
+	return k == PCI_ACCEL ? "accelerator" : k == PCI_NIC ? "nic" : k == PCI_BRIDGE ? "bridge" : "other";
+}
+
+/* nvidia-smi topo -m vocabulary between two accelerators. */
+static const char *relation(struct pci_scan *s, int a, int b, const cJSON *accels)
+{
+	int x, y, hx = 0, hy;
+	const struct pdev *pa = &s->d[a], *pb = &s->d[b];
+	if (a == b)
+		return "X";
+	for (x = pa->parent; x != NO_PARENT && hx++ < 64; x = s->d[x].parent) {
+		for (y = pb->parent, hy = 0; y != NO_PARENT && hy++ < 64; y = s->d[y].parent)
+			if (x == y) {
+				/* One bridge, or one switch (its upstream port with
+				 * each device right below a downstream port). */
+				if (pa->parent == pb->parent)
+					return "PIX";
+				if (pci_is_switch_up(&s->d[x]) && pa->parent != NO_PARENT && pb->parent != NO_PARENT &&
+				    s->d[pa->parent].parent == x && s->d[pb->parent].parent == x)
+					return "PIX";
+				return "PXB";
+			}
+	}
+	if (!strcmp(pa->root, pb->root))
+		return "PHB";
+	{
+		const cJSON *na = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(accels, pa->json_index),
+								   "numa_node");
+		const cJSON *nb = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(accels, pb->json_index),
+								   "numa_node");
+		if (!cJSON_IsNumber(na) || !cJSON_IsNumber(nb))
+			return "?";
+		return na->valueint == nb->valueint ? "NODE" : "SYS";
+	}
+}
+
+void pci_topology_matrix(struct pci_scan *s, cJSON *pci, const cJSON *accels)
+{
+	cJSON *m, *devs, *rows;
+	size_t i, j;
+	int n = 0;
+	for (i = 0; i < s->n; i++)
+		n += s->d[i].kind == PCI_ACCEL;
+	if (n < 2)
+		return;
+	m = cJSON_AddObjectToObject(pci, "topology_matrix");
+	devs = cJSON_AddArrayToObject(m, "devices");
+	rows = cJSON_AddArrayToObject(m, "rows");
+	for (i = 0; i < s->n; i++) {
+		cJSON *row;
+		if (s->d[i].kind != PCI_ACCEL)
+			continue;
+		cJSON_AddItemToArray(devs, cJSON_CreateString(s->d[i].bdf));
+		row = cJSON_CreateArray();
+		for (j = 0; j < s->n; j++)
+			if (s->d[j].kind == PCI_ACCEL)
+				cJSON_AddItemToArray(row, cJSON_CreateString(relation(s, (int)i, (int)j, accels)));
+		cJSON_AddItemToArray(rows, row);
+	}
+}

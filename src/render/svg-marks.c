@@ -1,0 +1,157 @@
+/* render/svg-marks.c - the node drawing's marks: which part (device, link, slot,
+ * channel, package) each finding is about */
+#include "config.h"
+#include "render/svg-internal.h"
+#include "lib/facts.h"
+#include "render/html.h"
+#include "read/sysroot.h"
+#include "lib/util.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+/*** Marks: which part each finding is about ***/
+
+static void add_mark(struct svg *g, const char *key, int rank, const char *why)
+{
+	size_t i;
+	for (i = 0; i < g->nm; i++)
+		if (!strcmp(g->m[i].key, key)) {
+			if (rank > g->m[i].rank) {
+				g->m[i].rank = rank;
+				g->m[i].why = why;
+			}
+			return;
+		}
+	if (g->nm == g->am) {
+		g->am = g->am ? 2 * g->am : 16;
+		g->m = xrealloc(g->m, g->am * sizeof(*g->m));
+	}
+	snprintf(g->m[g->nm].key, sizeof(g->m[g->nm].key), "%s", key);
+	g->m[g->nm].rank = rank;
+	g->m[g->nm++].why = why;
+}
+
+static void add_markf(struct svg *g, int rank, const char *why, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add_markf(struct svg *g, int rank, const char *why, const char *fmt, ...)
+{
+	char key[96];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(key, sizeof(key), fmt, ap);
+	va_end(ap);
+	add_mark(g, key, rank, why);
+}
+
+const struct mark *svg_mark_of(const struct svg *g, const char *fmt, ...)
+{
+	char key[96];
+	size_t i;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(key, sizeof(key), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < g->nm; i++)
+		if (!strcmp(g->m[i].key, key))
+			return &g->m[i];
+	return NULL;
+}
+
+/* The n-th PCI address (DDDD:BB:DD.F) in s, into out; 0 when there is none. */
+static int nth_bdf(const char *s, int n, char *out, size_t len)
+{
+	const char *p;
+	for (p = s; p && *p; p++) {
+		int ok = 1, k;
+		static const char pat[] = "xxxx:xx:xx.x";
+		for (k = 0; pat[k] && ok; k++)
+			ok = p[k] && (pat[k] == 'x' ? isxdigit((unsigned char)p[k]) : p[k] == pat[k]);
+		if (ok && n-- == 0) {
+			snprintf(out, len, "%.12s", p);
+			return 1;
+		}
+		if (ok)
+			p += 11;
+	}
+	return 0;
+}
+
+static void mark_devices_of(struct svg *g, const char *list, const char *prefix, int rank, const char *id)
+{
+	const cJSON *d;
+	cJSON_ArrayForEach(d, jget(g->facts, list))
+		if (jstr(d, "bdf"))
+			add_markf(g, rank, id, "%s:%s", prefix, jstr(d, "bdf"));
+}
+
+void svg_collect_marks(struct svg *g, const cJSON *findings)
+{
+	const cJSON *f, *ch, *d;
+	cJSON_ArrayForEach(f, findings) {
+		const char *id = jstr(f, "id"), *st = jstr(f, "status"), *detail = jstr(f, "detail");
+		int rank = st && !strcmp(st, "fail") ? MARK_FAIL : st && !strcmp(st, "warn") ? MARK_WARN : 0;
+		char b1[16], b2[16];
+		int have1 = detail && nth_bdf(detail, 0, b1, sizeof(b1));
+		if (!id || !rank)
+			continue;
+		if (!strcmp(id, "memory.channels.populated_ratio") || !strcmp(id, "memory.channels.balanced")) {
+			int any = 0;
+			cJSON_ArrayForEach(ch, jget(g->facts, "memory.channels.list")) {
+				const cJSON *e;
+				if (jnum(ch, "dimms") > 0)
+					continue;
+				cJSON_ArrayForEach(e, jget(ch, "empty_slots"))
+					if (cJSON_IsString(e)) {
+						add_markf(g, rank, id, "slot:%s", e->valuestring);
+						any = 1;
+					}
+				if (!cJSON_GetArraySize(jget(ch, "empty_slots"))) {
+					add_markf(g, rank, id, "channel:%.0f:%s", jnum(ch, "package"),
+						  jstr(ch, "name") ? jstr(ch, "name") : "?");
+					any = 1;
+				}
+			}
+			if (!any)
+				add_mark(g, "memory", rank, id);
+		} else if (!strcmp(id, "memory.speed.configured_ratio")) {
+			int any = 0;
+			cJSON_ArrayForEach(d, jget(g->facts, "memory.dimms")) {
+				double c = jnum(d, "configured_speed_mts"), r = jnum(d, "speed_mts");
+				if (!isnan(c) && !isnan(r) && c < r && jstr(d, "locator")) {
+					add_markf(g, rank, id, "dimm:%s", jstr(d, "locator"));
+					any = 1;
+				}
+			}
+			if (!any)
+				add_mark(g, "memory", rank, id);
+		} else if (!strncmp(id, "memory.", 7))
+			add_mark(g, "memory", rank, id);
+		else if (!strcmp(id, "cpu.smt"))
+			add_mark(g, "smt", rank, id);
+		else if (!strncmp(id, "cpu.", 4))
+			add_mark(g, "package", rank, id);
+		else if (!strcmp(id, "numa.nodes.memory_balanced") || !strcmp(id, "numa.nodes"))
+			add_mark(g, "numa", rank, id);
+		else if (!strcmp(id, "pci.accelerator.link_width_ratio") || !strcmp(id, "pci.accelerator.link_speed") ||
+			 !strcmp(id, "pci.accelerator.uplink_ratio") || !strcmp(id, "pci.nic.link")) {
+			if (have1)
+				add_markf(g, rank, id, "link:%s", b1);
+			else
+				mark_devices_of(g, strstr(id, "nic") ? "pci.nics" : "pci.accelerators", "link", rank, id);
+		} else if (!strcmp(id, "pci.accelerator.uplink")) {
+			if (detail && nth_bdf(detail, 1, b2, sizeof(b2)))
+				add_markf(g, rank, id, "up:%s", b2);
+			else
+				mark_devices_of(g, "pci.accelerators", "link", rank, id);
+		} else if (!strncmp(id, "pci.", 4)) {
+			if (have1)
+				add_markf(g, rank, id, "dev:%s", b1);
+			else
+				mark_devices_of(g, strncmp(id, "pci.nic", 7) ? "pci.accelerators" : "pci.nics", "dev",
+						rank, id);
+		}
+	}
+}
