@@ -44,8 +44,9 @@ extern const size_t nprobers;
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
 void probe_release(struct probe_ctx *ctx);
 
-/* hwloc's reading of the probed machine, for cross-checks: loaded in a
- * fenced child, live or not (read/hwloc.c); NULL with a gap if it failed. */
+/* hwloc, asked by the probes (probe/hwloc-ask.c).  hwloc's reading of the
+ * probed machine, for cross-checks: loaded in a fenced child, live or not
+ * (read/hwloc.c); NULL with a gap if it failed. */
 hwloc_topology_t probe_topology(struct probe_ctx *ctx);
 /* The same, saying under -v why it was asked: what in the probe's own
  * reading leaves hwloc room to differ (why: a short clause). */
