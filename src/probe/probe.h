@@ -44,8 +44,9 @@ extern const size_t nprobers;
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
 void probe_release(struct probe_ctx *ctx);
 
-/* hwloc's reading of the probed machine, for cross-checks: loaded in a
- * fenced child, live or not (read/hwloc.c); NULL with a gap if it failed. */
+/* hwloc, asked by the probes (probe/hwloc-ask.c).  hwloc's reading of the
+ * probed machine, for cross-checks: loaded in a fenced child, live or not
+ * (read/hwloc.c); NULL with a gap if it failed. */
 hwloc_topology_t probe_topology(struct probe_ctx *ctx);
 /* The same, saying under -v why it was asked: what in the probe's own
  * reading leaves hwloc room to differ (why: a short clause). */
@@ -77,11 +78,11 @@ int probe_numa(struct probe_ctx *ctx);
  * into bytes; a nodeN/distance row into a new array.  0 or -EINVAL/-ERANGE. */
 int numa_parse_memtotal(const char *text, uint64_t *bytes);
 int numa_parse_distances(const char *text, long **out, size_t *n);
-/* probe/cpu.c: split /proc/cpuinfo text into processor blocks as the CPU
+/* probe/cpu-cpuinfo.c: split /proc/cpuinfo text into processor blocks as the CPU
  * probe does; returns the number of blocks (for tests and fuzzing). */
 size_t cpuinfo_parse_count(const char *text);
 /* Whether libcpuid's codename for t is a row of t's own model in its table,
- * not the nearest row's guess (probe/cpu.c). */
+ * not the nearest row's guess (probe/cpu-libcpuid.c). */
 struct cpuid_type;
 int codename_trusted(const struct cpuid_type *t);
 int probe_cpu(struct probe_ctx *ctx);

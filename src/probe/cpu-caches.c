@@ -1,0 +1,204 @@
+/* probe/cpu-caches.c - L2 and L3: each CPU's cache/index* into instances; cpu.caches */
+#include "config.h"
+#include "probe/cpu-internal.h"
+#include "lib/facts.h"
+#include "lib/output.h"
+#include "lib/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return 0;
+	switch (*end) {
+	case 'K': v <<= 10; end++; break;
+	case 'M': v <<= 20; end++; break;
+	case 'G': v <<= 30; end++; break;
+	default: break;
+	}
+	return *end ? 0 : (uint64_t)v;
+}
+
+void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
+{
+	char dir[128], path[192], **names = NULL, *s = NULL;
+	size_t n = 0, i, j;
+	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", p->id);
+	if (sr_list(st->sr, dir, &names, &n) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		uint64_t lvl, size;
+		int r, instr, first;
+		hwloc_bitmap_t set;
+		if (strncmp(names[i], "index", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/level", dir, names[i]);
+		if ((r = sr_read_u64(st->sr, path, &lvl)) < 0) {
+			if (!*bad && r != -ENOENT) {
+				*bad = 1;
+				facts_gap_read(st->f, "cpu.caches", path, r);
+			}
+			continue;
+		}
+		if (lvl != 2 && lvl != 3)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", dir, names[i]);
+		instr = sr_read_str(st->sr, path, &s) == 0 && !strcmp(s, "Instruction");
+		free(s);
+		s = NULL;
+		if (instr)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/size", dir, names[i]);
+		r = sr_read_str(st->sr, path, &s);
+		size = r == 0 ? parse_size(s) : 0;
+		free(s);
+		s = NULL;
+		if (!size) {
+			if (!*bad) {
+				*bad = 1;
+				facts_gap_read(st->f, "cpu.caches", path, r ? r : -EINVAL);
+			}
+			continue;
+		}
+		set = hwloc_bitmap_alloc();
+		snprintf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, names[i]);
+		r = sr_read_cpulist(st->sr, path, set);
+		if (r == -ENOENT) {
+			snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
+			r = sr_read_cpumask(st->sr, path, set);
+		}
+		if (r < 0 || !hwloc_bitmap_isset(set, p->id)) {
+			if (!*bad) {
+				*bad = 1;
+				facts_gap_read(st->f, "cpu.caches", path, r ? r : -EINVAL);
+			}
+			hwloc_bitmap_free(set);
+			continue;
+		}
+		hwloc_bitmap_and(set, set, st->online);
+		first = hwloc_bitmap_first(set);
+		for (j = 0; j < st->nci; j++)
+			if (st->ci[j].level == (int)lvl && st->ci[j].first == first &&
+			    hwloc_bitmap_isequal(st->ci[j].set, set))
+				break;
+		if (j == st->nci) {
+			if (st->nci == st->aci) {
+				st->aci = st->aci ? 2 * st->aci : 16;
+				st->ci = xrealloc(st->ci, st->aci * sizeof(*st->ci));
+			}
+			st->ci[j].level = (int)lvl;
+			st->ci[j].first = first;
+			st->ci[j].set = hwloc_bitmap_dup(set);
+			st->ci[j].size = size;
+			st->nci++;
+		}
+		if (lvl == 2 && !p->l2)
+			p->l2 = hwloc_bitmap_dup(set);
+		hwloc_bitmap_free(set);
+	}
+	sr_free_list(names, n);
+}
+
+/* The instances of one level grouped by (size, CPUs sharing it), largest
+ * first: a hybrid's L2 is 4 x 1.25 MiB for 2 CPUs + 2 x 2 MiB for 4. */
+static void cache_groups(struct cpu_state *st, int lvl, cJSON *o)
+{
+	struct { uint64_t size; int cpus, n; } g[64];
+	int ng = 0, j, k;
+	size_t i;
+	cJSON *arr;
+	for (i = 0; i < st->nci; i++) {
+		struct cache_inst *c = &st->ci[i];
+		int w = hwloc_bitmap_weight(c->set);
+		if (c->level != lvl)
+			continue;
+		for (j = 0; j < ng; j++)
+			if (g[j].size == c->size && g[j].cpus == w)
+				break;
+		if (j == ng) {
+			if (ng == (int)ARRAY_SIZE(g))
+				continue;
+			g[ng].size = c->size;
+			g[ng].cpus = w;
+			g[ng++].n = 0;
+		}
+		g[j].n++;
+	}
+	for (j = 1; j < ng; j++)   /* insertion sort: size, then CPUs, descending */
+		for (k = j; k > 0 && (g[k].size > g[k - 1].size ||
+				      (g[k].size == g[k - 1].size && g[k].cpus > g[k - 1].cpus)); k--) {
+			__typeof__(g[0]) t = g[k];
+			g[k] = g[k - 1];
+			g[k - 1] = t;
+		}
+	arr = cJSON_AddArrayToObject(o, "groups");
+	for (j = 0; j < ng; j++) {
+		cJSON *e = cJSON_CreateObject();
+		fj_num(e, "size_bytes", (double)g[j].size);
+		fj_num(e, "instances", g[j].n);
+		fj_num(e, "cpus_per_instance", g[j].cpus);
+		cJSON_AddItemToArray(arr, e);
+	}
+}
+
+void probe_caches(struct cpu_state *st, cJSON *cpu)
+{
+	cJSON *caches = cJSON_AddObjectToObject(cpu, "caches");
+	int lvl;
+	for (lvl = 2; lvl <= 3; lvl++) {
+		char key[4];
+		uint64_t max = 0, total = 0;
+		int inst = 0, per = 0, uniform = 1;
+		size_t i;
+		snprintf(key, sizeof(key), "l%d", lvl);
+		for (i = 0; i < st->nci; i++) {
+			struct cache_inst *c = &st->ci[i];
+			int w = hwloc_bitmap_weight(c->set);
+			if (c->level != lvl)
+				continue;
+			if (inst && c->size != max)
+				uniform = 0;
+			if (c->size > max)
+				max = c->size;
+			if (w > per)
+				per = w;
+			total += c->size;
+			inst++;
+		}
+		if (!inst) {
+			fj_set(caches, key, cJSON_CreateNull());
+			facts_gap(st->f, lvl == 2 ? "cpu.caches.l2" : "cpu.caches.l3",
+				  "no level-%d cache in " CPUDIR "/cpu*/cache", lvl);
+			continue;
+		}
+		{
+			cJSON *o = cJSON_AddObjectToObject(caches, key);
+			fj_num(o, "size_bytes", (double)max);
+			fj_num(o, "instances", inst);
+			fj_num(o, "cpus_per_instance", per);
+			fj_num(o, "total_bytes", (double)total);
+			cJSON_AddBoolToObject(o, "uniform", uniform);
+			cache_groups(st, lvl, o);
+			/* Which CPUs share each instance (the drawings' L3 groups). */
+			{
+				cJSON *arr = cJSON_AddArrayToObject(o, "instance_cpus");
+				char buf[4096];
+				for (i = 0; i < st->nci; i++)
+					if (st->ci[i].level == lvl)
+						cJSON_AddItemToArray(arr, cJSON_CreateString(
+							cpulist_str(st->ci[i].set, buf, sizeof(buf))));
+			}
+		}
+	}
+	facts_evidence(st->f, "cpu.caches", CPUDIR "/cpu*/cache/index*/{level,type,size,shared_cpu_list}");
+}

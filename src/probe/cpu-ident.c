@@ -1,0 +1,190 @@
+/* probe/cpu-ident.c - vendor, model name, codename and microcode of the CPUs */
+#include "config.h"
+#include "probe/cpu-internal.h"
+#include "lib/facts.h"
+#include "lib/output.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *vendor_name(const char *vendor_id, long implementer)
+{
+	static const struct { const char *id; const char *name; } x86[] = {
+		{ "GenuineIntel", "Intel" }, { "AuthenticAMD", "AMD" }, { "HygonGenuine", "Hygon" },
+		{ "CentaurHauls", "Centaur" }, { "Shanghai", "Zhaoxin" }, { "GenuineTMx86", "Transmeta" },
+	};
+	static const struct { long id; const char *name; } arm[] = {
+		{ 0x41, "ARM" }, { 0x42, "Broadcom" }, { 0x43, "Cavium" }, { 0x46, "Fujitsu" },
+		{ 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" }, { 0x50, "APM" }, { 0x51, "Qualcomm" },
+		{ 0x53, "Samsung" }, { 0x56, "Marvell" }, { 0x61, "Apple" }, { 0x69, "Intel" },
+		{ 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
+	};
+	size_t i;
+	if (vendor_id) {
+		for (i = 0; i < ARRAY_SIZE(x86); i++)
+			if (!strcmp(vendor_id, x86[i].id))
+				return x86[i].name;
+		return vendor_id;
+	}
+	for (i = 0; i < ARRAY_SIZE(arm); i++)
+		if (arm[i].id == implementer)
+			return arm[i].name;
+	return NULL;
+}
+
+/* cpu.vendor: /proc/cpuinfo's vendor_id, else the implementer of the MIDR,
+ * else libcpuid's vendor. */
+static void probe_vendor(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu,
+			 const struct cpu_lib *cl, const char *vid)
+{
+	const struct cpuid_info *lib = &cl->lib;
+	long impl = -1;
+	const char *v;
+	if (st->nc > 0 && st->c[0].part >= 0)
+		impl = st->c[0].part >> 12;
+	else if (ci->one_part >= 0)
+		impl = ci->one_part >> 12;   /* the vendor, not the core */
+	v = vid ? vendor_name(vid, -1) : impl >= 0 ? vendor_name(NULL, impl) : NULL;
+	if (!v && cl->lib_ok && lib->ntypes > 0 && lib->t[0].vendor[0])
+		v = vendor_name(lib->t[0].vendor, -1);
+	fj_str_or_null(cpu, "vendor", v);
+	if (!v)
+		facts_gap(st->f, "cpu.vendor", "/proc/cpuinfo names no vendor_id or CPU implementer");
+}
+
+/* arm64 cpuinfo has no model name: the core names, biggest first
+ * (malloc'd; NULL when a kind's core type is unknown). */
+static char *arm_model_name(const cJSON *cpu)
+{
+	const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(cpu, "kinds"), *kd;
+	struct strbuf sb = STRBUF_INIT;
+	char *armmodel = NULL;
+	int unknown = 0;
+	cJSON_ArrayForEach(kd, kinds) {
+		const char *ct = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(kd, "core_type"));
+		if (!ct) {
+			unknown = 1;
+			break;
+		}
+		if (sb.len)
+			strbuf_addstr(&sb, " + ");
+		strbuf_addstr(&sb, ct);
+	}
+	if (!unknown && sb.len)
+		armmodel = strbuf_detach(&sb);
+	strbuf_release(&sb);
+	return armmodel;
+}
+
+/* cpu.codename: libcpuid's, where it is its own row for this CPU and the
+ * CPUID data is of this CPU. */
+static void probe_codename(struct cpu_state *st, cJSON *cpu, const struct cpu_lib *cl)
+{
+	const struct cpuid_info *lib = &cl->lib;
+	const struct cpuid_type *t = NULL;
+	const char *other = NULL;
+	int i;
+	for (i = 0; cl->lib_ok && i < lib->ntypes; i++)
+		if (!t || lib->t[i].purpose == 1)
+			t = &lib->t[i];
+	/* A dump of another CPU than the probed one (--cpuid-dump
+	 * with a sysroot or on a live host) must not name it. */
+	if (cl->foreign)
+		other = xstrdup(cl->foreign);
+	if (other) {
+		fj_str_or_null(cpu, "codename", NULL);
+		facts_gap(st->f, "cpu.codename", "%s", other);
+		free((char *)other);
+	} else if (t && codename_trusted(t)) {
+		fj_str_or_null(cpu, "codename", t->codename);
+		facts_evidence(st->f, "cpu.codename", "libcpuid");
+	} else {
+		fj_str_or_null(cpu, "codename", NULL);
+		if (t && t->codename[0])
+			facts_gap(st->f, "cpu.codename", "no row of libcpuid's table for this CPU "
+				  "(family %d, model %d) is named '%s': that is the nearest "
+				  "row's guess, not this CPU's codename", t->ext_family,
+				  t->ext_model, t->codename);
+		else
+			facts_gap(st->f, "cpu.codename", t ? "libcpuid names no codename for this CPU"
+				  : "no CPUID source (live x86, --cpuid-dump or a snapshot's copy)");
+	}
+}
+
+/* Vendor, model, codename. */
+void probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const struct cpu_lib *cl)
+{
+	const struct ci_proc *p0 = st->nc > 0 ? ci_find(ci, st->c[0].id) : NULL;
+	const char *vid = ci->read_ok ? ci_str(ci, p0 ? p0 : &ci->p[0], offsetof(struct ci_proc, vendor)) : NULL;
+	const char *model = ci->read_ok ? ci_str(ci, p0 ? p0 : &ci->p[0], offsetof(struct ci_proc, model)) : NULL;
+	char *armmodel = NULL;
+	probe_vendor(st, ci, cpu, cl, vid);
+	if (st->arm && st->nc > 0 && (!model || !strncmp(model, "ARMv", 4))) {
+		armmodel = arm_model_name(cpu);
+		if (armmodel)
+			model = armmodel;
+	}
+	fj_str_or_null(cpu, "model_name", model);
+	if (!model)
+		facts_gap(st->f, "cpu.model_name", "/proc/cpuinfo has no model name and the core type is unknown");
+	probe_codename(st, cpu, cl);
+	free(armmodel);
+}
+
+/* The microcode revision of the online CPUs: /proc/cpuinfo's "microcode"
+ * line (x86), else cpuN/microcode/version; "0x..." when every CPU has the
+ * same, "mixed" with a conflict when they differ (a late load that missed
+ * some), null with a gap when unknown. */
+void probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu)
+{
+	uint64_t rev = 0, v;
+	int id, first = 1, mixed = 0, from_sysfs = 0, missing = 0;
+	hwloc_bitmap_foreach_begin(id, st->online) {
+		const struct ci_proc *p = ci->read_ok ? ci_find(ci, id) : NULL;
+		char *s = NULL, *end;
+		int ok = 0;
+		if (p && p->microcode) {
+			errno = 0;
+			v = strtoull(p->microcode, &end, 16);
+			ok = !errno && end != p->microcode && !*end;
+		}
+		if (!ok && rd_str(st->sr, &s, CPUDIR "/cpu%d/microcode/version", id) == 0) {
+			errno = 0;
+			v = strtoull(s, &end, 16);
+			ok = !errno && end != s && !*end;
+			from_sysfs = 1;
+		}
+		free(s);
+		if (!ok) {
+			missing = 1;
+			continue;
+		}
+		if (!first && v != rev)
+			mixed = 1;
+		if (first || v > rev)
+			rev = v;
+		first = 0;
+	} hwloc_bitmap_foreach_end();
+	if (first || missing) {
+		fj_set(cpu, "microcode", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.microcode", first ? "no microcode revision in /proc/cpuinfo or "
+			  CPUDIR "/cpu*/microcode/version (x86 kernels print it)"
+			  : "the microcode revision of some online CPUs is unknown");
+		return;
+	}
+	if (mixed) {
+		fj_str_or_null(cpu, "microcode", "mixed");
+		facts_conflict(st->f, "cpu.microcode", "/proc/cpuinfo", "/proc/cpuinfo",
+			       "the online CPUs run different microcode revisions (highest 0x%" PRIx64
+			       "): a late load that did not reach every CPU", rev);
+	} else {
+		char b[32];
+		snprintf(b, sizeof(b), "0x%" PRIx64, rev);
+		fj_str_or_null(cpu, "microcode", b);
+	}
+	facts_evidence(st->f, "cpu.microcode", from_sysfs ? CPUDIR "/cpu*/microcode/version" : "/proc/cpuinfo");
+}

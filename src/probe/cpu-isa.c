@@ -1,0 +1,101 @@
+/* probe/cpu-isa.c - the vector and matrix extensions every online CPU has (cpu.isa) */
+#include "config.h"
+#include "probe/cpu-internal.h"
+#include "lib/facts.h"
+#include "lib/output.h"
+#include "lib/util.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static const struct { const char *flag, *name; } isa_x86[] = {
+	{ "avx", "avx" }, { "avx2", "avx2" }, { "fma", "fma" }, { "f16c", "f16c" },
+	{ "avx512f", "avx512f" }, { "avx512bw", "avx512bw" }, { "avx512vl", "avx512vl" },
+	{ "avx512_vnni", "avx512_vnni" }, { "avx_vnni", "avx_vnni" }, { "avx512_bf16", "avx512_bf16" },
+	{ "avx512_fp16", "avx512_fp16" }, { "amx_tile", "amx_tile" }, { "amx_int8", "amx_int8" },
+	{ "amx_bf16", "amx_bf16" },
+}, isa_arm[] = {
+	{ "asimd", "neon" }, { "neon", "neon" }, { "asimddp", "dotprod" }, { "i8mm", "i8mm" },
+	{ "sve", "sve" }, { "sve2", "sve2" }, { "bf16", "bf16" }, { "sme", "sme" },
+};
+
+/* Flags every online CPU has (kernels print the same list for all, but a
+ * capture may be edited or truncated). */
+void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const char **first)
+{
+	cJSON *a;
+	size_t i, nt = st->x86 ? ARRAY_SIZE(isa_x86) : ARRAY_SIZE(isa_arm);
+	int id, any = 0;
+	hwloc_bitmap_t none = hwloc_bitmap_alloc();
+	*first = NULL;
+	if (!ci->read_ok) {
+		fj_set(cpu, "isa", cJSON_CreateNull());
+		hwloc_bitmap_free(none);
+		return;   /* the gap for /proc/cpuinfo is already there */
+	}
+	hwloc_bitmap_foreach_begin(id, st->online) {
+		const char *fl = ci_str(ci, ci_find(ci, id), offsetof(struct ci_proc, flags));
+		if (fl) {
+			any = 1;
+			if (!*first)
+				*first = fl;
+		} else
+			hwloc_bitmap_set(none, (unsigned)id);
+	} hwloc_bitmap_foreach_end();
+	if (!any || (!st->x86 && !st->arm)) {
+		fj_set(cpu, "isa", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.isa", any ? "/proc/cpuinfo: the architecture is neither x86 nor ARM"
+			  : "/proc/cpuinfo: no flags or Features line");
+		hwloc_bitmap_free(none);
+		return;
+	}
+	/* An online CPU without flags (no block of its own, none shared) is
+	 * unknown, not a CPU that lacks them: what all CPUs have is unknown. */
+	if (!hwloc_bitmap_iszero(none)) {
+		char b[256];
+		fj_set(cpu, "isa", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.isa", "/proc/cpuinfo has no flags or Features for online CPU%s %s",
+			  hwloc_bitmap_weight(none) == 1 ? "" : "s", cpulist_str(none, b, sizeof(b)));
+		hwloc_bitmap_free(none);
+		return;
+	}
+	hwloc_bitmap_free(none);
+	a = cJSON_CreateArray();
+	for (i = 0; i < nt; i++) {
+		const char *flag = st->x86 ? isa_x86[i].flag : isa_arm[i].flag;
+		const char *name = st->x86 ? isa_x86[i].name : isa_arm[i].name;
+		int all = 1, dup = 0;
+		const cJSON *e;
+		hwloc_bitmap_foreach_begin(id, st->online) {
+			const char *fl = ci_str(ci, ci_find(ci, id), offsetof(struct ci_proc, flags));
+			if (!fl || !has_word(fl, flag))
+				all = 0;
+		} hwloc_bitmap_foreach_end();
+		cJSON_ArrayForEach(e, a)
+			if (!strcmp(e->valuestring, name))
+				dup = 1;
+		if (all && !dup)
+			cJSON_AddItemToArray(a, cJSON_CreateString(name));
+	}
+	fj_set(cpu, "isa", a);
+	facts_evidence(st->f, "cpu.isa", "/proc/cpuinfo");
+}
+
+/* The kernel may hide what the CPU has (clearcpuid=, a hypervisor's
+ * CPUID masking is seen by both): report it, keep /proc/cpuinfo. */
+void isa_vs_libcpuid(struct cpu_state *st, const struct cpu_lib *cl, const char *flags)
+{
+	const struct cpuid_info *lib = &cl->lib;
+	if (cl->lib_ok && cl->libsrc && strcmp(cl->libsrc, "dump") && lib->ntypes > 0 && flags && st->x86) {
+		static const char *const fl[] = { "avx2", "avx512f" };
+		size_t q;
+		for (q = 0; q < ARRAY_SIZE(fl); q++) {
+			int has_lib = q == 0 ? lib->t[0].avx2 : lib->t[0].avx512f;
+			int has_ci = has_word(flags, fl[q]);
+			if (has_lib != has_ci)
+				facts_conflict(st->f, "cpu.isa", "/proc/cpuinfo", "libcpuid",
+					       "CPUID %s %s, /proc/cpuinfo %s", has_lib ? "has" : "lacks",
+					       fl[q], has_ci ? "lists it" : "does not list it");
+		}
+	}
+}

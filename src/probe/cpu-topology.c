@@ -1,0 +1,320 @@
+/* probe/cpu-topology.c - per-CPU sysfs: online, ids, siblings, cpufreq, MIDR; cores */
+#include "config.h"
+#include "probe/cpu-internal.h"
+#include "lib/facts.h"
+#include "lib/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rd_u64(struct sysroot *sr, uint64_t *v, const char *fmt, int cpu)
+{
+	char path[160];
+	snprintf(path, sizeof(path), fmt, cpu);
+	return sr_read_u64(sr, path, v);
+}
+
+int rd_str(struct sysroot *sr, char **v, const char *fmt, int cpu)
+{
+	char path[160];
+	snprintf(path, sizeof(path), fmt, cpu);
+	return sr_read_str(sr, path, v);
+}
+
+/* First failure per fact only, so a 1024-CPU garbled capture gives one gap. */
+static void gap_once(struct facts *f, int *done, const char *fact, const char *fmt, int cpu, int err)
+{
+	char path[160];
+	if (*done)
+		return;
+	*done = 1;
+	snprintf(path, sizeof(path), fmt, cpu);
+	facts_gap_read(f, fact, path, err);
+}
+
+static int is_cpu_dir(const char *name, int *id)
+{
+	uint64_t v;
+	if (strncmp(name, "cpu", 3) || !isdigit((unsigned char)name[3]))
+		return 0;
+	if (parse_u64(name + 3, &v) || v >= SR_MAX_CPUS)
+		return 0;
+	*id = (int)v;
+	return 1;
+}
+
+/* Online CPUs: cpu/online, else the cpuN directories (cpuN/online = 0 drops
+ * one), else the processors /proc/cpuinfo lists. */
+void read_online(struct cpu_state *st, const struct cpuinfo *ci)
+{
+	char **names = NULL;
+	size_t n = 0, i;
+	int r = sr_read_cpulist(st->sr, CPUDIR "/online", st->online);
+	if (r == 0 && !hwloc_bitmap_iszero(st->online)) {
+		facts_evidence(st->f, "cpu.online", CPUDIR "/online");
+		return;
+	}
+	if (r != -ENOENT)
+		facts_gap_read(st->f, "cpu.online", CPUDIR "/online", r ? r : -EINVAL);
+	hwloc_bitmap_zero(st->online);
+	if (sr_list(st->sr, CPUDIR, &names, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			int id;
+			uint64_t on;
+			if (!is_cpu_dir(names[i], &id))
+				continue;
+			if (rd_u64(st->sr, &on, CPUDIR "/cpu%d/online", id) == 0 && on == 0)
+				continue;
+			hwloc_bitmap_set(st->online, id);
+		}
+		sr_free_list(names, n);
+	}
+	if (!hwloc_bitmap_iszero(st->online)) {
+		facts_evidence(st->f, "cpu.online", CPUDIR "/cpu*/ (no cpu/online file: the CPU "
+			       "directories present, less those with online = 0)");
+		return;
+	}
+	for (i = 0; i < ci->n; i++)
+		hwloc_bitmap_set(st->online, ci->p[i].id);
+	if (!hwloc_bitmap_iszero(st->online))
+		facts_evidence(st->f, "cpu.online", "/proc/cpuinfo (no CPU directories in sysfs)");
+}
+
+static int read_sib(struct cpu_state *st, struct pcpu *p)
+{
+	static const char *const lists[] = { "core_cpus_list", "thread_siblings_list" };
+	static const char *const masks[] = { "core_cpus", "thread_siblings" };
+	char path[160];
+	size_t i;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	for (i = 0; i < 4; i++) {
+		int r;
+		if (i < 2) {
+			snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, lists[i]);
+			r = sr_read_cpulist(st->sr, path, s);
+		} else {
+			snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, masks[i - 2]);
+			r = sr_read_cpumask(st->sr, path, s);
+		}
+		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
+			hwloc_bitmap_and(s, s, st->online);
+			p->sib = s;
+			return 0;
+		}
+		if (r == 0 || (r != -ENOENT))
+			r = r ? r : -EINVAL;
+		if (r != -ENOENT) {
+			hwloc_bitmap_free(s);
+			return r;      /* garbled: do not try the next name */
+		}
+	}
+	hwloc_bitmap_free(s);
+	return -ENOENT;
+}
+
+/* The kernel's package mask of a CPU: package_cpus_list (5.x), else
+ * core_siblings_list, else the hex masks.  One that does not hold the CPU
+ * itself is garbled and ignored (the count then falls back to the ids). */
+static void read_pkgset(struct cpu_state *st, struct pcpu *p)
+{
+	static const char *const names[] = { "package_cpus_list", "core_siblings_list",
+					     "package_cpus", "core_siblings" };
+	char path[160];
+	size_t i;
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		int r;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, names[i]);
+		r = i < 2 ? sr_read_cpulist(st->sr, path, s) : sr_read_cpumask(st->sr, path, s);
+		if (r == -ENOENT)
+			continue;
+		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
+			hwloc_bitmap_and(s, s, st->online);
+			p->pkgset = s;
+			return;
+		}
+		break;
+	}
+	hwloc_bitmap_free(s);
+}
+
+/* A CPU without a cpufreq directory of its own (old kernels linked it to
+ * the policy owner's, and captures may drop the link) has the clocks of
+ * the CPU whose policy lists it in related_cpus. */
+static void policy_share(struct cpu_state *st)
+{
+	int i, j;
+	for (i = 0; i < st->nc; i++) {
+		struct pcpu *p = &st->c[i];
+		if (p->max_khz)
+			continue;
+		for (j = 0; j < st->nc; j++) {
+			struct pcpu *o = &st->c[j];
+			if (j == i || !o->policy || !hwloc_bitmap_isset(o->policy, (unsigned)p->id))
+				continue;
+			p->max_khz = o->max_khz;
+			if (!p->base_khz)
+				p->base_khz = o->base_khz;
+			if (!p->driver && o->driver)
+				p->driver = xstrdup(o->driver);
+			if (!p->governor && o->governor)
+				p->governor = xstrdup(o->governor);
+			break;
+		}
+	}
+}
+
+void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
+{
+	int id, k = 0;
+	int bad_sib = 0, bad_freq = 0, bad_cache = 0, bad_cap = 0;
+	int *bad_pkg = &st->bad_pkg, *bad_core = &st->bad_core;
+	st->nc = hwloc_bitmap_weight(st->online);
+	st->c = xcalloc(st->nc ? st->nc : 1, sizeof(*st->c));
+	hwloc_bitmap_foreach_begin(id, st->online) {
+		struct pcpu *p = &st->c[k++];
+		uint64_t v;
+		int64_t s;
+		char path[160];
+		int r;
+		const struct ci_proc *cp = ci_find(ci, id);
+		p->id = id;
+		p->part = -1;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/physical_package_id", id);
+		r = sr_read_s64(st->sr, path, &s);
+		if (r == 0) {
+			p->pkg = s;
+			p->pkg_ok = 1;
+		} else if (r != -ENOENT)
+			gap_once(st->f, bad_pkg, "cpu.packages", CPUDIR "/cpu%d/topology/physical_package_id", id, r);
+		if (!p->pkg_ok && cp && cp->phys >= 0) {
+			p->pkg = cp->phys;
+			p->pkg_ok = 2;
+		}
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/core_id", id);
+		r = sr_read_s64(st->sr, path, &s);
+		if (r == 0) {
+			p->core_id = s;
+			p->core_ok = 1;
+		} else if (r != -ENOENT)
+			gap_once(st->f, bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/core_id", id, r);
+		if (!p->core_ok && cp && cp->coreid >= 0) {
+			p->core_id = cp->coreid;
+			p->core_ok = 2;
+		}
+		read_pkgset(st, p);
+		r = read_sib(st, p);
+		if (r < 0 && r != -ENOENT)
+			gap_once(st->f, *bad_core ? &bad_sib : bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/thread_siblings_list", id, r);
+		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpufreq/base_frequency", id)) == 0 && v)
+			p->base_khz = v;
+		else if (r != -ENOENT)
+			gap_once(st->f, &bad_freq, "cpu.base_mhz", CPUDIR "/cpu%d/cpufreq/base_frequency", id, r ? r : -EINVAL);
+		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpufreq/cpuinfo_max_freq", id)) == 0 && v)
+			p->max_khz = v;
+		else if (r != -ENOENT)
+			gap_once(st->f, &bad_freq, "cpu.max_mhz", CPUDIR "/cpu%d/cpufreq/cpuinfo_max_freq", id, r ? r : -EINVAL);
+		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpu_capacity", id)) == 0 && v)
+			p->capacity = v;
+		else if (r != -ENOENT)
+			gap_once(st->f, &bad_cap, "cpu.kinds", CPUDIR "/cpu%d/cpu_capacity", id, r ? r : -EINVAL);
+		if (p->max_khz) {
+			static const char *const pol[] = { "related_cpus", "affected_cpus" };
+			size_t q;
+			p->policy = hwloc_bitmap_alloc();
+			for (q = 0; q < ARRAY_SIZE(pol); q++) {
+				snprintf(path, sizeof(path), CPUDIR "/cpu%d/cpufreq/%s", id, pol[q]);
+				if (sr_read_cpulist(st->sr, path, p->policy) == 0 &&
+				    hwloc_bitmap_isset(p->policy, (unsigned)id))
+					break;
+			}
+			if (q == ARRAY_SIZE(pol)) {
+				hwloc_bitmap_free(p->policy);
+				p->policy = NULL;
+			}
+		}
+		if (rd_str(st->sr, &p->driver, CPUDIR "/cpu%d/cpufreq/scaling_driver", id) < 0 || !*p->driver) {
+			free(p->driver);
+			p->driver = NULL;
+		}
+		if (rd_str(st->sr, &p->governor, CPUDIR "/cpu%d/cpufreq/scaling_governor", id) < 0 ||
+		    !*p->governor) {
+			free(p->governor);
+			p->governor = NULL;
+		}
+		if (st->arm) {
+			char *m = NULL;
+			uint64_t midr;
+			if (rd_str(st->sr, &m, CPUDIR "/cpu%d/regs/identification/midr_el1", id) == 0 &&
+			    sscanf(m, "%" SCNx64, &midr) == 1 && midr)
+				p->part = (long)(((midr >> 24) & 0xff) << 12 | ((midr >> 4) & 0xfff));
+			free(m);
+			/* Only a processor's own block names its MIDR: a global
+			 * or shared one is the reading CPU's (ci_share_blocks). */
+			if (p->part < 0 && cp && !cp->shared) {
+				long impl = cp->implementer >= 0 ? cp->implementer : ci->g.implementer;
+				long part = cp->part;
+				if (impl >= 0 && impl <= 0xff && part >= 0 && part <= 0xfff)
+					p->part = impl << 12 | part;
+			}
+		}
+		read_caches(st, p, &bad_cache);
+	} hwloc_bitmap_foreach_end();
+	policy_share(st);
+}
+
+/* Cores: by the kernel's sibling lists; else by (package, core_id). */
+void group_cores(struct cpu_state *st)
+{
+	int i, j, by_sib = 1, by_id = 1;
+	st->cores = xcalloc(st->nc ? st->nc : 1, sizeof(*st->cores));
+	st->ncores = 0;
+	for (i = 0; i < st->nc; i++) {
+		if (!st->c[i].sib)
+			by_sib = 0;
+		if (!st->c[i].core_ok || !st->c[i].pkg_ok)
+			by_id = 0;
+	}
+	if (!by_sib && !by_id) {
+		st->ncores = -1;
+		return;
+	}
+	for (i = 0; i < st->nc; i++) {
+		struct pcpu *p = &st->c[i];
+		for (j = 0; j < i; j++) {
+			struct pcpu *q = &st->c[j];
+			if (by_sib ? hwloc_bitmap_isset(q->sib, p->id)
+				   : (q->pkg == p->pkg && q->core_id == p->core_id))
+				break;
+		}
+		if (j < i) {
+			p->core = st->c[j].core;
+			st->cores[p->core].nthreads++;
+			if (p->max_khz > st->cores[p->core].max_khz)
+				st->cores[p->core].max_khz = p->max_khz;
+			continue;
+		}
+		p->core = st->ncores++;
+		st->cores[p->core].first_cpu = p->id;
+		st->cores[p->core].nthreads = 1;
+		st->cores[p->core].base_khz = p->base_khz;
+		st->cores[p->core].max_khz = p->max_khz;
+		st->cores[p->core].capacity = p->capacity;
+		st->cores[p->core].part = p->part;
+	}
+	/* How many cores share each core's L2. */
+	for (i = 0; i < st->nc; i++) {
+		struct pcpu *p = &st->c[i];
+		int n = 0;
+		if (st->cores[p->core].first_cpu != p->id || !p->l2)
+			continue;
+		for (j = 0; j < st->nc; j++)
+			if (st->cores[st->c[j].core].first_cpu == st->c[j].id &&
+			    hwloc_bitmap_isset(p->l2, st->c[j].id))
+				n++;
+		st->cores[p->core].l2_cores = n;
+	}
+}
