@@ -29,7 +29,7 @@ static uint64_t parse_size(const char *s)
 	return *end ? 0 : (uint64_t)v;
 }
 
-void read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
+void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 {
 	char dir[128], path[192], **names = NULL, *s = NULL;
 	size_t n = 0, i, j;
@@ -151,7 +151,7 @@ static void cache_groups(struct cpu_state *st, int lvl, cJSON *o)
 	}
 }
 
-void probe_caches(struct cpu_state *st, cJSON *cpu)
+void cpu_probe_caches(struct cpu_state *st, cJSON *cpu)
 {
 	cJSON *caches = cJSON_AddObjectToObject(cpu, "caches");
 	int lvl;

@@ -185,7 +185,7 @@ const char *ci_str(const struct cpuinfo *ci, const struct ci_proc *p, size_t off
 	return s ? s : *(char *const *)((const char *)&ci->g + off);
 }
 
-int has_word(const char *list, const char *w)
+int cpu_has_word(const char *list, const char *w)
 {
 	size_t n = strlen(w);
 	const char *p = list;

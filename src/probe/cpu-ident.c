@@ -116,7 +116,7 @@ static void probe_codename(struct cpu_state *st, cJSON *cpu, const struct cpu_li
 }
 
 /* Vendor, model, codename. */
-void probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const struct cpu_lib *cl)
+void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const struct cpu_lib *cl)
 {
 	const struct ci_proc *p0 = st->nc > 0 ? ci_find(ci, st->c[0].id) : NULL;
 	const char *vid = ci->read_ok ? ci_str(ci, p0 ? p0 : &ci->p[0], offsetof(struct ci_proc, vendor)) : NULL;
@@ -139,7 +139,7 @@ void probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, con
  * line (x86), else cpuN/microcode/version; "0x..." when every CPU has the
  * same, "mixed" with a conflict when they differ (a late load that missed
  * some), null with a gap when unknown. */
-void probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu)
+void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu)
 {
 	uint64_t rev = 0, v;
 	int id, first = 1, mixed = 0, from_sysfs = 0, missing = 0;
@@ -152,7 +152,7 @@ void probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu)
 			v = strtoull(p->microcode, &end, 16);
 			ok = !errno && end != p->microcode && !*end;
 		}
-		if (!ok && rd_str(st->sr, &s, CPUDIR "/cpu%d/microcode/version", id) == 0) {
+		if (!ok && cpu_rd_str(st->sr, &s, CPUDIR "/cpu%d/microcode/version", id) == 0) {
 			errno = 0;
 			v = strtoull(s, &end, 16);
 			ok = !errno && end != s && !*end;

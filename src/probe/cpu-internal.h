@@ -39,7 +39,7 @@ const struct ci_proc *ci_find(const struct cpuinfo *ci, int id);
 /* A field of a processor, or of the global block when it lacks it. */
 const char *ci_str(const struct cpuinfo *ci, const struct ci_proc *p, size_t off);
 /* Whether w is one of the space-separated words of list (a flags line). */
-int has_word(const char *list, const char *w);
+int cpu_has_word(const char *list, const char *w);
 
 /* ---- per-CPU sysfs (probe/cpu-topology.c, probe/cpu-caches.c) ---- */
 
@@ -81,13 +81,13 @@ struct cpu_state {
 };
 
 /* sr_read_str() of the path fmt names for cpu ("%d" in fmt). */
-int rd_str(struct sysroot *sr, char **v, const char *fmt, int cpu);
+int cpu_rd_str(struct sysroot *sr, char **v, const char *fmt, int cpu);
 /* The online CPUs, the per-CPU files of each, cores grouped (cpu-topology.c). */
-void read_online(struct cpu_state *st, const struct cpuinfo *ci);
-void read_cpus(struct cpu_state *st, const struct cpuinfo *ci);
-void group_cores(struct cpu_state *st);
+void cpu_read_online(struct cpu_state *st, const struct cpuinfo *ci);
+void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci);
+void cpu_group_cores(struct cpu_state *st);
 /* CPU p's L2 and L3 into st->ci (one entry per instance) and p->l2 (cpu-caches.c). */
-void read_caches(struct cpu_state *st, struct pcpu *p, int *bad);
+void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad);
 
 /* ---- libcpuid (probe/cpu-libcpuid.c) ---- */
 
@@ -107,17 +107,17 @@ int cpu_libcpuid(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, str
 /* ---- facts ---- */
 
 /* probe/cpu-packages.c */
-void count_packages(struct cpu_state *st, cJSON *cpu);
-void package_cpus(struct cpu_state *st, cJSON *cpu);
+void cpu_count_packages(struct cpu_state *st, cJSON *cpu);
+void cpu_package_cpus(struct cpu_state *st, cJSON *cpu);
 /* probe/cpu-kinds-facts.c */
-void probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *lib);
+void cpu_probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *lib);
 /* probe/cpu-isa.c */
-void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const char **first);
-void isa_vs_libcpuid(struct cpu_state *st, const struct cpu_lib *cl, const char *flags);
+void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const char **first);
+void cpu_isa_vs_libcpuid(struct cpu_state *st, const struct cpu_lib *cl, const char *flags);
 /* probe/cpu-ident.c */
-void probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const struct cpu_lib *cl);
-void probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu);
+void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const struct cpu_lib *cl);
+void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu);
 /* probe/cpu-caches.c */
-void probe_caches(struct cpu_state *st, cJSON *cpu);
+void cpu_probe_caches(struct cpu_state *st, cJSON *cpu);
 
 #endif

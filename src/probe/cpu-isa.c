@@ -21,7 +21,7 @@ static const struct { const char *flag, *name; } isa_x86[] = {
 
 /* Flags every online CPU has (kernels print the same list for all, but a
  * capture may be edited or truncated). */
-void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const char **first)
+void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const char **first)
 {
 	cJSON *a;
 	size_t i, nt = st->x86 ? ARRAY_SIZE(isa_x86) : ARRAY_SIZE(isa_arm);
@@ -68,7 +68,7 @@ void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const
 		const cJSON *e;
 		hwloc_bitmap_foreach_begin(id, st->online) {
 			const char *fl = ci_str(ci, ci_find(ci, id), offsetof(struct ci_proc, flags));
-			if (!fl || !has_word(fl, flag))
+			if (!fl || !cpu_has_word(fl, flag))
 				all = 0;
 		} hwloc_bitmap_foreach_end();
 		cJSON_ArrayForEach(e, a)
@@ -83,7 +83,7 @@ void probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const
 
 /* The kernel may hide what the CPU has (clearcpuid=, a hypervisor's
  * CPUID masking is seen by both): report it, keep /proc/cpuinfo. */
-void isa_vs_libcpuid(struct cpu_state *st, const struct cpu_lib *cl, const char *flags)
+void cpu_isa_vs_libcpuid(struct cpu_state *st, const struct cpu_lib *cl, const char *flags)
 {
 	const struct cpuid_info *lib = &cl->lib;
 	if (cl->lib_ok && cl->libsrc && strcmp(cl->libsrc, "dump") && lib->ntypes > 0 && flags && st->x86) {
@@ -91,7 +91,7 @@ void isa_vs_libcpuid(struct cpu_state *st, const struct cpu_lib *cl, const char 
 		size_t q;
 		for (q = 0; q < ARRAY_SIZE(fl); q++) {
 			int has_lib = q == 0 ? lib->t[0].avx2 : lib->t[0].avx512f;
-			int has_ci = has_word(flags, fl[q]);
+			int has_ci = cpu_has_word(flags, fl[q]);
 			if (has_lib != has_ci)
 				facts_conflict(st->f, "cpu.isa", "/proc/cpuinfo", "libcpuid",
 					       "CPUID %s %s, /proc/cpuinfo %s", has_lib ? "has" : "lacks",

@@ -260,7 +260,7 @@ static void freq_facts(struct cpu_state *st, cJSON *cpu, const struct kind_freq 
 
 /* cpu.kinds and cpu.hybrid from cpu-kinds.c's grouping of the cores,
  * cross-checked with hwloc and libcpuid; cpu.max_mhz and cpu.base_mhz. */
-void probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *lib)
+void cpu_probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *lib)
 {
 	struct ck_result res;
 	cJSON *arr;

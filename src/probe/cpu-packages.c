@@ -298,7 +298,7 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 	return w[0].n;
 }
 
-/* The state count_packages()'s steps share. */
+/* The state cpu_count_packages()'s steps share. */
 struct pkg_count {
 	hwloc_bitmap_t *grp;     /* the kernel's package masks, distinct (NULL: merged away) */
 	int64_t *ids;            /* the distinct physical_package_id values */
@@ -474,7 +474,7 @@ static void pkg_vs_hwloc(struct cpu_state *st, const struct pkg_count *pc)
  * packages (Itanium).  The ids, the last-level cache span, the SMBIOS
  * sockets and hwloc cross-check the count; every disagreement is a
  * conflict.  Without masks the ids decide; without either, null. */
-void count_packages(struct cpu_state *st, cJSON *cpu)
+void cpu_count_packages(struct cpu_state *st, cJSON *cpu)
 {
 	struct pkg_count pc = {
 		.grp = xcalloc((size_t)st->nc + 1, sizeof(*pc.grp)),
@@ -499,7 +499,7 @@ void count_packages(struct cpu_state *st, cJSON *cpu)
 /* The online CPUs of each package, by first CPU (for the drawings): the
  * kernel's package masks, else the package ids; null when they do not give
  * as many packages as cpu.packages says (whose gap or conflict says why). */
-void package_cpus(struct cpu_state *st, cJSON *cpu)
+void cpu_package_cpus(struct cpu_state *st, cJSON *cpu)
 {
 	const cJSON *np = cJSON_GetObjectItemCaseSensitive(cpu, "packages");
 	hwloc_bitmap_t grp[256];

@@ -17,7 +17,7 @@ static int rd_u64(struct sysroot *sr, uint64_t *v, const char *fmt, int cpu)
 	return sr_read_u64(sr, path, v);
 }
 
-int rd_str(struct sysroot *sr, char **v, const char *fmt, int cpu)
+int cpu_rd_str(struct sysroot *sr, char **v, const char *fmt, int cpu)
 {
 	char path[160];
 	snprintf(path, sizeof(path), fmt, cpu);
@@ -48,7 +48,7 @@ static int is_cpu_dir(const char *name, int *id)
 
 /* Online CPUs: cpu/online, else the cpuN directories (cpuN/online = 0 drops
  * one), else the processors /proc/cpuinfo lists. */
-void read_online(struct cpu_state *st, const struct cpuinfo *ci)
+void cpu_read_online(struct cpu_state *st, const struct cpuinfo *ci)
 {
 	char **names = NULL;
 	size_t n = 0, i;
@@ -167,7 +167,7 @@ static void policy_share(struct cpu_state *st)
 	}
 }
 
-void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
+void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 {
 	int id, k = 0;
 	int bad_sib = 0, bad_freq = 0, bad_cache = 0, bad_cap = 0;
@@ -236,11 +236,11 @@ void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 				p->policy = NULL;
 			}
 		}
-		if (rd_str(st->sr, &p->driver, CPUDIR "/cpu%d/cpufreq/scaling_driver", id) < 0 || !*p->driver) {
+		if (cpu_rd_str(st->sr, &p->driver, CPUDIR "/cpu%d/cpufreq/scaling_driver", id) < 0 || !*p->driver) {
 			free(p->driver);
 			p->driver = NULL;
 		}
-		if (rd_str(st->sr, &p->governor, CPUDIR "/cpu%d/cpufreq/scaling_governor", id) < 0 ||
+		if (cpu_rd_str(st->sr, &p->governor, CPUDIR "/cpu%d/cpufreq/scaling_governor", id) < 0 ||
 		    !*p->governor) {
 			free(p->governor);
 			p->governor = NULL;
@@ -248,7 +248,7 @@ void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 		if (st->arm) {
 			char *m = NULL;
 			uint64_t midr;
-			if (rd_str(st->sr, &m, CPUDIR "/cpu%d/regs/identification/midr_el1", id) == 0 &&
+			if (cpu_rd_str(st->sr, &m, CPUDIR "/cpu%d/regs/identification/midr_el1", id) == 0 &&
 			    sscanf(m, "%" SCNx64, &midr) == 1 && midr)
 				p->part = (long)(((midr >> 24) & 0xff) << 12 | ((midr >> 4) & 0xfff));
 			free(m);
@@ -261,13 +261,13 @@ void read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 					p->part = impl << 12 | part;
 			}
 		}
-		read_caches(st, p, &bad_cache);
+		cpu_read_caches(st, p, &bad_cache);
 	} hwloc_bitmap_foreach_end();
 	policy_share(st);
 }
 
 /* Cores: by the kernel's sibling lists; else by (package, core_id). */
-void group_cores(struct cpu_state *st)
+void cpu_group_cores(struct cpu_state *st)
 {
 	int i, j, by_sib = 1, by_id = 1;
 	st->cores = xcalloc(st->nc ? st->nc : 1, sizeof(*st->cores));

@@ -198,25 +198,25 @@ int probe_cpu(struct probe_ctx *ctx)
 	read_cpuinfo(&st, &ci);
 	set_arch(&st, &ci);
 	st.one_part = ci.read_ok ? ci.one_part : -1;
-	read_online(&st, &ci);
-	read_cpus(&st, &ci);
-	group_cores(&st);
+	cpu_read_online(&st, &ci);
+	cpu_read_cpus(&st, &ci);
+	cpu_group_cores(&st);
 
 	online_fact(&st, cpu);
-	count_packages(&st, cpu);
-	package_cpus(&st, cpu);
+	cpu_count_packages(&st, cpu);
+	cpu_package_cpus(&st, cpu);
 	note_compute_units(&st);
 	core_facts(&st, cpu);
 	probe_smt(&st, cpu);
 
 	r = cpu_libcpuid(&st, &ci, cpu, &lib);
 	if (r == 0) {
-		probe_kinds(&st, cpu, lib.lib_ok && !lib.foreign_dump ? &lib.lib : NULL);
-		probe_isa(&st, &ci, cpu, &flags);
-		isa_vs_libcpuid(&st, &lib, flags);
-		probe_ident(&st, &ci, cpu, &lib);
-		probe_microcode(&st, &ci, cpu);
-		probe_caches(&st, cpu);
+		cpu_probe_kinds(&st, cpu, lib.lib_ok && !lib.foreign_dump ? &lib.lib : NULL);
+		cpu_probe_isa(&st, &ci, cpu, &flags);
+		cpu_isa_vs_libcpuid(&st, &lib, flags);
+		cpu_probe_ident(&st, &ci, cpu, &lib);
+		cpu_probe_microcode(&st, &ci, cpu);
+		cpu_probe_caches(&st, cpu);
 	}
 
 	cpu_state_release(&st);
