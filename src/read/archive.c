@@ -182,6 +182,116 @@ static int reap(pid_t pid)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+/* A pass's state, shared by its steps. */
+struct pass {
+	int afd;
+	const char *dec, *dir;
+	struct tarscan *ts;
+	const char **why;
+	pid_t dpid, tpid;
+	int src, topipe[2], from[2], fail;
+};
+
+/* The decompressor, reading the archive into a pipe p->src then reads;
+ * -1 when no pipe could be made. */
+static int pass_start_decompressor(struct pass *p)
+{
+	char *dec_argv[] = { (char *)p->dec, "-dc", NULL };
+	if (pipe2(p->from, O_CLOEXEC) < 0) {
+		*p->why = strerror(errno);
+		return -1;
+	}
+	if (spawn_quiet(&p->dpid, dec_argv, p->afd, p->from[1]) != 0) {
+		*p->why = !strcmp(p->dec, "gzip") ? "gzip not found" : !strcmp(p->dec, "xz") ? "xz not found"
+											 : "bzip2 not found";
+		p->dpid = 0;
+		p->fail = -1;
+	}
+	close(p->from[1]);
+	p->src = p->from[0];
+	return 0;
+}
+
+/* `tar -x` into p->dir, reading the pipe p->topipe[1] writes. */
+static void pass_start_tar(struct pass *p)
+{
+	char *tar_argv[] = { "tar", "-x", "-f", "-", "-C", (char *)p->dir, "--no-same-owner",
+			     "--no-same-permissions", "--delay-directory-restore", NULL };
+	if (pipe2(p->topipe, O_CLOEXEC) < 0) {
+		*p->why = strerror(errno);
+		p->fail = -1;
+	} else {
+		if (spawn_quiet(&p->tpid, tar_argv, p->topipe[0], -1) != 0) {
+			*p->why = "tar not found";
+			p->tpid = 0;
+			p->fail = -1;
+		}
+		close(p->topipe[0]);
+	}
+}
+
+/* The stream read, scanned against the caps and handed to tar, up to the
+ * end-of-archive block. */
+static void pass_pump(struct pass *p)
+{
+	static unsigned char buf[65536 + 512];   /* room for the second end block */
+	struct tarscan *ts = p->ts;
+	while (!p->fail && !ts->end) {
+		ssize_t r = read(p->src, buf, sizeof(buf) - 512), w = 0;
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			break;
+		r = (ssize_t)tar_scan(ts, buf, (size_t)r);
+		if (ts->bad) {
+			*p->why = "not a readable tar archive";
+			p->fail = -1;
+		} else if (ts->bytes > SR_MAX_UNPACK_BYTES || ts->files > SR_MAX_UNPACK_FILES)
+			p->fail = -2;
+		else if (ts->stream > SR_MAX_UNPACK_STREAM)
+			p->fail = -3;
+		if (p->fail)
+			break;
+		if (ts->end) {   /* the end block, then a second one for tar */
+			memset(buf + r, 0, 512);
+			r += 512;
+		}
+		while (p->topipe[1] >= 0 && w < r) {
+			ssize_t k = write(p->topipe[1], buf + w, (size_t)(r - w));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				close(p->topipe[1]);
+				p->topipe[1] = -1;
+			} else
+				w += k;
+		}
+	}
+}
+
+/* The children stopped where the pass failed or ended early, then reaped;
+ * a child that failed fails the pass. */
+static void pass_end(struct pass *p)
+{
+	if (p->fail) {
+		if (p->dpid > 0)
+			kill(p->dpid, SIGKILL);
+		if (p->tpid > 0)
+			kill(p->tpid, SIGKILL);
+	} else if (p->ts->end && p->dpid > 0)
+		/* Whatever the decompressor still holds is past the end. */
+		kill(p->dpid, SIGKILL);
+	if (p->src != p->afd)
+		close(p->src);
+	{
+		int dbad = reap(p->dpid) < 0 && !p->ts->end, tbad = reap(p->tpid) < 0;
+		if ((dbad || tbad) && !p->fail) {
+			*p->why = "not a readable tar archive";
+			p->fail = -1;
+		}
+	}
+}
+
 /* One pass over the archive's tar stream, decompressed by dec (NULL: none)
  * and scanned; written to `tar -x` into dir when dir is not NULL.  The
  * pass ends at the end-of-archive block, as tar's own reading does: what
@@ -191,13 +301,9 @@ static int reap(pid_t pid)
  * stream over SR_MAX_UNPACK_STREAM). */
 static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan *ts, const char **why)
 {
-	char *tar_argv[] = { "tar", "-x", "-f", "-", "-C", (char *)dir, "--no-same-owner",
-			     "--no-same-permissions", "--delay-directory-restore", NULL };
-	char *dec_argv[] = { (char *)dec, "-dc", NULL };
-	static unsigned char buf[65536 + 512];   /* room for the second end block */
+	struct pass p = { .afd = afd, .dec = dec, .dir = dir, .ts = ts, .why = why,
+			  .src = afd, .topipe = { -1, -1 }, .from = { -1, -1 } };
 	struct sigaction ign, oldpipe;
-	pid_t dpid = 0, tpid = 0;
-	int src = afd, topipe[2] = { -1, -1 }, from[2] = { -1, -1 }, fail = 0;
 
 	memset(ts, 0, sizeof(*ts));
 	ts->pax_size = -1;
@@ -205,91 +311,22 @@ static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan
 		*why = strerror(errno);
 		return -1;
 	}
-	if (dec) {
-		if (pipe2(from, O_CLOEXEC) < 0) {
-			*why = strerror(errno);
-			return -1;
-		}
-		if (spawn_quiet(&dpid, dec_argv, afd, from[1]) != 0) {
-			*why = !strcmp(dec, "gzip") ? "gzip not found" : !strcmp(dec, "xz") ? "xz not found"
-											 : "bzip2 not found";
-			dpid = 0;
-			fail = -1;
-		}
-		close(from[1]);
-		src = from[0];
-	}
-	if (!fail && dir) {
-		if (pipe2(topipe, O_CLOEXEC) < 0) {
-			*why = strerror(errno);
-			fail = -1;
-		} else {
-			if (spawn_quiet(&tpid, tar_argv, topipe[0], -1) != 0) {
-				*why = "tar not found";
-				tpid = 0;
-				fail = -1;
-			}
-			close(topipe[0]);
-		}
-	}
+	if (dec && pass_start_decompressor(&p) < 0)
+		return -1;
+	if (!p.fail && dir)
+		pass_start_tar(&p);
 	/* A tar that gives up closes its end: EPIPE, not a signal.  Its exit
 	 * status says why; the rest of the stream is drained so that the
 	 * decompressor ends normally. */
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &oldpipe);
-	while (!fail && !ts->end) {
-		ssize_t r = read(src, buf, sizeof(buf) - 512), w = 0;
-		if (r < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (r <= 0)
-			break;
-		r = (ssize_t)tar_scan(ts, buf, (size_t)r);
-		if (ts->bad) {
-			*why = "not a readable tar archive";
-			fail = -1;
-		} else if (ts->bytes > SR_MAX_UNPACK_BYTES || ts->files > SR_MAX_UNPACK_FILES)
-			fail = -2;
-		else if (ts->stream > SR_MAX_UNPACK_STREAM)
-			fail = -3;
-		if (fail)
-			break;
-		if (ts->end) {   /* the end block, then a second one for tar */
-			memset(buf + r, 0, 512);
-			r += 512;
-		}
-		while (topipe[1] >= 0 && w < r) {
-			ssize_t k = write(topipe[1], buf + w, (size_t)(r - w));
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0) {
-				close(topipe[1]);
-				topipe[1] = -1;
-			} else
-				w += k;
-		}
-	}
-	if (topipe[1] >= 0)
-		close(topipe[1]);
+	pass_pump(&p);
+	if (p.topipe[1] >= 0)
+		close(p.topipe[1]);
 	sigaction(SIGPIPE, &oldpipe, NULL);
-	if (fail) {
-		if (dpid > 0)
-			kill(dpid, SIGKILL);
-		if (tpid > 0)
-			kill(tpid, SIGKILL);
-	} else if (ts->end && dpid > 0)
-		/* Whatever the decompressor still holds is past the end. */
-		kill(dpid, SIGKILL);
-	if (src != afd)
-		close(src);
-	{
-		int dbad = reap(dpid) < 0 && !ts->end, tbad = reap(tpid) < 0;
-		if ((dbad || tbad) && !fail) {
-			*why = "not a readable tar archive";
-			fail = -1;
-		}
-	}
-	return fail;
+	pass_end(&p);
+	return p.fail;
 }
 
 int sr_unpack(const char *archive, const char *dir)
