@@ -51,7 +51,7 @@ struct sysroot {
 	 * (read/hwloc.c). */
 	size_t refused;
 	/* Files and directories opened below a directory's kept descriptor
-	 * rather than from the root (sysroot.c: open_near()); for the tests. */
+	 * rather than from the root (sysroot-cache.c: sr_open_near()); for the tests. */
 	size_t near;
 };
 

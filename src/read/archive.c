@@ -1,0 +1,381 @@
+/* read/archive.c - a .tar[.gz|.xz|.bz2] sysroot unpacked, bounded, into a directory */
+#include "config.h"
+#include "read/archive.h"
+#include "read/sysroot.h"
+#include "lib/tempdir.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int sr_is_archive(const char *p)
+{
+	return str_endswith(p, ".tar") || str_endswith(p, ".tar.gz") || str_endswith(p, ".tgz") ||
+	       str_endswith(p, ".tar.xz") || str_endswith(p, ".txz") || str_endswith(p, ".tar.bz2");
+}
+
+/*
+ * Unpacking an archive.  tar never sees the archive's name (so "host:x.tgz"
+ * is a file, never a remote tape) and never decompresses by itself: the
+ * stream is decompressed by gzip/xz/bzip2 into a pipe we read, and we pass
+ * it on to `tar -x -f -` while walking its headers, so that an archive whose
+ * members add up to more than SR_MAX_UNPACK_BYTES, or hold more than
+ * SR_MAX_UNPACK_FILES entries, is refused before that much is written (an
+ * 80 KB .tar.xz can hold 500 MB of zeros).  Their chatter goes to
+ * /dev/null: the one line is ours.
+ */
+struct tarscan {
+	unsigned char hdr[512];
+	size_t hlen;            /* bytes of the header gathered so far */
+	uint64_t skip;          /* data bytes (padded) still to pass */
+	uint64_t bytes, files;  /* member sizes and entries so far */
+	uint64_t stream;        /* tar bytes up to the end-of-archive blocks */
+	char pax[4096];         /* a pax extended header's records */
+	size_t paxlen, paxwant;
+	int64_t pax_size;       /* size= from a pax header, for the next member */
+	int end, bad;
+};
+
+static uint64_t tar_num(const unsigned char *f, size_t n)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	if (f[0] & 0x80) {   /* base-256 (GNU, for sizes of 8 GiB and more) */
+		for (i = 1; i < n; i++)
+			v = v > (UINT64_MAX >> 8) ? UINT64_MAX : (v << 8) | f[i];
+		return v;
+	}
+	while (i < n && (f[i] == ' ' || f[i] == '\0'))
+		i++;
+	for (; i < n && f[i] >= '0' && f[i] <= '7'; i++)
+		v = v > (UINT64_MAX >> 3) ? UINT64_MAX : (v << 3) | (uint64_t)(f[i] - '0');
+	return v;
+}
+
+static void pax_records(struct tarscan *ts)
+{
+	const char *p = ts->pax, *e = ts->pax + ts->paxlen;
+	while (p < e) {
+		char *end;
+		unsigned long len = strtoul(p, &end, 10);
+		if (!len || end >= e || *end != ' ' || len > (size_t)(e - p))
+			return;
+		if (!strncmp(end + 1, "size=", 5))
+			ts->pax_size = (int64_t)strtoull(end + 6, NULL, 10);
+		p += len;
+	}
+}
+
+static void tar_header(struct tarscan *ts)
+{
+	const unsigned char *h = ts->hdr;
+	unsigned sum = 0, i;
+	uint64_t size;
+	char type = (char)h[156];
+	for (i = 0; i < 512 && !h[i]; i++)
+		;
+	if (i == 512) {   /* a zero block ends the archive */
+		ts->end = 1;
+		return;
+	}
+	for (i = 0; i < 512; i++)
+		sum += (i >= 148 && i < 156) ? ' ' : h[i];
+	if (sum != tar_num(h + 148, 8)) {
+		ts->bad = 1;
+		return;
+	}
+	size = tar_num(h + 124, 12);
+	if (ts->pax_size >= 0 && type != 'x' && type != 'g') {
+		size = (uint64_t)ts->pax_size;
+		ts->pax_size = -1;
+	}
+	/* Links, devices and FIFOs carry no data. */
+	if (type == '1' || type == '2' || type == '3' || type == '4' || type == '6')
+		size = 0;
+	ts->files++;
+	ts->bytes += size;
+	ts->skip = (size + 511) / 512 * 512;
+	ts->paxlen = 0;
+	ts->paxwant = 0;
+	if (type == 'x') {
+		if (size > sizeof(ts->pax))
+			ts->bad = 1;
+		ts->paxwant = (size_t)size;
+	}
+}
+
+/* Walk n bytes of the stream; the number of them that belong to the
+ * archive (all of them, unless its end-of-archive block came first). */
+static size_t tar_scan(struct tarscan *ts, const unsigned char *p, size_t n)
+{
+	size_t n0 = n;
+	while (n > 0 && !ts->end && !ts->bad) {
+		if (ts->skip) {
+			size_t k = n < ts->skip ? n : (size_t)ts->skip;
+			if (ts->paxlen < ts->paxwant) {
+				size_t c = ts->paxwant - ts->paxlen < k ? ts->paxwant - ts->paxlen : k;
+				memcpy(ts->pax + ts->paxlen, p, c);
+				ts->paxlen += c;
+				if (ts->paxlen == ts->paxwant)
+					pax_records(ts);
+			}
+			ts->skip -= k;
+			p += k;
+			n -= k;
+			continue;
+		}
+		{
+			size_t k = 512 - ts->hlen < n ? 512 - ts->hlen : n;
+			memcpy(ts->hdr + ts->hlen, p, k);
+			ts->hlen += k;
+			p += k;
+			n -= k;
+			if (ts->hlen == 512) {
+				ts->hlen = 0;
+				tar_header(ts);
+			}
+		}
+	}
+	ts->stream += n0 - n;
+	return n0 - n;
+}
+
+static int spawn_quiet(pid_t *pid, char *const argv[], int in, int out)
+{
+	posix_spawn_file_actions_t fa;
+	int r;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in, 0);
+	if (out >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out, 1);
+	else
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	r = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r == 0)
+		tmpdir_child(*pid, 1);
+	return r;
+}
+
+static int reap(pid_t pid)
+{
+	int st;
+	if (pid <= 0)
+		return 0;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			tmpdir_child(pid, 0);
+			return -1;
+		}
+	tmpdir_child(pid, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* A pass's state, shared by its steps. */
+struct pass {
+	int afd;
+	const char *dec, *dir;
+	struct tarscan *ts;
+	const char **why;
+	pid_t dpid, tpid;
+	int src, topipe[2], from[2], fail;
+};
+
+/* The decompressor, reading the archive into a pipe p->src then reads;
+ * -1 when no pipe could be made. */
+static int pass_start_decompressor(struct pass *p)
+{
+	char *dec_argv[] = { (char *)p->dec, "-dc", NULL };
+	if (pipe2(p->from, O_CLOEXEC) < 0) {
+		*p->why = strerror(errno);
+		return -1;
+	}
+	if (spawn_quiet(&p->dpid, dec_argv, p->afd, p->from[1]) != 0) {
+		*p->why = !strcmp(p->dec, "gzip") ? "gzip not found" : !strcmp(p->dec, "xz") ? "xz not found"
+											 : "bzip2 not found";
+		p->dpid = 0;
+		p->fail = -1;
+	}
+	close(p->from[1]);
+	p->src = p->from[0];
+	return 0;
+}
+
+/* `tar -x` into p->dir, reading the pipe p->topipe[1] writes. */
+static void pass_start_tar(struct pass *p)
+{
+	char *tar_argv[] = { "tar", "-x", "-f", "-", "-C", (char *)p->dir, "--no-same-owner",
+			     "--no-same-permissions", "--delay-directory-restore", NULL };
+	if (pipe2(p->topipe, O_CLOEXEC) < 0) {
+		*p->why = strerror(errno);
+		p->fail = -1;
+	} else {
+		if (spawn_quiet(&p->tpid, tar_argv, p->topipe[0], -1) != 0) {
+			*p->why = "tar not found";
+			p->tpid = 0;
+			p->fail = -1;
+		}
+		close(p->topipe[0]);
+	}
+}
+
+/* The stream read, scanned against the caps and handed to tar, up to the
+ * end-of-archive block. */
+static void pass_pump(struct pass *p)
+{
+	static unsigned char buf[65536 + 512];   /* room for the second end block */
+	struct tarscan *ts = p->ts;
+	while (!p->fail && !ts->end) {
+		ssize_t r = read(p->src, buf, sizeof(buf) - 512), w = 0;
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			break;
+		r = (ssize_t)tar_scan(ts, buf, (size_t)r);
+		if (ts->bad) {
+			*p->why = "not a readable tar archive";
+			p->fail = -1;
+		} else if (ts->bytes > SR_MAX_UNPACK_BYTES || ts->files > SR_MAX_UNPACK_FILES)
+			p->fail = -2;
+		else if (ts->stream > SR_MAX_UNPACK_STREAM)
+			p->fail = -3;
+		if (p->fail)
+			break;
+		if (ts->end) {   /* the end block, then a second one for tar */
+			memset(buf + r, 0, 512);
+			r += 512;
+		}
+		while (p->topipe[1] >= 0 && w < r) {
+			ssize_t k = write(p->topipe[1], buf + w, (size_t)(r - w));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				close(p->topipe[1]);
+				p->topipe[1] = -1;
+			} else
+				w += k;
+		}
+	}
+}
+
+/* The children stopped where the pass failed or ended early, then reaped;
+ * a child that failed fails the pass. */
+static void pass_end(struct pass *p)
+{
+	if (p->fail) {
+		if (p->dpid > 0)
+			kill(p->dpid, SIGKILL);
+		if (p->tpid > 0)
+			kill(p->tpid, SIGKILL);
+	} else if (p->ts->end && p->dpid > 0)
+		/* Whatever the decompressor still holds is past the end. */
+		kill(p->dpid, SIGKILL);
+	if (p->src != p->afd)
+		close(p->src);
+	{
+		int dbad = reap(p->dpid) < 0 && !p->ts->end, tbad = reap(p->tpid) < 0;
+		if ((dbad || tbad) && !p->fail) {
+			*p->why = "not a readable tar archive";
+			p->fail = -1;
+		}
+	}
+}
+
+/* One pass over the archive's tar stream, decompressed by dec (NULL: none)
+ * and scanned; written to `tar -x` into dir when dir is not NULL.  The
+ * pass ends at the end-of-archive block, as tar's own reading does: what
+ * follows (padding, or gigabytes of zeros) is neither decompressed further
+ * nor passed on; tar is given the two zero blocks that end an archive.
+ * 0, -1 (unreadable: *why says what), -2 (over the caps) or -3 (the
+ * stream over SR_MAX_UNPACK_STREAM). */
+static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan *ts, const char **why)
+{
+	struct pass p = { .afd = afd, .dec = dec, .dir = dir, .ts = ts, .why = why,
+			  .src = afd, .topipe = { -1, -1 }, .from = { -1, -1 } };
+	struct sigaction ign, oldpipe;
+
+	memset(ts, 0, sizeof(*ts));
+	ts->pax_size = -1;
+	if (lseek(afd, 0, SEEK_SET) < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (dec && pass_start_decompressor(&p) < 0)
+		return -1;
+	if (!p.fail && dir)
+		pass_start_tar(&p);
+	/* A tar that gives up closes its end: EPIPE, not a signal.  Its exit
+	 * status says why; the rest of the stream is drained so that the
+	 * decompressor ends normally. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &oldpipe);
+	pass_pump(&p);
+	if (p.topipe[1] >= 0)
+		close(p.topipe[1]);
+	sigaction(SIGPIPE, &oldpipe, NULL);
+	pass_end(&p);
+	return p.fail;
+}
+
+int sr_unpack(const char *archive, const char *dir)
+{
+	unsigned char magic[6] = { 0 };
+	const char *dec = NULL, *why = "not a readable tar archive";
+	struct tarscan *ts = xmalloc(sizeof(*ts));
+	struct stat st;
+	int afd, r;
+
+	afd = open(archive, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (afd < 0) {
+		free(ts);
+		return error("cannot unpack '%s': %s", archive, strerror(errno));
+	}
+	if (fstat(afd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(afd);
+		free(ts);
+		return error("cannot unpack '%s': not a regular file", archive);
+	}
+	if ((uint64_t)st.st_size > SR_MAX_UNPACK_STREAM) {
+		close(afd);
+		free(ts);
+		return error("cannot unpack '%s': the archive is larger than %u MiB; refusing", archive,
+			     SR_MAX_UNPACK_STREAM >> 20);
+	}
+	if (pread(afd, magic, sizeof(magic), 0) < 0)
+		memset(magic, 0, sizeof(magic));
+	if (magic[0] == 0x1f && magic[1] == 0x8b)
+		dec = "gzip";
+	else if (!memcmp(magic, "\xfd" "7zXZ", 6))
+		dec = "xz";
+	else if (!memcmp(magic, "BZh", 3))
+		dec = "bzip2";
+	/* First read it through without writing anything: a bomb is refused
+	 * before a byte of it reaches TMPDIR.  Then unpack it, bounded again
+	 * (the file may have changed in between). */
+	r = unpack_pass(afd, dec, NULL, ts, &why);
+	if (r == 0)
+		r = unpack_pass(afd, dec, dir, ts, &why);
+	close(afd);
+	free(ts);
+	if (r == -2)
+		return error("cannot unpack '%s': it holds more than %u MiB or %u files; refusing",
+			     archive, SR_MAX_UNPACK_BYTES >> 20, SR_MAX_UNPACK_FILES);
+	if (r == -3)
+		return error("cannot unpack '%s': its tar stream runs past %u MiB before the end of the "
+			     "archive; refusing", archive, SR_MAX_UNPACK_STREAM >> 20);
+	if (r < 0)
+		return error("cannot unpack '%s': %s", archive, why);
+	return 0;
+}

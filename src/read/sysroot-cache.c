@@ -1,0 +1,484 @@
+/* read/sysroot-cache.c - opening inside the root, and the run's cache of what was read */
+#include "config.h"
+#include "read/sysroot-internal.h"
+#include "lib/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_SYSCALL_H
+#include <sys/syscall.h>
+#endif
+#ifdef HAVE_LINUX_OPENAT2_H
+#include <linux/openat2.h>
+#endif
+
+/*** Low-level opening ***/
+
+const char *sr_rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+/*
+ * What openat2(RESOLVE_IN_ROOT) does, by hand, for kernels without it
+ * (before 5.6) or a seccomp filter that refuses it: each component opened
+ * with O_NOFOLLOW below the part already resolved (directories only, no
+ * link among them), a link's text resolved against the root (absolute) or
+ * its own directory, ".." stopping at the root.  Racing renames inside the
+ * sysroot could still mislead it; nothing else can.
+ */
+static int open_in_root(int rootfd, const char *path, int flags)
+{
+	struct strbuf cur = STRBUF_INIT;
+	char *todo = xstrdup(path), *p = todo;
+	int links = 0, fd = -1, e = 0;
+	for (;;) {
+		size_t n;
+		struct stat st;
+		char *cand;
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		n = strcspn(p, "/");
+		if (n == 1 && p[0] == '.') {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			strbuf_drop_component(&cur);
+			p += n;
+			continue;
+		}
+		cand = xasprintf("%s%s%.*s", cur.len ? cur.buf : "", cur.len ? "/" : "", (int)n, p);
+		fd = openat(rootfd, cand, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			e = errno;
+			free(cand);
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[4096], *rest;
+			ssize_t r = readlinkat(fd, "", target, sizeof(target) - 1);
+			close(fd);
+			fd = -1;
+			free(cand);
+			if (r < 0 || ++links > 40) {
+				e = r < 0 ? errno : ELOOP;
+				break;
+			}
+			target[r] = '\0';
+			rest = xasprintf("%s/%s", target, p + n);
+			if (target[0] == '/')
+				strbuf_release(&cur);
+			free(todo);
+			todo = p = rest;
+			continue;
+		}
+		close(fd);
+		fd = -1;
+		p += n;
+		while (*p == '/')
+			p++;
+		if (*p && !S_ISDIR(st.st_mode)) {
+			e = ENOTDIR;
+			free(cand);
+			break;
+		}
+		strbuf_release(&cur);
+		strbuf_addstr(&cur, cand);
+		free(cand);
+	}
+	if (!e) {
+		fd = openat(rootfd, cur.len ? cur.buf : ".", flags | O_NOFOLLOW | O_CLOEXEC);
+		e = fd < 0 ? errno : 0;
+	}
+	strbuf_release(&cur);
+	free(todo);
+	errno = e;
+	return e ? -1 : fd;
+}
+
+/* 1 when openat2 is not to be used: NODEAUDIT_NO_OPENAT2 (the test
+ * suite: the walk by hand is what a kernel without openat2 gets), or the
+ * kernel or a seccomp filter refused it once. */
+static int no_openat2 = -1;
+
+static int openat2_off(void)
+{
+	if (no_openat2 < 0)
+		no_openat2 = getenv("NODEAUDIT_NO_OPENAT2") != NULL;
+#if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
+	return no_openat2;
+#else
+	return 1;
+#endif
+}
+
+/* Open path inside the root; symlinks resolve inside it, never outside. */
+static int sr_openat(struct sysroot *sr, const char *path, int flags)
+{
+	if (sr->live)
+		return open(path, flags | O_CLOEXEC);
+#if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
+	if (!openat2_off()) {
+		struct open_how how;
+		int fd;
+		memset(&how, 0, sizeof(how));
+		how.flags = (uint64_t)(flags | O_CLOEXEC);
+		how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+		/* EAGAIN: a rename or a mount anywhere on the system raced with
+		 * a ".." of the path (a sysfs link's "../../devices/...") and
+		 * the kernel could not vouch for it; openat2(2) says to retry.
+		 * Other processes' renames (-o) and mounts (hwloc's fence) make
+		 * it happen; after the retries, the walk by hand answers. */
+		for (int tries = 0; tries < 32; tries++) {
+			fd = (int)syscall(SYS_openat2, sr->rootfd, sr_rel(path), &how, sizeof(how));
+			if (fd >= 0 || errno != EAGAIN)
+				break;
+		}
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM && errno != EAGAIN))
+			return fd;
+		if (errno != EAGAIN)
+			no_openat2 = 1;   /* old kernel or seccomp filter: fall back */
+	}
+#endif
+	return open_in_root(sr->rootfd, sr_rel(path), flags);
+}
+
+void sr_record(struct sysroot *sr, const char *path)
+{
+	if (sr->nread == sr->aread) {
+		sr->aread = sr->aread ? sr->aread * 2 : 256;
+		sr->read = xrealloc(sr->read, sr->aread * sizeof(*sr->read));
+	}
+	sr->read[sr->nread++] = xstrdup(path);
+}
+
+/*** The run's cache: each path read (or listed) once ***/
+
+/*
+ * Directories whose descriptor the run keeps, so that a file below one is
+ * opened relative to it (a walk of a name or two instead of eight from the
+ * root): the last SR_DIRFDS directories opened by sr_is_dir() or sr_list()
+ * (a missing file's parent is asked with sr_is_dir()), the oldest closed
+ * first.  A probe reads a CPU's files together, so a few are enough.
+ */
+#define SR_DIRFDS 64
+
+struct sr_cache {
+	struct sr_entry **b;
+	size_t nb, count;
+	struct sr_entry *ring[SR_DIRFDS];   /* the entries holding a dirfd */
+	size_t ringpos;
+};
+
+#define FNV_OFFSET (14695981039346656037ull & SIZE_MAX)
+#define FNV_PRIME ((size_t)1099511628211ull)
+
+static size_t hash_path(const char *s)
+{
+	size_t h = FNV_OFFSET;   /* FNV-1a */
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
+	return h;
+}
+
+static size_t hash_path_n(const char *s, size_t n)
+{
+	size_t h = FNV_OFFSET;
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
+	return h;
+}
+
+/* A listing's names carry their d_type in the byte before them. */
+char *sr_typed_name(const char *name, unsigned char type)
+{
+	size_t n = strlen(name);
+	char *b = xmalloc(n + 2);
+	b[0] = (char)type;
+	memcpy(b + 1, name, n + 1);
+	return b + 1;
+}
+
+void sr_free_typed(char **names, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(names[i] - 1);
+	free(names);
+}
+
+struct sr_entry *sr_cache_get(struct sysroot *sr, const char *path)
+{
+	struct sr_cache *c = sr->cache;
+	struct sr_entry *e;
+	size_t h;
+	if (!c) {
+		c = sr->cache = xcalloc(1, sizeof(*c));
+		c->nb = 256;
+		c->b = xcalloc(c->nb, sizeof(*c->b));
+	}
+	h = hash_path(path);
+	for (e = c->b[h & (c->nb - 1)]; e; e = e->next)
+		if (e->hash == h && !strcmp(e->path, path))
+			return e;
+	if (c->count >= c->nb) {   /* grow: keep chains short on 4096-CPU trees */
+		size_t nb = c->nb * 4, i;
+		struct sr_entry **b = xcalloc(nb, sizeof(*b)), *next;
+		for (i = 0; i < c->nb; i++)
+			for (e = c->b[i]; e; e = next) {
+				next = e->next;
+				e->next = b[e->hash & (nb - 1)];
+				b[e->hash & (nb - 1)] = e;
+			}
+		free(c->b);
+		c->b = b;
+		c->nb = nb;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->path = xstrdup(path);
+	e->hash = h;
+	e->dirfd = -1;
+	e->next = c->b[h & (c->nb - 1)];
+	c->b[h & (c->nb - 1)] = e;
+	c->count++;
+	return e;
+}
+
+/* The cached entry of path, or NULL: never creates one. */
+struct sr_entry *sr_cache_find(struct sysroot *sr, const char *path)
+{
+	struct sr_entry *e;
+	size_t h;
+	if (!sr->cache)
+		return NULL;
+	h = hash_path(path);
+	for (e = sr->cache->b[h & (sr->cache->nb - 1)]; e; e = e->next)
+		if (e->hash == h && !strcmp(e->path, path))
+			return e;
+	return NULL;
+}
+
+/* The entry of path's first n bytes, whose hash is h, or NULL. */
+static struct sr_entry *cache_find_n(struct sysroot *sr, const char *path, size_t n, size_t h)
+{
+	struct sr_entry *e;
+	for (e = sr->cache->b[h & (sr->cache->nb - 1)]; e; e = e->next)
+		if (e->hash == h && !strncmp(e->path, path, n) && e->path[n] == '\0')
+			return e;
+	return NULL;
+}
+
+/* The directories deeper than this are not looked up above a path. */
+#define SR_DEPTH 64
+
+/*
+ * What the cache knows of the directories above path, nearest first: 1
+ * when one is known to be missing (then so is path, and no system call
+ * needs to say it), else 0; with near, also the nearest one whose
+ * descriptor is kept (*near, NULL when none) and path below it (*rest).
+ * One pass hashes every prefix: FNV-1a runs left to right.
+ */
+int sr_above(struct sysroot *sr, const char *path, struct sr_entry **near, const char **rest)
+{
+	size_t hs[SR_DEPTH], ns[SR_DEPTH], k = 0, i, h = FNV_OFFSET;
+	const char *p;
+	int exists = 0;
+	if (near)
+		*near = NULL;
+	if (!sr->cache)
+		return 0;
+	for (p = path; *p && k < SR_DEPTH; p++) {
+		if (*p == '/' && p > path) {
+			hs[k] = h;
+			ns[k++] = (size_t)(p - path);
+		}
+		h = (h ^ (unsigned char)*p) * FNV_PRIME;
+	}
+	for (i = k; i-- > 0;) {
+		struct sr_entry *e = cache_find_n(sr, path, ns[i], hs[i]);
+		if (!e)
+			continue;
+		if (!exists && (e->dir < 0 || (e->has_list && e->list_err == -ENOENT)))
+			return 1;
+		if (e->dir > 0 || (e->has_list && e->list_err == 0) || e->dirfd >= 0)
+			exists = 1;   /* so do those above it */
+		if (near && e->dirfd >= 0 && path[ns[i] + 1]) {
+			*near = e;
+			*rest = path + ns[i] + 1;
+			return 0;
+		}
+		if (exists && !near)
+			return 0;
+	}
+	return 0;
+}
+
+int sr_listed(struct sysroot *sr, const char *path)
+{
+	const char *slash = strrchr(path, '/'), *name;
+	struct sr_entry *d;
+	size_t lo, hi, n;
+	if (sr->live || !sr->cache || !slash || slash == path || !slash[1])
+		return LISTED_UNKNOWN;
+	name = slash + 1;
+	n = (size_t)(slash - path);
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return LISTED_UNKNOWN;
+	d = cache_find_n(sr, path, n, hash_path_n(path, n));
+	if (!d || !d->has_list || d->list_err || d->n >= (1u << 20))
+		return LISTED_UNKNOWN;
+	/* Natural order holds names it calls equal ("cpu01", "cpu1") side by
+	 * side: find one, then look at its equals. */
+	for (lo = 0, hi = d->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = sr_natcmp(&name, &d->names[mid]);
+		if (c == 0) {
+			lo = mid;
+			while (lo > 0 && sr_natcmp(&name, &d->names[lo - 1]) == 0)
+				lo--;
+			for (; lo < d->n && sr_natcmp(&name, &d->names[lo]) == 0; lo++)
+				if (!strcmp(name, d->names[lo])) {
+					unsigned char t = (unsigned char)d->names[lo][-1];
+					return t == DT_REG ? LISTED_REG : t == DT_DIR ? LISTED_DIR : LISTED_OTHER;
+				}
+			break;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return LISTED_NO;
+}
+
+/* Keep fd, a descriptor of e's directory, for the files below it (only
+ * where openat2 resolves them: the walk by hand starts from the root). */
+void sr_keep_dirfd(struct sysroot *sr, struct sr_entry *e, int fd)
+{
+	struct sr_cache *c = sr->cache;
+	struct sr_entry **slot;
+	if (sr->live || openat2_off() || e->dirfd >= 0) {
+		close(fd);
+		return;
+	}
+	/* A clock: a directory used since the hand last passed it (the CPU
+	 * directory above every cpuN) gets another round. */
+	for (;;) {
+		slot = &c->ring[c->ringpos];
+		c->ringpos = (c->ringpos + 1) % SR_DIRFDS;
+		if (!*slot || !(*slot)->used)
+			break;
+		(*slot)->used = 0;
+	}
+	if (*slot) {
+		close((*slot)->dirfd);
+		(*slot)->dirfd = -1;
+	}
+	*slot = e;
+	e->dirfd = fd;
+}
+
+/*
+ * Open path inside the root, below the nearest directory whose descriptor
+ * is kept where there is one: openat2 RESOLVE_BENEATH from it walks the
+ * same names RESOLVE_IN_ROOT would walk from the root after reaching it,
+ * and refuses (EXDEV) where that walk would leave the directory (a "..",
+ * an absolute link); such a path, and any failure but a missing name, is
+ * opened again from the root, so the answer is the root's.
+ */
+int sr_open_near(struct sysroot *sr, const char *path, int flags)
+{
+#if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
+	struct sr_entry *d;
+	const char *rest;
+	if (!sr->live && !openat2_off() && sr_above(sr, path, &d, &rest) == 0 && d) {
+		struct open_how how;
+		int fd = -1, tries;
+		memset(&how, 0, sizeof(how));
+		how.flags = (uint64_t)(flags | O_CLOEXEC);
+		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+		for (tries = 0; tries < 32; tries++) {
+			fd = (int)syscall(SYS_openat2, d->dirfd, rest, &how, sizeof(how));
+			if (fd >= 0 || errno != EAGAIN)
+				break;
+		}
+		if (fd >= 0 || errno == ENOENT || errno == ENOTDIR) {
+			d->used = 1;
+			sr->near++;
+			return fd;
+		}
+	}
+#endif
+	return sr_openat(sr, path, flags);
+}
+
+void sr_cache_free(struct sysroot *sr)
+{
+	struct sr_cache *c = sr->cache;
+	size_t i;
+	if (!c)
+		return;
+	for (i = 0; i < c->nb; i++) {
+		struct sr_entry *e = c->b[i], *next;
+		for (; e; e = next) {
+			next = e->next;
+			if (e->dirfd >= 0)
+				close(e->dirfd);
+			free(e->path);
+			free(e->buf);
+			sr_free_typed(e->names, e->n);
+			free(e);
+		}
+	}
+	free(c->b);
+	free(c);
+	sr->cache = NULL;
+}
+
+/* Natural order: digit runs compare as numbers, so cpu2 < cpu10. */
+int sr_natcmp(const void *pa, const void *pb)
+{
+	const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea = a, *eb = b;
+			size_t la, lb;
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			la = (size_t)(ea - a);
+			lb = (size_t)(eb - b);
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			{
+				int c = strncmp(a, b, la);
+				if (c)
+					return c;
+			}
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}

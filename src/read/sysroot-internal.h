@@ -1,0 +1,59 @@
+/* read/sysroot-internal.h - what sysroot.c and sysroot-cache.c share: the cache's entries, opening in the root */
+#ifndef NODEAUDIT_SYSROOT_INTERNAL_H
+#define NODEAUDIT_SYSROOT_INTERNAL_H
+
+#include "read/sysroot.h"
+
+/* One path of the run's cache (sysroot-cache.c): what reading or listing
+ * it got, and how that ended. */
+struct sr_entry {
+	struct sr_entry *next;
+	char *path;
+	size_t hash;              /* hash_path(path): compared before the paths */
+	unsigned has_file : 1, has_list : 1, recorded : 1;
+	unsigned used : 1;        /* its dirfd opened a file since the clock passed */
+	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
+	int dirfd;                /* the directory's kept descriptor, or -1 */
+	int file_err, list_err;   /* 0 or the negative errno the read ended with */
+	char *buf;                /* the file, NUL-terminated */
+	size_t len;
+	char **names;             /* the directory, sorted; names[i][-1] is its d_type */
+	size_t n;
+};
+
+/*
+ * What the run's listing of path's directory says of path: LISTED_NO when
+ * the name is not in it (then path is missing: no system call needs to
+ * say it), LISTED_REG, LISTED_DIR or LISTED_OTHER (a link, a FIFO, a type
+ * the file system does not give) by its d_type, LISTED_UNKNOWN where the
+ * directory was not listed whole.  Sysroots only: a tree of files lists
+ * every name it holds, where /proc does not list its threads.
+ */
+enum { LISTED_UNKNOWN = -1, LISTED_NO, LISTED_REG, LISTED_DIR, LISTED_OTHER };
+
+/* path without its leading slashes, "." for the root. */
+const char *sr_rel(const char *path);
+/* path opened inside the root, below a kept directory where there is one. */
+int sr_open_near(struct sysroot *sr, const char *path, int flags);
+/* path appended to the paths read (for snapshot). */
+void sr_record(struct sysroot *sr, const char *path);
+
+/* path's entry, made when new; sr_cache_find() never makes one. */
+struct sr_entry *sr_cache_get(struct sysroot *sr, const char *path);
+struct sr_entry *sr_cache_find(struct sysroot *sr, const char *path);
+/* 1 when a directory above path is known missing; with near, the nearest
+ * kept directory above it (*near) and path below it (*rest). */
+int sr_above(struct sysroot *sr, const char *path, struct sr_entry **near, const char **rest);
+/* LISTED_*: what path's directory's listing says of it. */
+int sr_listed(struct sysroot *sr, const char *path);
+/* fd, a descriptor of e's directory, kept (or closed). */
+void sr_keep_dirfd(struct sysroot *sr, struct sr_entry *e, int fd);
+void sr_cache_free(struct sysroot *sr);
+
+/* Natural order of two char * (qsort): cpu2 before cpu10. */
+int sr_natcmp(const void *pa, const void *pb);
+/* A listing's name, its d_type in the byte before it; freed with sr_free_typed(). */
+char *sr_typed_name(const char *name, unsigned char type);
+void sr_free_typed(char **names, size_t n);
+
+#endif
