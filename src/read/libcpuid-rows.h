@@ -2,7 +2,7 @@
  * github.com/anrieff/libcpuid v0.6.2 (libcpuid/recog_intel.c, recog_amd.c):
  * { family, extended family, key, codename } where key is the row's extended
  * model, or its model where the row has none (family 6 below 16).  Used by
- * codename_trusted() (probe/cpu.c): a codename is libcpuid's own only where a
+ * codename_trusted() (probe/cpu-libcpuid.c): a codename is libcpuid's own only where a
  * row of this CPU's model carries it; otherwise it is the nearest row's guess. */
 static const struct lc_row { int family, ext_family, key; const char *codename; } lc_rows[] = {
 	{ 6, 6, 0, "Pentium Pro" },
