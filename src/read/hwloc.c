@@ -563,19 +563,11 @@ static void start_ticker(void)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
-/* In the child: fence (fence set: the namespace; else fsroot is a copy or
- * the live "/"), load, write "<length>\n<xml>" to fd, exit. */
-static void __attribute__((noreturn)) child(const char *fsroot, int fence, int fd)
+/* Only our settings: HWLOC_XMLFILE, HWLOC_CPUID_PATH and the like would
+ * make hwloc read files outside the copy. */
+static void drop_hwloc_env(void)
 {
-	hwloc_topology_t t;
-	char *xml = NULL, head[32];
-	int len = 0;
 	size_t i;
-	const char *fault = getenv("NODEAUDIT_FAULT");
-	/* A name of its own, for ps and for the test suite's traces. */
-	prctl(PR_SET_NAME, "nodeaudit-hwloc", 0, 0, 0);
-	/* Only our settings: HWLOC_XMLFILE, HWLOC_CPUID_PATH and the like
-	 * would make hwloc read files outside the copy. */
 	for (i = 0; environ[i];)
 		if (!strncmp(environ[i], "HWLOC_", 6)) {
 			char *name = xstrndup(environ[i], strcspn(environ[i], "="));
@@ -584,25 +576,38 @@ static void __attribute__((noreturn)) child(const char *fsroot, int fence, int f
 			i = 0;
 		} else
 			i++;
-	if (fence) {
-		const char *step = "unshare";
-		/* NODEAUDIT_FAULT=hwloc-nofence (test suite): what a host
-		 * without user namespaces answers. */
-		if (fault && !strcmp(fault, "hwloc-nofence"))
-			errno = EPERM;
-		if ((fault && !strcmp(fault, "hwloc-nofence")) || enter_fence(fsroot, &step) < 0) {
-			fprintf(stderr, "%s: %s\n", step, strerror(errno));
-			_exit(FENCE_UNAVAILABLE);
-		}
-		fsroot = "/";
+}
+
+/* The namespace fence around fsroot, or the child's exit with
+ * FENCE_UNAVAILABLE and the failing step on stderr. */
+static void fence_child(const char *fsroot, const char *fault)
+{
+	const char *step = "unshare";
+	/* NODEAUDIT_FAULT=hwloc-nofence (test suite): what a host
+	 * without user namespaces answers. */
+	if (fault && !strcmp(fault, "hwloc-nofence"))
+		errno = EPERM;
+	if ((fault && !strcmp(fault, "hwloc-nofence")) || enter_fence(fsroot, &step) < 0) {
+		fprintf(stderr, "%s: %s\n", step, strerror(errno));
+		_exit(FENCE_UNAVAILABLE);
 	}
+}
+
+/* hwloc's settings (its root, not this system, the Linux component only)
+ * and the child's limits: the ticker, the memory cap. */
+static void set_up_load(const char *fsroot)
+{
 	setenv("HWLOC_FSROOT", fsroot, 1);
 	setenv("HWLOC_THISSYSTEM", "0", 1);
 	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
 	start_ticker();
 	limit_memory();
-	/* Fault injection for the test suite (tests/hostile-boundary.sh):
-	 * the fence must turn a stall or an abort into a gap. */
+}
+
+/* Fault injection for the test suite (tests/hostile-boundary.sh): the
+ * fence must turn a stall or an abort into a gap. */
+static void inject_fault(const char *fault)
+{
 	if (fault && !strcmp(fault, "hwloc-stall"))
 		for (;;)
 			pause();
@@ -610,6 +615,14 @@ static void __attribute__((noreturn)) child(const char *fsroot, int fence, int f
 		fputs("hwloc injected fault\n", stderr);
 		abort();
 	}
+}
+
+/* The load, and "<length>\n<xml>" written to fd; the child's exit. */
+static void __attribute__((noreturn)) load_and_answer(int fd)
+{
+	hwloc_topology_t t;
+	char *xml = NULL, head[32];
+	int len = 0;
 	if (hwloc_topology_init(&t) < 0)
 		_exit(2);
 	hwloc_set_filters(t);
@@ -621,6 +634,23 @@ static void __attribute__((noreturn)) child(const char *fsroot, int fence, int f
 	if (write_all(fd, head, strlen(head)) < 0 || write_all(fd, xml, (size_t)len) < 0)
 		_exit(5);
 	_exit(0);
+}
+
+/* In the child: fence (fence set: the namespace; else fsroot is a copy or
+ * the live "/"), load, write "<length>\n<xml>" to fd, exit. */
+static void __attribute__((noreturn)) child(const char *fsroot, int fence, int fd)
+{
+	const char *fault = getenv("NODEAUDIT_FAULT");
+	/* A name of its own, for ps and for the test suite's traces. */
+	prctl(PR_SET_NAME, "nodeaudit-hwloc", 0, 0, 0);
+	drop_hwloc_env();
+	if (fence) {
+		fence_child(fsroot, fault);
+		fsroot = "/";
+	}
+	set_up_load(fsroot);
+	inject_fault(fault);
+	load_and_answer(fd);
 }
 
 static long now_ms(void)
@@ -651,6 +681,177 @@ static const char *first_line(char *s)
 	return NULL;
 }
 
+/* One child's run, shared by the steps of run_child(). */
+struct hw_run {
+	int dp[2], ep[2];     /* pipes: its answer, its stderr */
+	pid_t pid;
+	char *data;           /* its answer: "<length>\n<xml>" */
+	size_t dlen, dalloc;
+	char err[4096];       /* what it said on stderr */
+	size_t elen;
+	int st;               /* its wait status */
+	int timed_out;        /* 1: past the wall clock, 2: an oversized answer */
+};
+
+/* The pipes and the child, which fences itself and loads (child() does not
+ * return); the parent keeps the read ends.  0, or -1 with errno, nothing
+ * left open. */
+static int spawn_child(struct hw_run *run, const char *fsroot, int fence)
+{
+	if (pipe2(run->dp, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(run->ep, O_CLOEXEC) < 0) {
+		close(run->dp[0]);
+		close(run->dp[1]);
+		return -1;
+	}
+	fflush(NULL);
+	run->pid = fork();
+	if (run->pid < 0) {
+		close(run->dp[0]), close(run->dp[1]), close(run->ep[0]), close(run->ep[1]);
+		return -1;
+	}
+	if (run->pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(run->ep[1], 2);
+		close(run->dp[0]);
+		close(run->ep[0]);
+		child(fsroot, fence, run->dp[1]);
+	}
+	tmpdir_child(run->pid, 1);
+	close(run->dp[1]);
+	close(run->ep[1]);
+	return 0;
+}
+
+/* More of the answer from pf's pipe; -1 when it outgrows HW_MAX_BYTES. */
+static int read_answer(struct hw_run *run, struct pollfd *pf, int *open_fds)
+{
+	ssize_t n;
+	if (run->dlen + 65536 > run->dalloc) {
+		run->dalloc = run->dalloc ? run->dalloc * 2 : 262144;
+		run->data = xrealloc(run->data, run->dalloc + 1);
+	}
+	n = read(run->dp[0], run->data + run->dlen, run->dalloc - run->dlen);
+	if (n > 0)
+		run->dlen += (size_t)n;
+	else if (n == 0 || errno != EINTR) {
+		pf->fd = -1;
+		(*open_fds)--;
+	}
+	if (run->dlen > HW_MAX_BYTES)   /* XML larger than its inputs: no */
+		return -1;
+	return 0;
+}
+
+/* More of the child's stderr, kept up to the size of run->err. */
+static void read_stderr(struct hw_run *run, struct pollfd *pf, int *open_fds)
+{
+	char tmp[1024];
+	ssize_t n = read(run->ep[0], tmp, sizeof(tmp));
+	if (n > 0) {
+		size_t k2 = (size_t)n < sizeof(run->err) - 1 - run->elen ? (size_t)n
+									 : sizeof(run->err) - 1 - run->elen;
+		memcpy(run->err + run->elen, tmp, k2);
+		run->elen += k2;
+	} else if (n == 0 || errno != EINTR) {
+		pf->fd = -1;
+		(*open_fds)--;
+	}
+}
+
+/* Both pipes read until the child closes them, within the wall clock of
+ * HW_TIMEOUT_MS (else timed_out 1) and HW_MAX_BYTES (else 2). */
+static void wait_answer(struct hw_run *run)
+{
+	long deadline = now_ms() + HW_TIMEOUT_MS;
+	struct pollfd pf[2] = { { run->dp[0], POLLIN, 0 }, { run->ep[0], POLLIN, 0 } };
+	int open_fds = 2;
+	while (open_fds > 0) {
+		long left = deadline - now_ms();
+		int k;
+		if (left <= 0) {
+			run->timed_out = 1;
+			break;
+		}
+		k = poll(pf, 2, (int)left);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			break;
+		if (pf[0].revents && read_answer(run, &pf[0], &open_fds) < 0) {
+			run->timed_out = 2;
+			break;
+		}
+		if (pf[1].revents)
+			read_stderr(run, &pf[1], &open_fds);
+	}
+}
+
+/* The child's end: killed when it overran, its pipes closed, its status. */
+static void reap_child(struct hw_run *run)
+{
+	run->err[run->elen] = '\0';
+	if (run->timed_out)
+		kill(run->pid, SIGKILL);
+	close(run->dp[0]);
+	close(run->ep[0]);
+	while (waitpid(run->pid, &run->st, 0) < 0 && errno == EINTR)
+		;
+	tmpdir_child(run->pid, 0);
+}
+
+/* "<length>\n<xml>" checked and loaded: the topology, or NULL and a gap. */
+static hwloc_topology_t load_xml(struct sysroot *sr, struct facts *f, char *data, size_t dlen)
+{
+	hwloc_topology_t t = NULL;
+	char *end;
+	unsigned long n = strtoul(data, &end, 10);
+	if (*end != '\n' || n == 0 || n != dlen - (size_t)(end + 1 - data)) {
+		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
+		return NULL;
+	}
+	if (hwloc_topology_init(&t) < 0) {
+		facts_gap(f, "cpu", "hwloc: cannot initialise a topology");
+		return NULL;
+	}
+	hwloc_set_filters(t);
+	if (hwloc_topology_set_xmlbuffer(t, end + 1, (int)n) < 0 || hwloc_topology_load(t) < 0) {
+		hwloc_topology_destroy(t);
+		t = NULL;
+		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
+	}
+	return t;
+}
+
+/* The answer of a child that ran: a gap for a stall, a crash, an oversized
+ * answer or a failure; else its XML loaded.  The topology or NULL. */
+static hwloc_topology_t child_answer(struct sysroot *sr, struct facts *f, struct hw_run *run)
+{
+	int st = run->st;
+	if (run->timed_out == 1) {
+		facts_gap(f, "cpu", "hwloc: no answer within %d s on '%s' (stopped)", HW_TIMEOUT_MS / 1000,
+			  sr->root);
+		return NULL;
+	}
+	if (WIFSIGNALED(st) || run->timed_out == 2) {
+		const char *line = first_line(run->err);
+		facts_gap(f, "cpu", "hwloc: %s (%s) on '%s'%s%s",
+			  run->timed_out == 2 ? "gave an oversized answer" : "crashed",
+			  run->timed_out == 2 ? "stopped" : strsignal(WTERMSIG(st)), sr->root,
+			  line ? ": " : "", line ? line : "");
+		return NULL;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !run->data) {
+		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
+		return NULL;
+	}
+	run->data[run->dlen] = '\0';
+	return load_xml(sr, f, run->data, run->dlen);
+}
+
 /*
  * Run hwloc in a child on fsroot (fence: the namespace fence around it),
  * wait for its XML with the wall-clock limit, and load that.  1 when the
@@ -660,145 +861,24 @@ static const char *first_line(char *s)
 static int run_child(struct sysroot *sr, struct facts *f, const char *fsroot, int fence,
 		     hwloc_topology_t *tp)
 {
-	char *data = NULL, err[4096];
-	size_t dlen = 0, dalloc = 0, elen = 0;
-	int dp[2], ep[2], st = 0, timed_out = 0;
-	long deadline;
-	pid_t pid;
-	hwloc_topology_t t = NULL;
+	struct hw_run run = { .data = NULL };
 
 	*tp = NULL;
-	if (pipe2(dp, O_CLOEXEC) < 0)
-		goto nofork;
-	if (pipe2(ep, O_CLOEXEC) < 0) {
-		close(dp[0]);
-		close(dp[1]);
-		goto nofork;
+	if (spawn_child(&run, fsroot, fence) < 0) {
+		facts_gap(f, "cpu", "hwloc not run: %s", strerror(errno));
+		return 0;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(dp[0]), close(dp[1]), close(ep[0]), close(ep[1]);
-		goto nofork;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(ep[1], 2);
-		close(dp[0]);
-		close(ep[0]);
-		child(fsroot, fence, dp[1]);
-	}
-	tmpdir_child(pid, 1);
-	close(dp[1]);
-	close(ep[1]);
-	deadline = now_ms() + HW_TIMEOUT_MS;
-	{
-		struct pollfd pf[2] = { { dp[0], POLLIN, 0 }, { ep[0], POLLIN, 0 } };
-		int open_fds = 2;
-		while (open_fds > 0) {
-			long left = deadline - now_ms();
-			int k;
-			if (left <= 0) {
-				timed_out = 1;
-				break;
-			}
-			k = poll(pf, 2, (int)left);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0)
-				break;
-			if (pf[0].revents) {
-				ssize_t n;
-				if (dlen + 65536 > dalloc) {
-					dalloc = dalloc ? dalloc * 2 : 262144;
-					data = xrealloc(data, dalloc + 1);
-				}
-				n = read(dp[0], data + dlen, dalloc - dlen);
-				if (n > 0)
-					dlen += (size_t)n;
-				else if (n == 0 || errno != EINTR) {
-					pf[0].fd = -1;
-					open_fds--;
-				}
-				if (dlen > HW_MAX_BYTES) {   /* XML larger than its inputs: no */
-					timed_out = 2;
-					break;
-				}
-			}
-			if (pf[1].revents) {
-				char tmp[1024];
-				ssize_t n = read(ep[0], tmp, sizeof(tmp));
-				if (n > 0) {
-					size_t k2 = (size_t)n < sizeof(err) - 1 - elen ? (size_t)n : sizeof(err) - 1 - elen;
-					memcpy(err + elen, tmp, k2);
-					elen += k2;
-				} else if (n == 0 || errno != EINTR) {
-					pf[1].fd = -1;
-					open_fds--;
-				}
-			}
-		}
-	}
-	err[elen] = '\0';
-	if (timed_out)
-		kill(pid, SIGKILL);
-	close(dp[0]);
-	close(ep[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	tmpdir_child(pid, 0);
-	if (!timed_out && fence && WIFEXITED(st) && WEXITSTATUS(st) == FENCE_UNAVAILABLE) {
-		const char *line = first_line(err);
+	wait_answer(&run);
+	reap_child(&run);
+	if (!run.timed_out && fence && WIFEXITED(run.st) && WEXITSTATUS(run.st) == FENCE_UNAVAILABLE) {
+		const char *line = first_line(run.err);
 		debug("hwloc: no namespace fence here (%s): its inputs are copied instead",
 		      line ? line : "unknown reason");
-		free(data);
+		free(run.data);
 		return 1;
 	}
-	if (timed_out == 1) {
-		facts_gap(f, "cpu", "hwloc: no answer within %d s on '%s' (stopped)", HW_TIMEOUT_MS / 1000,
-			  sr->root);
-		goto out;
-	}
-	if (WIFSIGNALED(st) || timed_out == 2) {
-		const char *line = first_line(err);
-		facts_gap(f, "cpu", "hwloc: %s (%s) on '%s'%s%s",
-			  timed_out == 2 ? "gave an oversized answer" : "crashed",
-			  timed_out == 2 ? "stopped" : strsignal(WTERMSIG(st)), sr->root,
-			  line ? ": " : "", line ? line : "");
-		goto out;
-	}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !data) {
-		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
-		goto out;
-	}
-	data[dlen] = '\0';
-	{
-		char *end;
-		unsigned long n = strtoul(data, &end, 10);
-		if (*end != '\n' || n == 0 || n != dlen - (size_t)(end + 1 - data)) {
-			facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
-			goto out;
-		}
-		if (hwloc_topology_init(&t) < 0) {
-			facts_gap(f, "cpu", "hwloc: cannot initialise a topology");
-			t = NULL;
-			goto out;
-		}
-		hwloc_set_filters(t);
-		if (hwloc_topology_set_xmlbuffer(t, end + 1, (int)n) < 0 || hwloc_topology_load(t) < 0) {
-			hwloc_topology_destroy(t);
-			t = NULL;
-			facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
-		}
-	}
-	goto out;
-nofork:
-	facts_gap(f, "cpu", "hwloc not run: %s", strerror(errno));
-out:
-	free(data);
-	*tp = t;
+	*tp = child_answer(sr, f, &run);
+	free(run.data);
 	return 0;
 }
 
