@@ -23,13 +23,14 @@
  *     ticking timer (hwloc takes it for a missing file), memory is capped
  *     (RLIMIT_DATA).  hwloc reads its inputs itself, once, as lstopo would:
  *     nothing is written.  Measured on the 64-CPU util-linux capture:
- *     hwloc's part of the NUMA probe went from 563 ms (the copy below,
+ *     hwloc's part of the NUMA probe went from 563 ms (the copy of 2,
  *     36,559 system calls) to 23 ms; bench/README.md has the series.
- *  2. A private copy (the fallback).  Where no namespace can be made (user
- *     namespaces off, a container's seccomp filter: the child says so with
- *     FENCE_UNAVAILABLE), and for a tree holding what hwloc would trip on
- *     that the kernel does not stop (not_plain(): a CPU or node list or
- *     name out of our bounds, a processor number above them in cpuinfo, a
+ *  2. A private copy (the fallback, read/hwloc-copy.c).  Where no
+ *     namespace can be made (user namespaces off, a container's seccomp
+ *     filter: the child says so with FENCE_UNAVAILABLE), and for a tree
+ *     holding what hwloc would trip on that the kernel does not stop
+ *     (hwloc_not_plain(): a CPU or node list or name out of our bounds, a
+ *     processor number above them in cpuinfo, a
  *     file our reads refused as not regular or oversized), exactly the
  *     files the Linux backend of hwloc 2.9 reads for the objects we use
  *     (topology-linux.c: /proc/cpuinfo and meminfo, cpu/online, cpuN/
@@ -59,7 +60,6 @@
 #include "lib/tempdir.h"
 #include "lib/util.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -78,364 +78,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-#define CPUDIR "/sys/devices/system/cpu"
-#define NODEDIR "/sys/devices/system/node"
-
-struct copy {
-	struct sysroot *sr;
-	struct facts *f;
-	int dfd;                /* the private copy's root */
-	size_t files;
-	uint64_t bytes;
-	int over;
-};
-
-/*** Writing the copy: plain directories and files, created, never opened existing ***/
-
-static int mkdirs_at(int dfd, const char *path)
-{
-	char buf[4096], *p;
-	const char *r = path;
-	while (*r == '/')
-		r++;
-	if (strlen(r) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	strcpy(buf, r);
-	for (p = buf; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdirat(dfd, buf, 0700) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (*buf && mkdirat(dfd, buf, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static int put(struct copy *c, const char *path, const char *buf, size_t len)
-{
-	const char *r = path, *slash;
-	int fd, e = 0;
-	while (*r == '/')
-		r++;
-	if (++c->files > HW_MAX_FILES || (c->bytes += len) > HW_MAX_BYTES) {
-		c->over = 1;
-		return -E2BIG;
-	}
-	fd = openat(c->dfd, r, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	slash = strrchr(r, '/');
-	if (fd < 0 && errno == ENOENT && slash) {   /* the directories first */
-		char *dir = xstrndup(r, (size_t)(slash - r));
-		e = mkdirs_at(c->dfd, dir);
-		free(dir);
-		if (e < 0)
-			return e;
-		fd = openat(c->dfd, r, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	}
-	if (fd < 0)
-		return -errno;
-	while (len > 0) {
-		ssize_t w = write(fd, buf, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			e = -EIO;
-			break;
-		}
-		buf += w;
-		len -= (size_t)w;
-	}
-	close(fd);
-	return e;
-}
-
-/*** Checks hwloc's parsers do not make ***/
-
-typedef const char *(*check_fn)(const char *buf, size_t len);
-
-static const char *check_cpulist(const char *b, size_t len)
-{
-	hwloc_bitmap_t s = hwloc_bitmap_alloc();
-	int r = memchr(b, '\0', len) ? -EINVAL : parse_cpulist(b, s);
-	hwloc_bitmap_free(s);
-	return r == -ERANGE ? "CPU numbers stop at 65535" : r < 0 ? "not a CPU list" : NULL;
-}
-
-static const char *check_nodelist(const char *b, size_t len)
-{
-	hwloc_bitmap_t s = hwloc_bitmap_alloc();
-	int r = memchr(b, '\0', len) ? -EINVAL : parse_cpulist(b, s);
-	const char *why = NULL;
-	if (r == -ERANGE || (r == 0 && hwloc_bitmap_last(s) >= HW_MAX_NODES))
-		why = "node numbers stop at 1023";
-	else if (r < 0)
-		why = "not a node list";
-	else if (hwloc_bitmap_iszero(s))
-		why = "no node listed";
-	hwloc_bitmap_free(s);
-	return why;
-}
-
-static const char *check_cpumask(const char *b, size_t len)
-{
-	hwloc_bitmap_t s = hwloc_bitmap_alloc();
-	int r = memchr(b, '\0', len) ? -EINVAL : parse_cpumask(b, s);
-	hwloc_bitmap_free(s);
-	return r == -ERANGE ? "CPU numbers stop at 65535" : r < 0 ? "not a CPU mask" : NULL;
-}
-
-/* hwloc sets a bit for each "processor : N" line when sysfs has no topology. */
-static const char *check_cpuinfo(const char *b, size_t len)
-{
-	const char *p = b, *end = b + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!strncmp(p, "processor", 9) && (!nl || nl - p > 9)) {
-			const char *q = p + 9;
-			while (*q == ' ' || *q == '\t')
-				q++;
-			if (*q == ':') {
-				char *e;
-				unsigned long v;
-				q++;
-				while (*q == ' ' || *q == '\t')
-					q++;
-				errno = 0;
-				v = strtoul(q, &e, 0);
-				if (e != q && (errno || v >= SR_MAX_CPUS || *q == '-'))
-					return "a processor number above 65535";
-			}
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	return NULL;
-}
-
-static void copy(struct copy *c, const char *path, check_fn check)
-{
-	char *buf;
-	size_t len;
-	int r;
-	if (c->over)
-		return;
-	r = sr_read_unrecorded(c->sr, path, &buf, &len);
-	if (r < 0) {
-		/* Missing is ordinary; anything else hwloc would have tripped on
-		 * (a FIFO, a link out of the root, a huge file) is said. */
-		if (r != -ENOENT && r != -ENOTDIR)
-			facts_gap(c->f, "cpu", "hwloc not given '%s': %s", path, sr_reason(r));
-		return;
-	}
-	if (check) {
-		const char *why = check(buf, len);
-		if (why) {
-			facts_gap(c->f, "cpu", "hwloc not given '%s': %s", path, why);
-			free(buf);
-			return;
-		}
-	}
-	put(c, path, buf, len);
-	free(buf);
-}
-
-static void copy_dir(struct copy *c, const char *path)
-{
-	const char *r = path;
-	while (*r == '/')
-		r++;
-	if (c->over || !sr_is_dir(c->sr, path))
-		return;
-	if (mkdirat(c->dfd, r, 0700) < 0 && errno != EEXIST && mkdirs_at(c->dfd, path) < 0)
-		c->over = 1;
-}
-
-/* "cpu12" -> 12 under limit; -1 if hwloc would not take the name as a
- * number at all; -2 if it would, but out of our bounds or not plainly
- * written (hwloc reads "cpu010" as octal 8, "cpu-1" as ULONG_MAX). */
-static long name_number(const char *name, const char *prefix, unsigned long limit)
-{
-	size_t n = strlen(prefix);
-	const char *p = name + n;
-	char *end;
-	unsigned long v;
-	if (strncmp(name, prefix, n))
-		return -1;
-	errno = 0;
-	v = strtoul(p, &end, 0);
-	if (end == p)
-		return -1;
-	if (!isdigit((unsigned char)*p) || (*p == '0' && p[1]) || *end || errno || v >= limit)
-		return -2;
-	for (; *p; p++)
-		if (!isdigit((unsigned char)*p))
-			return -2;
-	return (long)v;
-}
-
-static void copy_cpu(struct copy *c, const char *d)
-{
-	static const char *const topo[] = {
-		"physical_package_id", "core_id", "die_id", "cluster_id", "book_id", "drawer_id",
-		"thread_siblings", "core_cpus", "core_siblings", "package_cpus", "die_cpus",
-		"cluster_cpus", "book_siblings", "drawer_siblings",
-	};
-	static const char *const cache[] = {
-		"level", "type", "size", "coherency_line_size", "number_of_sets",
-		"physical_line_partition", "shared_cpu_map", "id",
-	};
-	char p[192];
-	size_t i, j;
-	snprintf(p, sizeof(p), "%s/online", d);
-	copy(c, p, NULL);
-	snprintf(p, sizeof(p), "%s/cpu_capacity", d);
-	copy(c, p, NULL);
-	snprintf(p, sizeof(p), "%s/topology", d);
-	copy_dir(c, p);
-	for (i = 0; i < ARRAY_SIZE(topo); i++) {
-		snprintf(p, sizeof(p), "%s/topology/%s", d, topo[i]);
-		copy(c, p, strstr(topo[i], "_id") ? NULL : check_cpumask);
-	}
-	snprintf(p, sizeof(p), "%s/cpufreq/cpuinfo_max_freq", d);
-	copy(c, p, NULL);
-	snprintf(p, sizeof(p), "%s/cpufreq/base_frequency", d);
-	copy(c, p, NULL);
-	for (i = 0; i < 10; i++) {   /* hwloc looks at index0 to index9 */
-		snprintf(p, sizeof(p), "%s/cache/index%zu", d, i);
-		if (!sr_is_dir(c->sr, p))
-			continue;
-		for (j = 0; j < ARRAY_SIZE(cache); j++) {
-			snprintf(p, sizeof(p), "%s/cache/index%zu/%s", d, i, cache[j]);
-			copy(c, p, !strcmp(cache[j], "shared_cpu_map") ? check_cpumask : NULL);
-		}
-	}
-}
-
-/* Subdirectories of dir whose names start with prefix: each one's files. */
-static void copy_subdirs(struct copy *c, const char *dir, const char *prefix,
-			 const char *const *files, size_t nfiles, size_t max)
-{
-	char **names, p[512];
-	size_t n, i, j, k = 0;
-	if (c->over || sr_list(c->sr, dir, &names, &n) < 0)
-		return;
-	copy_dir(c, dir);
-	for (i = 0; i < n && k < max; i++) {
-		if (strncmp(names[i], prefix, strlen(prefix)) || strlen(dir) + strlen(names[i]) > 200)
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-		if (!sr_is_dir(c->sr, p))
-			continue;
-		k++;
-		copy_dir(c, p);
-		for (j = 0; j < nfiles; j++) {
-			snprintf(p, sizeof(p), "%s/%s/%s", dir, names[i], files[j]);
-			copy(c, p, NULL);
-		}
-	}
-	sr_free_list(names, n);
-}
-
-static void copy_node(struct copy *c, const char *d)
-{
-	static const char *const nr[] = { "nr_hugepages" };
-	static const char *const msc[] = { "size", "line_size", "indexing" };
-	static const char *const acc[] = { "read_bandwidth", "write_bandwidth", "read_latency",
-					   "write_latency" };
-	char p[192];
-	size_t a, i;
-	snprintf(p, sizeof(p), "%s/cpumap", d);
-	copy(c, p, check_cpumask);
-	snprintf(p, sizeof(p), "%s/meminfo", d);
-	copy(c, p, NULL);
-	snprintf(p, sizeof(p), "%s/distance", d);
-	copy(c, p, NULL);
-	snprintf(p, sizeof(p), "%s/hugepages", d);
-	copy_subdirs(c, p, "hugepages-", nr, 1, 64);
-	snprintf(p, sizeof(p), "%s/memory_side_cache", d);
-	copy_subdirs(c, p, "index", msc, ARRAY_SIZE(msc), 16);
-	for (a = 0; a < 2; a++) {
-		char **names;
-		size_t n;
-		snprintf(p, sizeof(p), "%s/access%zu/initiators", d, a);
-		if (c->over || sr_list(c->sr, p, &names, &n) < 0)
-			continue;
-		copy_dir(c, p);
-		for (i = 0; i < ARRAY_SIZE(acc); i++) {
-			snprintf(p, sizeof(p), "%s/access%zu/initiators/%s", d, a, acc[i]);
-			copy(c, p, NULL);
-		}
-		/* The initiators are links to their nodes: hwloc wants the names. */
-		for (i = 0; i < n; i++)
-			if (name_number(names[i], "node", HW_MAX_NODES) >= 0) {
-				snprintf(p, sizeof(p), "%s/access%zu/initiators/%s", d, a, names[i]);
-				if (mkdirs_at(c->dfd, p) < 0)
-					c->over = 1;
-			}
-		sr_free_list(names, n);
-	}
-}
-
-static void copy_numbered(struct copy *c, const char *dir, const char *prefix, unsigned long limit,
-			  void (*fn)(struct copy *, const char *))
-{
-	char **names;
-	size_t n, i;
-	if (sr_list(c->sr, dir, &names, &n) < 0)
-		return;
-	copy_dir(c, dir);
-	for (i = 0; i < n && !c->over; i++) {
-		char p[128];
-		long v = name_number(names[i], prefix, limit);
-		if (v == -1)
-			continue;
-		if (v == -2) {
-			if (strlen(names[i]) > 40)
-				facts_gap(c->f, "cpu", "hwloc not given '%s/%.40s...': not a %s number below %lu",
-					  dir, names[i], prefix, limit);
-			else
-				facts_gap(c->f, "cpu", "hwloc not given '%s/%s': not a %s number below %lu",
-					  dir, names[i], prefix, limit);
-			continue;
-		}
-		snprintf(p, sizeof(p), "%s/%s%ld", dir, prefix, v);
-		if (!sr_is_dir(c->sr, p))
-			continue;
-		copy_dir(c, p);
-		fn(c, p);
-	}
-	sr_free_list(names, n);
-}
-
-int hwloc_copy_inputs(struct sysroot *sr, const char *dst, struct facts *f)
-{
-	struct copy c;
-	memset(&c, 0, sizeof(c));
-	c.sr = sr;
-	c.f = f;
-	c.dfd = open(dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (c.dfd < 0)
-		return -errno;
-	copy(&c, "/proc/cpuinfo", check_cpuinfo);
-	copy(&c, "/proc/meminfo", NULL);
-	/* What hwloc takes from uname() live (see cmd/snapshot.c). */
-	copy(&c, "/proc/hwloc-nofile-info", NULL);
-	copy(&c, CPUDIR "/online", check_cpulist);
-	copy_numbered(&c, CPUDIR, "cpu", SR_MAX_CPUS, copy_cpu);
-	copy(&c, NODEDIR "/online", check_nodelist);
-	copy(&c, NODEDIR "/possible", check_nodelist);
-	copy_numbered(&c, NODEDIR, "node", HW_MAX_NODES, copy_node);
-	{
-		static const char *const nr[] = { "nr_hugepages" };
-		copy_subdirs(&c, "/sys/kernel/mm/hugepages", "hugepages-", nr, 1, 64);
-	}
-	close(c.dfd);
-	return c.over ? -E2BIG : 0;
-}
 
 /*** Loading in a child ***/
 
@@ -563,19 +205,11 @@ static void start_ticker(void)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
-/* In the child: fence (fence set: the namespace; else fsroot is a copy or
- * the live "/"), load, write "<length>\n<xml>" to fd, exit. */
-static void __attribute__((noreturn)) child(const char *fsroot, int fence, int fd)
+/* Only our settings: HWLOC_XMLFILE, HWLOC_CPUID_PATH and the like would
+ * make hwloc read files outside the copy. */
+static void drop_hwloc_env(void)
 {
-	hwloc_topology_t t;
-	char *xml = NULL, head[32];
-	int len = 0;
 	size_t i;
-	const char *fault = getenv("NODEAUDIT_FAULT");
-	/* A name of its own, for ps and for the test suite's traces. */
-	prctl(PR_SET_NAME, "nodeaudit-hwloc", 0, 0, 0);
-	/* Only our settings: HWLOC_XMLFILE, HWLOC_CPUID_PATH and the like
-	 * would make hwloc read files outside the copy. */
 	for (i = 0; environ[i];)
 		if (!strncmp(environ[i], "HWLOC_", 6)) {
 			char *name = xstrndup(environ[i], strcspn(environ[i], "="));
@@ -584,25 +218,38 @@ static void __attribute__((noreturn)) child(const char *fsroot, int fence, int f
 			i = 0;
 		} else
 			i++;
-	if (fence) {
-		const char *step = "unshare";
-		/* NODEAUDIT_FAULT=hwloc-nofence (test suite): what a host
-		 * without user namespaces answers. */
-		if (fault && !strcmp(fault, "hwloc-nofence"))
-			errno = EPERM;
-		if ((fault && !strcmp(fault, "hwloc-nofence")) || enter_fence(fsroot, &step) < 0) {
-			fprintf(stderr, "%s: %s\n", step, strerror(errno));
-			_exit(FENCE_UNAVAILABLE);
-		}
-		fsroot = "/";
+}
+
+/* The namespace fence around fsroot, or the child's exit with
+ * FENCE_UNAVAILABLE and the failing step on stderr. */
+static void fence_child(const char *fsroot, const char *fault)
+{
+	const char *step = "unshare";
+	/* NODEAUDIT_FAULT=hwloc-nofence (test suite): what a host
+	 * without user namespaces answers. */
+	if (fault && !strcmp(fault, "hwloc-nofence"))
+		errno = EPERM;
+	if ((fault && !strcmp(fault, "hwloc-nofence")) || enter_fence(fsroot, &step) < 0) {
+		fprintf(stderr, "%s: %s\n", step, strerror(errno));
+		_exit(FENCE_UNAVAILABLE);
 	}
+}
+
+/* hwloc's settings (its root, not this system, the Linux component only)
+ * and the child's limits: the ticker, the memory cap. */
+static void set_up_load(const char *fsroot)
+{
 	setenv("HWLOC_FSROOT", fsroot, 1);
 	setenv("HWLOC_THISSYSTEM", "0", 1);
 	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
 	start_ticker();
 	limit_memory();
-	/* Fault injection for the test suite (tests/hostile-boundary.sh):
-	 * the fence must turn a stall or an abort into a gap. */
+}
+
+/* Fault injection for the test suite (tests/hostile-boundary.sh): the
+ * fence must turn a stall or an abort into a gap. */
+static void inject_fault(const char *fault)
+{
 	if (fault && !strcmp(fault, "hwloc-stall"))
 		for (;;)
 			pause();
@@ -610,6 +257,14 @@ static void __attribute__((noreturn)) child(const char *fsroot, int fence, int f
 		fputs("hwloc injected fault\n", stderr);
 		abort();
 	}
+}
+
+/* The load, and "<length>\n<xml>" written to fd; the child's exit. */
+static void __attribute__((noreturn)) load_and_answer(int fd)
+{
+	hwloc_topology_t t;
+	char *xml = NULL, head[32];
+	int len = 0;
 	if (hwloc_topology_init(&t) < 0)
 		_exit(2);
 	hwloc_set_filters(t);
@@ -621,6 +276,23 @@ static void __attribute__((noreturn)) child(const char *fsroot, int fence, int f
 	if (write_all(fd, head, strlen(head)) < 0 || write_all(fd, xml, (size_t)len) < 0)
 		_exit(5);
 	_exit(0);
+}
+
+/* In the child: fence (fence set: the namespace; else fsroot is a copy or
+ * the live "/"), load, write "<length>\n<xml>" to fd, exit. */
+static void __attribute__((noreturn)) child(const char *fsroot, int fence, int fd)
+{
+	const char *fault = getenv("NODEAUDIT_FAULT");
+	/* A name of its own, for ps and for the test suite's traces. */
+	prctl(PR_SET_NAME, "nodeaudit-hwloc", 0, 0, 0);
+	drop_hwloc_env();
+	if (fence) {
+		fence_child(fsroot, fault);
+		fsroot = "/";
+	}
+	set_up_load(fsroot);
+	inject_fault(fault);
+	load_and_answer(fd);
 }
 
 static long now_ms(void)
@@ -651,6 +323,177 @@ static const char *first_line(char *s)
 	return NULL;
 }
 
+/* One child's run, shared by the steps of run_child(). */
+struct hw_run {
+	int dp[2], ep[2];     /* pipes: its answer, its stderr */
+	pid_t pid;
+	char *data;           /* its answer: "<length>\n<xml>" */
+	size_t dlen, dalloc;
+	char err[4096];       /* what it said on stderr */
+	size_t elen;
+	int st;               /* its wait status */
+	int timed_out;        /* 1: past the wall clock, 2: an oversized answer */
+};
+
+/* The pipes and the child, which fences itself and loads (child() does not
+ * return); the parent keeps the read ends.  0, or -1 with errno, nothing
+ * left open. */
+static int spawn_child(struct hw_run *run, const char *fsroot, int fence)
+{
+	if (pipe2(run->dp, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(run->ep, O_CLOEXEC) < 0) {
+		close(run->dp[0]);
+		close(run->dp[1]);
+		return -1;
+	}
+	fflush(NULL);
+	run->pid = fork();
+	if (run->pid < 0) {
+		close(run->dp[0]), close(run->dp[1]), close(run->ep[0]), close(run->ep[1]);
+		return -1;
+	}
+	if (run->pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(run->ep[1], 2);
+		close(run->dp[0]);
+		close(run->ep[0]);
+		child(fsroot, fence, run->dp[1]);
+	}
+	tmpdir_child(run->pid, 1);
+	close(run->dp[1]);
+	close(run->ep[1]);
+	return 0;
+}
+
+/* More of the answer from pf's pipe; -1 when it outgrows HW_MAX_BYTES. */
+static int read_answer(struct hw_run *run, struct pollfd *pf, int *open_fds)
+{
+	ssize_t n;
+	if (run->dlen + 65536 > run->dalloc) {
+		run->dalloc = run->dalloc ? run->dalloc * 2 : 262144;
+		run->data = xrealloc(run->data, run->dalloc + 1);
+	}
+	n = read(run->dp[0], run->data + run->dlen, run->dalloc - run->dlen);
+	if (n > 0)
+		run->dlen += (size_t)n;
+	else if (n == 0 || errno != EINTR) {
+		pf->fd = -1;
+		(*open_fds)--;
+	}
+	if (run->dlen > HW_MAX_BYTES)   /* XML larger than its inputs: no */
+		return -1;
+	return 0;
+}
+
+/* More of the child's stderr, kept up to the size of run->err. */
+static void read_stderr(struct hw_run *run, struct pollfd *pf, int *open_fds)
+{
+	char tmp[1024];
+	ssize_t n = read(run->ep[0], tmp, sizeof(tmp));
+	if (n > 0) {
+		size_t k2 = (size_t)n < sizeof(run->err) - 1 - run->elen ? (size_t)n
+									 : sizeof(run->err) - 1 - run->elen;
+		memcpy(run->err + run->elen, tmp, k2);
+		run->elen += k2;
+	} else if (n == 0 || errno != EINTR) {
+		pf->fd = -1;
+		(*open_fds)--;
+	}
+}
+
+/* Both pipes read until the child closes them, within the wall clock of
+ * HW_TIMEOUT_MS (else timed_out 1) and HW_MAX_BYTES (else 2). */
+static void wait_answer(struct hw_run *run)
+{
+	long deadline = now_ms() + HW_TIMEOUT_MS;
+	struct pollfd pf[2] = { { run->dp[0], POLLIN, 0 }, { run->ep[0], POLLIN, 0 } };
+	int open_fds = 2;
+	while (open_fds > 0) {
+		long left = deadline - now_ms();
+		int k;
+		if (left <= 0) {
+			run->timed_out = 1;
+			break;
+		}
+		k = poll(pf, 2, (int)left);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			break;
+		if (pf[0].revents && read_answer(run, &pf[0], &open_fds) < 0) {
+			run->timed_out = 2;
+			break;
+		}
+		if (pf[1].revents)
+			read_stderr(run, &pf[1], &open_fds);
+	}
+}
+
+/* The child's end: killed when it overran, its pipes closed, its status. */
+static void reap_child(struct hw_run *run)
+{
+	run->err[run->elen] = '\0';
+	if (run->timed_out)
+		kill(run->pid, SIGKILL);
+	close(run->dp[0]);
+	close(run->ep[0]);
+	while (waitpid(run->pid, &run->st, 0) < 0 && errno == EINTR)
+		;
+	tmpdir_child(run->pid, 0);
+}
+
+/* "<length>\n<xml>" checked and loaded: the topology, or NULL and a gap. */
+static hwloc_topology_t load_xml(struct sysroot *sr, struct facts *f, char *data, size_t dlen)
+{
+	hwloc_topology_t t = NULL;
+	char *end;
+	unsigned long n = strtoul(data, &end, 10);
+	if (*end != '\n' || n == 0 || n != dlen - (size_t)(end + 1 - data)) {
+		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
+		return NULL;
+	}
+	if (hwloc_topology_init(&t) < 0) {
+		facts_gap(f, "cpu", "hwloc: cannot initialise a topology");
+		return NULL;
+	}
+	hwloc_set_filters(t);
+	if (hwloc_topology_set_xmlbuffer(t, end + 1, (int)n) < 0 || hwloc_topology_load(t) < 0) {
+		hwloc_topology_destroy(t);
+		t = NULL;
+		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
+	}
+	return t;
+}
+
+/* The answer of a child that ran: a gap for a stall, a crash, an oversized
+ * answer or a failure; else its XML loaded.  The topology or NULL. */
+static hwloc_topology_t child_answer(struct sysroot *sr, struct facts *f, struct hw_run *run)
+{
+	int st = run->st;
+	if (run->timed_out == 1) {
+		facts_gap(f, "cpu", "hwloc: no answer within %d s on '%s' (stopped)", HW_TIMEOUT_MS / 1000,
+			  sr->root);
+		return NULL;
+	}
+	if (WIFSIGNALED(st) || run->timed_out == 2) {
+		const char *line = first_line(run->err);
+		facts_gap(f, "cpu", "hwloc: %s (%s) on '%s'%s%s",
+			  run->timed_out == 2 ? "gave an oversized answer" : "crashed",
+			  run->timed_out == 2 ? "stopped" : strsignal(WTERMSIG(st)), sr->root,
+			  line ? ": " : "", line ? line : "");
+		return NULL;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !run->data) {
+		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
+		return NULL;
+	}
+	run->data[run->dlen] = '\0';
+	return load_xml(sr, f, run->data, run->dlen);
+}
+
 /*
  * Run hwloc in a child on fsroot (fence: the namespace fence around it),
  * wait for its XML with the wall-clock limit, and load that.  1 when the
@@ -660,207 +503,27 @@ static const char *first_line(char *s)
 static int run_child(struct sysroot *sr, struct facts *f, const char *fsroot, int fence,
 		     hwloc_topology_t *tp)
 {
-	char *data = NULL, err[4096];
-	size_t dlen = 0, dalloc = 0, elen = 0;
-	int dp[2], ep[2], st = 0, timed_out = 0;
-	long deadline;
-	pid_t pid;
-	hwloc_topology_t t = NULL;
+	struct hw_run run = { .data = NULL };
 
 	*tp = NULL;
-	if (pipe2(dp, O_CLOEXEC) < 0)
-		goto nofork;
-	if (pipe2(ep, O_CLOEXEC) < 0) {
-		close(dp[0]);
-		close(dp[1]);
-		goto nofork;
+	if (spawn_child(&run, fsroot, fence) < 0) {
+		facts_gap(f, "cpu", "hwloc not run: %s", strerror(errno));
+		return 0;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(dp[0]), close(dp[1]), close(ep[0]), close(ep[1]);
-		goto nofork;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(ep[1], 2);
-		close(dp[0]);
-		close(ep[0]);
-		child(fsroot, fence, dp[1]);
-	}
-	tmpdir_child(pid, 1);
-	close(dp[1]);
-	close(ep[1]);
-	deadline = now_ms() + HW_TIMEOUT_MS;
-	{
-		struct pollfd pf[2] = { { dp[0], POLLIN, 0 }, { ep[0], POLLIN, 0 } };
-		int open_fds = 2;
-		while (open_fds > 0) {
-			long left = deadline - now_ms();
-			int k;
-			if (left <= 0) {
-				timed_out = 1;
-				break;
-			}
-			k = poll(pf, 2, (int)left);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0)
-				break;
-			if (pf[0].revents) {
-				ssize_t n;
-				if (dlen + 65536 > dalloc) {
-					dalloc = dalloc ? dalloc * 2 : 262144;
-					data = xrealloc(data, dalloc + 1);
-				}
-				n = read(dp[0], data + dlen, dalloc - dlen);
-				if (n > 0)
-					dlen += (size_t)n;
-				else if (n == 0 || errno != EINTR) {
-					pf[0].fd = -1;
-					open_fds--;
-				}
-				if (dlen > HW_MAX_BYTES) {   /* XML larger than its inputs: no */
-					timed_out = 2;
-					break;
-				}
-			}
-			if (pf[1].revents) {
-				char tmp[1024];
-				ssize_t n = read(ep[0], tmp, sizeof(tmp));
-				if (n > 0) {
-					size_t k2 = (size_t)n < sizeof(err) - 1 - elen ? (size_t)n : sizeof(err) - 1 - elen;
-					memcpy(err + elen, tmp, k2);
-					elen += k2;
-				} else if (n == 0 || errno != EINTR) {
-					pf[1].fd = -1;
-					open_fds--;
-				}
-			}
-		}
-	}
-	err[elen] = '\0';
-	if (timed_out)
-		kill(pid, SIGKILL);
-	close(dp[0]);
-	close(ep[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	tmpdir_child(pid, 0);
-	if (!timed_out && fence && WIFEXITED(st) && WEXITSTATUS(st) == FENCE_UNAVAILABLE) {
-		const char *line = first_line(err);
+	wait_answer(&run);
+	reap_child(&run);
+	if (!run.timed_out && fence && WIFEXITED(run.st) && WEXITSTATUS(run.st) == FENCE_UNAVAILABLE) {
+		const char *line = first_line(run.err);
 		debug("hwloc: no namespace fence here (%s): its inputs are copied instead",
 		      line ? line : "unknown reason");
-		free(data);
+		free(run.data);
 		return 1;
 	}
-	if (timed_out == 1) {
-		facts_gap(f, "cpu", "hwloc: no answer within %d s on '%s' (stopped)", HW_TIMEOUT_MS / 1000,
-			  sr->root);
-		goto out;
-	}
-	if (WIFSIGNALED(st) || timed_out == 2) {
-		const char *line = first_line(err);
-		facts_gap(f, "cpu", "hwloc: %s (%s) on '%s'%s%s",
-			  timed_out == 2 ? "gave an oversized answer" : "crashed",
-			  timed_out == 2 ? "stopped" : strsignal(WTERMSIG(st)), sr->root,
-			  line ? ": " : "", line ? line : "");
-		goto out;
-	}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !data) {
-		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
-		goto out;
-	}
-	data[dlen] = '\0';
-	{
-		char *end;
-		unsigned long n = strtoul(data, &end, 10);
-		if (*end != '\n' || n == 0 || n != dlen - (size_t)(end + 1 - data)) {
-			facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
-			goto out;
-		}
-		if (hwloc_topology_init(&t) < 0) {
-			facts_gap(f, "cpu", "hwloc: cannot initialise a topology");
-			t = NULL;
-			goto out;
-		}
-		hwloc_set_filters(t);
-		if (hwloc_topology_set_xmlbuffer(t, end + 1, (int)n) < 0 || hwloc_topology_load(t) < 0) {
-			hwloc_topology_destroy(t);
-			t = NULL;
-			facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
-		}
-	}
-	goto out;
-nofork:
-	facts_gap(f, "cpu", "hwloc not run: %s", strerror(errno));
-out:
-	free(data);
-	*tp = t;
+	*tp = child_answer(sr, f, &run);
+	free(run.data);
 	return 0;
 }
 
-/*
- * Why this sysroot cannot be handed to hwloc whole (NULL: it can): what
- * hwloc would trip on that the kernel's fence does not stop -- a FIFO or
- * an oversized file our own reads met, a CPU or node list or name out of
- * hwloc's bounds, a processor number above them in /proc/cpuinfo.  Only
- * what the probes have read or listed already: no extra system call on a
- * plain tree.  Such a tree takes the copy, which withholds those files and
- * says which.
- */
-static const char *not_plain(struct sysroot *sr, char *buf, size_t n)
-{
-	static const struct {
-		const char *path;
-		check_fn check;
-	} lists[] = {
-		{ "/proc/cpuinfo", check_cpuinfo },
-		{ CPUDIR "/online", check_cpulist },
-		{ NODEDIR "/online", check_nodelist },
-		{ NODEDIR "/possible", check_nodelist },
-	};
-	static const struct {
-		const char *dir, *prefix;
-		unsigned long limit;
-	} dirs[] = { { CPUDIR, "cpu", SR_MAX_CPUS }, { NODEDIR, "node", HW_MAX_NODES } };
-	size_t i, k, len;
-	char **names, *b;
-	const char *why = NULL;
-	if (sr->refused) {
-		snprintf(buf, n, "%zu of its files were refused by our reads (not regular files, or over %u MiB)",
-			 sr->refused, SR_MAX_FILE >> 20);
-		return buf;
-	}
-	for (i = 0; i < ARRAY_SIZE(lists); i++) {
-		int r = sr_read_unrecorded(sr, lists[i].path, &b, &len);
-		if (r < 0)
-			continue;
-		why = lists[i].check(b, len);
-		free(b);
-		if (why) {
-			snprintf(buf, n, "%s: %s", lists[i].path, why);
-			return buf;
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
-		size_t nn;
-		if (sr_list(sr, dirs[i].dir, &names, &nn) < 0)
-			continue;
-		for (k = 0; k < nn && !why; k++)
-			if (name_number(names[k], dirs[i].prefix, dirs[i].limit) == -2) {
-				snprintf(buf, n, "%s/%.40s: not a %s number below %lu", dirs[i].dir, names[k],
-					 dirs[i].prefix, dirs[i].limit);
-				why = buf;
-			}
-		sr_free_list(names, nn);
-		if (why)
-			return why;
-	}
-	return NULL;
-}
 
 hwloc_topology_t hwloc_load_sysroot(struct sysroot *sr, struct facts *f)
 {
@@ -883,7 +546,7 @@ hwloc_topology_t hwloc_load_sysroot(struct sysroot *sr, struct facts *f)
 		const char *e = getenv("NODEAUDIT_HWLOC_FENCE");
 		no_fence = e && !strcmp(e, "copy");
 	}
-	odd = no_fence ? NULL : not_plain(sr, why, sizeof(why));
+	odd = no_fence ? NULL : hwloc_not_plain(sr, why, sizeof(why));
 	if (!no_fence && !odd) {
 		if (run_child(sr, f, sr->root, 1, &t) == 0) {
 			debug("hwloc: loaded '%s' in a mount namespace, read-only and chrooted: %ld ms", sr->root,

@@ -21,6 +21,12 @@
  * exceed HW_MAX_FILES or HW_MAX_BYTES, or another -errno. */
 int hwloc_copy_inputs(struct sysroot *sr, const char *dst, struct facts *f);
 
+/* Why sr cannot be handed to hwloc whole, written into buf (n bytes), or
+ * NULL when it can: what hwloc trips on that the namespace fence does not
+ * stop (a file our reads refused, a CPU or node list, name or processor
+ * number out of bounds), judged from what the probes read already. */
+const char *hwloc_not_plain(struct sysroot *sr, char *buf, size_t n);
+
 /* The topology of a sysroot, loaded by hwloc in a child with a
  * wall-clock limit and handed back as XML: the live system as it is, any
  * other behind a user and mount namespace (read-only bind, chroot), or

@@ -1,0 +1,262 @@
+/* probe/kernel-memory.c - the kernel's memory settings: THP, huge pages, swap, zswap */
+#include "config.h"
+#include "lib/facts.h"
+#include "probe/probe.h"
+#include "probe/kernel.h"
+#include "lib/output.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "always [madvise] never" -> "madvise". */
+static int thp_selected(const char *s, char **out)
+{
+	const char *a = strchr(s, '['), *b;
+	if (!a || !(b = strchr(a, ']')) || b == a + 1 || strchr(b, '['))
+		return -EINVAL;
+	*out = xstrndup(a + 1, (size_t)(b - a - 1));
+	if (strchr(*out, ' ')) {
+		free(*out);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void probe_thp(struct probe_ctx *ctx)
+{
+	static const char *const keys[] = { "enabled", "defrag" };
+	cJSON *t = facts_obj(&ctx->facts, "kernel.thp");
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *path = xasprintf("/sys/kernel/mm/transparent_hugepage/%s", keys[i]);
+		char *fact = xasprintf("kernel.thp.%s", keys[i]);
+		char *s = NULL, *sel = NULL;
+		int r = kernel_read_line(ctx, path, &s);
+		if (r == 0 && thp_selected(s, &sel) < 0)
+			r = -EINVAL;
+		fj_str_or_null(t, keys[i], r == 0 ? sel : NULL);
+		if (r == 0)
+			facts_evidence(&ctx->facts, fact, path);
+		else if (r == -EINVAL)
+			facts_gap(&ctx->facts, fact, "%s: unparsable (expected one [selected] value)", path);
+		else
+			facts_gap_read(&ctx->facts, fact, path, r);
+		free(s);
+		free(sel);
+		free(path);
+		free(fact);
+	}
+}
+
+/* "hugepages-2048kB" -> 2048 */
+static int hp_dir_kb(const char *name, uint64_t *kb)
+{
+	char num[32];
+	size_t n;
+	if (!str_startswith(name, "hugepages-") || !str_endswith(name, "kB"))
+		return -EINVAL;
+	n = strlen(name) - 10 - 2;
+	if (n == 0 || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, name + 10, n);
+	num[n] = '\0';
+	if (parse_u64(num, kb) < 0 || *kb == 0 || *kb > (UINT64_MAX >> 10))
+		return -EINVAL;
+	return 0;
+}
+
+/* The sizes under dir ([{size_bytes, total, free}]); *total_bytes summed
+ * (-1 when a count is unknown).  Returns the array or NULL (gap made). */
+static cJSON *hp_sizes(struct probe_ctx *ctx, const char *dir, const char *fact, double *total_bytes)
+{
+	char **names;
+	size_t n, i;
+	cJSON *arr;
+	int r = sr_list(&ctx->sr, dir, &names, &n);
+	*total_bytes = 0;
+	if (r < 0) {
+		facts_gap_read(&ctx->facts, fact, dir, r);
+		*total_bytes = -1;
+		return NULL;
+	}
+	arr = cJSON_CreateArray();
+	for (i = 0; i < n; i++) {
+		uint64_t kb, nr;
+		cJSON *e;
+		char *p;
+		if (hp_dir_kb(names[i], &kb) < 0)
+			continue;
+		e = cJSON_CreateObject();
+		fj_num(e, "size_bytes", (double)kb * 1024);
+		p = xasprintf("%s/%s/nr_hugepages", dir, names[i]);
+		if (kernel_u64_fact(ctx, e, "total", fact, p, 1, &nr) == 0 && *total_bytes >= 0)
+			*total_bytes += (double)nr * (double)kb * 1024;
+		else
+			*total_bytes = -1;
+		free(p);
+		p = xasprintf("%s/%s/free_hugepages", dir, names[i]);
+		kernel_u64_fact(ctx, e, "free", fact, p, 1, NULL);
+		free(p);
+		cJSON_AddItemToArray(arr, e);
+	}
+	sr_free_list(names, n);
+	return arr;
+}
+
+void probe_hugepages(struct probe_ctx *ctx, const char *meminfo)
+{
+	cJSON *h = facts_obj(&ctx->facts, "kernel.hugepages"), *sizes, *nodes;
+	char **names;
+	size_t n, i;
+	double total;
+	uint64_t kb;
+
+	if (!meminfo) {
+		fj_num_or_null(h, "default_size_bytes", 0, 0);
+		facts_gap(&ctx->facts, "kernel.hugepages.default_size_bytes", "/proc/meminfo unreadable");
+	} else if (kernel_meminfo_kb(meminfo, "Hugepagesize", &kb) == 0) {
+		fj_num(h, "default_size_bytes", (double)kb * 1024);
+		facts_evidence(&ctx->facts, "kernel.hugepages.default_size_bytes", "/proc/meminfo");
+	} else {
+		fj_num_or_null(h, "default_size_bytes", 0, 0);
+		facts_gap(&ctx->facts, "kernel.hugepages.default_size_bytes",
+			  "/proc/meminfo: no readable Hugepagesize line (kernel without hugetlbfs?)");
+	}
+
+	sizes = hp_sizes(ctx, "/sys/kernel/mm/hugepages", "kernel.hugepages.sizes", &total);
+	fj_set(h, "sizes", sizes ? sizes : cJSON_CreateNull());
+	if (!sizes)
+		facts_gap(&ctx->facts, "kernel.hugepages.total_bytes", "no huge page sizes");
+	fj_num_or_null(h, "total_bytes", total >= 0, total);
+	if (total < 0 && sizes)
+		facts_gap(&ctx->facts, "kernel.hugepages.total_bytes", "a huge page count is unknown");
+
+	/* Per NUMA node. */
+	if (sr_list(&ctx->sr, "/sys/devices/system/node", &names, &n) < 0) {
+		fj_set(h, "nodes", cJSON_CreateNull());
+		facts_gap(&ctx->facts, "kernel.hugepages.nodes", "/sys/devices/system/node: missing");
+		return;
+	}
+	nodes = cJSON_CreateArray();
+	for (i = 0; i < n; i++) {
+		uint64_t id;
+		char *dir;
+		cJSON *e, *s;
+		double t;
+		if (!str_startswith(names[i], "node") || parse_u64(names[i] + 4, &id) < 0)
+			continue;
+		dir = xasprintf("/sys/devices/system/node/%s/hugepages", names[i]);
+		e = cJSON_CreateObject();
+		fj_num(e, "node", (double)id);
+		s = hp_sizes(ctx, dir, "kernel.hugepages.nodes", &t);
+		fj_set(e, "sizes", s ? s : cJSON_CreateNull());
+		fj_num_or_null(e, "total_bytes", t >= 0, t);
+		cJSON_AddItemToArray(nodes, e);
+		free(dir);
+	}
+	sr_free_list(names, n);
+	fj_set(h, "nodes", nodes);
+}
+
+/* /proc/swaps names escape ' ', '\t', '\n' and '\\' as octal. */
+static void unescape_octal(char *s)
+{
+	char *w = s;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else
+			*w++ = *s;
+	}
+	*w = '\0';
+}
+
+void probe_swap(struct probe_ctx *ctx, const char *meminfo)
+{
+	cJSON *s = facts_obj(&ctx->facts, "kernel.swap"), *devs;
+	char *buf = NULL, *line, *save = NULL;
+	size_t len;
+	uint64_t kb;
+	int r, lineno = 0;
+
+	if (meminfo && kernel_meminfo_kb(meminfo, "SwapTotal", &kb) == 0) {
+		fj_num(s, "total_bytes", (double)kb * 1024);
+		facts_evidence(&ctx->facts, "kernel.swap.total_bytes", "/proc/meminfo");
+	} else {
+		fj_num_or_null(s, "total_bytes", 0, 0);
+		facts_gap(&ctx->facts, "kernel.swap.total_bytes", "/proc/meminfo: no readable SwapTotal line");
+	}
+
+	r = sr_read(&ctx->sr, "/proc/swaps", &buf, &len);
+	if (r == 0 && !kernel_is_text(buf, len))
+		r = -EINVAL;
+	if (r < 0) {
+		fj_set(s, "devices", cJSON_CreateNull());
+		facts_gap_read(&ctx->facts, "kernel.swap.devices", "/proc/swaps", r);
+		free(buf);
+		return;
+	}
+	devs = cJSON_CreateArray();
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[4096], type[64], size[32], used[32], prio[32];
+		uint64_t sz, us;
+		int64_t pr;
+		cJSON *d;
+		lineno++;
+		if (lineno == 1 && str_startswith(line, "Filename"))
+			continue;
+		if (sscanf(line, "%4095s %63s %31s %31s %31s", name, type, size, used, prio) != 5 ||
+		    parse_u64(size, &sz) < 0 || parse_u64(used, &us) < 0 || parse_s64(prio, &pr) < 0 ||
+		    sz > UINT64_MAX / 1024 || us > UINT64_MAX / 1024) {
+			facts_gap(&ctx->facts, "kernel.swap.devices",
+				  "/proc/swaps: line %d unparsable, left out", lineno);
+			continue;
+		}
+		unescape_octal(name);
+		d = cJSON_CreateObject();
+		cJSON_AddStringToObject(d, "name", name);
+		cJSON_AddStringToObject(d, "type", type);
+		fj_num(d, "size_bytes", (double)sz * 1024);
+		fj_num(d, "used_bytes", (double)us * 1024);
+		fj_num(d, "priority", (double)pr);
+		cJSON_AddBoolToObject(d, "zram", str_startswith(name, "/dev/zram"));
+		cJSON_AddItemToArray(devs, d);
+	}
+	free(buf);
+	fj_set(s, "devices", devs);
+	facts_evidence(&ctx->facts, "kernel.swap.devices", "/proc/swaps");
+}
+
+void probe_zswap(struct probe_ctx *ctx)
+{
+	cJSON *z = facts_obj(&ctx->facts, "kernel.zswap");
+	const char *dir = "/sys/module/zswap/parameters";
+	char *s = NULL;
+	int r;
+	if (!sr_is_dir(&ctx->sr, dir)) {
+		fj_bool_or_null(z, "enabled", -1);
+		fj_str_or_null(z, "compressor", NULL);
+		fj_num_or_null(z, "max_pool_percent", 0, 0);
+		facts_gap(&ctx->facts, "kernel.zswap", "%s: missing (%s)", dir,
+			  ctx->sr.live ? "kernel without zswap" : "kernel without zswap, or not captured");
+		return;
+	}
+	r = kernel_read_line(ctx, "/sys/module/zswap/parameters/enabled", &s);
+	if (r == 0 && strcmp(s, "Y") && strcmp(s, "N") && strcmp(s, "1") && strcmp(s, "0"))
+		r = -EINVAL;
+	fj_bool_or_null(z, "enabled", r == 0 ? (!strcmp(s, "Y") || !strcmp(s, "1")) : -1);
+	if (r == 0)
+		facts_evidence(&ctx->facts, "kernel.zswap.enabled", "/sys/module/zswap/parameters/enabled");
+	else
+		facts_gap_read(&ctx->facts, "kernel.zswap.enabled", "/sys/module/zswap/parameters/enabled", r);
+	free(s);
+	kernel_str_fact(ctx, z, "compressor", "kernel.zswap.compressor",
+			"/sys/module/zswap/parameters/compressor", NULL);
+	kernel_u64_fact(ctx, z, "max_pool_percent", "kernel.zswap.max_pool_percent",
+			"/sys/module/zswap/parameters/max_pool_percent", 1, NULL);
+}

@@ -1,0 +1,146 @@
+/* probe/kernel-sysctl.c - the sysctls (kernel.sysctl) and NUMA balancing */
+#include "config.h"
+#include "lib/facts.h"
+#include "probe/probe.h"
+#include "probe/kernel.h"
+#include "lib/output.h"
+#include "lib/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The one list of sysctls read on every run; the check engine adds the keys
+ * its profiles mention with kernel_probe_sysctl(). */
+const char *const kernel_sysctls[] = {
+	"vm.swappiness",
+	"vm.overcommit_memory",
+	"vm.max_map_count",
+	"vm.zone_reclaim_mode",
+	"vm.nr_hugepages",
+	"kernel.numa_balancing",
+	"net.core.somaxconn",
+	"net.core.rmem_max",
+	"net.core.wmem_max",
+	"net.core.netdev_max_backlog",
+	"net.ipv4.tcp_fin_timeout",
+	"net.ipv4.tcp_tw_reuse",
+	"net.ipv4.ip_local_port_range",
+	"net.ipv4.tcp_max_syn_backlog",
+	"fs.file-max",
+	"fs.nr_open",
+	NULL
+};
+
+#define SYSCTL_MAX_VALUE 4096
+
+static char *sysctl_fact(const char *name)
+{
+	return xasprintf("kernel.sysctl.\"%s\"", name);
+}
+
+/* "net.ipv4.conf.eth0/1.rp_filter" -> "/proc/sys/net/ipv4/conf/eth0.1/rp_filter";
+ * NULL for a name that is not one (it could leave /proc/sys). */
+static char *sysctl_path(const char *name)
+{
+	size_t n = strlen(name), i;
+	char *p, *comp, *save = NULL, *copy;
+	int ok = n > 0 && n < 256;
+	for (i = 0; ok && i < n; i++)
+		ok = isalnum((unsigned char)name[i]) || strchr("._-/:+@", name[i]);
+	if (!ok)
+		return NULL;
+	p = xasprintf("/proc/sys/%s", name);
+	for (i = 10; p[i]; i++)
+		p[i] = p[i] == '.' ? '/' : p[i] == '/' ? '.' : p[i];
+	copy = xstrdup(p + 10);
+	if (copy[0] == '/' || p[strlen(p) - 1] == '/')
+		ok = 0;
+	for (comp = strtok_r(copy, "/", &save); ok && comp; comp = strtok_r(NULL, "/", &save))
+		if (!strcmp(comp, ".") || !strcmp(comp, ".."))
+			ok = 0;
+	if (strstr(p + 10, "//"))
+		ok = 0;
+	free(copy);
+	if (!ok) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name)
+{
+	struct facts *f = &ctx->facts;
+	cJSON *sys = facts_obj(f, "kernel.sysctl");
+	char *fact = sysctl_fact(name), *path, *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (cJSON_GetObjectItemCaseSensitive(sys, name)) {
+		free(fact);
+		return;
+	}
+	path = sysctl_path(name);
+	if (!path) {
+		facts_gap(f, fact, "'%s' is not a sysctl name", name);
+		free(fact);
+		return;
+	}
+	r = sr_read(&ctx->sr, path, &buf, &len);
+	if (r == 0 && !kernel_is_text(buf, len))
+		r = -EINVAL;
+	if (r == 0) {
+		strsquash(buf);
+		if (strlen(buf) > SYSCTL_MAX_VALUE) {
+			fj_str_or_null(sys, name, NULL);
+			facts_gap(f, fact, "%s: value longer than %d bytes", path, SYSCTL_MAX_VALUE);
+		} else {
+			fj_str_or_null(sys, name, buf);
+			facts_evidence(f, fact, path);
+		}
+	} else if (r == -ENOENT || r == -ENOTDIR) {
+		/* Absent: the kernel has no such key (or the capture lacks it). */
+		facts_gap(f, fact, "%s: missing (%s)", path,
+			  ctx->sr.live ? "this kernel has no such sysctl"
+				       : "not in this kernel or not in the capture");
+	} else {
+		fj_str_or_null(sys, name, NULL);
+		facts_gap_read(f, fact, path, r);
+	}
+	free(buf);
+	free(path);
+	free(fact);
+}
+
+void probe_sysctls(struct probe_ctx *ctx)
+{
+	size_t i;
+	facts_obj(&ctx->facts, "kernel.sysctl");
+	for (i = 0; kernel_sysctls[i]; i++)
+		kernel_probe_sysctl(ctx, kernel_sysctls[i]);
+}
+
+void probe_numa_balancing(struct probe_ctx *ctx)
+{
+	cJSON *k = facts_obj(&ctx->facts, "kernel");
+	const char *v = fj_get_str(facts_obj(&ctx->facts, "kernel.sysctl"), "kernel.numa_balancing");
+	uint64_t n;
+	if (!v) {
+		fj_str_or_null(k, "numa_balancing", NULL);
+		facts_gap(&ctx->facts, "kernel.numa_balancing",
+			  "kernel.numa_balancing unknown (see kernel.sysctl.\"kernel.numa_balancing\"): "
+			  "no automatic NUMA balancing in this kernel, or unreadable");
+		return;
+	}
+	/* 0 off; 1 normal balancing, 2 memory tiering (bits): on. */
+	if (parse_u64(v, &n) < 0 || n > 3) {
+		fj_str_or_null(k, "numa_balancing", NULL);
+		facts_gap(&ctx->facts, "kernel.numa_balancing",
+			  "/proc/sys/kernel/numa_balancing: unparsable ('%s', expected 0 to 3)", v);
+		return;
+	}
+	fj_str_or_null(k, "numa_balancing", n ? "on" : "off");
+	facts_evidence(&ctx->facts, "kernel.numa_balancing", "/proc/sys/kernel/numa_balancing");
+}
