@@ -51,7 +51,8 @@
  * A live audit loads this system in the child as lstopo would (no fence:
  * there is nothing hostile to fence off in the live /sys and /proc).  The
  * probes ask hwloc only where its reading could differ from theirs
- * (probe/cpu.c, probe/numa.c; -v says who asked and why), so on most
+ * (probe/hwloc-ask.c, for probe/cpu-packages.c, probe/cpu-kinds-facts.c
+ * and probe/numa.c; -v says who asked and why), so on most
  * machines it is not loaded at all.  bench, which binds threads, loads
  * this system in-process (probe_bind_topology()).
  */
