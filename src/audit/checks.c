@@ -290,6 +290,17 @@ static void add_sources(cJSON *f, const struct obs *o, const cJSON *evidence)
 	}
 }
 
+/* key: the template tpl filled in, when the fix has one. */
+static void add_filled(cJSON *x, const char *key, const char *tpl, const struct pspec *s)
+{
+	char *t;
+	if (!tpl)
+		return;
+	t = fill(tpl, s);
+	cJSON_AddStringToObject(x, key, t);
+	free(t);
+}
+
 /* The check's fixes, templates filled in. */
 static void add_fixes(cJSON *f, const struct pspec *s)
 {
@@ -300,29 +311,13 @@ static void add_fixes(cJSON *f, const struct pspec *s)
 	for (i = 0; i < ARRAY_SIZE(c->fixes) && c->fixes[i].kind; i++) {
 		cJSON *x = cJSON_CreateObject();
 		cJSON_AddStringToObject(x, "kind", c->fixes[i].kind);
-		if (c->fixes[i].command) {
-			char *t = fill(c->fixes[i].command, s);
-			cJSON_AddStringToObject(x, "command", t);
-			free(t);
-		}
-		if (c->fixes[i].text) {
-			char *t = fill(c->fixes[i].text, s);
-			cJSON_AddStringToObject(x, "text", t);
-			free(t);
-		}
+		add_filled(x, "command", c->fixes[i].command, s);
+		add_filled(x, "text", c->fixes[i].text, s);
 		/* What the fix sets, as data: plan renders it without knowing the check. */
 		if (c->fixes[i].step)
 			cJSON_AddStringToObject(x, "step", c->fixes[i].step);
-		if (c->fixes[i].key) {
-			char *t = fill(c->fixes[i].key, s);
-			cJSON_AddStringToObject(x, "key", t);
-			free(t);
-		}
-		if (c->fixes[i].value) {
-			char *t = fill(c->fixes[i].value, s);
-			cJSON_AddStringToObject(x, "value", t);
-			free(t);
-		}
+		add_filled(x, "key", c->fixes[i].key, s);
+		add_filled(x, "value", c->fixes[i].value, s);
 		cJSON_AddItemToArray(fix, x);
 	}
 }

@@ -21,21 +21,6 @@
 #define NODE_SHARE 0.9
 #define MODEL_PLACEHOLDER "<model.gguf>"
 
-static void note(cJSON *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(cJSON *plan, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	cJSON *notes = cJSON_GetObjectItemCaseSensitive(plan, "notes");
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (!notes)
-		notes = cJSON_AddArrayToObject(plan, "notes");
-	cJSON_AddItemToArray(notes, cJSON_CreateString(s));
-	free(s);
-}
-
 static const char *hb(double v, char *buf, size_t n)
 {
 	return human_bytes(v, buf, n);
@@ -155,12 +140,12 @@ static void apply_knee(cJSON *plan, const struct plan_opts *o)
 			}
 		if (knee < 1) {
 			if (id >= 0)
-				note(plan, "node %d: the bench report has no thread knee for this node: -t stays "
+				plan_note(plan, "node %d: the bench report has no thread knee for this node: -t stays "
 				     "at one per core", id);
 			continue;
 		}
 		if (knee >= threads) {
-			note(plan, "node %d: the measured knee (%d threads) is not below the worker's %d "
+			plan_note(plan, "node %d: the measured knee (%d threads) is not below the worker's %d "
 			     "cores: -t %d", id, knee, threads, threads);
 			continue;
 		}
@@ -176,7 +161,7 @@ static void apply_knee(cJSON *plan, const struct plan_opts *o)
 			snprintf(hb1, sizeof(hb1), ", %.1f GB/s", kbw / 1e9);
 		else
 			hb1[0] = '\0';
-		note(plan, "node %d: -t %d, not %d: bench --sweep measured 95%% of this node's best "
+		plan_note(plan, "node %d: -t %d, not %d: bench --sweep measured 95%% of this node's best "
 		     "bandwidth at %d threads%s (decode is bandwidth bound: more threads only contend)",
 		     id, knee, threads, knee, hb1);
 	}
@@ -217,7 +202,7 @@ static void plan_fit(cJSON *plan, const cJSON *facts, const struct sizing *z, in
 	cJSON_AddNumberToObject(fit, "need_bytes_per_worker", need);
 	cJSON_AddNumberToObject(fit, "node_share", NODE_SHARE);
 	if (!z->kv_known)
-		note(plan, "the model's KV cache size is unknown (its GGUF lacks the attention keys): "
+		plan_note(plan, "the model's KV cache size is unknown (its GGUF lacks the attention keys): "
 		     "the fit counts the weights only");
 	per = cJSON_AddArrayToObject(fit, "workers");
 	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(plan, "workers")) {
@@ -239,7 +224,7 @@ static void plan_fit(cJSON *plan, const cJSON *facts, const struct sizing *z, in
 				cJSON_AddNullToObject(e, "memory_bytes");
 				cJSON_AddNullToObject(e, "fits");
 				known = 0;
-				note(plan, "fit: the memory of node %d is unknown: not checked there", id);
+				plan_note(plan, "fit: the memory of node %d is unknown: not checked there", id);
 				continue;
 			}
 		}
@@ -300,26 +285,26 @@ static int mlock_allowed(cJSON *plan, const cJSON *facts, const struct sizing *z
 	if (!z->have_model)
 		return -1;
 	if (cJSON_IsTrue(facts_get(facts, "process.capabilities.ipc_lock")))
-		note(plan, "--mlock: this process has CAP_IPC_LOCK, which ignores RLIMIT_MEMLOCK; the "
+		plan_note(plan, "--mlock: this process has CAP_IPC_LOCK, which ignores RLIMIT_MEMLOCK; the "
 		     "decision follows the limit, which binds a worker without it");
 	if (cJSON_IsString(soft) && !strcmp(soft->valuestring, "unlimited")) {
-		note(plan, "--mlock: RLIMIT_MEMLOCK is unlimited here, so the weights are locked in RAM "
+		plan_note(plan, "--mlock: RLIMIT_MEMLOCK is unlimited here, so the weights are locked in RAM "
 		     "(never paged out)");
 		return 1;
 	}
 	if (cJSON_IsNumber(soft)) {
 		if (soft->valuedouble >= z->weights) {
-			note(plan, "--mlock: RLIMIT_MEMLOCK (%s) covers the %s of weights",
+			plan_note(plan, "--mlock: RLIMIT_MEMLOCK (%s) covers the %s of weights",
 			     hb(soft->valuedouble, a, sizeof(a)), hb(z->weights, b, sizeof(b)));
 			return 1;
 		}
-		note(plan, "no --mlock: RLIMIT_MEMLOCK is %s, the weights are %s (llama.cpp warns and "
+		plan_note(plan, "no --mlock: RLIMIT_MEMLOCK is %s, the weights are %s (llama.cpp warns and "
 		     "runs unlocked); raise it first: LimitMEMLOCK=infinity in the unit, or "
 		     "'memlock unlimited' in /etc/security/limits.conf, then add --mlock",
 		     hb(soft->valuedouble, a, sizeof(a)), hb(z->weights, b, sizeof(b)));
 		return 0;
 	}
-	note(plan, "no --mlock: RLIMIT_MEMLOCK is unknown (process.limits); add it when 'ulimit -l' "
+	plan_note(plan, "no --mlock: RLIMIT_MEMLOCK is unknown (process.limits); add it when 'ulimit -l' "
 	     "in the worker's environment covers the model");
 	return -1;
 }
@@ -372,7 +357,7 @@ static void build_llama(cJSON *plan, const cJSON *facts, const struct plan_opts 
 	sizing(o, &z);
 	mlock = mlock_allowed(plan, facts, &z) == 1;
 	if (n > 1)
-		note(plan, "--no-mmap: with one worker per node each loads its own copy into its node's "
+		plan_note(plan, "--no-mmap: with one worker per node each loads its own copy into its node's "
 		     "memory; mapped, the one page-cache copy sits on one node and the other workers "
 		     "read it across the interconnect");
 	cJSON_ArrayForEach(w, workers) {
@@ -385,7 +370,7 @@ static void build_llama(cJSON *plan, const cJSON *facts, const struct plan_opts 
 			threads = (int)d;
 		if (n == 1 && pc >= 0 && id >= 0 && pc != id) {
 			no_mmap = 1;
-			note(plan, "--no-mmap: the bench found the model's page cache on node %d, the worker "
+			plan_note(plan, "--no-mmap: the bench found the model's page cache on node %d, the worker "
 			     "runs on node %d: loaded privately, its copy lands on its own node", pc, id);
 		}
 		argv_add(argv, "numactl");
@@ -408,12 +393,12 @@ static void build_llama(cJSON *plan, const cJSON *facts, const struct plan_opts 
 		cJSON_AddItemToObject(w, "command_without_numactl", alt);
 		free(mask);
 	}
-	note(plan, "llama.cpp: whether numactl is installed on the node is not probed: each worker "
+	plan_note(plan, "llama.cpp: whether numactl is installed on the node is not probed: each worker "
 	     "has a numactl line (--membind keeps its memory on its node) and one with llama.cpp's own "
 	     "mask (-C, --cpu-strict 1; --no-mmap so that the pinned threads' first touch places "
 	     "the weights)");
 	if (!o->model)
-		note(plan, "the model is a placeholder: give it with --model FILE.gguf (its size decides "
+		plan_note(plan, "the model is a placeholder: give it with --model FILE.gguf (its size decides "
 		     "--mlock and the fit)");
 	else
 		plan_fit(plan, facts, &z, 1, "llama.cpp");
@@ -473,18 +458,18 @@ static void vllm_kvcache(struct vllm *v)
 	double kvspace = v->kvspace;
 	char a[32];
 	if (!v->z.have_model)
-		note(plan, "VLLM_CPU_KVCACHE_SPACE not set: give --model FILE.gguf, and it is sized from "
+		plan_note(plan, "VLLM_CPU_KVCACHE_SPACE not set: give --model FILE.gguf, and it is sized from "
 		     "each node's memory less the worker's weight shard");
 	else if (!isfinite(kvspace))
-		note(plan, "VLLM_CPU_KVCACHE_SPACE not set: the nodes' memory is unknown");
+		plan_note(plan, "VLLM_CPU_KVCACHE_SPACE not set: the nodes' memory is unknown");
 	else if (kvspace < GIB)
-		note(plan, "VLLM_CPU_KVCACHE_SPACE not set: less than 1 GiB is left on the smallest "
+		plan_note(plan, "VLLM_CPU_KVCACHE_SPACE not set: less than 1 GiB is left on the smallest "
 		     "node once its weight shard is loaded (see the fit)");
 	else {
 		char val[32];
 		snprintf(val, sizeof(val), "%.0f", floor(kvspace / GIB));
 		cJSON_AddStringToObject(v->env, "VLLM_CPU_KVCACHE_SPACE", val);
-		note(plan, "VLLM_CPU_KVCACHE_SPACE=%s (GiB per rank): %.0f%% of the smallest worker node's "
+		plan_note(plan, "VLLM_CPU_KVCACHE_SPACE=%s (GiB per rank): %.0f%% of the smallest worker node's "
 		     "memory less its 1/%d share of the %s of weights", val, NODE_SHARE * 100, v->tp,
 		     hb(v->z.weights, a, sizeof(a)));
 	}
@@ -508,11 +493,11 @@ static void vllm_launch(struct vllm *v, const struct plan_opts *o)
 		argv_add(launch, "taskset");
 		argv_add(launch, "-c");
 		argv_add(launch, cpulist_str(v->resv, buf, sizeof(buf)));
-		note(plan, "vLLM: the API server runs on the housekeeping cores (taskset -c %s); the ranks' "
+		plan_note(plan, "vLLM: the API server runs on the housekeeping cores (taskset -c %s); the ranks' "
 		     "OpenMP threads on their bind lists. VLLM_CPU_NUM_OF_RESERVED_CPU is left unset: it "
 		     "applies to automatic binding, and the bind list leaves the reserved cores out already", buf);
 	} else
-		note(plan, "vLLM: no core is reserved for the API server (--reserve 0): it competes with "
+		plan_note(plan, "vLLM: no core is reserved for the API server (--reserve 0): it competes with "
 		     "rank 0's threads; the docs keep one or two cores for it");
 	argv_add(launch, "vllm");
 	argv_add(launch, "serve");
@@ -562,10 +547,10 @@ static void vllm_container(struct vllm *v, const cJSON *facts)
 		const cJSON *nice = facts_get(facts, "process.capabilities.sys_nice");
 		const cJSON *gm = facts_get(facts, "process.mempolicy.get_mempolicy");
 		if (cJSON_IsFalse(nice))
-			note(plan, "this process lacks CAP_SYS_NICE: a vLLM started the same way cannot bind "
+			plan_note(plan, "this process lacks CAP_SYS_NICE: a vLLM started the same way cannot bind "
 			     "its memory (docker: --cap-add SYS_NICE)");
 		if (cJSON_IsString(gm) && !strcmp(gm->valuestring, "denied"))
-			note(plan, "get_mempolicy is denied here (seccomp): vLLM's NUMA binding needs it; "
+			plan_note(plan, "get_mempolicy is denied here (seccomp): vLLM's NUMA binding needs it; "
 			     "allow it in the container's seccomp profile");
 	}
 }
@@ -589,12 +574,12 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 	vllm_kvcache(&v);
 	vllm_launch(&v, o);
 	if (o->model && str_endswith(o->model->path, ".gguf"))
-		note(plan, "vLLM reads a GGUF file with the tokenizer of the model it came from: add "
+		plan_note(plan, "vLLM reads a GGUF file with the tokenizer of the model it came from: add "
 		     "--tokenizer ORIGINAL-MODEL to the launch");
 	cJSON_AddItemToObject(plan, "env", v.env);
 	cJSON_AddNumberToObject(plan, "tensor_parallel_size", tp);
 	cJSON_AddItemToObject(plan, "launch", v.launch);
-	note(plan, "vLLM: one process starts all %d rank%s (one per worker, in worker order); each "
+	plan_note(plan, "vLLM: one process starts all %d rank%s (one per worker, in worker order); each "
 	     "worker's command and env are that one launch", tp, tp == 1 ? "" : "s");
 	vllm_container(&v, facts);
 	if (v.z.have_model)
@@ -629,13 +614,13 @@ void plan_runtime_apply(cJSON *plan, const cJSON *facts, const struct plan_opts 
 		apply_knee(plan, o);
 	if (!o->runtime) {
 		if (o->model)
-			note(plan, "--model without --runtime: the model only sizes a runtime's plan");
+			plan_note(plan, "--model without --runtime: the model only sizes a runtime's plan");
 		return;
 	}
 	cJSON_AddStringToObject(plan, "runtime", o->runtime->name);
 	fj_set(plan, "command", cJSON_CreateString(o->runtime->program));
 	if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "workers"))) {
-		note(plan, "no %s launch: no worker could be placed", o->runtime->name);
+		plan_note(plan, "no %s launch: no worker could be placed", o->runtime->name);
 		return;
 	}
 	o->runtime->build(plan, facts, o);

@@ -30,18 +30,6 @@ static char *setstr(hwloc_const_bitmap_t set)
 	return xstrdup(cpulist_str(set, buf, sizeof(buf)));
 }
 
-static void note(cJSON *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(cJSON *plan, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(plan, "notes"), cJSON_CreateString(s));
-	free(s);
-}
-
 /*** Cores ***/
 
 /* Physical cores: each an hwloc bitmap of its hardware threads, in the order
@@ -235,11 +223,11 @@ static void placement_kinds(struct placement *p, const cJSON *facts)
 	p->reserve = p->o->reserve;
 	if (p->hybrid) {
 		if (!kind_set(facts, "performance", 0, p->pset) || !kind_set(facts, "performance", 1, p->eset)) {
-			note(plan, "the CPU is hybrid but its core kinds are unknown: workers use every core");
+			plan_note(plan, "the CPU is hybrid but its core kinds are unknown: workers use every core");
 			p->hybrid = 0;
 		}
 	} else if (!cJSON_IsBool(hyb))
-		note(plan, "whether the CPU is hybrid is unknown: all cores treated alike");
+		plan_note(plan, "whether the CPU is hybrid is unknown: all cores treated alike");
 	if (p->reserve < 0)
 		p->reserve = p->hybrid ? 0 : 1;
 }
@@ -258,7 +246,7 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 	if (node) {
 		id = cJSON_GetObjectItemCaseSensitive(node, "id");
 		if (cJSON_IsNumber(id) && !num_int_ok(id->valuedouble, 0, NUMA_NODE_MAX)) {
-			note(plan, "numa.nodes[%d].id is %g, not a NUMA node id (0-%d): no worker there",
+			plan_note(plan, "numa.nodes[%d].id is %g, not a NUMA node id (0-%d): no worker there",
 			     k, id->valuedouble, NUMA_NODE_MAX);
 			goto next;
 		}
@@ -266,7 +254,7 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 			id = NULL;
 		if (!fact_set(node, "cpus", ncpus) || hwloc_bitmap_iszero(ncpus)) {
 			if (id)
-				note(plan, "node %d has no CPUs (memory only): no worker", (int)id->valuedouble);
+				plan_note(plan, "node %d has no CPUs (memory only): no worker", (int)id->valuedouble);
 			goto next;
 		}
 	} else
@@ -283,7 +271,7 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 	skip = (size_t)p->reserve;
 	if (ncores <= skip) {
 		if (node && ncores)
-			note(plan, "node %d has only %zu core(s): nothing reserved there",
+			plan_note(plan, "node %d has only %zu core(s): nothing reserved there",
 			     (int)(id ? id->valuedouble : -1), ncores);
 		skip = 0;
 	}
@@ -304,7 +292,7 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 		hwloc_bitmap_set(work, (unsigned)hwloc_bitmap_first(cores.set[i]));
 	}
 	if (hwloc_bitmap_iszero(work)) {
-		note(plan, "node %d: no core left for a worker", (int)(id ? id->valuedouble : -1));
+		plan_note(plan, "node %d: no core left for a worker", (int)(id ? id->valuedouble : -1));
 		goto next;
 	}
 	add_worker(p->workers, id, work, resv, hybrid ? "performance" : "all", p->o);
@@ -350,7 +338,7 @@ static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts
 	p.house = hwloc_bitmap_alloc();
 	p.online = hwloc_bitmap_alloc();
 	if (load_cores(facts, &p.cores) < 0) {
-		note(plan, "no worker plan: the physical cores (cpu.core_cpus) are unknown, so SMT "
+		plan_note(plan, "no worker plan: the physical cores (cpu.core_cpus) are unknown, so SMT "
 			   "siblings cannot be told apart; see the gaps of 'nodeaudit probe'");
 		goto out;
 	}
@@ -361,7 +349,7 @@ static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts
 			hwloc_bitmap_or(p.online, p.online, p.cores.set[i]);
 
 	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) == 0) {
-		note(plan, "the NUMA nodes are unknown: one worker over all cores, without --membind");
+		plan_note(plan, "the NUMA nodes are unknown: one worker over all cores, without --membind");
 	}
 	/* One pass per node, each visited once in order (cJSON's index lookup
 	 * is linear); with the nodes unknown, one pseudo node. */
@@ -544,7 +532,7 @@ static void refuse(cJSON *plan, const cJSON *finding, const char *kind, const ch
 		cJSON_AddStringToObject(r, "key", k ? k : key);
 	cJSON_AddStringToObject(r, "reason", why);
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(plan, "refused"), r);
-	note(plan, "refused the fix of %s%s%s: %s", fj_get_str(finding, "id"), key ? " " : "", key ? (k ? k : key) : "", why);
+	plan_note(plan, "refused the fix of %s%s%s: %s", fj_get_str(finding, "id"), key ? " " : "", key ? (k ? k : key) : "", why);
 	free(k);
 }
 
@@ -690,10 +678,10 @@ cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile
 	plan_steps(plan, findings);
 	plan_runtime_apply(plan, facts, o);
 	if (!o->runtime && (!o->command || !*o->command))
-		note(plan, "the worker command is a placeholder: give it with --command \"llama-server -m MODEL.gguf\"");
+		plan_note(plan, "the worker command is a placeholder: give it with --command \"llama-server -m MODEL.gguf\"");
 	/* A fresh Debian has taskset (util-linux) but not numactl. */
 	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "workers")) ||
 	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "feeders")))
-		note(plan, "numactl runs the workers; install it first: apt install numactl (dnf install numactl)");
+		plan_note(plan, "numactl runs the workers; install it first: apt install numactl (dnf install numactl)");
 	return plan;
 }

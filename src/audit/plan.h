@@ -66,4 +66,7 @@ void plan_kubelet(cJSON *plan, const cJSON *facts);
 /* Its renderers are in render/plan.c (render/render.h); lib/quote.h has the rule
  * every generated format follows. */
 
+/* Add a line to plan.notes (made when absent), printf-style. */
+void plan_note(cJSON *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif
