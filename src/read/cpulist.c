@@ -70,25 +70,26 @@ int parse_cpumask(const char *s, hwloc_bitmap_t set)
 	words++;
 	if (words * 32 > SR_MAX_CPUS)
 		return -ERANGE;
+	/* A word at a time, most significant first; a zero word (most of a
+	 * 4096-bit mask) costs its digits only, a set bit one call. */
 	for (w = 0; w < words; w++) {
-		char word[16];
+		unsigned long v = 0;
 		size_t n = 0;
-		unsigned long v;
-		int bit;
 		while (*s && *s != ',' && !isspace((unsigned char)*s)) {
-			if (n >= 8)
+			int c = (unsigned char)*s++;
+			if (++n > 8)
 				return -EINVAL;
-			word[n++] = *s++;
+			v = v << 4 | (unsigned long)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
 		}
 		if (*s == ',')
 			s++;
 		if (!n)
 			return -EINVAL;
-		word[n] = '\0';
-		v = strtoul(word, NULL, 16);
-		for (bit = 0; bit < 32; bit++)
-			if (v & (1UL << bit))
-				hwloc_bitmap_set(set, (unsigned)((words - 1 - w) * 32 + (size_t)bit));
+		while (v) {
+			int bit = __builtin_ctzl(v);
+			hwloc_bitmap_set(set, (unsigned)((words - 1 - w) * 32 + (size_t)bit));
+			v &= v - 1;
+		}
 	}
 	return 0;
 }
