@@ -443,20 +443,24 @@ static void pkg_vs_smbios(struct cpu_state *st, struct pkg_count *pc)
 			       pc->smb, pc->smb == 1 ? "" : "s", pc->n, pc->n == 1 ? "" : "s");
 }
 
-/* hwloc groups PUs by the same package masks: where the masks
- * partition the online CPUs, agree with every physical_package_id and
- * no cache merged two of them, its count is ours by construction and
- * it is not loaded to read them again. */
+/* hwloc 2.x's Linux backend makes one Package object per distinct
+ * package mask (package_cpus, or core_siblings on older kernels) of the
+ * online CPUs; physical_package_id only labels it (look_sysfscpu() in
+ * topology-linux.c).  So where the masks partition the online CPUs and
+ * our count is theirs (no cache, die or arm64 witness changed it), its
+ * count is ours by construction, whatever the ids say (their
+ * disagreement is our own conflict already), and it is not loaded to
+ * read the same masks again. */
 static void pkg_vs_hwloc(struct cpu_state *st, const struct pkg_count *pc)
 {
-	int masks = pc->masks, merged = pc->merged, ids_ok = pc->ids_ok, ids_neg = pc->ids_neg;
-	int nid = pc->nid, n = pc->n;
-	if (n > 0 && probe_hwloc_asked(masks && !merged && ids_ok && !ids_neg && nid == n)) {
+	int masks = pc->masks, merged = pc->merged, n = pc->n;
+	if (n > 0 && probe_hwloc_asked(masks && !merged && pc->ng == n)) {
 		hwloc_topology_t t = probe_topology_for(
 			st->ctx, "the package count",
-			!masks ? "no package masks" : merged ? "a cache spans packages"
-			: !ids_ok || ids_neg ? "no usable physical_package_id"
-			: nid != n ? "package ids and masks disagree" : "NODEAUDIT_HWLOC_ALWAYS is set");
+			!masks ? "no package masks that partition the online CPUs"
+			: merged ? "a cache spans packages"
+			: pc->ng != n ? "the arm64 witnesses count otherwise than the package masks"
+			: "NODEAUDIT_HWLOC_ALWAYS is set");
 		int hp = 0;
 		hwloc_obj_t o = NULL;
 		while (t && (o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o)))
