@@ -8,14 +8,16 @@
  * it got, and how that ended. */
 struct sr_entry {
 	struct sr_entry *next;
-	char *path;
+	char *path;               /* after the entry, in the same block */
 	size_t hash;              /* hash_path(path): compared before the paths */
 	unsigned has_file : 1, has_list : 1, recorded : 1;
 	unsigned used : 1;        /* its dirfd opened a file since the clock passed */
+	unsigned logged : 1;      /* in the batch's log of files asked (batch.c) */
 	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
+	signed exists : 2;        /* 1 there (a file or a directory), -1 missing, 0 not asked */
 	int dirfd;                /* the directory's kept descriptor, or -1 */
 	int file_err, list_err;   /* 0 or the negative errno the read ended with */
-	char *buf;                /* the file, NUL-terminated */
+	char *buf;                /* the file, NUL-terminated (sr_cache_alloc()) */
 	size_t len;
 	char **names;             /* the directory, sorted; names[i][-1] is its d_type */
 	size_t n;
@@ -38,6 +40,9 @@ int sr_open_near(struct sysroot *sr, const char *path, int flags);
 /* path appended to the paths read (for snapshot). */
 void sr_record(struct sysroot *sr, const char *path);
 
+/* n bytes (16-aligned) that live until sysroot_close(): entries, paths,
+ * the files' contents. */
+void *sr_cache_alloc(struct sysroot *sr, size_t n);
 /* path's entry, made when new; sr_cache_find() never makes one. */
 struct sr_entry *sr_cache_get(struct sysroot *sr, const char *path);
 struct sr_entry *sr_cache_find(struct sysroot *sr, const char *path);
@@ -49,6 +54,18 @@ int sr_listed(struct sysroot *sr, const char *path);
 /* fd, a descriptor of e's directory, kept (or closed). */
 void sr_keep_dirfd(struct sysroot *sr, struct sr_entry *e, int fd);
 void sr_cache_free(struct sysroot *sr);
+/* The sysroot's private view (read-only, nodev, nosuid, noexec) as its
+ * root descriptor, where one can be made; sr->view says whether it was. */
+void sr_make_view(struct sysroot *sr);
+
+/* batch.c: e was asked for (logged between sr_batch_model() and
+ * sr_batch_like()); the batch's ring and log freed. */
+void sr_batch_note(struct sysroot *sr, struct sr_entry *e);
+/* ... and whether e is a directory (sr_is_dir()), or its listing (sr_list()),
+ * or whether it is there at all (sr_exists()). */
+void sr_batch_note_dir(struct sysroot *sr, struct sr_entry *e, int listing);
+void sr_batch_note_exists(struct sysroot *sr, struct sr_entry *e);
+void sr_batch_free(struct sysroot *sr);
 
 /* Natural order of two char * (qsort): cpu2 before cpu10. */
 int sr_natcmp(const void *pa, const void *pb);

@@ -98,12 +98,14 @@ int sysroot_open(struct sysroot *sr, const char *dir)
 		sysroot_close(sr);
 		return -1;
 	}
+	sr_make_view(sr);
 	return 0;
 }
 
 void sysroot_close(struct sysroot *sr)
 {
 	size_t i;
+	sr_batch_free(sr);
 	if (sr->rootfd >= 0)
 		close(sr->rootfd);
 	if (sr->tmpdir) {
@@ -150,11 +152,33 @@ static int live_short_is_eof(const char *path)
 	return 0;
 }
 
+/* An open refused with EACCES on the private nodev view: a device node
+ * (the kernel refuses to open one there) is not a regular file, and says
+ * so as without the view; anything else keeps its EACCES.  The error
+ * path only: an O_PATH open and an fstat(), never an open of the device. */
+static int view_refusal(struct sysroot *sr, const char *path, int err)
+{
+	struct stat st;
+	int fd;
+	if (err != EACCES || !sr->view)
+		return -err;
+	fd = sr_open_near(sr, path, O_PATH);
+	if (fd < 0)
+		return -err;
+	if (fstat(fd, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+		close(fd);
+		sr->refused++;
+		return -ENODEV;
+	}
+	close(fd);
+	return -err;
+}
+
 /* The file now, in the fewest system calls: open, read, close for a sysfs
  * attribute or a sysctl; open, read until 0, close for the rest of procfs;
  * open, fstat (regular files only), read, close in a sysroot, where a short
- * read of a regular file is its end. */
-static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *lenp)
+ * read of a regular file is its end.  keep: the run's cache keeps it. */
+static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *lenp, int keep)
 {
 	struct stat st;
 	/* The first read goes to the stack, and a value of a few bytes gets
@@ -163,11 +187,11 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 	char first_buf[4096];
 	size_t len = 0, alloc = sizeof(first_buf);
 	char *b = first_buf;
-	int short_eof, first = 1;
+	int short_eof, first = 1, arena = 0;
 	int kfs = sr->live && (!strncmp(path, "/sys/", 5) || !strncmp(path, "/proc/", 6));
 	int fd = sr_open_near(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
-		return -errno;
+		return view_refusal(sr, path, errno);
 	if (kfs)
 		short_eof = live_short_is_eof(path);
 	else {
@@ -179,19 +203,30 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 			return e;
 		}
 		short_eof = 1;
+		/* A file larger than the stack buffer (a /proc/cpuinfo of many
+		 * CPUs) is read at once into a buffer of its size, the cache's
+		 * when it is kept: growing one by doubling touched two or three
+		 * times its size in pages. */
+		if (st.st_size >= (off_t)sizeof(first_buf) && st.st_size < (off_t)SR_MAX_FILE) {
+			alloc = (size_t)st.st_size + 2;
+			arena = keep;
+			b = keep ? sr_cache_alloc(sr, alloc) : xmalloc(alloc);
+		}
 	}
 	for (;;) {
 		ssize_t r;
 		size_t want;
 		if (len + 1 >= alloc) {
 			if (alloc > SR_MAX_FILE) {
-				free(b);
+				if (!arena)
+					free(b);
 				close(fd);
 				sr->refused++;
 				return -EFBIG;
 			}
 			alloc *= 2;
-			b = b == first_buf ? memcpy(xmalloc(alloc), first_buf, len) : xrealloc(b, alloc);
+			b = b == first_buf || arena ? memcpy(xmalloc(alloc), b, len) : xrealloc(b, alloc);
+			arena = 0;
 		}
 		want = alloc - len - 1;
 		r = read(fd, b + len, want);
@@ -199,7 +234,7 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 			int e = errno;
 			if (e == EINTR)
 				continue;
-			if (b != first_buf)
+			if (b != first_buf && !arena)
 				free(b);
 			close(fd);
 			/* sysfs answers EIO/ENODATA/EOPNOTSUPP for attributes a
@@ -217,15 +252,22 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 	}
 	close(fd);
 	if (len > SR_MAX_FILE) {
-		if (b != first_buf)
+		if (b != first_buf && !arena)
 			free(b);
 		sr->refused++;
 		return -EFBIG;
 	}
 	b[len] = '\0';
-	/* Kept for the run: most values are a few bytes, and a page each
-	 * would be a page fault each (the freed tail serves the next ones). */
-	if (b == first_buf)
+	/* Kept for the run (keep): in the cache's chunks, its own size, so
+	 * that a page holds many values; else malloc'd for the caller. */
+	if (arena)
+		;   /* read into the cache's block already */
+	else if (keep) {
+		char *k = memcpy(sr_cache_alloc(sr, len + 1), b, len + 1);
+		if (b != first_buf)
+			free(b);
+		b = k;
+	} else if (b == first_buf)
 		b = memcpy(xmalloc(len + 1), first_buf, len + 1);
 	else if (alloc - len > 64)
 		b = xrealloc(b, len + 1);
@@ -276,11 +318,13 @@ static int read_ref(struct sysroot *sr, const char *path, const char **buf, size
 	struct sr_entry *e = entry_for(sr, path);
 	if (!e)
 		return -ENOENT;
+	if (sr->batch)
+		sr_batch_note(sr, e);
 	if (!e->has_file) {
 		/* Not in its directory's listing: missing, and its directory
 		 * is known. */
 		int l = sr_listed(sr, path);
-		e->file_err = l == LISTED_NO ? -ENOENT : read_now(sr, path, &e->buf, &e->len);
+		e->file_err = l == LISTED_NO ? -ENOENT : read_now(sr, path, &e->buf, &e->len, 1);
 		e->has_file = 1;
 		if (e->file_err == -ENOENT && l != LISTED_NO)
 			note_parent(sr, path);
@@ -323,7 +367,7 @@ int sr_read_unrecorded(struct sysroot *sr, const char *path, char **buf, size_t 
 int sr_read_fresh(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
 {
 	size_t len;
-	int r = read_now(sr, path, buf, &len);
+	int r = read_now(sr, path, buf, &len, 0);
 	if (r == 0 && lenp)
 		*lenp = len;
 	return r;
@@ -417,7 +461,7 @@ int sr_open_file(struct sysroot *sr, const char *path)
 	struct stat st;
 	int fd = sr_open_near(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY), e;
 	if (fd < 0)
-		return -errno;
+		return view_refusal(sr, path, errno);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		e = (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) ? -EISDIR : -ENODEV;
 		close(fd);
@@ -456,11 +500,13 @@ int sr_exists(struct sysroot *sr, const char *path)
 	struct sr_entry *e = sr_cache_find(sr, path);
 	struct stat st;
 	int fd;
+	if (sr->batch && (e || (e = entry_for(sr, path))))
+		sr_batch_note_exists(sr, e);
 	if (e && ((e->has_file && (e->file_err == 0 || e->file_err == -EISDIR)) ||
-		  (e->has_list && e->list_err == 0) || e->dir > 0))
+		  (e->has_list && e->list_err == 0) || e->dir > 0 || e->exists > 0))
 		return 1;
 	if (e && ((e->has_file && e->file_err == -ENOENT) || (e->has_list && e->list_err == -ENOENT) ||
-		  e->dir < 0))
+		  e->dir < 0 || e->exists < 0))
 		return 0;
 	if (ancestor_missing(sr, path))
 		return 0;
@@ -472,10 +518,11 @@ int sr_exists(struct sysroot *sr, const char *path)
 	if (sr->live)   /* one stat(), no descriptor to open and close */
 		return stat(path, &st) == 0;
 	fd = sr_open_near(sr, path, O_PATH);
-	if (fd < 0)
-		return 0;
-	close(fd);
-	return 1;
+	if (fd >= 0)
+		close(fd);
+	if ((e = entry_for(sr, path)))
+		e->exists = fd >= 0 ? 1 : -1;
+	return fd >= 0;
 }
 
 int sr_is_dir(struct sysroot *sr, const char *path)
@@ -483,6 +530,8 @@ int sr_is_dir(struct sysroot *sr, const char *path)
 	struct sr_entry *e = sr_cache_find(sr, path);
 	struct stat st;
 	int fd = -1, r, l;
+	if (sr->batch && (e || (e = entry_for(sr, path))))
+		sr_batch_note_dir(sr, e, 0);
 	if (e && ((e->has_list && e->list_err == 0) || (e->has_file && e->file_err == -EISDIR) || e->dir > 0))
 		return 1;
 	if (e && ((e->has_file && (e->file_err == 0 || e->file_err == -ENOENT)) || e->dir < 0))
@@ -563,6 +612,8 @@ int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 	*n = 0;
 	if (!e)
 		return -ENOENT;
+	if (sr->batch)
+		sr_batch_note_dir(sr, e, 1);
 	if (!e->has_list) {
 		int fd;
 		e->list_err = list_now(sr, dir, &e->names, &e->n, &fd);

@@ -53,6 +53,11 @@ struct sysroot {
 	/* Files and directories opened below a directory's kept descriptor
 	 * rather than from the root (sysroot-cache.c: sr_open_near()); for the tests. */
 	size_t near;
+	/* 1 when rootfd is the sysroot's private read-only, nodev view
+	 * (sysroot-cache.c: sr_make_view()), where no device can be opened. */
+	int view;
+	struct sr_batch *batch;   /* read/batch.c: files read in batches */
+	size_t batched;           /* asks put to a batch (for the tests) */
 };
 
 /* dir NULL or "/" means the live system.  An archive (.tar, .tar.gz, .tgz,
@@ -94,6 +99,24 @@ int sr_is_dir(struct sysroot *sr, const char *path);
  * "cpu10"); free with sr_free_list().  At most 1<<20 entries. */
 int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n);
 void sr_free_list(char **names, size_t n);
+/*
+ * Batches (read/batch.c): sr_batch_model() before a probe reads its first
+ * directory of a kind (the first CPU's, the first policy's), and
+ * sr_batch_like(model, dirs) after it: every file asked for below model in
+ * between is read below each of dirs at once, into the run's cache, so
+ * that the probe's own reads of them cost no system call.  Answers are the
+ * same as without (a file the batch could not settle is read as before);
+ * a sysroot read through its nodev view only (live reads are one by one).
+ */
+void sr_batch_model(struct sysroot *sr);
+void sr_batch_like(struct sysroot *sr, const char *model, const char *const *dirs, size_t ndirs);
+/* The same with dirs fmt (one %d) of each id in ids, model fmt of model. */
+void sr_batch_like_set(struct sysroot *sr, const char *fmt, int model, hwloc_const_bitmap_t ids);
+/* The same with dirs parent/NAME+sub for each of names that is prefix and
+ * a number ("cpu12"), model the first of them. */
+void sr_batch_like_listed(struct sysroot *sr, const char *parent, char *const *names, size_t n,
+			  const char *prefix, const char *sub);
+
 /* Target of a symbolic link (as stored, not re-rooted); malloc'd. */
 int sr_readlink(struct sysroot *sr, const char *path, char **out);
 

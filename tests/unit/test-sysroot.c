@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_SYSCALL_H
 #include <sys/syscall.h>
@@ -326,6 +327,128 @@ static void test_near(void)
 	}
 }
 
+/* Batches (read/batch.c): the first CPU's files read one by one, the
+ * other CPUs' like them at once; every answer as read one by one would
+ * give it: a value, an empty file, a file larger than a batch's buffer, a
+ * missing name, a FIFO and a directory where a file is expected (refused
+ * as not regular files), a link inside the root, a device node (root
+ * only: on the private nodev view it is not even opened); directories
+ * asked with sr_is_dir() and sr_exists(); nothing recorded for snapshot
+ * until asked. */
+static void test_batch(void)
+{
+	struct sysroot sr;
+	char path[512], big[3001], *s;
+	hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+	size_t nread0;
+	uint64_t u;
+	int i, r;
+	snprintf(root, sizeof(root), "/tmp/nodeaudit-test-XXXXXX");
+	if (!mkdtemp(root)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	put("/etc/hostname", "in the root\n");
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/topology/core_id", i);
+		if (i == 5) {
+			snprintf(path, sizeof(path), "%s/sys/cpu/cpu%d/topology/core_id/x", root, i);
+			put(path + strlen(root), "a directory where a file was\n");
+		} else {
+			char v[16];
+			snprintf(v, sizeof(v), "%d\n", i);
+			put(path, v);
+		}
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/online", i);
+		put(path, "");
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/big", i);
+		put(path, big);
+		snprintf(path, sizeof(path), "%s/sys/cpu/cpu%d/fifo", root, i);
+		if (i == 3 ? mkfifo(path, 0644) < 0 : (put(path + strlen(root), "plain\n"), 0))
+			ok(0, "mkfifo");
+		snprintf(path, sizeof(path), "%s/sys/cpu/cpu%d/link", root, i);
+		if (symlink("/etc/hostname", path) < 0)
+			ok(0, "symlink");
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/cache/index0/level", i);
+		put(path, "1\n");
+		hwloc_bitmap_set(cpus, (unsigned)i);
+	}
+	snprintf(path, sizeof(path), "%s/sys/cpu/cpu6/topology/core_id", root);
+	if (geteuid() == 0 && (unlink(path) < 0 || mknod(path, S_IFCHR | 0644, makedev(1, 5)) < 0))
+		ok(0, "mknod");
+	ok(sysroot_open(&sr, root) == 0, "open sysroot");
+	sr_batch_model(&sr);
+	is_int(sr_read_u64(&sr, "/sys/cpu/cpu0/topology/core_id", &u), 0, "the model's value");
+	s = NULL;
+	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/missing", &s), -ENOENT, "the model's missing name");
+	for (const char *const *f = (const char *const[]){ "online", "big", "fifo", "link", NULL }; *f; f++) {
+		snprintf(path, sizeof(path), "/sys/cpu/cpu0/%s", *f);
+		r = sr_read(&sr, path, &s, NULL);
+		free(s);
+		s = NULL;
+		ok(r == 0, "the model's %s", *f);
+	}
+	ok(sr_is_dir(&sr, "/sys/cpu/cpu0/cache"), "the model's cache directory");
+	ok(!sr_is_dir(&sr, "/sys/cpu/cpu0/cpufreq"), "the model has no cpufreq directory");
+	ok(sr_exists(&sr, "/sys/cpu/cpu0/cache/index0"), "the model's index0");
+	nread0 = sr.nread;
+	sr_batch_like_set(&sr, "/sys/cpu/cpu%d", 0, cpus);
+	is_int(sr.nread, nread0, "nothing recorded for snapshot by the batch itself");
+	if (!sr.batched)
+		printf("# no batch here (no io_uring, no liburing, or no private view: not root)\n");
+	for (i = 1; i < 8; i++) {
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/topology/core_id", i);
+		r = sr_read_u64(&sr, path, &u);
+		if (i == 5)
+			is_int(r, -EISDIR, "cpu%d: a directory for a file is not a regular file", i);
+		else if (i == 6 && geteuid() == 0)
+			is_int(r, -ENODEV, "cpu%d: a device node is not a regular file", i);
+		else {
+			is_int(r, 0, "cpu%d: its value read", i);
+			is_int(u, i, "cpu%d: the value", i);
+		}
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/missing", i);
+		is_int(sr_read_str(&sr, path, &s), -ENOENT, "cpu%d: missing", i);
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/online", i);
+		ok(sr_read(&sr, path, &s, NULL) == 0 && !*s, "cpu%d: an empty file is empty", i);
+		free(s);
+		s = NULL;
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/big", i);
+		ok(sr_read(&sr, path, &s, NULL) == 0 && !strcmp(s, big), "cpu%d: a file larger than a batch's buffer, whole", i);
+		free(s);
+		s = NULL;
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/fifo", i);
+		r = sr_read_str(&sr, path, &s);
+		if (i == 3)
+			is_int(r, -ENODEV, "cpu%d: a FIFO is refused, not read", i);
+		else
+			ok(r == 0 && !strcmp(s, "plain"), "cpu%d: the regular file beside it", i);
+		free(s);
+		s = NULL;
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/link", i);
+		ok(sr_read_str(&sr, path, &s) == 0 && !strcmp(s, "in the root"), "cpu%d: a link, inside the root", i);
+		free(s);
+		s = NULL;
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/cache", i);
+		ok(sr_is_dir(&sr, path), "cpu%d: sr_is_dir of a directory", i);
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/cpufreq", i);
+		ok(!sr_is_dir(&sr, path), "cpu%d: sr_is_dir of a missing one", i);
+		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/cache/index0", i);
+		ok(sr_exists(&sr, path), "cpu%d: sr_exists", i);
+	}
+	ok(sr.nread > nread0, "the files asked for are recorded");
+	sysroot_close(&sr);
+	hwloc_bitmap_free(cpus);
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd) != 0)
+			ok(0, "cleanup");
+	}
+}
+
 static void test_facts(void)
 {
 	struct facts f;
@@ -349,6 +472,7 @@ int main(void)
 	test_numbers();
 	test_reads();
 	test_near();
+	test_batch();
 	test_facts();
 	return done_testing();
 }
