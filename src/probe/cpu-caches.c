@@ -29,13 +29,49 @@ static uint64_t parse_size(const char *s)
 	return *end ? 0 : (uint64_t)v;
 }
 
+/*
+ * The names of a CPU's cache/index* directories, in order.  The kernel
+ * numbers them from index0 without a gap (one a cache leaf; hwloc reads
+ * index0 up the same way), so where index0 is there they are found by
+ * reading each one's level, the first file read anyway, up to the first
+ * one missing: the other CPUs' then come in the batch of the first one's
+ * files (read/batch.c), where a listing of each cache directory would
+ * cost an open and two getdents64 a CPU.  A tree without index0 (reduced
+ * captures keep only the cache a test needs) is listed.
+ */
+char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n)
+{
+	char path[192], **names = NULL;
+	uint64_t lvl;
+	size_t k;
+	int r;
+	*n = 0;
+	for (k = 0;; k++) {
+		snprintf(path, sizeof(path), "%s/index%zu/level", dir, k);
+		r = sr_read_u64(st->sr, path, &lvl);
+		/* A missing level in an index directory that is there is that
+		 * index's gap (below), not the end. */
+		snprintf(path, sizeof(path), "%s/index%zu", dir, k);
+		if (r == -ENOENT && !sr_is_dir(st->sr, path))
+			break;
+	}
+	if (k == 0) {
+		if (sr_list(st->sr, dir, &names, n) < 0)
+			*n = 0;
+		return names;
+	}
+	names = xmalloc(k * sizeof(*names));
+	for (*n = 0; *n < k; (*n)++)
+		names[*n] = xasprintf("index%zu", *n);
+	return names;
+}
+
 void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 {
 	char dir[128], path[192], **names = NULL, *s = NULL;
 	size_t n = 0, i, j;
 	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", p->id);
-	if (sr_list(st->sr, dir, &names, &n) < 0)
-		return;
+	names = cpu_cache_indexes(st, dir, &n);
 	for (i = 0; i < n; i++) {
 		uint64_t lvl, size;
 		int r, instr, first;

@@ -142,11 +142,14 @@ void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu,
 void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu)
 {
 	uint64_t rev = 0, v;
-	int id, first = 1, mixed = 0, from_sysfs = 0, missing = 0;
+	int id, first = 1, mixed = 0, from_sysfs = 0, missing = 0, k = 0;
+	sr_batch_model(st->sr);
 	hwloc_bitmap_foreach_begin(id, st->online) {
 		const struct ci_proc *p = ci->read_ok ? ci_find(ci, id) : NULL;
 		char *s = NULL, *end;
 		int ok = 0;
+		if (k++ == 1)   /* the first CPU's files, below the others' at once */
+			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", hwloc_bitmap_first(st->online), st->online);
 		if (p && p->microcode) {
 			errno = 0;
 			v = strtoull(p->microcode, &end, 16);

@@ -88,6 +88,9 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci);
 void cpu_group_cores(struct cpu_state *st);
 /* CPU p's L2 and L3 into st->ci (one entry per instance) and p->l2 (cpu-caches.c). */
 void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad);
+/* The cache/index* names of dir (a CPU's cache directory), in order; free
+ * with sr_free_list(). */
+char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n);
 
 /* ---- libcpuid (probe/cpu-libcpuid.c) ---- */
 

@@ -39,43 +39,51 @@ static int smbios_sockets(struct cpu_state *st)
 }
 
 /* The CPUs sharing the last-level (data or unified) cache of a CPU, as
- * the kernel lists them (sizes may be missing; the span is what counts).
- * Returns the level, 0 when unknown. */
+ * the kernel lists them (sizes may be missing; the span is what counts):
+ * of the highest level whose cache is not an instruction cache and lists
+ * the CPU, the first such index.  The levels first, then the candidates
+ * from the highest down, so that a lower level's type is not read at all
+ * (the CPU probe read every index's level and its L2's and L3's type and
+ * list already).  Returns the level, 0 when unknown. */
 static int llc_span(struct cpu_state *st, int id, hwloc_bitmap_t set)
 {
-	char dir[128], path[192], **names = NULL, *t = NULL;
+	char dir[128], path[192], **names, *t = NULL;
 	size_t n = 0, i;
-	int best = 0;
+	uint64_t *lvl;
+	int best = 0, want;
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", id);
-	if (sr_list(st->sr, dir, &names, &n) < 0)
-		n = 0;
+	names = cpu_cache_indexes(st, dir, &n);
+	lvl = xcalloc(n + 1, sizeof(*lvl));
 	for (i = 0; i < n; i++) {
-		uint64_t lvl;
-		int instr, r;
-		if (strncmp(names[i], "index", 5))
-			continue;
 		snprintf(path, sizeof(path), "%s/%s/level", dir, names[i]);
-		if (sr_read_u64(st->sr, path, &lvl) < 0 || (int)lvl <= best || lvl > 8)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/type", dir, names[i]);
-		instr = sr_read_str(st->sr, path, &t) == 0 && !strcmp(t, "Instruction");
-		free(t);
-		t = NULL;
-		if (instr)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, names[i]);
-		r = sr_read_cpulist(st->sr, path, s);
-		if (r == -ENOENT) {
-			snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
-			r = sr_read_cpumask(st->sr, path, s);
-		}
-		if (r == 0 && hwloc_bitmap_isset(s, id)) {
-			best = (int)lvl;
-			hwloc_bitmap_and(set, s, st->online);
-		}
+		if (strncmp(names[i], "index", 5) || sr_read_u64(st->sr, path, &lvl[i]) < 0 || lvl[i] > 8)
+			lvl[i] = 0;
 	}
+	for (want = 8; want > 0 && !best; want--)
+		for (i = 0; i < n && !best; i++) {
+			int instr, r;
+			if (lvl[i] != (uint64_t)want)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/type", dir, names[i]);
+			instr = sr_read_str(st->sr, path, &t) == 0 && !strcmp(t, "Instruction");
+			free(t);
+			t = NULL;
+			if (instr)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, names[i]);
+			r = sr_read_cpulist(st->sr, path, s);
+			if (r == -ENOENT) {
+				snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
+				r = sr_read_cpumask(st->sr, path, s);
+			}
+			if (r == 0 && hwloc_bitmap_isset(s, id)) {
+				best = want;
+				hwloc_bitmap_and(set, s, st->online);
+			}
+		}
 	sr_free_list(names, n);
+	free(lvl);
 	hwloc_bitmap_free(s);
 	return best;
 }
@@ -237,9 +245,12 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 		sr_free_list(names, n);
 	}
 	/* Nor do dies (die_id -1: the kernel does not know the die). */
+	sr_batch_model(st->sr);
 	for (i = 0; i < st->nc; i++) {
 		int64_t die;
 		int sp;
+		if (i == 1)   /* the first CPU's files, below the others' at once */
+			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", st->c[0].id, st->online);
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/die_id", st->c[i].id);
 		if (sr_read_s64(st->sr, path, &die) < 0 || die < 0)
 			continue;
@@ -252,7 +263,10 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 				       "die %" PRId64 " (CPUs %s) spans %d of the kernel's packages", die,
 				       cpulist_str(s, buf, sizeof(buf)), sp);
 	}
+	sr_batch_model(st->sr);
 	for (i = 0; i < st->nc && cluster; i++) {
+		if (i == 1)
+			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", st->c[0].id, st->online);
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/cluster_id", st->c[i].id);
 		cluster = sr_exists(st->sr, path);
 	}

@@ -167,6 +167,26 @@ static void policy_share(struct cpu_state *st)
 	}
 }
 
+/* arm64: the CPU's part (implementer << 12 | part) from its MIDR_EL1, else
+ * from its own /proc/cpuinfo block. */
+static void read_midr(struct cpu_state *st, const struct cpuinfo *ci, const struct ci_proc *cp, struct pcpu *p)
+{
+	char *m = NULL;
+	uint64_t midr;
+	if (cpu_rd_str(st->sr, &m, CPUDIR "/cpu%d/regs/identification/midr_el1", p->id) == 0 &&
+	    sscanf(m, "%" SCNx64, &midr) == 1 && midr)
+		p->part = (long)(((midr >> 24) & 0xff) << 12 | ((midr >> 4) & 0xfff));
+	free(m);
+	/* Only a processor's own block names its MIDR: a global or shared
+	 * one is the reading CPU's (ci_share_blocks). */
+	if (p->part < 0 && cp && !cp->shared) {
+		long impl = cp->implementer >= 0 ? cp->implementer : ci->g.implementer;
+		long part = cp->part;
+		if (impl >= 0 && impl <= 0xff && part >= 0 && part <= 0xfff)
+			p->part = impl << 12 | part;
+	}
+}
+
 void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 {
 	int id, k = 0;
@@ -174,6 +194,7 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 	int *bad_pkg = &st->bad_pkg, *bad_core = &st->bad_core;
 	st->nc = hwloc_bitmap_weight(st->online);
 	st->c = xcalloc(st->nc ? st->nc : 1, sizeof(*st->c));
+	sr_batch_model(st->sr);
 	hwloc_bitmap_foreach_begin(id, st->online) {
 		struct pcpu *p = &st->c[k++];
 		uint64_t v;
@@ -181,6 +202,10 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 		char path[160];
 		int r;
 		const struct ci_proc *cp = ci_find(ci, id);
+		/* After the first CPU, the files it asked for below every
+		 * other online CPU's directory at once (read/batch.c). */
+		if (k == 2)
+			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", st->c[0].id, st->online);
 		p->id = id;
 		p->part = -1;
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/physical_package_id", id);
@@ -245,22 +270,8 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			free(p->governor);
 			p->governor = NULL;
 		}
-		if (st->arm) {
-			char *m = NULL;
-			uint64_t midr;
-			if (cpu_rd_str(st->sr, &m, CPUDIR "/cpu%d/regs/identification/midr_el1", id) == 0 &&
-			    sscanf(m, "%" SCNx64, &midr) == 1 && midr)
-				p->part = (long)(((midr >> 24) & 0xff) << 12 | ((midr >> 4) & 0xfff));
-			free(m);
-			/* Only a processor's own block names its MIDR: a global
-			 * or shared one is the reading CPU's (ci_share_blocks). */
-			if (p->part < 0 && cp && !cp->shared) {
-				long impl = cp->implementer >= 0 ? cp->implementer : ci->g.implementer;
-				long part = cp->part;
-				if (impl >= 0 && impl <= 0xff && part >= 0 && part <= 0xfff)
-					p->part = impl << 12 | part;
-			}
-		}
+		if (st->arm)
+			read_midr(st, ci, cp, p);
 		cpu_read_caches(st, p, &bad_cache);
 	} hwloc_bitmap_foreach_end();
 	policy_share(st);

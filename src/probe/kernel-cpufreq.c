@@ -184,6 +184,36 @@ static void policy_cover(const cJSON *p, hwloc_bitmap_t set)
 	hwloc_bitmap_free(t);
 }
 
+/* Kernels before 4.3: each CPU's cpufreq directory of names (the CPU
+ * directory's listing) as a policy, the CPUs one covers skipped; how many. */
+static int cpu_policies(struct probe_ctx *ctx, cJSON *pols, char **names, size_t n, int *no_epp)
+{
+	hwloc_bitmap_t covered = hwloc_bitmap_alloc();
+	size_t i;
+	int npol = 0, ncpu = 0;
+	sr_batch_model(&ctx->sr);
+	for (i = 0; i < n; i++) {
+		uint64_t id;
+		char *dir;
+		cJSON *p;
+		if (!str_startswith(names[i], "cpu") || parse_u64(names[i] + 3, &id) < 0 ||
+		    id >= SR_MAX_CPUS || hwloc_bitmap_isset(covered, (unsigned)id))
+			continue;
+		if (ncpu++ == 1)   /* as above, below each CPU's directory */
+			sr_batch_like_listed(&ctx->sr, "/sys/devices/system/cpu", names, n, "cpu", "");
+		dir = xasprintf("/sys/devices/system/cpu/%s/cpufreq", names[i]);
+		if (sr_is_dir(&ctx->sr, dir)) {
+			npol++;
+			p = read_policy(ctx, dir, id, no_epp);
+			policy_cover(p, covered);
+			cJSON_AddItemToArray(pols, p);
+		}
+		free(dir);
+	}
+	hwloc_bitmap_free(covered);
+	return npol;
+}
+
 void probe_cpufreq(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
@@ -197,11 +227,14 @@ void probe_cpufreq(struct probe_ctx *ctx)
 	pols = cJSON_CreateArray();
 	if (sr_list(&ctx->sr, CPUFREQ, &names, &n) < 0)
 		n = 0;
+	sr_batch_model(&ctx->sr);
 	for (i = 0; i < n; i++) {
 		uint64_t id;
 		char *dir;
 		if (!str_startswith(names[i], "policy") || parse_u64(names[i] + 6, &id) < 0)
 			continue;
+		if (npol == 1)   /* the first policy's files, below the others' at once */
+			sr_batch_like_listed(&ctx->sr, CPUFREQ, names, n, "policy", "");
 		npol++;
 		dir = xasprintf(CPUFREQ "/%s", names[i]);
 		cJSON_AddItemToArray(pols, read_policy(ctx, dir, id, &no_epp));
@@ -212,26 +245,8 @@ void probe_cpufreq(struct probe_ctx *ctx)
 	n = 0;
 	/* Kernels before 4.3 (and captures of them) have no policyN: each
 	 * CPU's cpufreq directory is its policy's, shared CPUs listed once. */
-	if (npol == 0 && sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &n) == 0) {
-		hwloc_bitmap_t covered = hwloc_bitmap_alloc();
-		for (i = 0; i < n; i++) {
-			uint64_t id;
-			char *dir;
-			cJSON *p;
-			if (!str_startswith(names[i], "cpu") || parse_u64(names[i] + 3, &id) < 0 ||
-			    id >= SR_MAX_CPUS || hwloc_bitmap_isset(covered, (unsigned)id))
-				continue;
-			dir = xasprintf("/sys/devices/system/cpu/%s/cpufreq", names[i]);
-			if (sr_is_dir(&ctx->sr, dir)) {
-				npol++;
-				p = read_policy(ctx, dir, id, &no_epp);
-				policy_cover(p, covered);
-				cJSON_AddItemToArray(pols, p);
-			}
-			free(dir);
-		}
-		hwloc_bitmap_free(covered);
-	}
+	if (npol == 0 && sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &n) == 0)
+		npol = cpu_policies(ctx, pols, names, n, &no_epp);
 	sr_free_list(names, n);
 	fj_set(cf, "policies", pols);
 

@@ -40,7 +40,7 @@
 static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, const char **src)
 {
 	char **names = NULL;
-	size_t i, nn = 0, ng = 0;
+	size_t i, nn = 0, ng = 0, ncpu = 0;
 	int n = 0, ok = 1;
 	hwloc_bitmap_t seen, set;
 	for (i = 0; s && i < s->nprocs; i++)
@@ -56,6 +56,7 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 		return -1;
 	seen = hwloc_bitmap_alloc();
 	set = hwloc_bitmap_alloc();
+	sr_batch_model(&ctx->sr);
 	for (i = 0; i < nn && ok; i++) {
 		static const char *const files[] = { "package_cpus_list", "core_siblings_list" };
 		char *path;
@@ -65,6 +66,8 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 		char c;
 		if (sscanf(names[i], "cpu%u%c", &id, &c) != 1)
 			continue;
+		if (ncpu++ == 1)   /* the first CPU's files, below the others' at once */
+			sr_batch_like_listed(&ctx->sr, "/sys/devices/system/cpu", names, nn, "cpu", "");
 		for (k = 0; k < ARRAY_SIZE(files) && r == -ENOENT; k++) {
 			path = xasprintf("/sys/devices/system/cpu/%s/topology/%s", names[i], files[k]);
 			r = sr_read_cpulist(&ctx->sr, path, set);
@@ -95,7 +98,7 @@ static void hugepages_per_node(struct probe_ctx *ctx, cJSON *mem)
 {
 	struct sysroot *sr = &ctx->sr;
 	char **nodes = NULL;
-	size_t nn = 0, i, j;
+	size_t nn = 0, i, j, nnode = 0;
 	cJSON *arr;
 	if (sr_list(sr, "/sys/devices/system/node", &nodes, &nn) < 0) {
 		fj_set(mem, "hugepages_per_node", cJSON_CreateNull());
@@ -103,12 +106,15 @@ static void hugepages_per_node(struct probe_ctx *ctx, cJSON *mem)
 		return;
 	}
 	arr = cJSON_AddArrayToObject(mem, "hugepages_per_node");
+	sr_batch_model(sr);
 	for (i = 0; i < nn; i++) {
 		char *dir, **sz = NULL;
 		size_t ns = 0;
 		cJSON *e, *pages;
 		if (strncmp(nodes[i], "node", 4) || !isdigit((unsigned char)nodes[i][4]))
 			continue;
+		if (nnode++ == 1)   /* the first node's files, below the others' at once */
+			sr_batch_like_listed(sr, "/sys/devices/system/node", nodes, nn, "node", "");
 		e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "node", atoi(nodes[i] + 4));
 		pages = cJSON_AddArrayToObject(e, "pages");

@@ -257,15 +257,19 @@ static int cpu_dirs(struct sysroot *sr, hwloc_bitmap_t set)
 {
 	char **names;
 	size_t n, i;
+	size_t ncpu = 0;
 	hwloc_bitmap_zero(set);
 	if (sr_list(sr, "/sys/devices/system/cpu", &names, &n) < 0)
 		return -ENOENT;
+	sr_batch_model(sr);
 	for (i = 0; i < n; i++) {
 		uint64_t id, on;
 		char path[96];
 		if (strncmp(names[i], "cpu", 3) || !isdigit((unsigned char)names[i][3]) ||
 		    parse_u64(names[i] + 3, &id) < 0 || id >= SR_MAX_CPUS)
 			continue;
+		if (ncpu++ == 1)   /* the first CPU's files, below the others' at once */
+			sr_batch_like_listed(sr, "/sys/devices/system/cpu", names, n, "cpu", "");
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s/online", names[i]);
 		if (sr_read_u64(sr, path, &on) == 0 && on == 0)
 			continue;
@@ -429,7 +433,10 @@ static struct node *read_nodes(struct probe_ctx *ctx, hwloc_const_bitmap_t ids, 
 	unsigned id;
 	*nn = (size_t)hwloc_bitmap_weight(ids);
 	nd = xcalloc(*nn, sizeof(*nd));
+	sr_batch_model(&ctx->sr);
 	hwloc_bitmap_foreach_begin(id, ids) {
+		if (i == 1)   /* the first node's files, below the others' at once */
+			sr_batch_like_set(&ctx->sr, NODE_DIR "/node%d", (int)nd[0].id, ids);
 		nd[i].id = id;
 		read_node(ctx, &nd[i], i);
 		i++;
