@@ -25,6 +25,12 @@
 #   bench/audit-scale.sh [R]       NODEAUDIT=path overrides the binary
 #   AUDIT_SCALE_MAX_CPUS=N         skip synthetic trees above N CPUs
 #   AUDIT_SCALE_TREES=DIR          keep the trees in DIR, reuse them next time
+#   AUDIT_SCALE_CAPTURES=DIR       also every DIR/*.tar.{bz2,gz,xz} capture of
+#                                  AUDIT_SCALE_MIN_CPUS (64) CPUs or more, e.g.
+#                                  hwloc's tests/hwloc/linux (a clone of
+#                                  github.com/open-mpi/hwloc): its 64- to
+#                                  256-CPU gather-topology dumps of real servers
+# Per tree, also whether the check asked hwloc, and why (`check -v`).
 set -eu
 rounds=${1:-7}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,6 +76,23 @@ if [ -d "$shared/fixtures/real/sysfs" ]; then
 	done
 else
 	echo "audit-scale: no real captures at $shared/fixtures/real/sysfs (skipped)"
+fi
+# Public test suites' captures (AUDIT_SCALE_CAPTURES): those of enough CPUs.
+if [ -n "${AUDIT_SCALE_CAPTURES:-}" ]; then
+	for a in "$AUDIT_SCALE_CAPTURES"/*.tar.bz2 "$AUDIT_SCALE_CAPTURES"/*.tar.gz "$AUDIT_SCALE_CAPTURES"/*.tar.xz; do
+		[ -f "$a" ] || continue
+		name=$(basename "$a"); name=${name%.tar.*}
+		d=$tmp/trees/real-$name
+		[ -d "$d" ] && continue
+		mkdir -p "$d"
+		tar -xf "$a" -C "$d" 2>/dev/null || { rm -rf "$d"; continue; }
+		set -- "$d"/*
+		if [ $# -eq 1 ] && [ -d "$1" ] && [ ! -d "$d/sys" ]; then
+			mv "$1" "$d.t" && rmdir "$d" && mv "$d.t" "$d"
+		fi
+		ncpu=$(find "$d/sys/devices/system/cpu" -maxdepth 1 -name 'cpu[0-9]*' 2>/dev/null | wc -l)
+		[ "$ncpu" -ge "${AUDIT_SCALE_MIN_CPUS:-64}" ] || rm -rf "$d"
+	done
 fi
 
 python3 - "$tmp" "$na" "$rounds" "${AUDIT_SCALE_MAX_CPUS:-4096}" <<'PY'
@@ -276,6 +299,19 @@ for name in sorted(os.listdir(trees), key=lambda s: (not s.startswith("real"), c
         per_cpu.append((cpus, c / cpus, cc / cpus))
 print("target check on captures of 64+ CPUs <= 1.00x lstopo: wall %s, CPU %s" %
       ("met" if met_cap else "not met", "met" if met_cap_cpu else "not met"))
+# Whether the check asked hwloc for a second reading, and why (-v says).
+import subprocess
+asked = []
+reals = [n for n in sorted(os.listdir(trees)) if n.startswith("real")]
+for name in reals:
+    err = subprocess.run([na, "-v", "--sysroot", os.path.join(trees, name), "check"],
+                         capture_output=True, text=True).stderr
+    why = [l.split("hwloc asked by ", 1)[1] for l in err.splitlines() if "hwloc asked by " in l]
+    if why:
+        asked.append((name, "; ".join(why)))
+print("hwloc asked on %d of %d real captures%s" % (len(asked), len(reals), ":" if asked else ""))
+for name, why in asked:
+    print("  %-40s %s" % (name[:40], why))
 if per_cpu:
     lo, hi = min(p[2] for p in per_cpu), max(p[2] for p in per_cpu)
     print("check CPU ms per CPU, synthetic series: %s (max/min %.2f)" %

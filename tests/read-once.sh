@@ -5,8 +5,10 @@
 # less than writing them out for it), or a private copy made from what they
 # read where no namespace fence can be set up; its child (it names itself
 # nodeaudit-hwloc) is held to the same rule on its own.  Every open(2) of
-# `nodeaudit check` and `probe` (live), and of `probe` over a fixture
-# sysroot with hwloc asked (NODEAUDIT_HWLOC_ALWAYS), is traced with strace;
+# `nodeaudit check` and `probe` (live), of `probe` over a fixture sysroot
+# with hwloc asked (NODEAUDIT_HWLOC_ALWAYS), and of `check` over sysroots
+# read in io_uring batches and one by one (NODEAUDIT_NO_BATCH), is traced
+# with strace;
 # a path opened twice by us, or twice by hwloc's child, fails, except
 #   /sys/devices/system/cpu/online  glibc's sysconf(_SC_NPROCESSORS_ONLN)
 #                                   inside libcpuid's identification
@@ -77,7 +79,15 @@ run "check, live" "$NODEAUDIT" check
 run "probe, live" "$NODEAUDIT" probe --format json
 fix=$(cd "$top_srcdir/tests/fixtures/numa-2node" && pwd)
 run "probe of a sysroot, hwloc asked" env NODEAUDIT_HWLOC_ALWAYS=1 "$NODEAUDIT" --sysroot "$fix" probe --format json
-fix=$(cd "$top_srcdir/tests/fixtures/cpu-ia64-shared-pkgid" && pwd)
-run "check of a sysroot whose package ids disagree (hwloc asked)" "$NODEAUDIT" --sysroot "$fix" check --format json
+fix=$(cd "$top_srcdir/tests/fixtures/cpu-arm-cluster-pkgid" && pwd)
+run "check of a sysroot whose last-level cache spans packages (hwloc asked)" "$NODEAUDIT" --sysroot "$fix" check --format json
+# A sysroot read in batches (read/batch.c, where io_uring and the private
+# view are had): the files a batch opens inside io_uring_enter are not
+# seen here, so the same runs one by one show every open.
+fix=$(cd "$top_srcdir/tests/fixtures/cpu-2s-smt" && pwd)
+run "check of a sysroot, in batches" "$NODEAUDIT" --sysroot "$fix" check --format json
+run "check of a sysroot, one by one" env NODEAUDIT_NO_BATCH=1 "$NODEAUDIT" --sysroot "$fix" check --format json
+run "probe of a sysroot, hwloc asked, one by one" env NODEAUDIT_NO_BATCH=1 NODEAUDIT_HWLOC_ALWAYS=1 \
+	"$NODEAUDIT" --sysroot "$fix" probe --format json
 echo "1..$n"
 [ $fail -eq 0 ]
