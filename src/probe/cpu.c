@@ -134,14 +134,13 @@ static void probe_smt(struct cpu_state *st, cJSON *cpu)
  * figures stay the kernel's; the other reading is noted. */
 static void note_compute_units(struct cpu_state *st)
 {
-	char *buf = NULL, *p;
+	const char *buf = NULL, *p;
 	int tpc = 0, i;
 	long fam = -1;
-	if (!st->x86 || st->ncores <= 0 || sr_read(st->sr, "/proc/cpuinfo", &buf, NULL) < 0)
+	if (!st->x86 || st->ncores <= 0 || sr_read_view(st->sr, "/proc/cpuinfo", &buf, NULL) < 0)
 		return;
 	if (strstr(buf, "AuthenticAMD") && (p = strstr(buf, "\ncpu family")) && (p = strchr(p, ':')))
 		fam = strtol(p + 1, NULL, 10);
-	free(buf);
 	if (fam != 0x15)
 		return;
 	for (i = 0; i < st->ncores; i++)

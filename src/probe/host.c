@@ -351,15 +351,14 @@ static void host_arch(struct probe_ctx *ctx, cJSON *h)
 		if (sr_read_str(sr, "/nodeaudit/arch", &s) == 0 && *s)
 			a = s;
 		else {
-			char *ci = NULL;
+			const char *ci = NULL;
 			free(s);
 			s = NULL;
-			if (sr_read(sr, "/proc/cpuinfo", &ci, NULL) == 0) {
+			if (sr_read_view(sr, "/proc/cpuinfo", &ci, NULL) == 0) {
 				a = arch_from_cpuinfo(ci);
 				if (a)
 					s = xstrdup(a);
 				a = s;
-				free(ci);
 			}
 		}
 		fj_str_or_null(h, "arch", a);
@@ -395,7 +394,7 @@ int probe_host(struct probe_ctx *ctx)
 {
 	struct facts *f = &ctx->facts;
 	cJSON *h = facts_obj(f, "host");
-	char *s = NULL;
+	const char *ci = NULL;
 
 	proc_string(ctx, h, "hostname", "host.hostname", "/proc/sys/kernel/hostname");
 	proc_string(ctx, h, "kernel", "host.kernel", "/proc/sys/kernel/osrelease");
@@ -403,9 +402,8 @@ int probe_host(struct probe_ctx *ctx)
 	host_capture(ctx, h);
 	/* Here, not in the CPU probe: the host probe always runs, so --only
 	 * does not change what the memory and PCI probes see. */
-	if (sr_read(&ctx->sr, "/proc/cpuinfo", &s, NULL) < 0)
-		s = NULL;
-	probe_virt(ctx, cJSON_GetStringValue(facts_get(f->root, "host.arch")), s);
-	free(s);
+	if (sr_read_view(&ctx->sr, "/proc/cpuinfo", &ci, NULL) < 0)
+		ci = NULL;
+	probe_virt(ctx, cJSON_GetStringValue(facts_get(f->root, "host.arch")), ci);
 	return 0;
 }

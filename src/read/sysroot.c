@@ -359,6 +359,15 @@ int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
 	return read_file(sr, path, buf, lenp, 1);
 }
 
+int sr_read_view(struct sysroot *sr, const char *path, const char **buf, size_t *lenp)
+{
+	size_t len;
+	int r = read_ref(sr, path, buf, &len, 1);
+	if (r == 0 && lenp)
+		*lenp = len;
+	return r;
+}
+
 int sr_read_unrecorded(struct sysroot *sr, const char *path, char **buf, size_t *lenp)
 {
 	return read_file(sr, path, buf, lenp, 0);

@@ -76,6 +76,10 @@ char *sr_hostpath(const struct sysroot *sr, const char *path);
  * what the first one got, failures included, so every probe sees the same
  * bytes and no file costs its system calls twice. */
 int sr_read(struct sysroot *sr, const char *path, char **buf, size_t *len);
+/* The same without a copy: *buf points into the run's cache (read-only,
+ * NUL-terminated, valid until sysroot_close()): for a large file read by
+ * several probes (/proc/cpuinfo of many CPUs). */
+int sr_read_view(struct sysroot *sr, const char *path, const char **buf, size_t *len);
 /* The same, read again now (volatile values: MemAvailable, the load
  * average), and not kept. */
 int sr_read_fresh(struct sysroot *sr, const char *path, char **buf, size_t *len);
