@@ -354,6 +354,43 @@ void sr_batch_like(struct sysroot *sr, const char *model, const char *const *dir
 #endif
 }
 
+void sr_batch_files(struct sysroot *sr, const char *parent, char *const *subs, size_t nsubs,
+		    const char *const *names, size_t nnames)
+{
+#ifdef HAVE_LIBURING
+	struct qent q[SR_BATCH_SLOTS];
+	char path[4096];
+	size_t i, k, files = 0;
+	unsigned n = 0;
+	if (!batch_wanted(sr) || !nsubs || !nnames)
+		return;
+	if (!sr->batch)
+		sr->batch = xcalloc(1, sizeof(*sr->batch));
+	if (ring_up(sr->batch) < 0)
+		return;
+	for (i = 0; i < nsubs; i++)
+		for (k = 0; k < nnames; k++) {
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", parent, subs[i], names[k]) >= sizeof(path))
+				continue;
+			files += (size_t)queue(sr, path, ASK_FILE, q, &n);
+			if (n == SR_BATCH_SLOTS) {
+				run_batch(sr, sr->batch, q, n);
+				n = 0;
+			}
+		}
+	if (n)
+		run_batch(sr, sr->batch, q, n);
+	debug("read: %zu files below %s read in batches", files, parent);
+#else
+	(void)sr;
+	(void)parent;
+	(void)subs;
+	(void)nsubs;
+	(void)names;
+	(void)nnames;
+#endif
+}
+
 void sr_batch_like_set(struct sysroot *sr, const char *fmt, int model, hwloc_const_bitmap_t ids)
 {
 	char m[256], **dirs;

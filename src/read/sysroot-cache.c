@@ -499,12 +499,28 @@ void sr_keep_dirfd(struct sysroot *sr, struct sr_entry *e, int fd)
  * an absolute link); such a path, and any failure but a missing name, is
  * opened again from the root, so the answer is the root's.
  */
+/* Whether the first name of rest, below the kept directory d, is a link
+ * by d's listing (/sys/bus/pci/devices/BDF -> ../../../devices/...): a
+ * walk through it leaves d, and RESOLVE_BENEATH would only say EXDEV. */
+static int through_link(struct sysroot *sr, const struct sr_entry *d, const char *rest)
+{
+	char buf[4096];
+	size_t dl = strlen(d->path), nl = strcspn(rest, "/");
+	if (!d->has_list || d->list_err || dl + 1 + nl >= sizeof(buf))
+		return 0;
+	memcpy(buf, d->path, dl);
+	buf[dl] = '/';
+	memcpy(buf + dl + 1, rest, nl);
+	buf[dl + 1 + nl] = '\0';
+	return sr_listed(sr, buf) == LISTED_OTHER;
+}
+
 int sr_open_near(struct sysroot *sr, const char *path, int flags)
 {
 #if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
 	struct sr_entry *d;
 	const char *rest;
-	if (!sr->live && !openat2_off() && sr_above(sr, path, &d, &rest) == 0 && d) {
+	if (!sr->live && !openat2_off() && sr_above(sr, path, &d, &rest) == 0 && d && !through_link(sr, d, rest)) {
 		struct open_how how;
 		int fd = -1, tries;
 		memset(&how, 0, sizeof(how));

@@ -114,6 +114,9 @@ void sr_free_list(char **names, size_t n);
  */
 void sr_batch_model(struct sysroot *sr);
 void sr_batch_like(struct sysroot *sr, const char *model, const char *const *dirs, size_t ndirs);
+/* Without a model: parent/SUB/NAME for every one of subs and of names. */
+void sr_batch_files(struct sysroot *sr, const char *parent, char *const *subs, size_t nsubs,
+		    const char *const *names, size_t nnames);
 /* The same with dirs fmt (one %d) of each id in ids, model fmt of model. */
 void sr_batch_like_set(struct sysroot *sr, const char *fmt, int model, hwloc_const_bitmap_t ids);
 /* The same with dirs parent/NAME+sub for each of names that is prefix and
