@@ -59,20 +59,22 @@ if [ -n "${AUDIT_SCALE_TREES:-}" ]; then
 	ln -s "$(cd "$AUDIT_SCALE_TREES" && pwd)" "$tmp/trees"
 fi
 
-# The real captures: each archive unpacked; a single top directory is the
-# tree (as --sysroot takes it).
+# unpack ARCHIVE NAME: the capture into trees/real-NAME (once); a single
+# top directory is the tree (as --sysroot takes it).  1 when it is there.
+unpack() {
+	d=$tmp/trees/real-$2
+	[ -d "$d" ] && return 0
+	mkdir -p "$d"
+	tar -xf "$1" -C "$d" 2>/dev/null || { rm -rf "$d"; return 1; }
+	set -- "$d"/*
+	if [ $# -eq 1 ] && [ -d "$1" ] && [ ! -d "$d/sys" ]; then
+		mv "$1" "$d.t" && rmdir "$d" && mv "$d.t" "$d"
+	fi
+}
+# The real captures of the shared directory.
 if [ -d "$shared/fixtures/real/sysfs" ]; then
 	for a in "$shared"/fixtures/real/sysfs/*/*.tar.*; do
-		[ -f "$a" ] || continue
-		name=$(basename "$(dirname "$a")")
-		d=$tmp/trees/real-$name
-		[ -d "$d" ] && continue
-		mkdir -p "$d"
-		tar -xf "$a" -C "$d" 2>/dev/null || { rm -rf "$d"; continue; }
-		set -- "$d"/*
-		if [ $# -eq 1 ] && [ -d "$1" ] && [ ! -d "$d/sys" ]; then
-			mv "$1" "$d.t" && rmdir "$d" && mv "$d.t" "$d"
-		fi
+		if [ -f "$a" ]; then unpack "$a" "$(basename "$(dirname "$a")")" || true; fi
 	done
 else
 	echo "audit-scale: no real captures at $shared/fixtures/real/sysfs (skipped)"
@@ -82,14 +84,7 @@ if [ -n "${AUDIT_SCALE_CAPTURES:-}" ]; then
 	for a in "$AUDIT_SCALE_CAPTURES"/*.tar.bz2 "$AUDIT_SCALE_CAPTURES"/*.tar.gz "$AUDIT_SCALE_CAPTURES"/*.tar.xz; do
 		[ -f "$a" ] || continue
 		name=$(basename "$a"); name=${name%.tar.*}
-		d=$tmp/trees/real-$name
-		[ -d "$d" ] && continue
-		mkdir -p "$d"
-		tar -xf "$a" -C "$d" 2>/dev/null || { rm -rf "$d"; continue; }
-		set -- "$d"/*
-		if [ $# -eq 1 ] && [ -d "$1" ] && [ ! -d "$d/sys" ]; then
-			mv "$1" "$d.t" && rmdir "$d" && mv "$d.t" "$d"
-		fi
+		unpack "$a" "$name" || continue
 		ncpu=$(find "$d/sys/devices/system/cpu" -maxdepth 1 -name 'cpu[0-9]*' 2>/dev/null | wc -l)
 		[ "$ncpu" -ge "${AUDIT_SCALE_MIN_CPUS:-64}" ] || rm -rf "$d"
 	done
