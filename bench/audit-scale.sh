@@ -70,6 +70,11 @@ unpack() {
 	if [ $# -eq 1 ] && [ -d "$1" ] && [ ! -d "$d/sys" ]; then
 		mv "$1" "$d.t" && rmdir "$d" && mv "$d.t" "$d"
 	fi
+	# hwloc's newer dumps keep the tree in fsroot/ beside a cpuid/ dump
+	# (--sysroot takes either; lstopo and lscpu want the tree itself).
+	if [ -d "$d/fsroot" ] && [ ! -d "$d/sys" ]; then
+		mv "$d" "$d.t" && mv "$d.t/fsroot" "$d" && rm -rf "$d.t"
+	fi
 }
 # The real captures of the shared directory.
 if [ -d "$shared/fixtures/real/sysfs" ]; then
