@@ -79,6 +79,28 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
+#if defined(__SANITIZE_ADDRESS__)   /* gcc */
+#define UTIL_ASAN 1
+#elif defined(__has_feature)       /* clang */
+#if __has_feature(address_sanitizer)
+#define UTIL_ASAN 1
+#endif
+#endif
+
+static int leave_memory;
+
+void exit_leave_memory(void)
+{
+#ifndef UTIL_ASAN
+	leave_memory = getenv("NODEAUDIT_FREE_AT_EXIT") == NULL;
+#endif
+}
+
+int exit_frees(void)
+{
+	return !leave_memory;
+}
+
 /* Every message is one line: what it names (a file name, a key, a value
  * from a document) goes through the one cleaner. */
 static void vreport(const char *prefix, const char *fmt, va_list ap)

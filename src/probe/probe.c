@@ -133,6 +133,14 @@ int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *
 void probe_release(struct probe_ctx *ctx)
 {
 	cpuid_cancel(&ctx->cpuid);
+	/* On a one-shot command's way out the memory is the kernel's to take
+	 * back; an unpacked archive's directory is still removed (by
+	 * sysroot_close(), which frees the read layer's cache too). */
+	if (!exit_frees()) {
+		if (ctx->sr.tmpdir)
+			sysroot_close(&ctx->sr);
+		return;
+	}
 	if (ctx->topo)
 		hwloc_topology_destroy(ctx->topo);
 	if (ctx->bind_topo)

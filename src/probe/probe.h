@@ -42,6 +42,9 @@ extern const size_t nprobers;
 /* Open the sysroot, run every probe (or only those named in `only`, a comma
  * list; NULL = all).  Returns 0, or -1 after printing one line. */
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
+/* libcpuid's child ended, an unpacked archive removed; the memory freed
+ * and the descriptors closed only when exit_frees() (lib/util.h), else
+ * left to the exit that follows. */
 void probe_release(struct probe_ctx *ctx);
 
 /* hwloc, asked by the probes (probe/hwloc-ask.c).  hwloc's reading of the
