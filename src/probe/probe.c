@@ -145,28 +145,29 @@ void probe_release(struct probe_ctx *ctx)
 		hwloc_topology_destroy(ctx->topo);
 	if (ctx->bind_topo)
 		hwloc_topology_destroy(ctx->bind_topo);
-	if (ctx->facts.root)
-		facts_release(&ctx->facts);
+	facts_release(&ctx->facts);   /* its tree may have moved into a document */
 	sysroot_close(&ctx->sr);
 }
 
-static void add_copy(cJSON *dst, const char *key, const cJSON *src)
-{
-	if (src)
-		cJSON_AddItemToObject(dst, key, cJSON_Duplicate(src, 1));
-}
-
-cJSON *probe_json(const struct probe_ctx *ctx)
+/* The facts move into the document: ctx keeps none (its tree, gaps,
+ * conflicts and evidence are NULL after). */
+cJSON *probe_json(struct probe_ctx *ctx)
 {
 	cJSON *j = cJSON_CreateObject(), *tool, *it;
 	cJSON_AddStringToObject(j, "schema", "nodeaudit.probe/1");
 	tool = cJSON_AddObjectToObject(j, "tool");
 	cJSON_AddStringToObject(tool, "name", PACKAGE_NAME);
 	cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION);
-	cJSON_ArrayForEach(it, ctx->facts.root)
-		add_copy(j, it->string, it);
-	add_copy(j, "gaps", ctx->facts.gaps);
-	add_copy(j, "conflicts", ctx->facts.conflicts);
-	add_copy(j, "evidence", ctx->facts.evidence);
+	/* Each member appended with its key as it is (an object's members
+	 * are an array's items with names). */
+	while (ctx->facts.root && (it = ctx->facts.root->child))
+		cJSON_AddItemToArray(j, cJSON_DetachItemViaPointer(ctx->facts.root, it));
+	if (ctx->facts.gaps)
+		cJSON_AddItemToObject(j, "gaps", ctx->facts.gaps);
+	if (ctx->facts.conflicts)
+		cJSON_AddItemToObject(j, "conflicts", ctx->facts.conflicts);
+	if (ctx->facts.evidence)
+		cJSON_AddItemToObject(j, "evidence", ctx->facts.evidence);
+	ctx->facts.gaps = ctx->facts.conflicts = ctx->facts.evidence = NULL;
 	return j;
 }

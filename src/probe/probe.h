@@ -63,8 +63,10 @@ int probe_hwloc_asked(int settled);
 hwloc_topology_t probe_bind_topology(struct probe_ctx *ctx);
 
 /* The probe JSON document: schema, tool, host, facts at top level, gaps,
- * conflicts, evidence.  Takes ownership of nothing; returns a new tree. */
-cJSON *probe_json(const struct probe_ctx *ctx);
+ * conflicts, evidence.  The facts move into it, not copied: ctx's fact
+ * tree is empty after, its gaps, conflicts and evidence NULL (its callers
+ * give the context up next). */
+cJSON *probe_json(struct probe_ctx *ctx);
 
 /* Each probe, in probe-*.c. */
 int probe_host(struct probe_ctx *ctx);
