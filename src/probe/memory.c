@@ -37,6 +37,25 @@
  * populated processor sockets first (a --smbios dump describes its machine,
  * not the probed one), else the kernel's package masks read here (not
  * cpu.packages, so that --only memory gives the same facts). */
+/* sscanf(name, "cpu%u%c", id, &c) == 1: a name of "cpu" and 1 to 9
+ * digits is taken without sscanf() (a thousand instructions a name);
+ * any other is sscanf()'s. */
+static int cpu_dir_id(const char *name, unsigned *id)
+{
+	size_t n = 0;
+	unsigned v = 0;
+	char c;
+	if (!strncmp(name, "cpu", 3)) {
+		while (n < 10 && name[3 + n] >= '0' && name[3 + n] <= '9')
+			v = v * 10 + (unsigned)(name[3 + n++] - '0');
+		if (n && n < 10 && !name[3 + n]) {
+			*id = v;
+			return 1;
+		}
+	}
+	return sscanf(name, "cpu%u%c", id, &c);
+}
+
 static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, const char **src)
 {
 	char **names = NULL;
@@ -62,8 +81,7 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 		size_t k;
 		int r = -ENOENT;
 		unsigned id;
-		char c;
-		if (sscanf(names[i], "cpu%u%c", &id, &c) != 1)
+		if (cpu_dir_id(names[i], &id) != 1)
 			continue;
 		for (k = 0; k < ARRAY_SIZE(files) && r == -ENOENT; k++) {
 			path = xasprintf("/sys/devices/system/cpu/%s/topology/%s", names[i], files[k]);
