@@ -38,24 +38,22 @@ static int named(const char *only, const char *name)
 }
 
 /* Move the items added to c (an array, or an object's members) since
- * index from to index at, in their order. */
+ * index from to index at, in their order: the items between at and from
+ * go to the end instead, each detached by its pointer and appended (cJSON
+ * appends keep its list invariants; inserting does not work on an
+ * object's members).  The moved items alone are written: after hwloc's
+ * fork every page written again is a fault. */
 static void move_tail(cJSON *c, int at, int from)
 {
-	int n = cJSON_GetArraySize(c), k;
-	cJSON **it;
-	if (from >= n || at >= from)
+	cJSON *it, *next;
+	int k;
+	if (from >= cJSON_GetArraySize(c) || at >= from)
 		return;
-	/* Detach the items from at on, then append the moved ones first
-	 * (cJSON appends keep its list invariants; inserting does not work
-	 * on an object's members). */
-	it = xcalloc((size_t)(n - at), sizeof(*it));
-	for (k = at; k < n; k++)
-		it[k - at] = cJSON_DetachItemFromArray(c, at);
-	for (k = from; k < n; k++)
-		cJSON_AddItemToArray(c, it[k - at]);
-	for (k = at; k < from; k++)
-		cJSON_AddItemToArray(c, it[k - at]);
-	free(it);
+	it = cJSON_GetArrayItem(c, at);
+	for (k = at; k < from && it; k++, it = next) {
+		next = it->next;
+		cJSON_AddItemToArray(c, cJSON_DetachItemViaPointer(c, it));
+	}
 }
 
 static int run_one(struct probe_ctx *ctx, size_t i)
