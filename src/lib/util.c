@@ -466,6 +466,10 @@ long utf8_bad_offset(const char *text, size_t len)
 	size_t i = 0;
 	while (i < len) {
 		size_t n;
+		if ((unsigned)(s[i] - 1) < 0x7f) {   /* ASCII but NUL: most bytes */
+			i++;
+			continue;
+		}
 		if (!s[i])
 			return (long)i;   /* a NUL inside a document is not text */
 		n = utf8_seq(s + i);
