@@ -101,10 +101,10 @@ static uint64_t hash_str(const char *s)
 	return hash_more(FNV_BASIS, s);   /* FNV-1a */
 }
 
-/* The hash of "a\nb", without writing it out. */
-static uint64_t hash_pair(const char *a, const char *b)
+/* The hash of "a\nb", without writing it out, from ha = hash_str(a). */
+static uint64_t hash_pair(uint64_t ha, const char *b)
 {
-	return hash_more((hash_more(FNV_BASIS, a) ^ '\n') * FNV_PRIME, b);
+	return hash_more((ha ^ '\n') * FNV_PRIME, b);
 }
 
 /* Whether "a1\na2" and "b1\nb2" are the same string. */
@@ -173,7 +173,7 @@ void facts_gap(struct facts *f, const char *fact, const char *fmt, ...)
 	va_end(ap);
 	/* The same fact and reason twice (e.g. one file for many CPUs) is one gap. */
 	slots_grow(&f->gapset, f->ngapset, &f->agapset);
-	h = hash_pair(fact, reason);
+	h = hash_pair(hash_str(fact), reason);
 	for (i = h & (f->agapset - 1); f->gapset[i].a; i = (i + 1) & (f->agapset - 1))
 		if (f->gapset[i].hash == h &&
 		    pair_eq(f->gapset[i].a->valuestring, f->gapset[i].b->valuestring, fact, reason)) {
@@ -201,8 +201,9 @@ void facts_gap_read(struct facts *f, const char *fact, const char *path, int err
 	facts_gap(f, fact, "%s: %s", path, sr_reason(err));
 }
 
-/* The slot of fact's evidence list in f->evlists (NULL in it: none yet). */
-static cJSON **evlist_slot(struct facts *f, const char *fact)
+/* The slot of fact's evidence list in f->evlists (NULL in it: none yet);
+ * hfact: hash_str(fact). */
+static cJSON **evlist_slot(struct facts *f, const char *fact, uint64_t hfact)
 {
 	size_t i;
 	if (2 * (f->nevlists + 1) > f->aevlists) {
@@ -218,7 +219,7 @@ static cJSON **evlist_slot(struct facts *f, const char *fact)
 		f->evlists = nl;
 		f->aevlists = na;
 	}
-	for (i = hash_str(fact) & (f->aevlists - 1); f->evlists[i]; i = (i + 1) & (f->aevlists - 1))
+	for (i = hfact & (f->aevlists - 1); f->evlists[i]; i = (i + 1) & (f->aevlists - 1))
 		if (!strcmp(f->evlists[i]->string, fact))
 			break;
 	return &f->evlists[i];
@@ -227,17 +228,17 @@ static cJSON **evlist_slot(struct facts *f, const char *fact)
 void facts_evidence(struct facts *f, const char *fact, const char *path)
 {
 	cJSON **slot, *list, *item;
-	uint64_t h;
+	uint64_t hfact = hash_str(fact), h;
 	size_t i;
 	/* Each path once per fact, in constant time: a fact read from every
 	 * CPU's files has thousands. */
 	slots_grow(&f->evset, f->nevset, &f->aevset);
-	h = hash_pair(fact, path);
+	h = hash_pair(hfact, path);
 	for (i = h & (f->aevset - 1); f->evset[i].a; i = (i + 1) & (f->aevset - 1))
 		if (f->evset[i].hash == h &&
 		    pair_eq(f->evset[i].a->string, f->evset[i].b->valuestring, fact, path))
 			return;
-	slot = evlist_slot(f, fact);
+	slot = evlist_slot(f, fact, hfact);
 	list = *slot;
 	if (!list) {
 		list = cJSON_AddArrayToObject(f->evidence, fact);
