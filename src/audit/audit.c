@@ -97,20 +97,24 @@ cJSON *audit_load_doc(const char *path, const char *want, const char *what, size
 	return doc;
 }
 
-/* A probe document split into the fact tree (root.cpu...) and its meta. */
-static cJSON *facts_from_probe_doc(const cJSON *doc)
+/* A probe document split into the fact tree (root.cpu...) and its meta:
+ * the facts move out of doc, which keeps the meta. */
+static cJSON *facts_from_probe_doc(cJSON *doc)
 {
 	static const char *const meta[] = { "schema", "tool", "gaps", "conflicts", "evidence", NULL };
 	cJSON *root = cJSON_CreateObject();
-	const cJSON *it;
-	cJSON_ArrayForEach(it, doc) {
+	cJSON *it, *next;
+	for (it = doc->child; it; it = next) {
 		size_t i;
 		int skip = 0;
+		next = it->next;
 		for (i = 0; meta[i]; i++)
 			if (!strcmp(it->string, meta[i]))
 				skip = 1;
+		/* Appended with its key as it is (an object's members are an
+		 * array's items with names). */
 		if (!skip)
-			cJSON_AddItemToObject(root, it->string, cJSON_Duplicate(it, 1));
+			cJSON_AddItemToArray(root, cJSON_DetachItemViaPointer(doc, it));
 	}
 	return root;
 }
@@ -133,9 +137,9 @@ static int guest_switch(const struct audit_opts *o, const cJSON *root, struct pr
 	return 0;
 }
 
-static void say_chosen(cJSON *report, const cJSON *root)
+static void say_chosen(cJSON *report)
 {
-	const char *hv = fj_get_str(facts_get(root, "host"), "hypervisor");
+	const char *hv = fj_get_str(cJSON_GetObjectItemCaseSensitive(report, "host"), "hypervisor");
 	char *s = xasprintf("a virtual guest%s%s%s: the host decides the hardware checks; --profile overrides",
 			    hv ? " (" : "", hv ? hv : "", hv ? ")" : "");
 	cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(report, "profile"), "chosen", s);
@@ -160,7 +164,7 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 	if (o->facts) {
 		cJSON *doc = audit_load_doc(o->facts, "nodeaudit.probe/1",
 					    "the JSON of 'nodeaudit probe --format json'", 64u << 20);
-		cJSON *root;
+		cJSON *root, *gaps, *conflicts;
 		if (!doc) {
 			profile_release(&prof);
 			return -1;
@@ -171,14 +175,22 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 			cJSON_Delete(doc);
 			return -1;
 		}
-		*report = report_build(&prof, root, cJSON_GetObjectItemCaseSensitive(doc, "gaps"),
-				       cJSON_GetObjectItemCaseSensitive(doc, "evidence"),
-				       cJSON_GetObjectItemCaseSensitive(doc, "conflicts"), fail_on, exit_code);
+		gaps = cJSON_GetObjectItemCaseSensitive(doc, "gaps");
+		conflicts = cJSON_GetObjectItemCaseSensitive(doc, "conflicts");
+		if (gaps)
+			cJSON_DetachItemViaPointer(doc, gaps);
+		if (conflicts)
+			cJSON_DetachItemViaPointer(doc, conflicts);
+		*report = report_build_moving(&prof, &root, &gaps,
+					      cJSON_GetObjectItemCaseSensitive(doc, "evidence"),
+					      &conflicts, fail_on, exit_code);
 		if (chosen)
-			say_chosen(*report, root);
+			say_chosen(*report);
 		*exit_code = report_apply_unknown(*report, o->unknown, *exit_code);
-		cJSON_Delete(root);
-		cJSON_Delete(doc);
+		if (exit_frees()) {   /* else the command's exit takes them back */
+			cJSON_Delete(conflicts);
+			cJSON_Delete(doc);
+		}
 		profile_release(&prof);
 		return 0;
 	}
@@ -197,10 +209,10 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 		profile_release(&prof);
 		return -1;
 	}
-	*report = report_build(&prof, ctx.facts.root, ctx.facts.gaps, ctx.facts.evidence,
-			       ctx.facts.conflicts, fail_on, exit_code);
+	*report = report_build_moving(&prof, &ctx.facts.root, &ctx.facts.gaps, ctx.facts.evidence,
+				      &ctx.facts.conflicts, fail_on, exit_code);
 	if (chosen)
-		say_chosen(*report, ctx.facts.root);
+		say_chosen(*report);
 	*exit_code = report_apply_unknown(*report, o->unknown, *exit_code);
 	probe_release(&ctx);
 	profile_release(&prof);

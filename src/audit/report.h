@@ -19,6 +19,14 @@ int report_apply_unknown(cJSON *report, const char *unknown, int code);
 cJSON *report_build(const struct profile *p, const cJSON *root, const cJSON *gaps,
 		    const cJSON *evidence, const cJSON *conflicts, const char *fail_on,
 		    int *exit_code);
+/* The same document from a caller that gives the fact tree up: *root,
+ * *gaps and (when not empty) *conflicts move into the report, not copied,
+ * and are set to NULL; an empty *conflicts stays the caller's.  root is an
+ * object (the report's facts: its host member moves to the report's
+ * host). */
+cJSON *report_build_moving(const struct profile *p, cJSON **root, cJSON **gaps,
+			   const cJSON *evidence, cJSON **conflicts, const char *fail_on,
+			   int *exit_code);
 
 /* Shared by the renderers (render/check-common.c): an integer of a report
  * object, a finding's observed value for people, a finding's status. */

@@ -318,6 +318,8 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 
 void invocation_release(struct invocation *inv)
 {
+	if (!exit_frees())
+		return;   /* the process ends next: the kernel takes it all back */
 	cJSON_Delete(inv->doc.json);
 	if (inv->doc.free_data && inv->doc.data)
 		inv->doc.free_data((void *)inv->doc.data);
@@ -440,6 +442,7 @@ int cli_main(int argc, char **argv)
 	size_t i;
 	int at;
 
+	exit_leave_memory();
 	at = cli_find_command(argc - 1, argv + 1);
 	if (at < 0) {
 		cmd = find_command(cli_default_command);

@@ -16,26 +16,21 @@ void facts_init(struct facts *f)
 	f->gaps = cJSON_CreateArray();
 	f->evidence = cJSON_CreateObject();
 	f->conflicts = cJSON_CreateArray();
-	f->gapkeys = NULL;
-	f->ngapkeys = f->agapkeys = 0;
+	f->gapset = NULL;
+	f->ngapset = f->agapset = 0;
 	f->evlists = NULL;
 	f->nevlists = f->aevlists = 0;
-	f->evkeys = NULL;
-	f->nevkeys = f->aevkeys = 0;
+	f->evset = NULL;
+	f->nevset = f->aevset = 0;
 	if (!f->root || !f->gaps || !f->evidence || !f->conflicts)
 		die("out of memory");
 }
 
 void facts_release(struct facts *f)
 {
-	size_t i;
-	for (i = 0; i < f->agapkeys; i++)
-		free(f->gapkeys[i]);
-	free(f->gapkeys);
+	free(f->gapset);
 	free(f->evlists);
-	for (i = 0; i < f->aevkeys; i++)
-		free(f->evkeys[i]);
-	free(f->evkeys);
+	free(f->evset);
 	cJSON_Delete(f->root);
 	cJSON_Delete(f->gaps);
 	cJSON_Delete(f->evidence);
@@ -91,64 +86,113 @@ const cJSON *facts_get(const cJSON *root, const char *path)
 	return cur;
 }
 
-static uint64_t hash_str(const char *s)
+#define FNV_BASIS 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
+
+static uint64_t hash_more(uint64_t h, const char *s)
 {
-	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
 	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
 	return h;
 }
 
-/* Add key (malloc'd, taken) to an open-addressing string set: 1 if it
- * was new, 0 (key freed) if it was there. */
-static int strset_add(char ***tab, size_t *n, size_t *a, char *key)
+static uint64_t hash_str(const char *s)
 {
-	size_t i;
-	if (2 * (*n + 1) > *a) {
-		size_t na = *a ? *a * 2 : 64, j;
-		char **nk = xcalloc(na, sizeof(*nk));
-		for (j = 0; j < *a; j++)
-			if ((*tab)[j]) {
-				for (i = hash_str((*tab)[j]) & (na - 1); nk[i]; i = (i + 1) & (na - 1))
-					;
-				nk[i] = (*tab)[j];
-			}
-		free(*tab);
-		*tab = nk;
-		*a = na;
-	}
-	for (i = hash_str(key) & (*a - 1); (*tab)[i]; i = (i + 1) & (*a - 1))
-		if (!strcmp((*tab)[i], key)) {
-			free(key);
-			return 0;
-		}
-	(*tab)[i] = key;
-	(*n)++;
-	return 1;
+	return hash_more(FNV_BASIS, s);   /* FNV-1a */
 }
 
-static int gapkey_add(struct facts *f, char *key)
+/* The hash of "a\nb", without writing it out, from ha = hash_str(a). */
+static uint64_t hash_pair(uint64_t ha, const char *b)
 {
-	return strset_add(&f->gapkeys, &f->ngapkeys, &f->agapkeys, key);
+	return hash_more((ha ^ '\n') * FNV_PRIME, b);
+}
+
+/* Whether "a1\na2" and "b1\nb2" are the same string. */
+static int pair_eq(const char *a1, const char *a2, const char *b1, const char *b2)
+{
+	const char *a = a1, *b = b1;
+	int ina = 0, inb = 0;
+	for (;;) {
+		char ca = *a ? *a : ina ? '\0' : '\n';
+		char cb = *b ? *b : inb ? '\0' : '\n';
+		if (ca != cb)
+			return 0;
+		if (!ca)
+			return 1;
+		if (*a)
+			a++;
+		else
+			a = a2, ina = 1;
+		if (*b)
+			b++;
+		else
+			b = b2, inb = 1;
+	}
+}
+
+/*
+ * An open-addressing set of "x\ny" keys whose strings live in the fact
+ * tree: a slot holds the key's hash and the two items it is read from
+ * (a gap: its "fact" and "reason" members; evidence: its list, by name,
+ * and the path in it).  The strings are read through the items, so a
+ * slot stays right whatever happens to them later.
+ */
+struct facts_slot {
+	uint64_t hash;
+	const cJSON *a, *b;
+};
+
+static void slots_grow(struct facts_slot **tab, size_t n, size_t *a)
+{
+	size_t na, i, j;
+	struct facts_slot *nt;
+	if (2 * (n + 1) <= *a)
+		return;
+	na = *a ? *a * 2 : 64;
+	nt = xcalloc(na, sizeof(*nt));
+	for (j = 0; j < *a; j++)
+		if ((*tab)[j].a) {
+			for (i = (*tab)[j].hash & (na - 1); nt[i].a; i = (i + 1) & (na - 1))
+				;
+			nt[i] = (*tab)[j];
+		}
+	free(*tab);
+	*tab = nt;
+	*a = na;
 }
 
 void facts_gap(struct facts *f, const char *fact, const char *fmt, ...)
 {
 	va_list ap;
 	char *reason;
-	cJSON *g;
+	cJSON *g, *fi, *ri;
+	uint64_t h;
+	size_t i;
 	va_start(ap, fmt);
 	reason = xvasprintf(fmt, ap);
 	va_end(ap);
 	/* The same fact and reason twice (e.g. one file for many CPUs) is one gap. */
-	if (!gapkey_add(f, xasprintf("%s\n%s", fact, reason))) {
-		free(reason);
-		return;
-	}
+	slots_grow(&f->gapset, f->ngapset, &f->agapset);
+	h = hash_pair(hash_str(fact), reason);
+	for (i = h & (f->agapset - 1); f->gapset[i].a; i = (i + 1) & (f->agapset - 1))
+		if (f->gapset[i].hash == h &&
+		    pair_eq(f->gapset[i].a->valuestring, f->gapset[i].b->valuestring, fact, reason)) {
+			free(reason);
+			return;
+		}
 	g = cJSON_CreateObject();
-	cJSON_AddStringToObject(g, "fact", fact);
-	cJSON_AddStringToObject(g, "reason", reason);
+	fi = cJSON_CreateString(fact);
+	ri = cJSON_CreateString(reason);
+	if (!g || !fi || !ri)
+		die("out of memory");
+	/* Literal keys, not copied (cJSON_StringIsConst). */
+	cJSON_AddItemToObjectCS(g, "fact", fi);
+	cJSON_AddItemToObjectCS(g, "reason", ri);
 	cJSON_AddItemToArray(f->gaps, g);
+	f->gapset[i].hash = h;
+	f->gapset[i].a = fi;
+	f->gapset[i].b = ri;
+	f->ngapset++;
 	free(reason);
 }
 
@@ -157,8 +201,9 @@ void facts_gap_read(struct facts *f, const char *fact, const char *path, int err
 	facts_gap(f, fact, "%s: %s", path, sr_reason(err));
 }
 
-/* The slot of fact's evidence list in f->evlists (NULL in it: none yet). */
-static cJSON **evlist_slot(struct facts *f, const char *fact)
+/* The slot of fact's evidence list in f->evlists (NULL in it: none yet);
+ * hfact: hash_str(fact). */
+static cJSON **evlist_slot(struct facts *f, const char *fact, uint64_t hfact)
 {
 	size_t i;
 	if (2 * (f->nevlists + 1) > f->aevlists) {
@@ -174,7 +219,7 @@ static cJSON **evlist_slot(struct facts *f, const char *fact)
 		f->evlists = nl;
 		f->aevlists = na;
 	}
-	for (i = hash_str(fact) & (f->aevlists - 1); f->evlists[i]; i = (i + 1) & (f->aevlists - 1))
+	for (i = hfact & (f->aevlists - 1); f->evlists[i]; i = (i + 1) & (f->aevlists - 1))
 		if (!strcmp(f->evlists[i]->string, fact))
 			break;
 	return &f->evlists[i];
@@ -182,19 +227,32 @@ static cJSON **evlist_slot(struct facts *f, const char *fact)
 
 void facts_evidence(struct facts *f, const char *fact, const char *path)
 {
-	cJSON **slot, *list;
+	cJSON **slot, *list, *item;
+	uint64_t hfact = hash_str(fact), h;
+	size_t i;
 	/* Each path once per fact, in constant time: a fact read from every
 	 * CPU's files has thousands. */
-	if (!strset_add(&f->evkeys, &f->nevkeys, &f->aevkeys, xasprintf("%s\n%s", fact, path)))
-		return;
-	slot = evlist_slot(f, fact);
+	slots_grow(&f->evset, f->nevset, &f->aevset);
+	h = hash_pair(hfact, path);
+	for (i = h & (f->aevset - 1); f->evset[i].a; i = (i + 1) & (f->aevset - 1))
+		if (f->evset[i].hash == h &&
+		    pair_eq(f->evset[i].a->string, f->evset[i].b->valuestring, fact, path))
+			return;
+	slot = evlist_slot(f, fact, hfact);
 	list = *slot;
 	if (!list) {
 		list = cJSON_AddArrayToObject(f->evidence, fact);
 		*slot = list;
 		f->nevlists++;
 	}
-	cJSON_AddItemToArray(list, cJSON_CreateString(path));
+	item = cJSON_CreateString(path);
+	if (!list || !item)
+		die("out of memory");
+	cJSON_AddItemToArray(list, item);
+	f->evset[i].hash = h;
+	f->evset[i].a = list;
+	f->evset[i].b = item;
+	f->nevset++;
 }
 
 void facts_conflict(struct facts *f, const char *fact, const char *chosen_source,

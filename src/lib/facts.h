@@ -12,22 +12,26 @@
  * Evidence maps a fact path to the files it was read from; a conflict
  * records two sources that disagree ("libcpuid says 8 cores, sysfs 12").
  */
+struct facts_slot;
+
 struct facts {
 	cJSON *root;        /* {"cpu": {...}, "numa": {...}, ...} */
 	cJSON *gaps;        /* [{"fact", "reason"}] */
 	cJSON *evidence;    /* {"cpu.smt.active": ["/sys/..."]} */
 	cJSON *conflicts;   /* [{"fact", "sources": {...}, "chosen", "note"}] */
-	/* The gaps' "fact\nreason" keys, hashed: a gap is recorded once, in
+	/* The gaps by "fact\nreason", hashed: a gap is recorded once, in
 	 * constant time (65536 nodes each missing a file must not be
-	 * quadratic). */
-	char **gapkeys;
-	size_t ngapkeys, agapkeys;
+	 * quadratic).  A slot names the gap object, whose strings are the
+	 * key: no copy of them is kept. */
+	struct facts_slot *gapset;
+	size_t ngapset, agapset;
 	/* The evidence lists by fact name, hashed the same way: a 4096-CPU
 	 * tree has tens of thousands of facts with evidence. */
 	cJSON **evlists;
 	size_t nevlists, aevlists;
-	char **evkeys;      /* "fact\npath" of each piece of evidence, hashed */
-	size_t nevkeys, aevkeys;
+	/* Each piece of evidence by "fact\npath": its list and its item. */
+	struct facts_slot *evset;
+	size_t nevset, aevset;
 };
 
 void facts_init(struct facts *f);

@@ -61,11 +61,26 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+/* Formatted on the stack first, then copied into a block of its size:
+ * glibc's vasprintf() takes 100 bytes and shrinks them with realloc(),
+ * a fifth more instructions for the paths and keys the probes build. */
 char *xvasprintf(const char *fmt, va_list ap)
 {
-	char *p;
-	if (vasprintf(&p, fmt, ap) < 0)
+	char buf[256], *p;
+	va_list again;
+	int n;
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n < 0) {
+		va_end(again);
 		oom();
+	}
+	p = xmalloc((size_t)n + 1);
+	if ((size_t)n < sizeof(buf))
+		memcpy(p, buf, (size_t)n + 1);
+	else
+		vsnprintf(p, (size_t)n + 1, fmt, again);
+	va_end(again);
 	return p;
 }
 
@@ -77,6 +92,28 @@ char *xasprintf(const char *fmt, ...)
 	p = xvasprintf(fmt, ap);
 	va_end(ap);
 	return p;
+}
+
+#if defined(__SANITIZE_ADDRESS__)   /* gcc */
+#define UTIL_ASAN 1
+#elif defined(__has_feature)       /* clang */
+#if __has_feature(address_sanitizer)
+#define UTIL_ASAN 1
+#endif
+#endif
+
+static int leave_memory;
+
+void exit_leave_memory(void)
+{
+#ifndef UTIL_ASAN
+	leave_memory = getenv("NODEAUDIT_FREE_AT_EXIT") == NULL;
+#endif
+}
+
+int exit_frees(void)
+{
+	return !leave_memory;
 }
 
 /* Every message is one line: what it names (a file name, a key, a value
@@ -143,14 +180,34 @@ char *strtrim(char *s)
 	return s;
 }
 
+/* isspace() in the C locale, which is the program's (it sets no other). */
+static int c_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 char *strsquash(char *s)
 {
-	char *r = s, *w = s;
+	unsigned char *r = (unsigned char *)s, *start, *w;
 	int space = 0;
-	while (isspace((unsigned char)*r))
+	while (c_space(*r))
 		r++;
+	/* The usual string after its leading white space is squashed already:
+	 * words with one blank between them.  It moves in one piece, up to
+	 * the first byte that is not so. */
+	start = r;
+	for (;;) {
+		while (*r > ' ')
+			r++;
+		if (*r != ' ' || r[1] <= ' ')
+			break;
+		r++;
+	}
+	w = (unsigned char *)s + (r - start);
+	if (start != (unsigned char *)s)
+		memmove(s, start, (size_t)(r - start));
 	for (; *r; r++) {
-		if (isspace((unsigned char)*r)) {
+		if (c_space(*r)) {
 			space = 1;
 			continue;
 		}
@@ -409,6 +466,10 @@ long utf8_bad_offset(const char *text, size_t len)
 	size_t i = 0;
 	while (i < len) {
 		size_t n;
+		if ((unsigned)(s[i] - 1) < 0x7f) {   /* ASCII but NUL: most bytes */
+			i++;
+			continue;
+		}
 		if (!s[i])
 			return (long)i;   /* a NUL inside a document is not text */
 		n = utf8_seq(s + i);
@@ -444,16 +505,24 @@ char *str_clean(const char *in, enum clean_mode mode)
 	const unsigned char *s = (const unsigned char *)in;
 	struct strbuf sb = STRBUF_INIT;
 	int changed = 0;
-	/* Most strings need nothing: find the first that does, copy none. */
-	while (s && *s) {
-		size_t n = utf8_seq(s);
+	if (!s)
+		return NULL;
+	/* Most strings need nothing: find the first byte that does, copy none.
+	 * Printable ASCII, nearly every byte, is passed by one comparison. */
+	for (;;) {
+		size_t n;
+		if ((unsigned)(*s - 0x20) < 0x5f) {
+			s++;
+			continue;
+		}
+		if (!*s)
+			return NULL;
+		n = utf8_seq(s);
 		if (!n || (mode != CLEAN_UTF8 && is_ctrl_seq(s, n) &&
 			   !(mode == CLEAN_TEXT && (*s == '\n' || *s == '\t'))))
 			break;
 		s += n;
 	}
-	if (!s || !*s)
-		return NULL;
 	strbuf_add(&sb, in, (size_t)((const char *)s - in));
 	while (*s) {
 		size_t n = utf8_seq(s);

@@ -108,6 +108,45 @@ static int pci_rank(unsigned vendor)
 	return -1;
 }
 
+/* A plain hex word at s (1 to 8 digits, not "0x"-prefixed) into *v: its
+ * length, or 0 for anything else. */
+static size_t hex_word(const char *s, unsigned *v)
+{
+	size_t n = 0;
+	unsigned x = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return 0;
+	for (;; n++) {
+		unsigned char c = (unsigned char)s[n];
+		unsigned d = (unsigned)(c - '0') < 10 ? (unsigned)(c - '0') :
+			     (unsigned)((c | 0x20) - 'a') < 6 ? (unsigned)((c | 0x20) - 'a') + 10 : 16;
+		if (d == 16)
+			break;
+		x = x << 4 | d;
+	}
+	if (!n || n > 8)
+		return 0;
+	*v = x;
+	return n;
+}
+
+/* sscanf(line, "%x %x", bdf, vd): a line of /proc/bus/pci/devices starts
+ * with two plain hex words and a tab, taken without sscanf() (a
+ * thousand instructions a line); any other line is sscanf()'s, whose
+ * answer is the same on the lines taken here. */
+static int pci_bdf_vd(const char *line, unsigned *bdf, unsigned *vd)
+{
+	size_t n = hex_word(line, bdf);
+	if (n && (line[n] == ' ' || line[n] == '\t')) {
+		const char *p = line + n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (hex_word(p, vd))
+			return 2;
+	}
+	return sscanf(line, "%x %x", bdf, vd);
+}
+
 static void pci_witness(struct sysroot *sr, struct witness *w)
 {
 	char *buf = NULL, **names = NULL, *line, *save = NULL;
@@ -118,7 +157,7 @@ static void pci_witness(struct sysroot *sr, struct witness *w)
 		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			unsigned bdf, vd;
 			int r;
-			if (sscanf(line, "%x %x", &bdf, &vd) != 2)
+			if (pci_bdf_vd(line, &bdf, &vd) != 2)
 				continue;
 			listed++;
 			r = pci_rank(vd >> 16);

@@ -37,6 +37,40 @@
  * populated processor sockets first (a --smbios dump describes its machine,
  * not the probed one), else the kernel's package masks read here (not
  * cpu.packages, so that --only memory gives the same facts). */
+/* "/sys/devices/system/cpu/NAME/topology/FILE", built without a format
+ * in buf (a directory entry's name fits) or, longer, malloc'd. */
+static char *cpu_topology_path(char *buf, size_t size, const char *name, const char *file)
+{
+	static const char dir[] = "/sys/devices/system/cpu/", sub[] = "/topology/";
+	size_t n = strlen(name), f = strlen(file), d = sizeof(dir) - 1, t = sizeof(sub) - 1;
+	if (d + n + t + f >= size)
+		return xasprintf("%s%s%s%s", dir, name, sub, file);
+	memcpy(buf, dir, d);
+	memcpy(buf + d, name, n);
+	memcpy(buf + d + n, sub, t);
+	memcpy(buf + d + n + t, file, f + 1);
+	return buf;
+}
+
+/* sscanf(name, "cpu%u%c", id, &c) == 1: a name of "cpu" and 1 to 9
+ * digits is taken without sscanf() (a thousand instructions a name);
+ * any other is sscanf()'s. */
+static int cpu_dir_id(const char *name, unsigned *id)
+{
+	size_t n = 0;
+	unsigned v = 0;
+	char c;
+	if (!strncmp(name, "cpu", 3)) {
+		while (n < 10 && name[3 + n] >= '0' && name[3 + n] <= '9')
+			v = v * 10 + (unsigned)(name[3 + n++] - '0');
+		if (n && n < 10 && !name[3 + n]) {
+			*id = v;
+			return 1;
+		}
+	}
+	return sscanf(name, "cpu%u%c", id, &c);
+}
+
 static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, const char **src)
 {
 	char **names = NULL;
@@ -59,19 +93,19 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 	sr_batch_model(&ctx->sr);
 	for (i = 0; i < nn && ok; i++) {
 		static const char *const files[] = { "package_cpus_list", "core_siblings_list" };
-		char *path;
+		char buf[320];
 		size_t k;
 		int r = -ENOENT;
 		unsigned id;
-		char c;
-		if (sscanf(names[i], "cpu%u%c", &id, &c) != 1)
+		if (cpu_dir_id(names[i], &id) != 1)
 			continue;
 		if (ncpu++ == 1)   /* the first CPU's files, below the others' at once */
 			sr_batch_like_listed(&ctx->sr, "/sys/devices/system/cpu", names, nn, "cpu", "");
 		for (k = 0; k < ARRAY_SIZE(files) && r == -ENOENT; k++) {
-			path = xasprintf("/sys/devices/system/cpu/%s/topology/%s", names[i], files[k]);
+			char *path = cpu_topology_path(buf, sizeof(buf), names[i], files[k]);
 			r = sr_read_cpulist(&ctx->sr, path, set);
-			free(path);
+			if (path != buf)
+				free(path);
 		}
 		if (r < 0 || !hwloc_bitmap_isset(set, id)) {
 			ok = 0;

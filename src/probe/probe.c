@@ -38,24 +38,22 @@ static int named(const char *only, const char *name)
 }
 
 /* Move the items added to c (an array, or an object's members) since
- * index from to index at, in their order. */
+ * index from to index at, in their order: the items between at and from
+ * go to the end instead, each detached by its pointer and appended (cJSON
+ * appends keep its list invariants; inserting does not work on an
+ * object's members).  The moved items alone are written: after hwloc's
+ * fork every page written again is a fault. */
 static void move_tail(cJSON *c, int at, int from)
 {
-	int n = cJSON_GetArraySize(c), k;
-	cJSON **it;
-	if (from >= n || at >= from)
+	cJSON *it, *next;
+	int k;
+	if (from >= cJSON_GetArraySize(c) || at >= from)
 		return;
-	/* Detach the items from at on, then append the moved ones first
-	 * (cJSON appends keep its list invariants; inserting does not work
-	 * on an object's members). */
-	it = xcalloc((size_t)(n - at), sizeof(*it));
-	for (k = at; k < n; k++)
-		it[k - at] = cJSON_DetachItemFromArray(c, at);
-	for (k = from; k < n; k++)
-		cJSON_AddItemToArray(c, it[k - at]);
-	for (k = at; k < from; k++)
-		cJSON_AddItemToArray(c, it[k - at]);
-	free(it);
+	it = cJSON_GetArrayItem(c, at);
+	for (k = at; k < from && it; k++, it = next) {
+		next = it->next;
+		cJSON_AddItemToArray(c, cJSON_DetachItemViaPointer(c, it));
+	}
 }
 
 static int run_one(struct probe_ctx *ctx, size_t i)
@@ -133,32 +131,41 @@ int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *
 void probe_release(struct probe_ctx *ctx)
 {
 	cpuid_cancel(&ctx->cpuid);
+	/* On a one-shot command's way out the memory is the kernel's to take
+	 * back; an unpacked archive's directory is still removed (by
+	 * sysroot_close(), which frees the read layer's cache too). */
+	if (!exit_frees()) {
+		if (ctx->sr.tmpdir)
+			sysroot_close(&ctx->sr);
+		return;
+	}
 	if (ctx->topo)
 		hwloc_topology_destroy(ctx->topo);
 	if (ctx->bind_topo)
 		hwloc_topology_destroy(ctx->bind_topo);
-	if (ctx->facts.root)
-		facts_release(&ctx->facts);
+	facts_release(&ctx->facts);   /* its tree may have moved into a document */
 	sysroot_close(&ctx->sr);
 }
 
-static void add_copy(cJSON *dst, const char *key, const cJSON *src)
-{
-	if (src)
-		cJSON_AddItemToObject(dst, key, cJSON_Duplicate(src, 1));
-}
-
-cJSON *probe_json(const struct probe_ctx *ctx)
+/* The facts move into the document: ctx keeps none (its tree, gaps,
+ * conflicts and evidence are NULL after). */
+cJSON *probe_json(struct probe_ctx *ctx)
 {
 	cJSON *j = cJSON_CreateObject(), *tool, *it;
 	cJSON_AddStringToObject(j, "schema", "nodeaudit.probe/1");
 	tool = cJSON_AddObjectToObject(j, "tool");
 	cJSON_AddStringToObject(tool, "name", PACKAGE_NAME);
 	cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION);
-	cJSON_ArrayForEach(it, ctx->facts.root)
-		add_copy(j, it->string, it);
-	add_copy(j, "gaps", ctx->facts.gaps);
-	add_copy(j, "conflicts", ctx->facts.conflicts);
-	add_copy(j, "evidence", ctx->facts.evidence);
+	/* Each member appended with its key as it is (an object's members
+	 * are an array's items with names). */
+	while (ctx->facts.root && (it = ctx->facts.root->child))
+		cJSON_AddItemToArray(j, cJSON_DetachItemViaPointer(ctx->facts.root, it));
+	if (ctx->facts.gaps)
+		cJSON_AddItemToObject(j, "gaps", ctx->facts.gaps);
+	if (ctx->facts.conflicts)
+		cJSON_AddItemToObject(j, "conflicts", ctx->facts.conflicts);
+	if (ctx->facts.evidence)
+		cJSON_AddItemToObject(j, "evidence", ctx->facts.evidence);
+	ctx->facts.gaps = ctx->facts.conflicts = ctx->facts.evidence = NULL;
 	return j;
 }

@@ -42,6 +42,9 @@ extern const size_t nprobers;
 /* Open the sysroot, run every probe (or only those named in `only`, a comma
  * list; NULL = all).  Returns 0, or -1 after printing one line. */
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
+/* libcpuid's child ended, an unpacked archive removed; the memory freed
+ * and the descriptors closed only when exit_frees() (lib/util.h), else
+ * left to the exit that follows. */
 void probe_release(struct probe_ctx *ctx);
 
 /* hwloc, asked by the probes (probe/hwloc-ask.c).  hwloc's reading of the
@@ -60,8 +63,10 @@ int probe_hwloc_asked(int settled);
 hwloc_topology_t probe_bind_topology(struct probe_ctx *ctx);
 
 /* The probe JSON document: schema, tool, host, facts at top level, gaps,
- * conflicts, evidence.  Takes ownership of nothing; returns a new tree. */
-cJSON *probe_json(const struct probe_ctx *ctx);
+ * conflicts, evidence.  The facts move into it, not copied: ctx's fact
+ * tree is empty after, its gaps, conflicts and evidence NULL (its callers
+ * give the context up next). */
+cJSON *probe_json(struct probe_ctx *ctx);
 
 /* Each probe, in probe-*.c. */
 int probe_host(struct probe_ctx *ctx);
