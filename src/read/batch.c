@@ -290,19 +290,36 @@ static void run_batch(struct sysroot *sr, struct sr_batch *b, const struct qent 
 	sr->batched += n;
 }
 
-/* Queue path's ask unless the run knows the answer already (or knows a
- * directory above it missing, which answers it). */
+/* Whether the run knows path's parent directory to be missing (then so is
+ * path).  Only the parent: a directory further up known missing costs the
+ * kernel a failed walk here, as many lookups of this cache as the path
+ * has names elsewhere (sr_above()), and a batch asks thousands. */
+static int parent_missing(struct sysroot *sr, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char buf[4096];
+	struct sr_entry *d;
+	size_t n;
+	if (!slash || slash == path || (n = (size_t)(slash - path)) >= sizeof(buf))
+		return 0;
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	d = sr_cache_find(sr, buf);
+	return d && (d->dir < 0 || d->exists < 0 || (d->has_list && d->list_err == -ENOENT) ||
+		     (d->has_file && d->file_err == -ENOENT));
+}
+
+/* Queue path's ask unless the run knows the answer already (or knows its
+ * directory missing, which answers it). */
 static int queue(struct sysroot *sr, const char *path, int kind, struct qent *q, unsigned *n)
 {
-	struct sr_entry *e = sr_cache_find(sr, path);
-	if (e && (kind == ASK_FILE ? e->has_file : kind == ASK_DIR ? e->dir != 0 || e->has_list :
-		  kind == ASK_LIST ? e->has_list : e->exists || e->has_file || e->dir || e->has_list))
+	struct sr_entry *e;
+	if (parent_missing(sr, path))
 		return 0;
-	if (!e) {
-		if (sr_above(sr, path, NULL, NULL))
-			return 0;
-		e = sr_cache_get(sr, path);
-	}
+	e = sr_cache_get(sr, path);   /* found, or made: one walk of its chain */
+	if (kind == ASK_FILE ? e->has_file : kind == ASK_DIR ? e->dir != 0 || e->has_list :
+	    kind == ASK_LIST ? e->has_list : e->exists || e->has_file || e->dir || e->has_list)
+		return 0;
 	q[*n].e = e;
 	q[(*n)++].kind = kind;
 	return 1;
