@@ -33,7 +33,26 @@ int sr_is_archive(const char *p)
  * SR_MAX_UNPACK_FILES entries, is refused before that much is written (an
  * 80 KB .tar.xz can hold 500 MB of zeros).  Their chatter goes to
  * /dev/null: the one line is ours.
+ *
+ * The walk also refuses what a capture never holds (sysfs, procfs, the
+ * dumps of hwloc and util-linux and our own snapshot are regular files,
+ * directories and links): a device node or a FIFO that tar made as root
+ * would be opened by the read layer before its fstat() could refuse it,
+ * and opening a watchdog arms it, opening a tape rewinds it.  A header is
+ * judged when its last byte is read, and a buffer is written to tar only
+ * once every header in it has been judged, so tar never receives the
+ * header of a member we refuse.
  */
+#define TAR_NAME_SHOWN 1024   /* bytes of a member's name kept for a message */
+
+/* A member's name as tar will use it, its first bytes kept for a message. */
+struct tarname {
+	char s[TAR_NAME_SHOWN + 4];   /* room for "..." when cut */
+	size_t len;
+	int set, done, cut;
+	char last;
+};
+
 struct tarscan {
 	unsigned char hdr[512];
 	size_t hlen;            /* bytes of the header gathered so far */
@@ -42,9 +61,44 @@ struct tarscan {
 	uint64_t stream;        /* tar bytes up to the end-of-archive blocks */
 	char pax[4096];         /* a pax extended header's records */
 	size_t paxlen, paxwant;
+	char collect;           /* what the data passed now is: 'x', 'L' or 0 */
 	int64_t pax_size;       /* size= from a pax header, for the next member */
+	struct tarname pax_path, long_name, name;
 	int end, bad;
+	int refused;            /* a member a capture never holds (what, name) */
+	const char *what;       /* the refused member's kind, for the message */
+	char whatbuf[40];
 };
+
+static void name_reset(struct tarname *n)
+{
+	n->len = 0;
+	n->s[0] = '\0';
+	n->set = n->done = n->cut = 0;
+	n->last = '\0';
+}
+
+/* k bytes more of a name; a NUL ends it, as it ends tar's copy. */
+static void name_add(struct tarname *n, const char *p, size_t k)
+{
+	size_t i;
+	n->set = 1;
+	for (i = 0; i < k && !n->done; i++) {
+		if (!p[i]) {
+			n->done = 1;
+			break;
+		}
+		n->last = p[i];
+		if (n->len < TAR_NAME_SHOWN)
+			n->s[n->len++] = p[i];
+		else if (!n->cut) {
+			memcpy(n->s + n->len, "...", 3);
+			n->len += 3;
+			n->cut = 1;
+		}
+	}
+	n->s[n->len] = '\0';
+}
 
 static uint64_t tar_num(const unsigned char *f, size_t n)
 {
@@ -72,8 +126,73 @@ static void pax_records(struct tarscan *ts)
 			return;
 		if (!strncmp(end + 1, "size=", 5))
 			ts->pax_size = (int64_t)strtoull(end + 6, NULL, 10);
+		else if (!strncmp(end + 1, "path=", 5) && end + 6 < p + len) {
+			name_reset(&ts->pax_path);
+			name_add(&ts->pax_path, end + 6, (size_t)(p + len - 1 - (end + 6)));
+		}
 		p += len;
 	}
+}
+
+/* The name tar gives a member: a pax path=, else a GNU long name ('L'),
+ * else the header's own (with the ustar prefix, which tar reads only
+ * under the magic "ustar\0"). */
+static void member_name(struct tarscan *ts)
+{
+	const char *h = (const char *)ts->hdr;
+	name_reset(&ts->name);
+	if (ts->pax_path.set)
+		ts->name = ts->pax_path;
+	else if (ts->long_name.set)
+		ts->name = ts->long_name;
+	else {
+		if (h[345] && !memcmp(h + 257, "ustar", 6)) {
+			name_add(&ts->name, h + 345, strnlen(h + 345, 155));
+			name_add(&ts->name, "/", 1);
+		}
+		name_add(&ts->name, h, strnlen(h, 100));
+	}
+	name_reset(&ts->pax_path);
+	name_reset(&ts->long_name);
+}
+
+/*
+ * Whether a member is one a capture holds, by its type flag (POSIX ustar's
+ * and GNU tar's); NULL if so, else what it is, for the message.
+ *   '0', '\0' (pre-POSIX), '7' (contiguous: tar writes a regular file):
+ *        regular files, data as long as their size;
+ *   '1', '2', '5': hard links, symbolic links, directories;
+ *   'x', 'g', 'L', 'K' are not members (pax records, GNU long names), read
+ *        in tar_header();
+ *   '3', '4', '6': devices and FIFOs, what this refusal is for;
+ *   'S': GNU's old sparse file, whose map may run on into extension blocks
+ *        after the header that its size does not count (and which tar
+ *        reads as data), so the walk would lose its place; no capture is
+ *        sparse;
+ *   'D': a GNU incremental dump's directory, 'M' a file continued from
+ *        another volume, 'V' a volume label: tar's backups, not captures;
+ *   anything else ('A', 'E', 'I', 'N', 'X', ...: Solaris, star, old GNU,
+ *        vendors) is refused rather than modelled: GNU tar extracts an
+ *        unknown type as a regular file, another tar may not.
+ */
+static const char *member_kind(struct tarscan *ts, char type)
+{
+	switch (type) {
+	case '0': case '\0': case '7': case '1': case '2': case '5':
+		return NULL;
+	case '3': return "a character device";
+	case '4': return "a block device";
+	case '6': return "a FIFO";
+	case 'S': return "a sparse file";
+	case 'D': return "a directory of an incremental dump";
+	case 'M': return "a file continued from another volume";
+	case 'V': return "a volume label";
+	}
+	if (type > ' ' && type < 0x7f)
+		snprintf(ts->whatbuf, sizeof(ts->whatbuf), "of unknown type '%c'", type);
+	else
+		snprintf(ts->whatbuf, sizeof(ts->whatbuf), "of unknown type 0x%02x", (unsigned char)type);
+	return ts->whatbuf;
 }
 
 static void tar_header(struct tarscan *ts)
@@ -94,23 +213,52 @@ static void tar_header(struct tarscan *ts)
 		ts->bad = 1;
 		return;
 	}
+	if (type != 'x' && type != 'g' && type != 'L' && type != 'K') {
+		member_name(ts);
+		ts->what = member_kind(ts, type);
+		if (ts->what) {
+			ts->refused = 1;
+			return;
+		}
+	}
 	size = tar_num(h + 124, 12);
 	if (ts->pax_size >= 0 && type != 'x' && type != 'g') {
 		size = (uint64_t)ts->pax_size;
 		ts->pax_size = -1;
 	}
-	/* Links, devices and FIFOs carry no data. */
-	if (type == '1' || type == '2' || type == '3' || type == '4' || type == '6')
+	/* Links carry no data. */
+	if (type == '1' || type == '2')
 		size = 0;
 	ts->files++;
 	ts->bytes += size;
 	ts->skip = (size + 511) / 512 * 512;
 	ts->paxlen = 0;
 	ts->paxwant = 0;
+	ts->collect = 0;
 	if (type == 'x') {
 		if (size > sizeof(ts->pax))
 			ts->bad = 1;
 		ts->paxwant = (size_t)size;
+		ts->collect = 'x';
+	} else if (type == 'L') {   /* tar's name: up to the first NUL, padding included */
+		name_reset(&ts->long_name);
+		ts->long_name.set = 1;   /* an empty one is a name too */
+		ts->collect = 'L';
+	}
+}
+
+/* Data bytes passing by that the walk reads: a pax header's records, a
+ * GNU long name. */
+static void tar_collect(struct tarscan *ts, const unsigned char *p, size_t k)
+{
+	if (ts->collect == 'L') {
+		name_add(&ts->long_name, (const char *)p, k);
+	} else if (ts->collect && ts->paxlen < ts->paxwant) {
+		size_t c = ts->paxwant - ts->paxlen < k ? ts->paxwant - ts->paxlen : k;
+		memcpy(ts->pax + ts->paxlen, p, c);
+		ts->paxlen += c;
+		if (ts->paxlen == ts->paxwant)
+			pax_records(ts);
 	}
 }
 
@@ -119,16 +267,10 @@ static void tar_header(struct tarscan *ts)
 static size_t tar_scan(struct tarscan *ts, const unsigned char *p, size_t n)
 {
 	size_t n0 = n;
-	while (n > 0 && !ts->end && !ts->bad) {
+	while (n > 0 && !ts->end && !ts->bad && !ts->refused) {
 		if (ts->skip) {
 			size_t k = n < ts->skip ? n : (size_t)ts->skip;
-			if (ts->paxlen < ts->paxwant) {
-				size_t c = ts->paxwant - ts->paxlen < k ? ts->paxwant - ts->paxlen : k;
-				memcpy(ts->pax + ts->paxlen, p, c);
-				ts->paxlen += c;
-				if (ts->paxlen == ts->paxwant)
-					pax_records(ts);
-			}
+			tar_collect(ts, p, k);
 			ts->skip -= k;
 			p += k;
 			n -= k;
@@ -231,7 +373,9 @@ static void pass_start_tar(struct pass *p)
 }
 
 /* The stream read, scanned against the caps and handed to tar, up to the
- * end-of-archive block. */
+ * end-of-archive block.  A buffer is scanned whole before a byte of it is
+ * written: the header of a refused member never reaches tar (a part of it
+ * from an earlier buffer may, which tar cannot act on before the rest). */
 static void pass_pump(struct pass *p)
 {
 	static unsigned char buf[65536 + 512];   /* room for the second end block */
@@ -246,7 +390,9 @@ static void pass_pump(struct pass *p)
 		if (ts->bad) {
 			*p->why = "not a readable tar archive";
 			p->fail = -1;
-		} else if (ts->bytes > SR_MAX_UNPACK_BYTES || ts->files > SR_MAX_UNPACK_FILES)
+		} else if (ts->refused)
+			p->fail = -4;
+		else if (ts->bytes > SR_MAX_UNPACK_BYTES || ts->files > SR_MAX_UNPACK_FILES)
 			p->fail = -2;
 		else if (ts->stream > SR_MAX_UNPACK_STREAM)
 			p->fail = -3;
@@ -297,8 +443,9 @@ static void pass_end(struct pass *p)
  * pass ends at the end-of-archive block, as tar's own reading does: what
  * follows (padding, or gigabytes of zeros) is neither decompressed further
  * nor passed on; tar is given the two zero blocks that end an archive.
- * 0, -1 (unreadable: *why says what), -2 (over the caps) or -3 (the
- * stream over SR_MAX_UNPACK_STREAM). */
+ * 0, -1 (unreadable: *why says what), -2 (over the caps), -3 (the
+ * stream over SR_MAX_UNPACK_STREAM) or -4 (a member refused: ts says
+ * which). */
 static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan *ts, const char **why)
 {
 	struct pass p = { .afd = afd, .dec = dec, .dir = dir, .ts = ts, .why = why,
@@ -327,6 +474,17 @@ static int unpack_pass(int afd, const char *dec, const char *dir, struct tarscan
 	sigaction(SIGPIPE, &oldpipe, NULL);
 	pass_end(&p);
 	return p.fail;
+}
+
+/* The one line for a refused member; its name comes from the archive. */
+static int refusal(const char *archive, const struct tarscan *ts)
+{
+	char *clean = str_clean(ts->name.s, CLEAN_LINE);
+	const char *name = clean ? clean : ts->name.s;
+	error("cannot unpack '%s': member '%s' is %s: a capture holds regular files, directories "
+	      "and links only", archive, name, ts->what);
+	free(clean);
+	return -1;
 }
 
 int sr_unpack(const char *archive, const char *dir)
@@ -368,7 +526,11 @@ int sr_unpack(const char *archive, const char *dir)
 	if (r == 0)
 		r = unpack_pass(afd, dec, dir, ts, &why);
 	close(afd);
+	if (r == -4)
+		refusal(archive, ts);
 	free(ts);
+	if (r == -4)
+		return -1;
 	if (r == -2)
 		return error("cannot unpack '%s': it holds more than %u MiB or %u files; refusing",
 			     archive, SR_MAX_UNPACK_BYTES >> 20, SR_MAX_UNPACK_FILES);
