@@ -3,17 +3,21 @@
 # (a character or block device, a FIFO, a sparse file, a type tar does not
 # know) is refused before tar makes any of it: as root, tar would create
 # the device node, and the read layer's open() of it acts on the device
-# before fstat() can refuse it (a watchdog is armed, a tape rewinds).  The
-# hostile archives are written with python3's tarfile (no mknod: the test
-# runs as any user), the three special types as .tar, .tar.gz, .tar.xz and
-# .tar.bz2, and given to --sysroot (probe, check, snapshot) and to diff;
-# each run must end with exit 3, the one line naming the archive, the
-# member and what it is, nothing on stdout, nothing left in TMPDIR, and no
-# special member in what tar was fed.  The refused runs find a tar first
-# in PATH that unpacks nothing and keeps its input, so that a regression
-# makes no device node even as root.  Archives of regular files,
-# directories, hard and symbolic links, GNU long names and pax headers
-# (GNU tar's and python's) still unpack.
+# before fstat() can refuse it (a watchdog is armed, a tape rewinds).  So
+# is an archive whose headers tar reads otherwise than a walk taking each
+# size at its word (a directory carrying data, a second pax header, a pax
+# size= tar cannot read, a size in a form tar does not write, a pax global
+# size=): each hides a FIFO where such a walk sees data.  The hostile
+# archives are written with python3's tarfile or by hand (no mknod: the
+# test runs as any user), the three special types as .tar, .tar.gz,
+# .tar.xz and .tar.bz2, and given to --sysroot (probe, check, snapshot)
+# and to diff; each run must end with exit 3, the one line naming the
+# archive, the member and what it is, nothing on stdout, nothing left in
+# TMPDIR, and no special member in what tar was fed.  The refused runs
+# find a tar first in PATH that unpacks nothing and keeps its input, so
+# that a regression makes no device node even as root.  Archives of
+# regular files, directories, hard and symbolic links, GNU long names and
+# pax headers (GNU tar's and python's) still unpack.
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 77; }
@@ -114,10 +118,35 @@ def special(name, type, major=0, minor=0):
     ti.type, ti.devmajor, ti.devminor, ti.mode = type, major, minor, 0o600
     return ti
 
+def header(ti, fmt=tarfile.USTAR_FORMAT, **fields):
+    """ti's header block with fields patched (offset: bytes), re-summed."""
+    h = bytearray(ti.tobuf(fmt)[-512:])
+    for off, val in fields.values():
+        h[off:off + len(val)] = val
+    h[148:156] = b"        "
+    h[148:155] = b"%06o\0" % sum(h)
+    return bytes(h)
+
+def record(r):
+    """A pax record: its length counts its own digits."""
+    n = len(r) + 2
+    d = len(str(n))
+    while len(str(n + d)) != d:
+        d += 1
+    return b"%d %s\n" % (n + d, r)
+
+def pax(type, records, name="././@PaxHeader"):
+    recs = b"".join(record(r) for r in records)
+    ti = tarfile.TarInfo(name)
+    ti.type, ti.size = type, len(recs)
+    return header(ti) + recs + b"\0" * (-len(recs) % 512)
+
 def write(name, blob):
     with open(os.path.join(out, name + ".tar"), "wb") as f:
         f.write(blob + b"\0" * 1024)
 
+END = b"\0" * 1024
+fifo = special("sneaky", tarfile.FIFOTYPE)
 
 # The three special types, named as a capture's files are.
 write("chr", body(drop={ONLINE}) + special(ONLINE, tarfile.CHRTYPE, 10, 130).tobuf(tarfile.GNU_FORMAT))
@@ -135,6 +164,23 @@ write("paxpath", body(tarfile.PAX_FORMAT) + ti.tobuf(tarfile.PAX_FORMAT))
 # GNU's old sparse file and a type no tar defines.
 write("sparse", body() + special("sys/sparse", tarfile.GNUTYPE_SPARSE).tobuf(tarfile.GNU_FORMAT))
 write("unknown", body() + special("sys/odd", b"Z").tobuf(tarfile.GNU_FORMAT))
+
+# Headers tar reads otherwise than a walk that takes every size at its
+# word: each hides a FIFO's header where the walk would see data.
+d = tarfile.TarInfo("hidden"); d.type, d.mode = tarfile.DIRTYPE, 0o755
+write("dirdata", body() + header(d, size=(124, b"%011o\0" % 512)) + fifo.tobuf(tarfile.USTAR_FORMAT))
+f = tarfile.TarInfo("hidden/"); f.mode = 0o644
+write("slashdata", body() + header(f, size=(124, b"%011o\0" % 512)) + fifo.tobuf(tarfile.USTAR_FORMAT))
+# A second pax header replaces the first in tar: its size=512 is gone.
+f = tarfile.TarInfo("sys/empty")
+write("paxtwice", body() + pax(tarfile.XHDTYPE, [b"size=512"]) + pax(tarfile.XHDTYPE, [b"comment=x"])
+      + header(f) + fifo.tobuf(tarfile.USTAR_FORMAT))
+# A global size= would be every member's.
+write("globalsize", pax(tarfile.XGLTYPE, [b"size=0"], "pax_global_header") + body())
+# A size tar cannot read (it keeps the header's) and one with two NULs
+# before it (tar refuses the header and looks for the next one after it).
+write("paxbadsize", body() + pax(tarfile.XHDTYPE, [b"size=512abc"]) + header(f) + fifo.tobuf(tarfile.USTAR_FORMAT))
+write("nulsize", body() + header(f, size=(124, b"\x00\x00" + b"000001000\x00")) + fifo.tobuf(tarfile.USTAR_FORMAT))
 
 # What still unpacks: GNU long names, pax headers (path=, a long link
 # target, a global comment as git archive writes), hard and symbolic links.
@@ -216,7 +262,27 @@ refused "GNU sparse file" "cannot unpack '$a/sparse.tar': member 'sys/sparse' is
 refused "unknown type 'Z'" "cannot unpack '$a/unknown.tar': member 'sys/odd' is of unknown type 'Z': $special" \
 	"$NODEAUDIT" --sysroot "$a/unknown.tar" probe --format json
 
-# 5. What a capture holds still unpacks.
+# 5. Headers tar would read otherwise: a FIFO hidden where a walk taking
+# sizes at their word sees data (tar, as root, made it before the walk
+# modelled tar).
+data="but carries data, which tar would read as headers; refusing"
+refused "a directory carrying data" "cannot unpack '$a/dirdata.tar': member 'hidden/' is a directory $data" \
+	"$NODEAUDIT" --sysroot "$a/dirdata.tar" probe --format json
+refused "a file named 'hidden/' carrying data" \
+	"cannot unpack '$a/slashdata.tar': member 'hidden/' names a directory $data" \
+	"$NODEAUDIT" --sysroot "$a/slashdata.tar" probe --format json
+refused "a second pax header dropping the first's size=" \
+	"cannot unpack '$a/paxtwice.tar': member 'sneaky' is a FIFO: $special" \
+	"$NODEAUDIT" --sysroot "$a/paxtwice.tar" probe --format json
+refused "a pax global header's size=" \
+	"cannot unpack '$a/globalsize.tar': a pax global header sets the size, name or sparse map of every member after it; refusing" \
+	"$NODEAUDIT" --sysroot "$a/globalsize.tar" probe --format json
+refused "a pax size= tar cannot read" "cannot unpack '$a/paxbadsize.tar': not a readable tar archive" \
+	"$NODEAUDIT" --sysroot "$a/paxbadsize.tar" probe --format json
+refused "a size field tar refuses (two NULs first)" "cannot unpack '$a/nulsize.tar': not a readable tar archive" \
+	"$NODEAUDIT" --sysroot "$a/nulsize.tar" probe --format json
+
+# 6. What a capture holds still unpacks.
 cp -R "$base" "$tmp/root"
 chmod -R u+w "$tmp/root"
 ln "$tmp/root/sys/devices/system/node/node0/meminfo" "$tmp/root/sys/devices/system/node/node0/meminfo.hard"

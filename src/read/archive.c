@@ -41,11 +41,16 @@ int sr_is_archive(const char *p)
  * and opening a watchdog arms it, opening a tape rewinds it.  A header is
  * judged when its last byte is read, and a buffer is written to tar only
  * once every header in it has been judged, so tar never receives the
- * header of a member we refuse.
+ * header of a member we refuse.  That holds only while we and tar split the
+ * stream into the same headers and data, so the walk reads the headers as
+ * GNU tar's -x does (list.c read_header, xheader.c, extract.c) and refuses
+ * whatever it could read otherwise: numbers in forms GNU tar does not write,
+ * malformed pax records, data after a header whose data tar never reads.
  */
 #define TAR_NAME_SHOWN 1024   /* bytes of a member's name kept for a message */
 
-/* A member's name as tar will use it, its first bytes kept for a message. */
+/* A member's name as tar will use it: the first bytes kept for a message,
+ * its last byte kept for the trailing '/' that makes tar a directory of it. */
 struct tarname {
 	char s[TAR_NAME_SHOWN + 4];   /* room for "..." when cut */
 	size_t len;
@@ -59,16 +64,19 @@ struct tarscan {
 	uint64_t skip;          /* data bytes (padded) still to pass */
 	uint64_t bytes, files;  /* member sizes and entries so far */
 	uint64_t stream;        /* tar bytes up to the end-of-archive blocks */
-	char pax[4096];         /* a pax extended header's records */
+	char pax[4096];         /* a pax header's records ('x' or 'g') */
 	size_t paxlen, paxwant;
-	char collect;           /* what the data passed now is: 'x', 'L' or 0 */
+	char collect;           /* what the data passed now is: 'x', 'g', 'L' or 0 */
 	int64_t pax_size;       /* size= from a pax header, for the next member */
+	const char *pax_kind;   /* what GNU.sparse.* or GNU.dumpdir there make it */
 	struct tarname pax_path, long_name, name;
 	int end, bad;
-	int refused;            /* a member a capture never holds (what, name) */
+	int refused;            /* TAR_REFUSED_*: what sr_unpack says of it */
 	const char *what;       /* the refused member's kind, for the message */
 	char whatbuf[40];
 };
+
+enum { TAR_REFUSED_TYPE = 1, TAR_REFUSED_DATA, TAR_REFUSED_GLOBAL };
 
 static void name_reset(struct tarname *n)
 {
@@ -100,38 +108,94 @@ static void name_add(struct tarname *n, const char *p, size_t k)
 	n->s[n->len] = '\0';
 }
 
-static uint64_t tar_num(const unsigned char *f, size_t n)
+/* A numeric field as GNU tar reads it, or -1 where it might read it
+ * otherwise: octal digits after optional spaces and before only spaces
+ * and NULs (how every tar writes them), or with b256 GNU's base-256 (0x80
+ * then the value, for sizes of 8 GiB and more).  Bigger than 64 bits:
+ * UINT64_MAX, over every cap. */
+static int tar_num(const unsigned char *f, size_t n, int b256, uint64_t *v)
 {
-	uint64_t v = 0;
 	size_t i = 0;
-	if (f[0] & 0x80) {   /* base-256 (GNU, for sizes of 8 GiB and more) */
+	*v = 0;
+	if (b256 && f[0] == 0x80) {
 		for (i = 1; i < n; i++)
-			v = v > (UINT64_MAX >> 8) ? UINT64_MAX : (v << 8) | f[i];
-		return v;
+			*v = *v > (UINT64_MAX >> 8) ? UINT64_MAX : (*v << 8) | f[i];
+		return 0;
 	}
-	while (i < n && (f[i] == ' ' || f[i] == '\0'))
+	while (i < n && f[i] == ' ')
 		i++;
+	if (i == n || f[i] < '0' || f[i] > '7')
+		return -1;
 	for (; i < n && f[i] >= '0' && f[i] <= '7'; i++)
-		v = v > (UINT64_MAX >> 3) ? UINT64_MAX : (v << 3) | (uint64_t)(f[i] - '0');
-	return v;
+		*v = *v > (UINT64_MAX >> 3) ? UINT64_MAX : (*v << 3) | (uint64_t)(f[i] - '0');
+	for (; i < n; i++)
+		if (f[i] != ' ' && f[i] != '\0')
+			return -1;
+	return 0;
 }
 
-static void pax_records(struct tarscan *ts)
+/* One pax record's keyword and value (not NUL-terminated), for an 'x'
+ * header (the next member) or a 'g' one (every member after it).  Only the
+ * keywords that change how tar splits the stream or names a member matter:
+ * size=, path= and GNU's sparse and incremental ones.  -1: malformed. */
+static int pax_keyword(struct tarscan *ts, const char *key, size_t klen, const char *val, size_t vlen)
+{
+	int size = klen == 4 && !memcmp(key, "size", 4), path = klen == 4 && !memcmp(key, "path", 4);
+	int gnu = (klen > 11 && !memcmp(key, "GNU.sparse.", 11)) || (klen == 11 && !memcmp(key, "GNU.dumpdir", 11));
+	if (ts->collect == 'g') {
+		/* tar applies these to every later member; no capture needs
+		 * them, and refusing them keeps the walk to one member at a
+		 * time. */
+		if (size || path || gnu)
+			ts->refused = TAR_REFUSED_GLOBAL;
+		return 0;
+	}
+	if (size) {   /* decimal digits only (tar ignores a value it cannot read) */
+		uint64_t v = 0;
+		size_t i;
+		if (!vlen)
+			return -1;
+		for (i = 0; i < vlen; i++) {
+			if (val[i] < '0' || val[i] > '9')
+				return -1;
+			v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(val[i] - '0');
+		}
+		ts->pax_size = v > INT64_MAX ? INT64_MAX : (int64_t)v;
+	} else if (path) {
+		name_reset(&ts->pax_path);
+		name_add(&ts->pax_path, val, vlen);
+	} else if (gnu)
+		ts->pax_kind = key[4] == 's' ? "a sparse file" : "a directory of an incremental dump";
+	return 0;
+}
+
+/* The records of a pax header, "LEN KEYWORD=VALUE\n" each, as GNU tar's
+ * decode_record() reads them; a NUL where a record would start ends them
+ * (tar stops there).  -1 when one is malformed: tar would stop reading at
+ * it, and the records after it would count for us and not for tar. */
+static int pax_records(struct tarscan *ts)
 {
 	const char *p = ts->pax, *e = ts->pax + ts->paxlen;
-	while (p < e) {
-		char *end;
-		unsigned long len = strtoul(p, &end, 10);
-		if (!len || end >= e || *end != ' ' || len > (size_t)(e - p))
-			return;
-		if (!strncmp(end + 1, "size=", 5))
-			ts->pax_size = (int64_t)strtoull(end + 6, NULL, 10);
-		else if (!strncmp(end + 1, "path=", 5) && end + 6 < p + len) {
-			name_reset(&ts->pax_path);
-			name_add(&ts->pax_path, end + 6, (size_t)(p + len - 1 - (end + 6)));
-		}
-		p += len;
+	while (p < e && *p) {
+		const char *q = p, *key, *eq, *end;
+		size_t len = 0;
+		while (q < e && *q >= '0' && *q <= '9' && len <= (size_t)(e - p))
+			len = len * 10 + (size_t)(*q++ - '0');
+		if (q == p || len > (size_t)(e - p) || q >= e || *q != ' ')
+			return -1;
+		key = q + 1;
+		end = p + len;   /* one past the record's newline */
+		/* tar takes more blanks before the keyword: not us */
+		if (end <= key || end[-1] != '\n' || *key == ' ' || *key == '\t')
+			return -1;
+		eq = memchr(key, '=', (size_t)(end - key));
+		if (!eq || memchr(key, '\0', (size_t)(eq - key)))
+			return -1;
+		if (pax_keyword(ts, key, (size_t)(eq - key), eq + 1, (size_t)(end - 1 - (eq + 1))) < 0)
+			return -1;
+		p = end;
 	}
+	return 0;
 }
 
 /* The name tar gives a member: a pax path=, else a GNU long name ('L'),
@@ -161,14 +225,15 @@ static void member_name(struct tarscan *ts)
  * and GNU tar's); NULL if so, else what it is, for the message.
  *   '0', '\0' (pre-POSIX), '7' (contiguous: tar writes a regular file):
  *        regular files, data as long as their size;
- *   '1', '2', '5': hard links, symbolic links, directories;
+ *   '1', '2', '5': hard links, symbolic links, directories, no data;
  *   'x', 'g', 'L', 'K' are not members (pax records, GNU long names), read
  *        in tar_header();
  *   '3', '4', '6': devices and FIFOs, what this refusal is for;
  *   'S': GNU's old sparse file, whose map may run on into extension blocks
  *        after the header that its size does not count (and which tar
- *        reads as data), so the walk would lose its place; no capture is
- *        sparse;
+ *        reads as data), so the walk would lose its place; a pax member
+ *        marked sparse (GNU.sparse.*) is refused likewise: tar may read
+ *        more or less data than its size says, and no capture is sparse;
  *   'D': a GNU incremental dump's directory, 'M' a file continued from
  *        another volume, 'V' a volume label: tar's backups, not captures;
  *   anything else ('A', 'E', 'I', 'N', 'X', ...: Solaris, star, old GNU,
@@ -179,7 +244,7 @@ static const char *member_kind(struct tarscan *ts, char type)
 {
 	switch (type) {
 	case '0': case '\0': case '7': case '1': case '2': case '5':
-		return NULL;
+		return ts->pax_kind;
 	case '3': return "a character device";
 	case '4': return "a block device";
 	case '6': return "a FIFO";
@@ -195,11 +260,49 @@ static const char *member_kind(struct tarscan *ts, char type)
 	return ts->whatbuf;
 }
 
+/* A member tar reads no data of when it extracts it (a link, a directory,
+ * a file whose name ends in '/', which tar makes a directory of): what it
+ * is, for the message; NULL for a member whose data tar reads.  tar skips
+ * the data of one it does not extract, so the data of these would be
+ * headers to tar one time and data another: refused unless there is none. */
+static const char *dataless(char type, const struct tarname *name)
+{
+	switch (type) {
+	case '1': return "is a hard link";
+	case '2': return "is a symbolic link";
+	case '5': return "is a directory";
+	}
+	return name->last == '/' ? "names a directory" : NULL;
+}
+
+/* A member's header: its kind and its data judged, its data to skip. */
+static void tar_member(struct tarscan *ts, char type, uint64_t size)
+{
+	member_name(ts);
+	ts->what = member_kind(ts, type);
+	ts->pax_kind = NULL;
+	if (ts->what) {
+		ts->refused = TAR_REFUSED_TYPE;
+		return;
+	}
+	if (type == '1')   /* tar takes a hard link's header size for 0, not a pax size= */
+		size = 0;
+	if (ts->pax_size >= 0)
+		size = (uint64_t)ts->pax_size;
+	ts->pax_size = -1;
+	if (size && (ts->what = dataless(type, &ts->name))) {
+		ts->refused = TAR_REFUSED_DATA;
+		return;
+	}
+	ts->bytes += size;
+	ts->skip = (size + 511) / 512 * 512;
+}
+
 static void tar_header(struct tarscan *ts)
 {
 	const unsigned char *h = ts->hdr;
 	unsigned sum = 0, i;
-	uint64_t size;
+	uint64_t size, want;
 	char type = (char)h[156];
 	for (i = 0; i < 512 && !h[i]; i++)
 		;
@@ -209,37 +312,31 @@ static void tar_header(struct tarscan *ts)
 	}
 	for (i = 0; i < 512; i++)
 		sum += (i >= 148 && i < 156) ? ' ' : h[i];
-	if (sum != tar_num(h + 148, 8)) {
+	if (tar_num(h + 148, 8, 0, &want) < 0 || sum != want || tar_num(h + 124, 12, 1, &size) < 0) {
 		ts->bad = 1;
 		return;
 	}
-	if (type != 'x' && type != 'g' && type != 'L' && type != 'K') {
-		member_name(ts);
-		ts->what = member_kind(ts, type);
-		if (ts->what) {
-			ts->refused = 1;
-			return;
-		}
-	}
-	size = tar_num(h + 124, 12);
-	if (ts->pax_size >= 0 && type != 'x' && type != 'g') {
-		size = (uint64_t)ts->pax_size;
-		ts->pax_size = -1;
-	}
-	/* Links carry no data. */
-	if (type == '1' || type == '2')
-		size = 0;
 	ts->files++;
-	ts->bytes += size;
-	ts->skip = (size + 511) / 512 * 512;
 	ts->paxlen = 0;
 	ts->paxwant = 0;
 	ts->collect = 0;
-	if (type == 'x') {
+	if (type != 'x' && type != 'g' && type != 'L' && type != 'K') {
+		tar_member(ts, type, size);
+		return;
+	}
+	/* tar reads these by their header's size, never a pax size=. */
+	ts->bytes += size;
+	ts->skip = (size + 511) / 512 * 512;
+	if (type == 'x') {   /* a second one replaces the first, as in tar */
+		ts->pax_size = -1;
+		ts->pax_kind = NULL;
+		name_reset(&ts->pax_path);
+	}
+	if (type == 'x' || type == 'g') {
 		if (size > sizeof(ts->pax))
 			ts->bad = 1;
 		ts->paxwant = (size_t)size;
-		ts->collect = 'x';
+		ts->collect = type;
 	} else if (type == 'L') {   /* tar's name: up to the first NUL, padding included */
 		name_reset(&ts->long_name);
 		ts->long_name.set = 1;   /* an empty one is a name too */
@@ -257,8 +354,8 @@ static void tar_collect(struct tarscan *ts, const unsigned char *p, size_t k)
 		size_t c = ts->paxwant - ts->paxlen < k ? ts->paxwant - ts->paxlen : k;
 		memcpy(ts->pax + ts->paxlen, p, c);
 		ts->paxlen += c;
-		if (ts->paxlen == ts->paxwant)
-			pax_records(ts);
+		if (ts->paxlen == ts->paxwant && pax_records(ts) < 0)
+			ts->bad = 1;
 	}
 }
 
@@ -481,8 +578,15 @@ static int refusal(const char *archive, const struct tarscan *ts)
 {
 	char *clean = str_clean(ts->name.s, CLEAN_LINE);
 	const char *name = clean ? clean : ts->name.s;
-	error("cannot unpack '%s': member '%s' is %s: a capture holds regular files, directories "
-	      "and links only", archive, name, ts->what);
+	if (ts->refused == TAR_REFUSED_GLOBAL)
+		error("cannot unpack '%s': a pax global header sets the size, name or sparse map of "
+		      "every member after it; refusing", archive);
+	else if (ts->refused == TAR_REFUSED_DATA)
+		error("cannot unpack '%s': member '%s' %s but carries data, which tar would read as "
+		      "headers; refusing", archive, name, ts->what);
+	else
+		error("cannot unpack '%s': member '%s' is %s: a capture holds regular files, "
+		      "directories and links only", archive, name, ts->what);
 	free(clean);
 	return -1;
 }
