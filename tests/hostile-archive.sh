@@ -2,11 +2,12 @@
 # hostile-archive.sh - an archive sysroot holding what a capture never holds
 # (a character or block device, a FIFO, a sparse file, a type tar does not
 # know) is refused before tar makes any of it: as root, tar would create
-# the device node, and the read layer's open() of it acts on the device
-# before fstat() can refuse it (a watchdog is armed, a tape rewinds).  So
-# is an archive whose headers tar reads otherwise than a walk taking each
-# size at its word (a directory carrying data, a second pax header, a pax
-# size= tar cannot read, a size in a form tar does not write, a pax global
+# the device node, which the read layer opens, before fstat() can refuse
+# it, wherever it cannot read through its nodev view (no CAP_SYS_ADMIN, a
+# kernel before 5.12): a watchdog is armed, a tape rewinds.  So is an
+# archive whose headers tar reads otherwise than a walk taking each size
+# at its word (a directory carrying data, a second pax header, a pax size=
+# tar cannot read, a size in a form tar does not write, a pax global
 # size=): each hides a FIFO where such a walk sees data.  The hostile
 # archives are written with python3's tarfile or by hand (no mknod: the
 # test runs as any user), the three special types as .tar, .tar.gz,

@@ -36,16 +36,18 @@ int sr_is_archive(const char *p)
  *
  * The walk also refuses what a capture never holds (sysfs, procfs, the
  * dumps of hwloc and util-linux and our own snapshot are regular files,
- * directories and links): a device node or a FIFO that tar made as root
- * would be opened by the read layer before its fstat() could refuse it,
- * and opening a watchdog arms it, opening a tape rewinds it.  A header is
- * judged when its last byte is read, and a buffer is written to tar only
- * once every header in it has been judged, so tar never receives the
- * header of a member we refuse.  That holds only while we and tar split the
- * stream into the same headers and data, so the walk reads the headers as
- * GNU tar's -x does (list.c read_header, xheader.c, extract.c) and refuses
- * whatever it could read otherwise: numbers in forms GNU tar does not write,
- * malformed pax records, data after a header whose data tar never reads.
+ * directories and links): a device node that tar made as root would be
+ * opened by the read layer, before its fstat() could refuse it, wherever
+ * it cannot read through its nodev view (no CAP_SYS_ADMIN, a kernel before
+ * 5.12), and opening a watchdog arms it, opening a tape rewinds it; a FIFO
+ * is refused with them.  A header is judged when its last byte is read,
+ * and a buffer is written to tar only once every header in it has been
+ * judged, so tar never receives the header of a member we refuse.  That
+ * holds only while we and tar split the stream into the same headers and
+ * data, so the walk reads the headers as GNU tar's -x does (list.c
+ * read_header, xheader.c, extract.c) and refuses whatever it could read
+ * otherwise: numbers in forms GNU tar does not write, malformed pax
+ * records, data after a header whose data tar never reads.
  */
 #define TAR_NAME_SHOWN 1024   /* bytes of a member's name kept for a message */
 
