@@ -199,7 +199,7 @@ static void settle(struct sysroot *sr, const struct qent *q, int open_res, int r
 			e->file_err = open_res;
 			e->has_file = 1;
 		} else if (open_res == 0 && fifo_res == 0 && read_res >= 0 && read_res < SR_BATCH_BUF) {
-			e->len = (size_t)read_res;
+			e->len = (uint32_t)read_res;
 			e->buf = sr_cache_alloc(sr, e->len + 1);
 			memcpy(e->buf, buf, e->len);
 			e->buf[e->len] = '\0';

@@ -349,7 +349,7 @@ struct sr_entry *sr_cache_get(struct sysroot *sr, const char *path)
 	struct sr_entry *e;
 	size_t h = hash_path(path), plen;
 	for (e = c->b[h & (c->nb - 1)]; e; e = e->next)
-		if (e->hash == h && !strcmp(e->path, path))
+		if (e->hash == (uint32_t)h && !strcmp(e->path, path))
 			return e;
 	if (c->count >= c->nb) {   /* grow: keep chains short on 4096-CPU trees */
 		size_t nb = c->nb * 4, i;
@@ -367,8 +367,8 @@ struct sr_entry *sr_cache_get(struct sysroot *sr, const char *path)
 	plen = strlen(path);
 	e = sr_cache_alloc(sr, sizeof(*e) + plen + 1);
 	memset(e, 0, sizeof(*e));
-	e->path = memcpy((char *)(e + 1), path, plen + 1);
-	e->hash = h;
+	memcpy(e->path, path, plen + 1);
+	e->hash = (uint32_t)h;
 	e->dirfd = -1;
 	e->next = c->b[h & (c->nb - 1)];
 	c->b[h & (c->nb - 1)] = e;
@@ -385,7 +385,7 @@ struct sr_entry *sr_cache_find(struct sysroot *sr, const char *path)
 		return NULL;
 	h = hash_path(path);
 	for (e = sr->cache->b[h & (sr->cache->nb - 1)]; e; e = e->next)
-		if (e->hash == h && !strcmp(e->path, path))
+		if (e->hash == (uint32_t)h && !strcmp(e->path, path))
 			return e;
 	return NULL;
 }
@@ -395,7 +395,7 @@ static struct sr_entry *cache_find_n(struct sysroot *sr, const char *path, size_
 {
 	struct sr_entry *e;
 	for (e = sr->cache->b[h & (sr->cache->nb - 1)]; e; e = e->next)
-		if (e->hash == h && !strncmp(e->path, path, n) && e->path[n] == '\0')
+		if (e->hash == (uint32_t)h && !strncmp(e->path, path, n) && e->path[n] == '\0')
 			return e;
 	return NULL;
 }
@@ -457,20 +457,20 @@ int sr_listed(struct sysroot *sr, const char *path)
 	if (!strcmp(name, ".") || !strcmp(name, ".."))
 		return LISTED_UNKNOWN;
 	d = cache_find_n(sr, path, n, hash_path_n(path, n));
-	if (!d || !d->has_list || d->list_err || d->n >= (1u << 20))
+	if (!d || !d->has_list || d->list_err || !d->ls || d->ls->n >= (1u << 20))
 		return LISTED_UNKNOWN;
 	/* Natural order holds names it calls equal ("cpu01", "cpu1") side by
 	 * side: find one, then look at its equals. */
-	for (lo = 0, hi = d->n; lo < hi;) {
+	for (lo = 0, hi = d->ls->n; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = sr_natcmp(&name, &d->names[mid]);
+		int c = sr_natcmp(&name, &d->ls->names[mid]);
 		if (c == 0) {
 			lo = mid;
-			while (lo > 0 && sr_natcmp(&name, &d->names[lo - 1]) == 0)
+			while (lo > 0 && sr_natcmp(&name, &d->ls->names[lo - 1]) == 0)
 				lo--;
-			for (; lo < d->n && sr_natcmp(&name, &d->names[lo]) == 0; lo++)
-				if (!strcmp(name, d->names[lo])) {
-					unsigned char t = (unsigned char)d->names[lo][-1];
+			for (; lo < d->ls->n && sr_natcmp(&name, &d->ls->names[lo]) == 0; lo++)
+				if (!strcmp(name, d->ls->names[lo])) {
+					unsigned char t = (unsigned char)d->ls->names[lo][-1];
 					return t == DT_REG ? LISTED_REG : t == DT_DIR ? LISTED_DIR : LISTED_OTHER;
 				}
 			break;
@@ -572,7 +572,8 @@ void sr_cache_free(struct sysroot *sr)
 			next = e->next;
 			if (e->dirfd >= 0)
 				close(e->dirfd);
-			sr_free_typed(e->names, e->n);
+			if (e->ls)
+				sr_free_typed(e->ls->names, e->ls->n);
 		}
 	}
 	while (c->chunks) {

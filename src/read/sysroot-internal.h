@@ -4,23 +4,29 @@
 
 #include "read/sysroot.h"
 
+/* A directory's listing: its names, sorted; names[i][-1] is its d_type. */
+struct sr_listing {
+	char **names;
+	size_t n;
+};
+
 /* One path of the run's cache (sysroot-cache.c): what reading or listing
- * it got, and how that ended. */
+ * it got, and how that ended.  48 bytes and the path: a 256-CPU capture
+ * has thousands, every page of them a first touch. */
 struct sr_entry {
 	struct sr_entry *next;
-	char *path;               /* after the entry, in the same block */
-	size_t hash;              /* hash_path(path): compared before the paths */
+	char *buf;                /* the file, NUL-terminated (sr_cache_alloc()) */
+	struct sr_listing *ls;    /* its listing (has_list, list_err 0), else NULL */
+	uint32_t hash;            /* hash_path(path), its low 32 bits: compared before the paths */
+	uint32_t len;             /* of buf (at most SR_MAX_FILE) */
+	int file_err, list_err;   /* 0 or the negative errno the read ended with */
+	int dirfd;                /* the directory's kept descriptor, or -1 */
 	unsigned has_file : 1, has_list : 1, recorded : 1;
 	unsigned used : 1;        /* its dirfd opened a file since the clock passed */
 	unsigned logged : 1;      /* in the batch's log of files asked (batch.c) */
 	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
 	signed exists : 2;        /* 1 there (a file or a directory), -1 missing, 0 not asked */
-	int dirfd;                /* the directory's kept descriptor, or -1 */
-	int file_err, list_err;   /* 0 or the negative errno the read ended with */
-	char *buf;                /* the file, NUL-terminated (sr_cache_alloc()) */
-	size_t len;
-	char **names;             /* the directory, sorted; names[i][-1] is its d_type */
-	size_t n;
+	char path[];              /* in the same block */
 };
 
 /*

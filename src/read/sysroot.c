@@ -324,7 +324,9 @@ static int read_ref(struct sysroot *sr, const char *path, const char **buf, size
 		/* Not in its directory's listing: missing, and its directory
 		 * is known. */
 		int l = sr_listed(sr, path);
-		e->file_err = l == LISTED_NO ? -ENOENT : read_now(sr, path, &e->buf, &e->len, 1);
+		size_t len = 0;
+		e->file_err = l == LISTED_NO ? -ENOENT : read_now(sr, path, &e->buf, &len, 1);
+		e->len = (uint32_t)len;   /* at most SR_MAX_FILE */
 		e->has_file = 1;
 		if (e->file_err == -ENOENT && l != LISTED_NO)
 			note_parent(sr, path);
@@ -624,20 +626,23 @@ int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 	if (sr->batch)
 		sr_batch_note_dir(sr, e, 1);
 	if (!e->has_list) {
+		struct sr_listing ls = { NULL, 0 };
 		int fd;
-		e->list_err = list_now(sr, dir, &e->names, &e->n, &fd);
+		e->list_err = list_now(sr, dir, &ls.names, &ls.n, &fd);
 		e->has_list = 1;
+		if (e->list_err == 0)
+			e->ls = memcpy(sr_cache_alloc(sr, sizeof(ls)), &ls, sizeof(ls));
 		if (fd >= 0)
 			sr_keep_dirfd(sr, e, fd);
 	}
 	if (e->list_err < 0)
 		return e->list_err;
-	if (e->n) {
-		*names = xmalloc(e->n * sizeof(**names));
-		for (i = 0; i < e->n; i++)
-			(*names)[i] = xstrdup(e->names[i]);
+	if (e->ls && e->ls->n) {
+		*names = xmalloc(e->ls->n * sizeof(**names));
+		for (i = 0; i < e->ls->n; i++)
+			(*names)[i] = xstrdup(e->ls->names[i]);
 	}
-	*n = e->n;
+	*n = e->ls ? e->ls->n : 0;
 	return 0;
 }
 
