@@ -95,10 +95,10 @@ if [ -n "${AUDIT_SCALE_CAPTURES:-}" ]; then
 	done
 fi
 
-python3 - "$tmp" "$na" "$rounds" "${AUDIT_SCALE_MAX_CPUS:-4096}" <<'PY'
+python3 - "$tmp" "$na" "$rounds" "${AUDIT_SCALE_MAX_CPUS:-4096}" "$here" <<'PY'
 import json, os, shutil, statistics, sys, time
 
-tmp, na, rounds, max_cpus = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+tmp, na, rounds, max_cpus, top = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 trees = os.path.join(tmp, "trees")
 
 # --- the synthetic series -------------------------------------------------
@@ -325,7 +325,7 @@ print("live: check %.1f ms, lstopo-no-graphics --whole-io %.1f ms, ratio %.2f (t
 
 # --- report and diff over 1k/10k/100k keys --------------------------------
 import subprocess
-fix = os.path.join(os.path.dirname(os.path.abspath(na)), "..", "..", "tests", "fixtures")
+fix = os.path.join(top, "tests", "fixtures")
 probe = json.loads(subprocess.run([na, "--sysroot", os.path.join(fix, "numa-2node"), "probe", "--format", "json"],
                                   capture_output=True, check=True).stdout)
 rep = json.loads(subprocess.run([na, "--sysroot", os.path.join(fix, "kernel-tuned-server"), "check", "--format", "json"],
