@@ -527,11 +527,12 @@ static int pick_kernel(struct run *s)
 /*
  * Passes of the chosen kernel over every slice, not sampled, until the
  * bandwidth holds: two passes in a row within 10% of the best one, after
- * at least three, for at most a fifth of the budget.  Right after another
- * program freed as much memory (likwid-bench, run alternately by
- * bench/membw-vs-likwid.sh), a guest's first 0.2-0.3 s read at half speed
- * on this project's builder, in some runs and not others: sampled, those
- * passes moved the median by up to 15% from run to run.
+ * at least three and at least 0.3 s (or a tenth of the budget), for at
+ * most a fifth of the budget.  On this project's paravirtualised builder
+ * the first 0.1-0.3 s of 2 threads read at about half speed in some runs
+ * and not others (11, 14 and 19 slow samples of 150 in three of six runs
+ * back to back): sampled, those passes moved the median by up to 15% from
+ * run to run.
  */
 static void warm_up(struct run *s)
 {
