@@ -77,6 +77,10 @@ struct cpu_state {
 	size_t nci, aci;
 	int arm, x86;
 	int bad_pkg, bad_core;   /* a gap names the garbled file already */
+	/* The name (index into read_sib()'s and read_pkgset()'s lists) the
+	 * last CPU answered to, tried first for the next: one kernel names
+	 * them all alike.  0 before the first. */
+	int sib_pref, pkg_pref;
 	long one_part;           /* cpuinfo's one MIDR for all CPUs, -1 none */
 };
 

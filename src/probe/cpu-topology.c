@@ -83,25 +83,33 @@ void cpu_read_online(struct cpu_state *st, const struct cpuinfo *ci)
 		facts_evidence(st->f, "cpu.online", "/proc/cpuinfo (no CPU directories in sysfs)");
 }
 
+/* The order a CPU's names are tried in: the one the last CPU answered to
+ * (pref) first, then the kernel's own order, newest first -- as hwloc
+ * settles the names once, from the first CPU.  A 2.6 kernel has only the
+ * masks, and every other CPU then skips the four names it lacks. */
+static size_t try_order(size_t k, int pref)
+{
+	if (k == 0)
+		return (size_t)pref;
+	return k <= (size_t)pref ? k - 1 : k;
+}
+
 static int read_sib(struct cpu_state *st, struct pcpu *p)
 {
-	static const char *const lists[] = { "core_cpus_list", "thread_siblings_list" };
-	static const char *const masks[] = { "core_cpus", "thread_siblings" };
+	static const char *const names[] = { "core_cpus_list", "thread_siblings_list", "core_cpus",
+					     "thread_siblings" };
 	char path[160];
-	size_t i;
+	size_t k;
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
-	for (i = 0; i < 4; i++) {
+	for (k = 0; k < ARRAY_SIZE(names); k++) {
+		size_t i = try_order(k, st->sib_pref);
 		int r;
-		if (i < 2) {
-			snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, lists[i]);
-			r = sr_read_cpulist(st->sr, path, s);
-		} else {
-			snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, masks[i - 2]);
-			r = sr_read_cpumask(st->sr, path, s);
-		}
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, names[i]);
+		r = i < 2 ? sr_read_cpulist(st->sr, path, s) : sr_read_cpumask(st->sr, path, s);
 		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
 			hwloc_bitmap_and(s, s, st->online);
 			p->sib = s;
+			st->sib_pref = (int)i;
 			return 0;
 		}
 		if (r == 0 || (r != -ENOENT))
@@ -116,16 +124,18 @@ static int read_sib(struct cpu_state *st, struct pcpu *p)
 }
 
 /* The kernel's package mask of a CPU: package_cpus_list (5.x), else
- * core_siblings_list, else the hex masks.  One that does not hold the CPU
- * itself is garbled and ignored (the count then falls back to the ids). */
+ * core_siblings_list, else the hex masks (in try_order()).  One that does
+ * not hold the CPU itself is garbled and ignored (the count then falls
+ * back to the ids). */
 static void read_pkgset(struct cpu_state *st, struct pcpu *p)
 {
 	static const char *const names[] = { "package_cpus_list", "core_siblings_list",
 					     "package_cpus", "core_siblings" };
 	char path[160];
-	size_t i;
+	size_t k;
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
+	for (k = 0; k < ARRAY_SIZE(names); k++) {
+		size_t i = try_order(k, st->pkg_pref);
 		int r;
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, names[i]);
 		r = i < 2 ? sr_read_cpulist(st->sr, path, s) : sr_read_cpumask(st->sr, path, s);
@@ -134,6 +144,7 @@ static void read_pkgset(struct cpu_state *st, struct pcpu *p)
 		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
 			hwloc_bitmap_and(s, s, st->online);
 			p->pkgset = s;
+			st->pkg_pref = (int)i;
 			return;
 		}
 		break;
@@ -194,7 +205,6 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 	int *bad_pkg = &st->bad_pkg, *bad_core = &st->bad_core;
 	st->nc = hwloc_bitmap_weight(st->online);
 	st->c = xcalloc(st->nc ? st->nc : 1, sizeof(*st->c));
-	sr_batch_model(st->sr);
 	hwloc_bitmap_foreach_begin(id, st->online) {
 		struct pcpu *p = &st->c[k++];
 		uint64_t v;
@@ -202,10 +212,14 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 		char path[160];
 		int r;
 		const struct ci_proc *cp = ci_find(ci, id);
-		/* After the first CPU, the files it asked for below every
-		 * other online CPU's directory at once (read/batch.c). */
+		/* The second CPU's files, below every other online CPU's
+		 * directory at once (read/batch.c).  The second: the first
+		 * tried every name until the kernel's answered (try_order()),
+		 * the second asks what every other will. */
 		if (k == 2)
-			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", st->c[0].id, st->online);
+			sr_batch_model(st->sr);
+		else if (k == 3)
+			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", st->c[1].id, st->online);
 		p->id = id;
 		p->part = -1;
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/physical_package_id", id);
