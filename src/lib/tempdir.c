@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -133,6 +134,35 @@ static void install(void)
 		sigemptyset(&sa.sa_mask);
 		sigaction(sigs[i], &sa, NULL);
 	}
+}
+
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+
+/* A tmpfs directory this user may create in, with room for bytes and
+ * files (tmpfs reports 0 files for no limit); own: one it must own with
+ * mode 0700 (XDG_RUNTIME_DIR), else a sticky one (/dev/shm, as /tmp). */
+static int scratch_ok(const char *d, int own, unsigned long long bytes, unsigned long long files)
+{
+	struct statfs fs;
+	struct stat st;
+	if (!d || d[0] != '/' || statfs(d, &fs) < 0 || (unsigned long)fs.f_type != TMPFS_MAGIC ||
+	    (unsigned long long)fs.f_bavail * (unsigned long long)fs.f_bsize < bytes ||
+	    (fs.f_files && (unsigned long long)fs.f_ffree < files) ||
+	    stat(d, &st) < 0 || !S_ISDIR(st.st_mode) || access(d, W_OK | X_OK) < 0)
+		return 0;
+	if (own)
+		return st.st_uid == geteuid() && (st.st_mode & 07777) == 0700;
+	return (st.st_mode & S_ISVTX) != 0;
+}
+
+const char *tmpdir_scratch(unsigned long long bytes, unsigned long long files)
+{
+	const char *t = getenv("TMPDIR"), *x = getenv("XDG_RUNTIME_DIR");
+	if (t && *t)
+		return t;
+	return scratch_ok(x, 1, bytes, files) ? x : scratch_ok("/dev/shm", 0, bytes, files) ? "/dev/shm" : "/tmp";
 }
 
 char *tmpdir_make(const char *dir, const char *prefix)

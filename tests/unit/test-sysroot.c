@@ -2,6 +2,7 @@
 #include "config.h"
 #include "read/sysroot.h"
 #include "lib/facts.h"
+#include "lib/tempdir.h"
 #include "lib/util.h"
 #include "tap.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_SYSCALL_H
@@ -466,6 +468,51 @@ static void test_facts(void)
 	facts_release(&f);
 }
 
+/* tmpdir_scratch(): TMPDIR first; unset, a tmpfs XDG_RUNTIME_DIR of the
+ * user's own with mode 0700, then /dev/shm when it is a tmpfs with room,
+ * else /tmp. */
+static void test_scratch(void)
+{
+	char *old_tmp = getenv("TMPDIR") ? xstrdup(getenv("TMPDIR")) : NULL;
+	char *old_xdg = getenv("XDG_RUNTIME_DIR") ? xstrdup(getenv("XDG_RUNTIME_DIR")) : NULL;
+	struct statfs fs;
+	struct stat st;
+	int shm = statfs("/dev/shm", &fs) == 0 && (unsigned long)fs.f_type == 0x01021994 &&
+		  stat("/dev/shm", &st) == 0 && (st.st_mode & S_ISVTX) && access("/dev/shm", W_OK | X_OK) == 0;
+	const char *mem = shm ? "/dev/shm" : "/tmp";
+	char *d = NULL;
+	setenv("TMPDIR", "/somewhere/else", 1);
+	is_str(tmpdir_scratch(1, 1), "/somewhere/else", "scratch: TMPDIR wins");
+	unsetenv("TMPDIR");
+	unsetenv("XDG_RUNTIME_DIR");
+	is_str(tmpdir_scratch(1, 1), mem, "scratch: no TMPDIR: %s", mem);
+	is_str(tmpdir_scratch(~0ull >> 1, 1), "/tmp", "scratch: no tmpfs has 8 EiB free: /tmp");
+	setenv("XDG_RUNTIME_DIR", "relative", 1);
+	is_str(tmpdir_scratch(1, 1), mem, "scratch: a relative XDG_RUNTIME_DIR is not used");
+	if (shm) {
+		d = tmpdir_make("/dev/shm", "test-scratch");
+		ok(d != NULL, "scratch: a directory in /dev/shm");
+	}
+	if (d) {
+		setenv("XDG_RUNTIME_DIR", d, 1);
+		is_str(tmpdir_scratch(1, 1), d, "scratch: a tmpfs XDG_RUNTIME_DIR of mode 0700, ours");
+		chmod(d, 0755);
+		is_str(tmpdir_scratch(1, 1), "/dev/shm", "scratch: not at mode 0755");
+		tmpdir_remove(d);
+		free(d);
+	}
+	setenv("XDG_RUNTIME_DIR", "/", 1);
+	is_str(tmpdir_scratch(1, 1), mem, "scratch: an XDG_RUNTIME_DIR that is not a tmpfs is not used");
+	if (old_tmp)
+		setenv("TMPDIR", old_tmp, 1);
+	if (old_xdg)
+		setenv("XDG_RUNTIME_DIR", old_xdg, 1);
+	else
+		unsetenv("XDG_RUNTIME_DIR");
+	free(old_tmp);
+	free(old_xdg);
+}
+
 int main(void)
 {
 	test_parsers();
@@ -474,5 +521,6 @@ int main(void)
 	test_near();
 	test_batch();
 	test_facts();
+	test_scratch();
 	return done_testing();
 }
