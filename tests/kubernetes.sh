@@ -204,8 +204,60 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 
+# The validators run once for all cases (run_queued, below): python3 takes
+# about 0.3 s to start on a small VM, and there are 150 cases.
+# queue VALIDATOR NAME ERRFILE ARG...: one case of nfd.py or kubelet.py.
+: >"$tmp/queue"
+queue() {
+	v=$1 qn=$2 qe=$3
+	shift 3
+	printf '%s\t%s\t%s\t%s\n' "$v" "$qn" "$qe" "$*" >>"$tmp/queue"
+}
+# run_queued: each queued case with its own sys.argv, its output and exit
+# status as if run alone (an exception fails the case with its traceback);
+# a failure shows the validator's lines, then the tool's errors.
+run_queued() {
+	[ -s "$tmp/queue" ] || return 0
+	python3 - "$tmp" "$tmp/queue" >"$tmp/results" 2>&1 <<'EOF'
+import contextlib, io, os, sys, traceback
+tmp, queue = sys.argv[1], sys.argv[2]
+code = {}
+for line in open(queue):
+    v, name, err, args = line.rstrip("\n").split("\t")
+    path = os.path.join(tmp, v + ".py")
+    if v not in code:
+        code[v] = compile(open(path).read(), path, "exec")
+    out = io.StringIO()
+    sys.argv = [path] + args.split()
+    rc = 0
+    with contextlib.redirect_stdout(out):
+        try:
+            exec(code[v], {"__name__": "__main__"})
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) else 1
+        except Exception:
+            rc = 1
+            print("".join("#   " + l + "\n" for l in traceback.format_exc().splitlines()), end="")
+    print(("ok\t" if rc == 0 else "not ok\t") + name)
+    if rc:
+        sys.stdout.write(out.getvalue())
+        for l in open(err):
+            print("#   " + l.rstrip("\n"))
+EOF
+	while IFS= read -r line; do
+		case $line in
+		"ok	"*) ok "${line#ok	}" ;;
+		"not ok	"*) nok "${line#not ok	}" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <"$tmp/results"
+	: >"$tmp/queue"
+}
+
 # audit NAME SYSROOT [LABEL=VALUE ... [-- KUBELET/KEY=VALUE ...]]: the NFD
-# file and the kubelet fragment of SYSROOT, with what they must say.
+# file and the kubelet fragment of SYSROOT, with what they must say (each
+# case in a directory of its own: the validators run later).
+cases=0
 audit() {
 	name=$1 root=$2
 	shift 2
@@ -215,27 +267,32 @@ audit() {
 		nfdwant="$nfdwant $1"
 		shift
 	done
-	"$NODEAUDIT" --sysroot "$root" check --format json >"$tmp/r.json" 2>"$tmp/err"
+	cases=$((cases + 1))
+	c=$tmp/case$cases
+	mkdir "$c"
+	"$NODEAUDIT" --sysroot "$root" check --format json >"$c/r.json" 2>"$c/err"
 	rc=$?
 	if [ $rc = 3 ]; then skip "$name" "not a sysroot the check can read (exit 3)"; return; fi
-	if [ $rc -gt 3 ]; then nok "$name: check --format json exited $rc"; sed 's/^/#   /' "$tmp/err"; return; fi
-	"$NODEAUDIT" --sysroot "$root" check --format nfd -o "$tmp/nfd" 2>>"$tmp/err"
+	if [ $rc -gt 3 ]; then nok "$name: check --format json exited $rc"; sed 's/^/#   /' "$c/err"; return; fi
+	"$NODEAUDIT" --sysroot "$root" check --format nfd -o "$c/nfd" 2>>"$c/err"
 	rc=$?
-	# shellcheck disable=SC2086 # the wanted labels are words
-	if [ $rc -le 2 ] && python3 "$tmp/nfd.py" "$tmp/nfd" "$tmp/r.json" "${EXPIRY:-10800}" $nfdwant >"$tmp/out"; then
-		ok "$name: NFD file ($(wc -c <"$tmp/nfd") bytes, $(grep -vc '^#' "$tmp/nfd") labels)"
+	if [ $rc -le 2 ]; then
+		# shellcheck disable=SC2086 # the wanted labels are words
+		queue nfd "$name: NFD file ($(wc -c <"$c/nfd") bytes, $(grep -vc '^#' "$c/nfd") labels)" "$c/err" \
+			"$c/nfd" "$c/r.json" "${EXPIRY:-10800}" $nfdwant
 	else
-		nok "$name: NFD file (exit $rc)"; cat "$tmp/out"; sed 's/^/#   /' "$tmp/err"
+		nok "$name: NFD file (exit $rc)"; sed 's/^/#   /' "$c/err"
 	fi
-	"$NODEAUDIT" plan --report "$tmp/r.json" --format json >"$tmp/plan.json" 2>"$tmp/err" &&
-		"$NODEAUDIT" plan --report "$tmp/r.json" --format kubelet >"$tmp/kubelet.yaml" 2>>"$tmp/err"
+	"$NODEAUDIT" plan --report "$c/r.json" --format json >"$c/plan.json" 2>"$c/perr" &&
+		"$NODEAUDIT" plan --report "$c/r.json" --format kubelet >"$c/kubelet.yaml" 2>>"$c/perr"
 	rc=$?
 	if [ $yaml = 0 ]; then skip "$name: kubelet fragment" "python3-yaml is not installed"; return; fi
-	# shellcheck disable=SC2086
-	if [ $rc = 0 ] && python3 "$tmp/kubelet.py" "$tmp/kubelet.yaml" "$tmp/plan.json" "$tmp/r.json" $kwant >"$tmp/out" 2>&1; then
-		ok "$name: kubelet fragment agrees with the plan"
+	if [ $rc = 0 ]; then
+		# shellcheck disable=SC2086
+		queue kubelet "$name: kubelet fragment agrees with the plan" "$c/perr" \
+			"$c/kubelet.yaml" "$c/plan.json" "$c/r.json" $kwant
 	else
-		nok "$name: kubelet fragment (exit $rc)"; cat "$tmp/out"; sed 's/^/#   /' "$tmp/err"
+		nok "$name: kubelet fragment (exit $rc)"; sed 's/^/#   /' "$c/perr"
 	fi
 }
 
@@ -350,6 +407,8 @@ audit "synthetic 64 nodes, flat distances: the split is unknown" "$tmp/snc64" \
 # hypervisor's, SNC and NPS the host's firmware settings: no mode label.
 sed 's/^flags\t\t: /&hypervisor /' "$tmp/snc64/proc/cpuinfo" >"$tmp/cpuinfo" && mv "$tmp/cpuinfo" "$tmp/snc64/proc/cpuinfo"
 audit "synthetic 64 nodes in a VM: no SNC/NPS mode" "$tmp/snc64" numa.nodes=64 numa.mode=-
+run_queued
+
 # A value outside the label syntax (a profile named with a blank) is left
 # out with a comment, not changed into something else.
 printf '{"name": "my profile", "extends": "base"}\n' >"$tmp/profile.json"
