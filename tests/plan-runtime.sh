@@ -42,20 +42,23 @@ expected() {
 	# processor has its own.
 	awk -F'\t*: *' '/^processor/ { p = $2; np++ } /^CPU part/ { l[++nl] = p " " $2 }
 		END { if (nl == np) for (i = 1; i <= nl; i++) print l[i] }' "$root/proc/cpuinfo" 2>/dev/null >"$tmp/parts"
-	while read -r cpu; do
-		cap=$(cat "$c/cpu$cpu/cpu_capacity" 2>/dev/null || echo -)
-		base=$(cat "$c/cpu$cpu/cpufreq/base_frequency" 2>/dev/null || echo -)
-		maxf=$(cat "$c/cpu$cpu/cpufreq/cpuinfo_max_freq" 2>/dev/null || echo -)
-		part=$(awk -v c="$cpu" '$1 == c { print $2 }' "$tmp/parts")
-		case $part in
-		0xd44|0xd48|0xd4e|0xd82|0xd85) rank=4 ;;            # Cortex-X1, X2, X3, X4, X925
-		0xd4d|0xd47|0xd81|0xd87) rank=3 ;;                  # A715, A710, A720, A725
-		0xd07|0xd08|0xd09|0xd0a|0xd0b|0xd0d|0xd41) rank=2 ;; # A57, A72, A73, A75, A76, A77, A78
-		0xd03|0xd04|0xd05|0xd46|0xd80) rank=1 ;;            # A53, A35, A55, A510, A520
-		*) rank=- ;;
-		esac
-		echo "$cpu $cap $base $rank $maxf" >>"$tmp/kind"
-	done <"$tmp/online"
+	# Each CPU's files read by one awk (a few forks a CPU would cost more
+	# than the tool's whole run): "-" for a file that is absent or empty.
+	awk -v c="$c" -v parts="$tmp/parts" '
+	function rd(f,   l, r) { r = (getline l < f); close(f); return r > 0 && l != "" ? l : "-" }
+	BEGIN {
+		while ((getline l < parts) > 0) { split(l, w, " "); part[w[1]] = w[2] }
+		n = split("0xd44 0xd48 0xd4e 0xd82 0xd85", x, " "); for (i = 1; i <= n; i++) rk[x[i]] = 4 # Cortex-X1, X2, X3, X4, X925
+		n = split("0xd4d 0xd47 0xd81 0xd87", x, " "); for (i = 1; i <= n; i++) rk[x[i]] = 3       # A715, A710, A720, A725
+		n = split("0xd07 0xd08 0xd09 0xd0a 0xd0b 0xd0d 0xd41", x, " "); for (i = 1; i <= n; i++) rk[x[i]] = 2 # A57 ... A78
+		n = split("0xd03 0xd04 0xd05 0xd46 0xd80", x, " "); for (i = 1; i <= n; i++) rk[x[i]] = 1 # A53, A35, A55, A510, A520
+	}
+	{
+		cpu = $1
+		rank = (cpu in part) && (part[cpu] in rk) ? rk[part[cpu]] : "-"
+		print cpu, rd(c "/cpu" cpu "/cpu_capacity"), rd(c "/cpu" cpu "/cpufreq/base_frequency"), rank,
+		      rd(c "/cpu" cpu "/cpufreq/cpuinfo_max_freq")
+	}' "$tmp/online" >"$tmp/kind"
 	awk '
 	{ cpu[NR] = $1; cap[NR] = $2; base[NR] = $3; rank[NR] = $4; mf[NR] = $5 }
 	$5 != "-" { if (fmin == "" || $5 < fmin) fmin = $5; if (fmax == "" || $5 > fmax) fmax = $5 }
@@ -76,12 +79,28 @@ expected() {
 		print h ? "hybrid" : "plain" > "/dev/stderr"
 	}' "$tmp/kind" >"$tmp/pcores" 2>"$tmp/hybrid"
 	# One thread per core: the lowest online thread of its siblings.
-	: >"$tmp/reps"
-	while read -r cpu; do
-		sib=$(cat "$c/cpu$cpu/topology/thread_siblings_list" 2>/dev/null || cat "$c/cpu$cpu/topology/core_cpus_list" 2>/dev/null || echo "$cpu")
-		first=$(expand "$sib" | grep -Fxf "$tmp/online" | sort -n | head -n 1)
-		[ "$first" = "$cpu" ] && grep -qFx "$cpu" "$tmp/pcores" && echo "$cpu" >>"$tmp/reps"
-	done <"$tmp/online"
+	# (thread_siblings_list, else core_cpus_list, else the CPU alone; a
+	# file that is there but empty names no thread).
+	awk -v c="$c" -v online="$tmp/online" -v pcores="$tmp/pcores" '
+	function rd(f,   l, r) { r = (getline l < f); close(f); return r < 0 ? "\001" : r == 0 ? "" : l }
+	BEGIN {
+		while ((getline l < online) > 0) on[l + 0] = 1
+		while ((getline l < pcores) > 0) pc[l + 0] = 1
+	}
+	{
+		cpu = $1
+		sib = rd(c "/cpu" cpu "/topology/thread_siblings_list")
+		if (sib == "\001") sib = rd(c "/cpu" cpu "/topology/core_cpus_list")
+		if (sib == "\001") sib = cpu
+		first = ""
+		n = split(sib, part, ",")
+		for (i = 1; i <= n; i++) {
+			m = split(part[i], r, "-")
+			if (m == 1 && r[1] != "") { lo = r[1] + 0; hi = lo } else if (m == 2) { lo = r[1] + 0; hi = r[2] + 0 } else continue
+			for (j = lo; j <= hi; j++) if ((j in on) && (first == "" || j < first)) first = j
+		}
+		if (first != "" && first == cpu + 0 && ((cpu + 0) in pc)) print cpu
+	}' "$tmp/online" >"$tmp/reps"
 	reserve=1
 	[ "$(cat "$tmp/hybrid")" = hybrid ] && reserve=0
 	nodes=$(ls -d "$root"/sys/devices/system/node/node[0-9]* 2>/dev/null | sed 's/.*node//' | sort -n)
@@ -146,7 +165,11 @@ one() {
 				printf '{"command":[' >>"$tmp/w.json"
 				sep=
 				for word in "$@"; do
-					printf '%s"%s"' "$sep" "$(printf '%s' "$word" | sed 's/[\\"]/\\&/g')" >>"$tmp/w.json"
+					# JSON's escapes, by sed only for a word that needs them.
+					case $word in
+					*[\\\"]*) word=$(printf '%s' "$word" | sed 's/[\\"]/\\&/g') ;;
+					esac
+					printf '%s"%s"' "$sep" "$word" >>"$tmp/w.json"
 					sep=,
 				done
 				printf ']}' >>"$tmp/w.json"
