@@ -165,6 +165,15 @@ const char *tmpdir_scratch(unsigned long long bytes, unsigned long long files)
 	return scratch_ok(x, 1, bytes, files) ? x : scratch_ok("/dev/shm", 0, bytes, files) ? "/dev/shm" : "/tmp";
 }
 
+char *tmpdir_make_scratch(const char *prefix, unsigned long long bytes, unsigned long long files)
+{
+	const char *at = tmpdir_scratch(bytes, files), *t = getenv("TMPDIR");
+	char *d = tmpdir_make(at, prefix);
+	if (!d && !(t && *t) && strcmp(at, "/tmp") != 0)
+		d = tmpdir_make("/tmp", prefix);
+	return d;
+}
+
 char *tmpdir_make(const char *dir, const char *prefix)
 {
 	const char *tmp = getenv("TMPDIR");

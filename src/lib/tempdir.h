@@ -26,6 +26,9 @@ char *tmpdir_make(const char *dir, const char *prefix);
  * /dev/shm may not have it), and for XDG_RUNTIME_DIR one it owns with
  * mode 0700 as its specification says; else /tmp.  Not to be freed. */
 const char *tmpdir_scratch(unsigned long long bytes, unsigned long long files);
+/* tmpdir_make() there; where a memory directory was chosen and mkdtemp()
+ * still fails in it (a policy that lets the checks above pass), /tmp. */
+char *tmpdir_make_scratch(const char *prefix, unsigned long long bytes, unsigned long long files);
 /* mkstemp(templ) with the new file registered as the directories are: it
  * is removed at exit() and on those signals until tmpdir_forget(templ)
  * (after it was renamed into place) or tmpdir_remove(templ).  The -o

@@ -558,7 +558,7 @@ hwloc_topology_t hwloc_load_sysroot(struct sysroot *sr, struct facts *f)
 	} else if (odd)
 		debug("hwloc: '%s' is not handed to it whole: %s", sr->root, odd);
 
-	dir = tmpdir_make(tmpdir_scratch(2ull * HW_MAX_BYTES, HW_MAX_FILES), "nodeaudit-hwloc");
+	dir = tmpdir_make_scratch("nodeaudit-hwloc", 2ull * HW_MAX_BYTES, HW_MAX_FILES);
 	if (!dir) {
 		facts_gap(f, "cpu", "hwloc not run: cannot create a temporary directory: %s", strerror(errno));
 		return NULL;

@@ -73,8 +73,7 @@ int sysroot_open(struct sysroot *sr, const char *dir)
 		char *t;
 		if (!sr_is_archive(dir))
 			return error("cannot use sysroot '%s': not a directory or a .tar[.gz|.xz|.bz2] archive", dir);
-		t = tmpdir_make(tmpdir_scratch(2ull * SR_MAX_UNPACK_BYTES, SR_MAX_UNPACK_FILES),
-				"nodeaudit-sysroot");
+		t = tmpdir_make_scratch("nodeaudit-sysroot", 2ull * SR_MAX_UNPACK_BYTES, SR_MAX_UNPACK_FILES);
 		if (!t)
 			return error("cannot create a temporary directory: %s", strerror(errno));
 		sr->tmpdir = t;
