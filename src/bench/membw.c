@@ -308,20 +308,28 @@ static void progress(const struct membw_opts *o, const char *what, int n, double
 	fflush(stderr);
 }
 
+/* The workers [from, to) the team's next passes run: the bytes one pass
+ * of them reads (each slice t->passes times). */
+static double use_workers(struct team *t, const struct worker *w, int from, int to)
+{
+	double bytes = 0;
+	int i;
+	for (i = from; i < to; i++)
+		bytes += (double)w[i].len;
+	t->active_from = from;
+	t->active_to = to;
+	return bytes * t->passes;
+}
+
 /* Timed passes of the workers [from, to) until the budget is spent. */
 static int measure(struct team *t, struct worker *w, int from, int to, kernel_fn fn,
 		   double budget, const struct membw_opts *o, const char *what, double **samples,
 		   int *n)
 {
-	double start = now(), bytes = 0;
+	double start = now(), bytes = use_workers(t, w, from, to);
 	int i, cap = 256;
-	for (i = from; i < to; i++)
-		bytes += w[i].len;
-	bytes *= t->passes;
 	*samples = xmalloc(cap * sizeof(double));
 	*n = 0;
-	t->active_from = from;
-	t->active_to = to;
 	while (!interrupted && *n < cap && (*n == 0 || now() - start < budget)) {
 		double dt = pass(t, w, fn);
 		for (i = from; i < to; i++)
@@ -536,13 +544,8 @@ static int pick_kernel(struct run *s)
  */
 static void warm_up(struct run *s)
 {
-	double t0 = now(), best = 0, prev = 0, bytes = 0;
-	int i, k;
-	for (i = 0; i < s->nw; i++)
-		bytes += (double)s->w[i].len;
-	bytes *= s->team.passes;
-	s->team.active_from = 0;
-	s->team.active_to = s->nw;
+	double t0 = now(), best = 0, prev = 0, bytes = use_workers(&s->team, s->w, 0, s->nw);
+	int k;
 	for (k = 0; !interrupted; k++) {
 		double dt = pass(&s->team, s->w, kernels[s->best].fn), bw = dt > 0 ? bytes / dt : 0;
 		if (bw > best)

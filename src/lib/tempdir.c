@@ -157,31 +157,33 @@ static int scratch_ok(const char *d, int own, unsigned long long bytes, unsigned
 	return (st.st_mode & S_ISVTX) != 0;
 }
 
-const char *tmpdir_scratch(unsigned long long bytes, unsigned long long files)
+/* The memory directory for scratch of that size, or NULL for none. */
+static const char *memory_dir(unsigned long long bytes, unsigned long long files)
 {
-	const char *t = getenv("TMPDIR"), *x = getenv("XDG_RUNTIME_DIR");
-	if (t && *t)
-		return t;
-	return scratch_ok(x, 1, bytes, files) ? x : scratch_ok("/dev/shm", 0, bytes, files) ? "/dev/shm" : "/tmp";
+	const char *x = getenv("XDG_RUNTIME_DIR");
+	return scratch_ok(x, 1, bytes, files) ? x : scratch_ok("/dev/shm", 0, bytes, files) ? "/dev/shm" : NULL;
+}
+
+static const char *tmpdir_env(void)
+{
+	const char *t = getenv("TMPDIR");
+	return t && *t ? t : NULL;
 }
 
 char *tmpdir_make_scratch(const char *prefix, unsigned long long bytes, unsigned long long files)
 {
-	const char *at = tmpdir_scratch(bytes, files), *t = getenv("TMPDIR");
-	char *d = tmpdir_make(at, prefix);
-	if (!d && !(t && *t) && strcmp(at, "/tmp") != 0)
-		d = tmpdir_make("/tmp", prefix);
-	return d;
+	const char *mem = tmpdir_env() ? NULL : memory_dir(bytes, files);
+	char *d = mem ? tmpdir_make(mem, prefix) : NULL;
+	return d ? d : tmpdir_make(NULL, prefix);
 }
 
 char *tmpdir_make(const char *dir, const char *prefix)
 {
-	const char *tmp = getenv("TMPDIR");
 	char *t;
 	sigset_t old;
 	int i;
 	if (!dir)
-		dir = tmp && *tmp ? tmp : "/tmp";
+		dir = tmpdir_env() ? tmpdir_env() : "/tmp";
 	t = xasprintf("%s/%s.XXXXXX", dir, prefix);
 	if (strlen(t) >= sizeof(dirs[0])) {
 		free(t);

@@ -18,16 +18,14 @@
 /* mkdtemp("$TMPDIR/<prefix>.XXXXXX") (or beside: dir given), registered;
  * malloc'd path, or NULL with errno set. */
 char *tmpdir_make(const char *dir, const char *prefix);
-/* Where a run's own scratch goes (an unpacked archive, hwloc's copy): the
- * files are written once, read back by this run and removed at its end, so
- * memory serves them best.  $TMPDIR when set (the user's choice); else
- * $XDG_RUNTIME_DIR, then /dev/shm, each when it is a tmpfs directory this
- * user may write in, with room for bytes and files (a container's 64 MB
- * /dev/shm may not have it), and for XDG_RUNTIME_DIR one it owns with
- * mode 0700 as its specification says; else /tmp.  Not to be freed. */
-const char *tmpdir_scratch(unsigned long long bytes, unsigned long long files);
-/* tmpdir_make() there; where a memory directory was chosen and mkdtemp()
- * still fails in it (a policy that lets the checks above pass), /tmp. */
+/* A directory for a run's own scratch (an unpacked archive, hwloc's copy),
+ * made as tmpdir_make() does: the files are written once, read back by
+ * this run and removed at its end, so memory serves them best.  $TMPDIR
+ * when set (the user's choice); else $XDG_RUNTIME_DIR, then /dev/shm, each
+ * when it is a tmpfs directory this user may write in, with room for bytes
+ * and files (a container's 64 MB /dev/shm may not have it), and for
+ * XDG_RUNTIME_DIR one it owns with mode 0700 as its specification says;
+ * else, or when mkdtemp() fails there after all, /tmp. */
 char *tmpdir_make_scratch(const char *prefix, unsigned long long bytes, unsigned long long files);
 /* mkstemp(templ) with the new file registered as the directories are: it
  * is removed at exit() and on those signals until tmpdir_forget(templ)

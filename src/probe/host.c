@@ -136,7 +136,7 @@ static size_t hex_word(const char *s, unsigned *v)
  * answer is the same on the lines taken here. */
 static int pci_bdf_vd(const char *line, size_t len, unsigned *bdf, unsigned *vd)
 {
-	char small[256], *copy;
+	char *copy;
 	size_t n = hex_word(line, bdf);
 	int r;
 	if (n && (line[n] == ' ' || line[n] == '\t')) {
@@ -148,13 +148,9 @@ static int pci_bdf_vd(const char *line, size_t len, unsigned *bdf, unsigned *vd)
 	}
 	/* The line alone, as strtok_r() gave it: sscanf() would read on
 	 * into the next one. */
-	copy = len < sizeof(small) ? memcpy(small, line, len) : xmalloc(len + 1);
-	if (copy != small)
-		memcpy(copy, line, len);
-	copy[len] = '\0';
+	copy = xstrndup(line, len);
 	r = sscanf(copy, "%x %x", bdf, vd);
-	if (copy != small)
-		free(copy);
+	free(copy);
 	return r;
 }
 

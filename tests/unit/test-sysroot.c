@@ -468,41 +468,92 @@ static void test_facts(void)
 	facts_release(&f);
 }
 
-/* tmpdir_scratch(): TMPDIR first; unset, a tmpfs XDG_RUNTIME_DIR of the
- * user's own with mode 0700, then /dev/shm when it is a tmpfs with room,
- * else /tmp. */
+/* Where tmpdir_make_scratch(prefix, bytes, 1) made its directory, less the
+ * ".XXXXXX" name: the parent, in buf.  The directory is removed. */
+static const char *scratch_at(unsigned long long bytes, char *buf, size_t n)
+{
+	char *d = tmpdir_make_scratch("test-scratch", bytes, 1), *slash;
+	if (!d)
+		return "(none)";
+	snprintf(buf, n, "%s", d);
+	tmpdir_remove(d);
+	free(d);
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	return buf;
+}
+
+/* tmpdir_make_scratch(): TMPDIR first; unset, a tmpfs XDG_RUNTIME_DIR of
+ * the user's own with mode 0700, then /dev/shm when it is a tmpfs with
+ * room, else /tmp, which is also where it goes when the chosen directory
+ * cannot hold the new one. */
 static void test_scratch(void)
 {
 	char *old_tmp = getenv("TMPDIR") ? xstrdup(getenv("TMPDIR")) : NULL;
 	char *old_xdg = getenv("XDG_RUNTIME_DIR") ? xstrdup(getenv("XDG_RUNTIME_DIR")) : NULL;
+	char buf[4096], own[4096], *t, *d = NULL;
 	struct statfs fs;
 	struct stat st;
 	int shm = statfs("/dev/shm", &fs) == 0 && (unsigned long)fs.f_type == 0x01021994 &&
 		  stat("/dev/shm", &st) == 0 && (st.st_mode & S_ISVTX) && access("/dev/shm", W_OK | X_OK) == 0;
 	const char *mem = shm ? "/dev/shm" : "/tmp";
-	char *d = NULL;
-	setenv("TMPDIR", "/somewhere/else", 1);
-	is_str(tmpdir_scratch(1, 1), "/somewhere/else", "scratch: TMPDIR wins");
 	unsetenv("TMPDIR");
+	t = tmpdir_make("/tmp", "test-tmpdir");
+	setenv("TMPDIR", t, 1);
+	is_str(scratch_at(1, buf, sizeof(buf)), t, "scratch: TMPDIR wins");
+	is_str(scratch_at(~0ull >> 1, buf, sizeof(buf)), t, "scratch: TMPDIR wins, whatever the room");
+	unsetenv("TMPDIR");
+	tmpdir_remove(t);
+	free(t);
 	unsetenv("XDG_RUNTIME_DIR");
-	is_str(tmpdir_scratch(1, 1), mem, "scratch: no TMPDIR: %s", mem);
-	is_str(tmpdir_scratch(~0ull >> 1, 1), "/tmp", "scratch: no tmpfs has 8 EiB free: /tmp");
+	is_str(scratch_at(1, buf, sizeof(buf)), mem, "scratch: no TMPDIR: %s", mem);
+	is_str(scratch_at(~0ull >> 1, buf, sizeof(buf)), "/tmp", "scratch: no tmpfs has 8 EiB free: /tmp");
 	setenv("XDG_RUNTIME_DIR", "relative", 1);
-	is_str(tmpdir_scratch(1, 1), mem, "scratch: a relative XDG_RUNTIME_DIR is not used");
+	is_str(scratch_at(1, buf, sizeof(buf)), mem, "scratch: a relative XDG_RUNTIME_DIR is not used");
+	setenv("XDG_RUNTIME_DIR", "/", 1);
+	is_str(scratch_at(1, buf, sizeof(buf)), mem, "scratch: an XDG_RUNTIME_DIR that is not a tmpfs is not used");
 	if (shm) {
-		d = tmpdir_make("/dev/shm", "test-scratch");
+		d = tmpdir_make("/dev/shm", "test-scratch-xdg");
 		ok(d != NULL, "scratch: a directory in /dev/shm");
 	}
 	if (d) {
+		size_t l;
+		int fd;
 		setenv("XDG_RUNTIME_DIR", d, 1);
-		is_str(tmpdir_scratch(1, 1), d, "scratch: a tmpfs XDG_RUNTIME_DIR of mode 0700, ours");
+		is_str(scratch_at(1, buf, sizeof(buf)), d, "scratch: a tmpfs XDG_RUNTIME_DIR of mode 0700, ours");
 		chmod(d, 0755);
-		is_str(tmpdir_scratch(1, 1), "/dev/shm", "scratch: not at mode 0755");
+		is_str(scratch_at(1, buf, sizeof(buf)), "/dev/shm", "scratch: not at mode 0755");
+		chmod(d, 0700);
+		if (geteuid() == 0 && chown(d, 65534, 65534) == 0) {
+			is_str(scratch_at(1, buf, sizeof(buf)), "/dev/shm", "scratch: not a directory of another user's");
+			if (chown(d, 0, 0) < 0)
+				ok(0, "scratch: chown back");
+		}
+		/* A regular file of mode 0700 is no directory. */
+		snprintf(own, sizeof(own), "%s/file", d);
+		fd = open(own, O_WRONLY | O_CREAT | O_EXCL, 0700);
+		if (fd >= 0)
+			close(fd);
+		setenv("XDG_RUNTIME_DIR", own, 1);
+		is_str(scratch_at(1, buf, sizeof(buf)), "/dev/shm", "scratch: an XDG_RUNTIME_DIR that is a file");
+		/* One whose new directory's name would pass PATH_MAX: chosen (a
+		 * tmpfs of mode 0700, ours), mkdtemp() refused there, so /tmp. */
+		snprintf(own, sizeof(own), "%s", d);
+		for (l = strlen(own); l < 4090; l = strlen(own)) {
+			size_t c = 4090 - l - 1 < 200 ? 4090 - l - 1 : 200;
+			own[l] = '/';
+			memset(own + l + 1, 'd', c);
+			own[l + 1 + c] = '\0';
+			if (mkdir(own, 0700) < 0)
+				break;
+		}
+		setenv("XDG_RUNTIME_DIR", own, 1);
+		is_str(scratch_at(1, buf, sizeof(buf)), "/tmp", "scratch: no room for the name there: /tmp (%zu bytes)",
+		       strlen(own));
 		tmpdir_remove(d);
 		free(d);
 	}
-	setenv("XDG_RUNTIME_DIR", "/", 1);
-	is_str(tmpdir_scratch(1, 1), mem, "scratch: an XDG_RUNTIME_DIR that is not a tmpfs is not used");
 	if (old_tmp)
 		setenv("TMPDIR", old_tmp, 1);
 	if (old_xdg)
