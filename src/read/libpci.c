@@ -332,24 +332,60 @@ static const char *next_line(const char *p, const char *end)
 	return nl && nl + 1 < end ? nl + 1 : NULL;
 }
 
+static int is_hexc(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static int is_hex4(const char *p, const char *end)
 {
-	int i;
-	for (i = 0; i < 4; i++)
-		if (p + i >= end || !isxdigit((unsigned char)p[i]))
-			return 0;
-	return p + 4 < end && (p[4] == ' ' || p[4] == '\t');
+	return end - p > 4 && is_hexc(p[0]) && is_hexc(p[1]) && is_hexc(p[2]) && is_hexc(p[3]) &&
+	       (p[4] == ' ' || p[4] == '\t');
+}
+
+/* The first line after the one at p that does not start with a tab, or
+ * NULL at the end: over a vendor's devices and subsystems (Intel's run to
+ * 8,000 lines) one memchr() a line and no other call. */
+static const char *next_untabbed(const char *p, const char *end)
+{
+	for (;;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl || nl + 1 >= end)
+			return NULL;
+		p = nl + 1;
+		if (*p != '\t')
+			return p;
+	}
+}
+
+/* What the line at p starts: 1 a vendor ("vvvv  Name"), 2 the device
+ * classes ("C xx  Name", after the last vendor), 0 anything else (a
+ * vendor's devices and subsystems, a comment, a blank line). */
+static int line_kind(const char *p, const char *end)
+{
+	if (is_hex4(p, end))
+		return 1;
+	return p[0] == 'C' && end - p > 1 && p[1] == ' ' ? 2 : 0;
+}
+
+/* The start of the line before the one at p (p > base, at a line start). */
+static const char *prev_line(const char *base, const char *p)
+{
+	const char *nl = p - 1 > base ? memrchr(base, '\n', (size_t)(p - 1 - base)) : NULL;
+	return nl ? nl + 1 : base;
 }
 
 /*
  * The vendor line of vid by bisection: pci.ids keeps its vendors sorted
  * ("Please keep sorted"), each at the start of a line, with the device
- * classes ("C xx") after the last one.  A probe from the middle of a
- * range skips to the next vendor (or class) line and compares.  About
- * twenty probes touch a few dozen pages, where a scan from the top reads
- * through half a megabyte of the map (about 1 ms of page faults on the
- * reference VM).  Only an exact id is ever returned; a list that is not
- * sorted gets the scan instead.
+ * classes ("C xx") after the last one.  A probe lands at a line, most
+ * often among a vendor's devices, and walks both ways at once, a line at
+ * a time, up to the nearer of the vendor line above it (the block it is
+ * in) and the next vendor line below: a probe inside Intel's 370 kB of
+ * devices walks to whichever end is closer instead of always to the
+ * last.  About twenty probes touch a few dozen pages, where a scan from
+ * the top reads through half a megabyte of the map.  Only an exact id is
+ * ever returned; a list that is not sorted gets the scan instead.
  */
 static const char *ids_bisect(const char *vid)
 {
@@ -357,45 +393,97 @@ static const char *ids_bisect(const char *vid)
 	size_t lo = 0, hi = ids_len;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const char *p = base + mid;
-		int c;
+		const char *p = base + mid, *f, *b, *nx;
+		int c, k = 0, back = 0;
 		if (mid > 0 && base[mid - 1] != '\n') {
 			p = memchr(p, '\n', (size_t)(end - p));
 			p = p && p + 1 < end ? p + 1 : NULL;
 		}
-		while (p && !is_hex4(p, end) && !(p[0] == 'C' && p + 1 < end && p[1] == ' '))
-			p = next_line(p, end);
-		if (!p || p[0] == 'C') {
+		if (!p) {
 			hi = mid;
 			continue;
 		}
-		c = strncasecmp(p, vid, 4);
+		/* f walks down from p, b up from the line before it. */
+		for (f = p, b = p; f; ) {
+			if ((k = line_kind(f, end)) != 0)
+				break;
+			if (b > base) {
+				b = prev_line(base, b);
+				if ((k = line_kind(b, end)) != 0) {
+					back = 1;
+					break;
+				}
+			}
+			f = next_line(f, end);
+		}
+		if (!k) {             /* no vendor line from the block above to the end */
+			hi = mid;
+			continue;
+		}
+		if (back) {           /* b: the vendor of the block p is in */
+			c = k == 2 ? 1 : strncasecmp(b, vid, 4);
+			if (c == 0)
+				return b;
+			if (c > 0)
+				hi = (size_t)(b - base);
+			else {            /* vid's line is below p (p is no vendor line) */
+				nx = next_line(p, end);
+				lo = nx ? (size_t)(nx - base) : ids_len;
+			}
+			continue;
+		}
+		c = k == 2 ? 1 : strncasecmp(f, vid, 4);   /* f: the first vendor line from p */
 		if (c == 0)
-			return p;
+			return f;
 		if (c > 0)
 			hi = mid;
 		else {
-			const char *nx = next_line(p, end);
+			nx = next_line(f, end);
 			lo = nx ? (size_t)(nx - base) : ids_len;
 		}
 	}
 	return NULL;
 }
 
-static char *ids_lookup(int what, unsigned a, unsigned b)
+/* The vendor lines already found (NULL: not in the list): a vendor's name
+ * and each of its devices' names start from the same line, and a bisection
+ * can cross Intel's 370 kB of devices. */
+static struct {
+	unsigned vid;
+	const char *line;
+} vendor_memo[16];
+static size_t nvendor_memo;
+
+static const char *ids_vendor_line(unsigned a)
 {
-	char vid[8], did[8];
+	char vid[8];
 	const char *p, *end = ids_text + ids_len;
+	size_t i;
+	for (i = 0; i < nvendor_memo; i++)
+		if (vendor_memo[i].vid == a)
+			return vendor_memo[i].line;
 	snprintf(vid, sizeof(vid), "%04x", a & 0xffff);
-	snprintf(did, sizeof(did), "%04x", b & 0xffff);
-	/* The vendor line: "vvvv  Name" at the start of a line. */
+	/* The vendor line: "vvvv  Name" at the start of a line; where the
+	 * bisection misses (a list not sorted), every vendor line in turn. */
 	p = ids_bisect(vid);
 	for (p = p ? p : ids_text; p && !is_id_at(p, end, vid);)
-		p = next_line(p, end);
+		p = next_untabbed(p, end);
+	if (nvendor_memo < ARRAY_SIZE(vendor_memo)) {
+		vendor_memo[nvendor_memo].vid = a;
+		vendor_memo[nvendor_memo++].line = p;
+	}
+	return p;
+}
+
+static char *ids_lookup(int what, unsigned a, unsigned b)
+{
+	char did[8];
+	const char *p = ids_vendor_line(a), *end = ids_text + ids_len;
 	if (!p)
 		return NULL;
 	if (what == PCI_LOOKUP_VENDOR)
 		return ids_name(p, end);
+	snprintf(did, sizeof(did), "%04x", b & 0xffff);
 	/* Its devices: "\tdddd  Name" up to the next line that is not a
 	 * device, subsystem, comment or blank line. */
 	for (p = next_line(p, end); p; p = next_line(p, end)) {
@@ -514,6 +602,7 @@ void pci_names_release(void)
 	ids_text = NULL;
 	ids_len = 0;
 	ids_state = 0;
+	nvendor_memo = 0;
 	/* The names were of that list. */
 	while (amemo > 0)
 		free(memo[--amemo].name);
