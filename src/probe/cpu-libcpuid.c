@@ -97,7 +97,7 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 		*src = "dump";
 	} else if (sr->live) {
 		*src = "live";
-		r = st->ctx->cpuid.pid > 0 ? cpuid_wait(&st->ctx->cpuid, info, "this CPU")
+		r = st->ctx->cpuid.pid != 0 ? cpuid_wait(&st->ctx->cpuid, info, "this CPU")
 					   : cpuid_collect(NULL, info);
 		if (r == -ENOTSUP)
 			return -1;   /* not x86: nothing to say */

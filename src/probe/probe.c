@@ -80,9 +80,9 @@ static int run_one(struct probe_ctx *ctx, size_t i)
  * The CPU probe runs last, and its facts, gaps, conflicts and evidence
  * are then moved to where the table's order puts them (after host's), so
  * the output is as if it had run second.  No later probe reads its facts.
- * Live, libcpuid's child starts first: its fork and its CPUID round on
- * every CPU (about 4 ms on the reference VM, where each CPUID traps to the
- * hypervisor) overlap the NUMA, memory, PCI and kernel probes instead of
+ * Live, libcpuid's thread starts first: its CPUID round on every CPU
+ * (about 2 ms on the reference VM, where each CPUID traps to the
+ * hypervisor) overlaps the NUMA, memory, PCI and kernel probes instead of
  * holding up the CPU probe.
  */
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only)

@@ -2,6 +2,8 @@
 #ifndef NODEAUDIT_SRC_CPUID_H
 #define NODEAUDIT_SRC_CPUID_H
 
+#include <time.h>
+
 #define CPUID_MAX_TYPES 4
 
 struct cpuid_type {
@@ -25,20 +27,22 @@ enum { CPUID_DUMP_UNKNOWN = -1, CPUID_DUMP_ARM = 0, CPUID_DUMP_X86 = 1 };
 int cpuid_dump_kind(const char *buf);
 
 /* Identify the CPU from dump (a file holding an x86 raw dump), or live when
- * dump is NULL (x86 hosts with CPUID only).  libcpuid runs in a child
- * process.  Returns 0, or a negative errno with info->err set. */
+ * dump is NULL (x86 hosts with CPUID only).  A dump is read in a child
+ * process; live, libcpuid runs on a thread fenced against its faults.
+ * Returns 0, or a negative errno with info->err set. */
 int cpuid_collect(const char *dump, struct cpuid_info *info);
 
-/* The same in two steps, so that the child's work (a fork, then CPUID on
- * every CPU: on a VM each instruction traps to the hypervisor) overlaps
- * the other probes: cpuid_start() returns 0 with the child running, or a
- * negative errno with info->err set (-ENOTSUP: no CPUID here);
- * cpuid_wait() reaps it (what names the input in a crash message:
- * "this CPU", "the dump"); cpuid_cancel() stops one nobody waited for.
- * pid 0: no child. */
+/* The same in two steps, so that libcpuid's work (CPUID on every CPU: on a
+ * VM each instruction traps to the hypervisor) overlaps the other probes:
+ * cpuid_start() returns 0 with the child or thread running, or a negative
+ * errno with info->err set (-ENOTSUP: no CPUID here); cpuid_wait() takes
+ * its answer (what names the input in a crash message: "this CPU", "the
+ * dump"); cpuid_cancel() stops one nobody waited for.
+ * pid: the child's; -1 the thread; 0 none. */
 struct cpuid_job {
 	int pid;
 	int fd;
+	struct timespec deadline;   /* the thread's */
 };
 int cpuid_start(const char *dump, struct cpuid_job *job, struct cpuid_info *info);
 int cpuid_wait(struct cpuid_job *job, struct cpuid_info *info, const char *what);
