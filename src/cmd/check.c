@@ -104,8 +104,8 @@ static const struct cmd_option check_options[] = {
 	{ "unknown", OPT_UNKNOWN, "ACT", "what an undecided (unknown) check does to the exit status:\n"
 	  "ignore (default): nothing; warn: as a warning; fail: as a failure" },
 	{ "facts", OPT_FACTS, "FILE", "check a saved 'probe --format json' instead of probing" },
-	{ "bench", OPT_BENCH, NULL, "also measure memory bandwidth (as 'bench') into facts.bench\n"
-	  "for the bench.* checks" },
+	{ "bench", OPT_BENCH, NULL, "also measure memory bandwidth (as 'bench') into\n"
+	  "facts.bench, for the bench.* checks" },
 	{ "bench-model", OPT_BENCH_MODEL, "FILE", "with --bench: the GGUF model for the decode ceiling" },
 	{ "bench-seconds", OPT_BENCH_SECONDS, "S", "with --bench: its time budget (default 10)" },
 	{ "bench-sweep", OPT_BENCH_SWEEP, NULL, "with --bench: also the thread sweep (as 'bench --sweep'),\n"
