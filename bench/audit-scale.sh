@@ -17,8 +17,9 @@
 # Timing as in probe-vs-lstopo.sh: python3's posix_spawn with a monotonic
 # clock around each run; R rounds (default 7), each round runs every
 # command of a tree once, one after the other (alternating, so that a noisy
-# moment hits all of them); the median per command and the median of the
-# per-round ratios.  A warm-up run of each is not counted.
+# moment hits all of them), each round starting with the next command (so
+# that none always runs after the same one); the median per command and
+# the median of the per-round ratios.  A warm-up run of each is not counted.
 # Targets (issue 24): check on every capture of 64 CPUs or more at most
 # 1.0x lstopo; check ms per CPU flat up to 4096 CPUs; live check at most
 # 0.5x lstopo --whole-io; report and diff of 100k keys under 2 s.
@@ -257,7 +258,16 @@ def bench(cmds):
     cpu_side["med"], cpu_side["ratio"]."""
     for c in cmds:
         spawn2(*c)
-    runs = [[spawn2(*c) for c in cmds] for _ in range(rounds)]
+    runs = []
+    for r in range(rounds):
+        # Each round starts with the next command: what the one before
+        # leaves behind (lscpu's 26 ms over a 64-CPU tree slows the next
+        # process by up to 6 ms on the reference VM) falls on each in turn.
+        got = [None] * len(cmds)
+        for k in range(len(cmds)):
+            i = (r + k) % len(cmds)
+            got[i] = spawn2(*cmds[i])
+        runs.append(got)
     med = [statistics.median(r[k][0] for r in runs) for k in range(len(cmds))]
     ratio = [statistics.median(r[k][0] / r[1][0] for r in runs) for k in range(len(cmds))]
     cpu_side["med"] = [statistics.median(r[k][1] for r in runs) for k in range(len(cmds))]
@@ -273,7 +283,7 @@ def count(root):
     return cpus, files
 
 env = dict(os.environ)
-print("trees: %d rounds, each command once a round (alternating); medians of wall ms, and of CPU ms"
+print("trees: %d rounds, each command once a round (alternating, the first in turn); medians of wall ms, and of CPU ms"
       % rounds)
 print("(user + system, the children's rusage: what a loaded machine does not inflate)")
 print("%-40s %5s %6s %8s %8s %8s %7s %7s %8s %7s %8s" % ("tree", "CPUs", "files", "check", "lstopo",

@@ -306,23 +306,45 @@ void *sr_cache_alloc(struct sysroot *sr, size_t n)
 	return p;
 }
 
-#define FNV_OFFSET (14695981039346656037ull & SIZE_MAX)
-#define FNV_PRIME ((size_t)1099511628211ull)
+/*
+ * Paths are hashed eight bytes at a time: FxHash's step (rotate, xor,
+ * multiply) over the words, the last one padded with zeros (a path holds
+ * no NUL, so no two paths pad alike), and a final mix for the low bits the
+ * buckets use.  The byte-wise FNV-1a it replaced cost four cycles a byte
+ * in a chain of multiplies, and each file a probe reads is hashed three or
+ * four times (its parent's entry, its own, the batch's) -- about 5% of a
+ * 64-CPU check.  hash_path_n() of a prefix equals hash_path() of the
+ * prefix alone, and sr_above() hashes every prefix in one pass by the
+ * same steps.
+ */
+#define HK 0x9e3779b97f4a7c15ull
 
-static size_t hash_path(const char *s)
+static inline uint64_t hstep(uint64_t h, const char *s, size_t n)   /* n <= 8 */
 {
-	size_t h = FNV_OFFSET;   /* FNV-1a */
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
-	return h;
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	return ((h << 5 | h >> 59) ^ w) * HK;
+}
+
+static inline size_t hfinal(uint64_t h)
+{
+	h ^= h >> 32;
+	h *= HK;
+	return (size_t)(h ^ h >> 29);
 }
 
 static size_t hash_path_n(const char *s, size_t n)
 {
-	size_t h = FNV_OFFSET;
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
-	return h;
+	uint64_t h = 0;
+	size_t full = 0;
+	for (; full + 8 <= n; full += 8)
+		h = hstep(h, s + full, 8);
+	return hfinal(n > full ? hstep(h, s + full, n - full) : h);
+}
+
+static size_t hash_path(const char *s)
+{
+	return hash_path_n(s, strlen(s));
 }
 
 /* A listing's names carry their d_type in the byte before them. */
@@ -408,24 +430,26 @@ static struct sr_entry *cache_find_n(struct sysroot *sr, const char *path, size_
  * when one is known to be missing (then so is path, and no system call
  * needs to say it), else 0; with near, also the nearest one whose
  * descriptor is kept (*near, NULL when none) and path below it (*rest).
- * One pass hashes every prefix: FNV-1a runs left to right.
+ * One pass hashes every prefix (hash_path_n()'s steps, left to right).
  */
 int sr_above(struct sysroot *sr, const char *path, struct sr_entry **near, const char **rest)
 {
-	size_t hs[SR_DEPTH], ns[SR_DEPTH], k = 0, i, h = FNV_OFFSET;
+	size_t hs[SR_DEPTH], ns[SR_DEPTH], k = 0, i, full = 0;
+	uint64_t h = 0;
 	const char *p;
 	int exists = 0;
 	if (near)
 		*near = NULL;
 	if (!sr->cache)
 		return 0;
-	for (p = path; *p && k < SR_DEPTH; p++) {
+	for (p = path; *p && k < SR_DEPTH; p++)
 		if (*p == '/' && p > path) {
-			hs[k] = h;
-			ns[k++] = (size_t)(p - path);
+			size_t n = (size_t)(p - path);
+			for (; full + 8 <= n; full += 8)
+				h = hstep(h, path + full, 8);
+			hs[k] = hfinal(n > full ? hstep(h, path + full, n - full) : h);
+			ns[k++] = n;
 		}
-		h = (h ^ (unsigned char)*p) * FNV_PRIME;
-	}
 	for (i = k; i-- > 0;) {
 		struct sr_entry *e = cache_find_n(sr, path, ns[i], hs[i]);
 		if (!e)
