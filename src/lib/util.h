@@ -38,6 +38,10 @@ char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
 void exit_leave_memory(void);
 int exit_frees(void);
 
+/* Fault in at least bytes of free heap at once, ahead of the allocations
+ * about to be made (glibc only; not under AddressSanitizer; at most 64 MiB). */
+void heap_warm(size_t bytes);
+
 /* "nodeaudit: MSG" on stderr.  error() returns -1 so callers may write
  * "return error(...)"; warning() is silenced by -q; debug() needs -v. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
