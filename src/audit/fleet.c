@@ -36,8 +36,6 @@ void fleet_init(struct fleet *f)
 {
 	size_t i;
 	memset(f, 0, sizeof(*f));
-	f->achecks = 64;
-	f->checks = xcalloc(f->achecks, sizeof(*f->checks));
 	for (i = 0; i < SP_N; i++) {
 		f->sp[i].key = spread_desc[i].key;
 		f->sp[i].histogram = spread_desc[i].histogram;
@@ -70,12 +68,13 @@ void fleet_release(struct fleet *f)
 	}
 	free(f->check_by_serial);
 	free(f->rows);
-	for (i = 0; i < f->achecks; i++) {
+	for (i = 0; i < f->nchecks; i++) {
 		free(f->checks[i].id);
 		free(f->checks[i].key);
 		free(f->checks[i].hkey);
 	}
 	free(f->checks);
+	free(f->check_hash);
 	for (i = 0; i < SP_N; i++)
 		free(f->sp[i].v);
 	for (i = 0; i < f->nuf; i++) {
@@ -465,14 +464,12 @@ static int cmp_check(const void *a, const void *b)
 
 void fleet_finish(struct fleet *f)
 {
-	size_t i, n = 0;
+	size_t i, n = f->nchecks;
 	if (f->sorted)
 		return;
-	for (i = 0; i < f->achecks; i++)
-		if (f->checks[i].id)
-			f->checks[n++] = f->checks[i];
-	for (i = n; i < f->achecks; i++)
-		memset(&f->checks[i], 0, sizeof(f->checks[i]));
+	free(f->check_hash);   /* the indexes change with the order */
+	f->check_hash = NULL;
+	f->check_ahash = 0;
 	if (n)   /* qsort() must not see a NULL array, even empty */
 		qsort(f->checks, n, sizeof(*f->checks), cmp_check);
 	f->check_by_serial = xcalloc(n + 1, sizeof(*f->check_by_serial));

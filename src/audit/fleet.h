@@ -104,8 +104,10 @@ struct fleet_profile {
 struct fleet {
 	struct node_row *rows;
 	size_t nrows, arows;
-	struct check_agg *checks;   /* open-addressing hash, then sorted array */
+	struct check_agg *checks;   /* first-seen order, then sorted (fleet_finish()) */
 	size_t nchecks, achecks;
+	uint32_t *check_hash;       /* id/key -> index + 1 in checks (open addressing); NULL after finish */
+	size_t check_ahash;
 	struct spread sp[SP_N];
 	size_t files;               /* inputs seen */
 	size_t skipped;
