@@ -114,7 +114,8 @@ static __thread int on_cpuid_thread;   /* set on the thread alone */
 static sigjmp_buf fence_jb;
 
 /* The one live run: its thread, its answer, and whether it is still out
- * (given up on after its time: never joined, never started again). */
+ * (given up on after its time, or left by cpuid_cancel(): never joined,
+ * never started again). */
 static struct {
 	pthread_t thread;
 	struct cpuid_info info;
@@ -192,8 +193,7 @@ static int start_thread(struct cpuid_job *job, struct cpuid_info *info)
 	sigset_t all, old;
 	int r;
 	if (live.stuck) {
-		snprintf(info->err, sizeof(info->err), "libcpuid gave no answer within %d s (an earlier run)",
-			 CPUID_TIMEOUT_S);
+		snprintf(info->err, sizeof(info->err), "libcpuid is still busy with an earlier run");
 		return -EBUSY;
 	}
 	memset(&live.info, 0, sizeof(live.info));
@@ -323,9 +323,15 @@ int cpuid_wait(struct cpuid_job *job, struct cpuid_info *info, const char *what)
 void cpuid_cancel(struct cpuid_job *job)
 {
 	if (job->pid == -1) {
-		/* Nobody waits for it: its answer, then it ends. */
-		struct cpuid_info unused;
-		wait_thread(job, &unused, "this CPU");
+		/* Nobody wants its answer: joined if it is done, else left
+		 * to end with the process (never started again). */
+		if (pthread_tryjoin_np(live.thread, NULL) == 0)
+			fence_remove();
+		else {
+			pthread_detach(live.thread);
+			live.stuck = 1;
+		}
+		job->pid = 0;
 		return;
 	}
 	if (job->pid <= 0)

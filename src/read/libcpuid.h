@@ -37,7 +37,8 @@ int cpuid_collect(const char *dump, struct cpuid_info *info);
  * cpuid_start() returns 0 with the child or thread running, or a negative
  * errno with info->err set (-ENOTSUP: no CPUID here); cpuid_wait() takes
  * its answer (what names the input in a crash message: "this CPU", "the
- * dump"); cpuid_cancel() stops one nobody waited for.
+ * dump"); cpuid_cancel() stops a child nobody waited for (a thread not
+ * done yet is left to end with the process).
  * pid: the child's; -1 the thread; 0 none. */
 struct cpuid_job {
 	int pid;
