@@ -135,6 +135,9 @@ static void test_names(void)
 	v = pci_vendor_name(0x8086);
 	is_str(v, "Intel Corporation", "pci.ids: a vendor whose block follows it");
 	free(v);
+	v = pci_device_name(0x8086, 2999);
+	is_str(v, "Intel filler 2999", "pci.ids: the last device of a 190 kB block");
+	free(v);
 	v = pci_vendor_name(0x0002);
 	ok(v == NULL, "pci.ids: a vendor that is not listed has no name");
 	free(v);
