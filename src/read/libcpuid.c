@@ -118,6 +118,7 @@ static sigjmp_buf fence_jb;
  * never started again). */
 static struct {
 	pthread_t thread;
+	struct timespec deadline;    /* when it is given up */
 	struct cpuid_info info;
 	volatile sig_atomic_t sig;   /* the fault that stopped it */
 	int stuck;
@@ -210,8 +211,8 @@ static int start_thread(struct cpuid_job *job, struct cpuid_info *info)
 		snprintf(info->err, sizeof(info->err), "cannot run libcpuid: %s", strerror(r));
 		return -r;
 	}
-	clock_gettime(CLOCK_REALTIME, &job->deadline);
-	job->deadline.tv_sec += CPUID_TIMEOUT_S;
+	clock_gettime(CLOCK_REALTIME, &live.deadline);
+	live.deadline.tv_sec += CPUID_TIMEOUT_S;
 	job->pid = -1;
 	return 0;
 }
@@ -220,7 +221,7 @@ static int start_thread(struct cpuid_job *job, struct cpuid_info *info)
  * time is left running (its process ends soon after) with its fence up. */
 static int wait_thread(struct cpuid_job *job, struct cpuid_info *info, const char *what)
 {
-	int r = pthread_timedjoin_np(live.thread, NULL, &job->deadline);
+	int r = pthread_timedjoin_np(live.thread, NULL, &live.deadline);
 	job->pid = 0;
 	memset(info, 0, sizeof(*info));
 	if (r) {

@@ -2,8 +2,6 @@
 #ifndef NODEAUDIT_SRC_CPUID_H
 #define NODEAUDIT_SRC_CPUID_H
 
-#include <time.h>
-
 #define CPUID_MAX_TYPES 4
 
 struct cpuid_type {
@@ -43,7 +41,6 @@ int cpuid_collect(const char *dump, struct cpuid_info *info);
 struct cpuid_job {
 	int pid;
 	int fd;
-	struct timespec deadline;   /* the thread's */
 };
 int cpuid_start(const char *dump, struct cpuid_job *job, struct cpuid_info *info);
 int cpuid_wait(struct cpuid_job *job, struct cpuid_info *info, const char *what);

@@ -333,13 +333,22 @@ static inline size_t hfinal(uint64_t h)
 	return (size_t)(h ^ h >> 29);
 }
 
+/* The hash of s's first n bytes, from *h, the state over its first *full
+ * (a multiple of 8, at most n), which it carries on to n's last whole
+ * word: a caller hashing longer and longer prefixes of one string passes
+ * the same state each time. */
+static size_t hash_prefix(const char *s, size_t n, uint64_t *h, size_t *full)
+{
+	for (; *full + 8 <= n; *full += 8)
+		*h = hstep(*h, s + *full, 8);
+	return hfinal(n > *full ? hstep(*h, s + *full, n - *full) : *h);
+}
+
 static size_t hash_path_n(const char *s, size_t n)
 {
 	uint64_t h = 0;
 	size_t full = 0;
-	for (; full + 8 <= n; full += 8)
-		h = hstep(h, s + full, 8);
-	return hfinal(n > full ? hstep(h, s + full, n - full) : h);
+	return hash_prefix(s, n, &h, &full);
 }
 
 static size_t hash_path(const char *s)
@@ -430,7 +439,7 @@ static struct sr_entry *cache_find_n(struct sysroot *sr, const char *path, size_
  * when one is known to be missing (then so is path, and no system call
  * needs to say it), else 0; with near, also the nearest one whose
  * descriptor is kept (*near, NULL when none) and path below it (*rest).
- * One pass hashes every prefix (hash_path_n()'s steps, left to right).
+ * One pass hashes every prefix (hash_prefix() carries the state on).
  */
 int sr_above(struct sysroot *sr, const char *path, struct sr_entry **near, const char **rest)
 {
@@ -444,11 +453,9 @@ int sr_above(struct sysroot *sr, const char *path, struct sr_entry **near, const
 		return 0;
 	for (p = path; *p && k < SR_DEPTH; p++)
 		if (*p == '/' && p > path) {
-			size_t n = (size_t)(p - path);
-			for (; full + 8 <= n; full += 8)
-				h = hstep(h, path + full, 8);
-			hs[k] = hfinal(n > full ? hstep(h, path + full, n - full) : h);
-			ns[k++] = n;
+			ns[k] = (size_t)(p - path);
+			hs[k] = hash_prefix(path, ns[k], &h, &full);
+			k++;
 		}
 	for (i = k; i-- > 0;) {
 		struct sr_entry *e = cache_find_n(sr, path, ns[i], hs[i]);
