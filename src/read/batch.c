@@ -12,6 +12,7 @@
 #ifdef HAVE_LIBURING
 #include <liburing.h>
 #include <linux/openat2.h>
+#include "read/lazylib.h"
 #endif
 
 /*
@@ -130,6 +131,27 @@ void sr_batch_note_exists(struct sysroot *sr, struct sr_entry *e)
 }
 
 #ifdef HAVE_LIBURING
+/* liburing, loaded by the first batch (read/lazylib.h): live runs never
+ * read in batches.  Its other calls are inline in its header. */
+static struct {
+	__typeof__(&io_uring_queue_init_params) queue_init_params;
+	__typeof__(&io_uring_register_files_sparse) register_files_sparse;
+	__typeof__(&io_uring_submit_and_wait) submit_and_wait;
+	__typeof__(&io_uring_queue_exit) queue_exit;
+} U;
+static struct lazylib liburing = { URING_SONAME, 0, "" };
+
+static int uring_load(void)
+{
+	const struct lazy_sym syms[] = {
+		{ "io_uring_queue_init_params", (void **)&U.queue_init_params },
+		{ "io_uring_register_files_sparse", (void **)&U.register_files_sparse },
+		{ "io_uring_submit_and_wait", (void **)&U.submit_and_wait },
+		{ "io_uring_queue_exit", (void **)&U.queue_exit },
+	};
+	return lazylib_load(&liburing, syms, ARRAY_SIZE(syms));
+}
+
 /* The ring: small (a few pages; every page a first touch), its fixed-file
  * table sparse.  0, or -1 where io_uring is not to be had. */
 static int ring_up(struct sr_batch *b)
@@ -139,22 +161,26 @@ static int ring_up(struct sr_batch *b)
 	if (b->state)
 		return b->state > 0 ? 0 : -1;
 	b->state = -1;
+	if (uring_load() < 0) {
+		debug("read: no io_uring batches (%s): files are read one by one", liburing.err);
+		return -1;
+	}
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER;
-	r = io_uring_queue_init_params(4 * SR_BATCH_SLOTS, &b->ring, &p);
+	r = U.queue_init_params(4 * SR_BATCH_SLOTS, &b->ring, &p);
 	if (r == -EINVAL) {   /* before 6.0: no single issuer; before 5.19: no cooperative task run */
 		memset(&p, 0, sizeof(p));
 		p.flags = IORING_SETUP_SUBMIT_ALL;
-		r = io_uring_queue_init_params(4 * SR_BATCH_SLOTS, &b->ring, &p);
+		r = U.queue_init_params(4 * SR_BATCH_SLOTS, &b->ring, &p);
 	}
 	if (r < 0) {
 		debug("read: no io_uring batches (%s): files are read one by one", strerror(-r));
 		return -1;
 	}
-	r = io_uring_register_files_sparse(&b->ring, SR_BATCH_SLOTS);
+	r = U.register_files_sparse(&b->ring, SR_BATCH_SLOTS);
 	if (r < 0) {
 		debug("read: no io_uring fixed files (%s): files are read one by one", strerror(-r));
-		io_uring_queue_exit(&b->ring);
+		U.queue_exit(&b->ring);
 		return -1;
 	}
 	b->state = 1;
@@ -269,7 +295,7 @@ static void run_batch(struct sysroot *sr, struct sr_batch *b, const struct qent 
 		open_res[i] = read_res[i] = fifo_res[i] = -ECANCELED;
 		want += 2;
 	}
-	if (io_uring_submit_and_wait(&b->ring, want) < 0)
+	if (U.submit_and_wait(&b->ring, want) < 0)
 		n = 0;   /* nothing settled: every file is read one by one */
 	io_uring_for_each_cqe(&b->ring, head, cqe) {
 		uint64_t d = io_uring_cqe_get_data64(cqe);
@@ -456,7 +482,7 @@ void sr_batch_free(struct sysroot *sr)
 		return;
 #ifdef HAVE_LIBURING
 	if (b->state > 0)
-		io_uring_queue_exit(&b->ring);
+		U.queue_exit(&b->ring);
 #endif
 	free(b->log);
 	free(b);

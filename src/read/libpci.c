@@ -1,6 +1,7 @@
 /* read/libpci.c - libpci adapter: config space (sysfs or dump), names, snapshot */
 #include "config.h"
 #include "read/libpci.h"
+#include "read/lazylib.h"
 #include "lib/util.h"
 
 #include <ctype.h>
@@ -53,9 +54,51 @@ static void __attribute__((format(printf, 1, 2))) pci_debug_hook(char *msg, ...)
 	(void)msg;
 }
 
+/*** The library ***/
+
+/*
+ * libpci is loaded the first time it is needed (read/lazylib.h): a PCI
+ * dump to parse, or names from a pci.ids that only libpci reads (a
+ * compressed one).  A live probe names its devices from the plain
+ * pci.ids itself (below) and reads config space through the read layer,
+ * so most runs never load libpci (nor the zlib it links).
+ */
+static struct {
+	__typeof__(&pci_alloc) alloc;
+	__typeof__(&pci_init) init;
+	__typeof__(&pci_cleanup) cleanup;
+	__typeof__(&pci_set_param) set_param;
+	__typeof__(&pci_get_dev) get_dev;
+	__typeof__(&pci_free_dev) free_dev;
+	__typeof__(&pci_read_block) read_block;
+	__typeof__(&pci_lookup_name) lookup_name;
+	__typeof__(&pci_set_name_list_path) set_name_list_path;
+} P;
+static struct lazylib libpci = { PCI_SONAME, 0, "" };
+
+static int pci_load(void)
+{
+	const struct lazy_sym syms[] = {
+		{ "pci_alloc", (void **)&P.alloc },
+		{ "pci_init", (void **)&P.init },
+		{ "pci_cleanup", (void **)&P.cleanup },
+		{ "pci_set_param", (void **)&P.set_param },
+		{ "pci_get_dev", (void **)&P.get_dev },
+		{ "pci_free_dev", (void **)&P.free_dev },
+		{ "pci_read_block", (void **)&P.read_block },
+		{ "pci_lookup_name", (void **)&P.lookup_name },
+		{ "pci_set_name_list_path", (void **)&P.set_name_list_path },
+	};
+	return lazylib_load(&libpci, syms, ARRAY_SIZE(syms));
+}
+
+/* A new handle with our hooks; NULL when libpci cannot be loaded. */
 static struct pci_access *new_access(void)
 {
-	struct pci_access *a = pci_alloc();
+	struct pci_access *a;
+	if (pci_load() < 0)
+		return NULL;
+	a = P.alloc();
 	a->error = pci_err_hook;
 	a->warning = pci_warn_hook;
 	a->debug = pci_debug_hook;
@@ -146,6 +189,10 @@ struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 	int fd;
 	char *volatile path;
 	*err = NULL;
+	if (pci_load() < 0) {
+		*err = xasprintf("cannot load libpci: %s", libpci.err);
+		return NULL;
+	}
 	path = private_copy(text, len, &fd, err);
 	memfd = fd;
 	if (!path)
@@ -161,8 +208,8 @@ struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 		return NULL;
 	}
 	ps->acc->method = PCI_ACCESS_DUMP;
-	pci_set_param(ps->acc, "dump.name", path);
-	pci_init(ps->acc);
+	P.set_param(ps->acc, "dump.name", path);
+	P.init(ps->acc);
 	pci_jmp = NULL;
 	drop_copy(path, memfd);
 	return ps;
@@ -176,7 +223,7 @@ void pcisrc_close(struct pcisrc *ps)
 	if (!ps->broken) {
 		pci_jmp = &jb;
 		if (!setjmp(jb))
-			pci_cleanup(ps->acc);
+			P.cleanup(ps->acc);
 		pci_jmp = NULL;
 	}
 	free(ps);
@@ -226,25 +273,25 @@ int pcisrc_config_max(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned de
 		ps->broken = 1;
 		return len;
 	}
-	d = pci_get_dev(ps->acc, (int)dom, (int)bus, (int)dev, (int)fn);
-	if (pci_read_block(d, 0, buf, 64)) {
+	d = P.get_dev(ps->acc, (int)dom, (int)bus, (int)dev, (int)fn);
+	if (P.read_block(d, 0, buf, 64)) {
 		len = 64;
 		/* Whole chunks first (sysfs reads are cheap this way), then line
 		 * by line where a dump stops early. */
-		if (pci_read_block(d, 64, buf + 64, 192))
+		if (P.read_block(d, 64, buf + 64, 192))
 			len = 256;
 		else
-			for (pos = 64; pos < 256 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
+			for (pos = 64; pos < 256 && P.read_block(d, pos, buf + pos, 16); pos += 16)
 				len = pos + 16;
 		if (len == 256 && max > 256) {
-			if (pci_read_block(d, 256, buf + 256, 4096 - 256))
+			if (P.read_block(d, 256, buf + 256, 4096 - 256))
 				len = 4096;
 			else
-				for (pos = 256; pos < 4096 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
+				for (pos = 256; pos < 4096 && P.read_block(d, pos, buf + pos, 16); pos += 16)
 					len = pos + 16;
 		}
 	}
-	pci_free_dev(d);
+	P.free_dev(d);
 	pci_jmp = NULL;
 	return len;
 }
@@ -253,6 +300,26 @@ int pcisrc_config_max(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned de
 
 static struct pci_access *names_acc;
 static int names_failed;
+static char *names_path;   /* pci_names_file()'s list, else NULL: libpci's */
+
+/* The list libpci's own handle would read: pci_alloc() sets it from these
+ * two macros of its config.h (tests/unit/test-pci.c checks that the
+ * loaded library agrees); without them, the library is asked. */
+static const char *names_default(void)
+{
+#if defined(PCI_PATH_IDS_DIR) && defined(PCI_IDS)
+	return PCI_PATH_IDS_DIR "/" PCI_IDS;
+#else
+	if (!names_acc)
+		names_acc = new_access();
+	return names_acc ? names_acc->id_file_name : NULL;
+#endif
+}
+
+const char *pci_names_default(void)
+{
+	return names_default();
+}
 
 /*
  * libpci parses all of pci.ids into a hash on the first lookup (1.3 MB:
@@ -271,7 +338,7 @@ static int ids_state;          /* 0 untried, 1 mapped, -1 use libpci */
 
 static void ids_load(void)
 {
-	const char *name = names_acc->id_file_name;
+	const char *name = names_path ? names_path : names_default();
 	char *plain;
 	size_t n;
 	struct stat st;
@@ -550,12 +617,16 @@ static char *lookup_now(int what, unsigned a, unsigned b)
 	char buf[256], *r;
 	if (names_failed)
 		return NULL;
-	if (!names_acc)
-		names_acc = new_access();
 	if (!ids_state)
 		ids_load();
 	if (ids_state > 0)
 		return ids_lookup(what, a, b);
+	if (!names_acc && !(names_acc = new_access())) {
+		/* No libpci: names are unknown, nothing else is. */
+		debug("libpci: cannot load it: %s", libpci.err);
+		names_failed = 1;
+		return NULL;
+	}
 	pci_jmp = &jb;
 	if (setjmp(jb)) {
 		/* A garbled pci.ids: names are unknown, nothing else is. */
@@ -564,7 +635,9 @@ static char *lookup_now(int what, unsigned a, unsigned b)
 		names_failed = 1;
 		return NULL;
 	}
-	r = pci_lookup_name(names_acc, buf, sizeof(buf), flags, a, b);
+	if (names_path && names_acc->id_file_name != names_path)
+		P.set_name_list_path(names_acc, names_path, 0);
+	r = P.lookup_name(names_acc, buf, sizeof(buf), flags, a, b);
 	pci_jmp = NULL;
 	return r ? xstrdup(r) : NULL;
 }
@@ -582,9 +655,7 @@ char *pci_device_name(unsigned vendor, unsigned device)
 void pci_names_file(const char *path)
 {
 	pci_names_release();
-	names_failed = 0;
-	names_acc = new_access();
-	pci_set_name_list_path(names_acc, xstrdup(path), 1);
+	names_path = xstrdup(path);
 }
 
 void pci_names_release(void)
@@ -593,10 +664,13 @@ void pci_names_release(void)
 	if (names_acc && !names_failed) {
 		pci_jmp = &jb;
 		if (!setjmp(jb))
-			pci_cleanup(names_acc);
+			P.cleanup(names_acc);
 		pci_jmp = NULL;
 	}
 	names_acc = NULL;
+	names_failed = 0;
+	free(names_path);
+	names_path = NULL;
 	if (ids_state > 0)
 		munmap((void *)ids_text, ids_len);
 	ids_text = NULL;

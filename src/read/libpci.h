@@ -44,6 +44,8 @@ char *pci_device_name(unsigned vendor, unsigned device);
 void pci_names_release(void);
 /* Name devices from this pci.ids instead of libpci's (the unit tests). */
 void pci_names_file(const char *path);
+/* The list libpci reads by default (its pci_alloc()'s id_file_name). */
+const char *pci_names_default(void);
 
 /* Validate an lspci -xxx dump before libpci reads it: 0, or -1 with a
  * message naming what is wrong (malloc'd; without the file name). */

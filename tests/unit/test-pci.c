@@ -1,6 +1,7 @@
 /* test-pci.c - link bandwidth, the accelerator table, dump validation */
 #include "config.h"
 #include "read/libpci.h"
+#include <pci/pci.h>
 #include "tap.h"
 
 #include <stdlib.h>
@@ -159,6 +160,12 @@ static void test_names(void)
 int main(void)
 {
 	test_names();
+	{
+		/* The list named without libpci is the one its handle reads. */
+		struct pci_access *a = pci_alloc();
+		is_str(pci_names_default(), a->id_file_name, "pci.ids: libpci's default list, without libpci");
+		pci_cleanup(a);
+	}
 	/* Per lane and direction: 250 MB/s, 500 MB/s, then 128b/130b. */
 	is_int(pci_link_bandwidth(2.5, 1), 250000000, "2.5 GT/s x1: 8b/10b");
 	is_int(pci_link_bandwidth(5, 4), 2000000000, "5 GT/s x4: 8b/10b");

@@ -1,0 +1,54 @@
+#!/bin/sh
+# lazy-libs.sh - libpci and liburing are loaded only when a run needs them
+# (src/read/lazylib.h): --version and a probe that reads PCI from sysfs
+# load neither libpci nor zlib; a PCI dump (a snapshot's, --pci-dump)
+# loads libpci.  A libpci that cannot be loaded (an empty file first on
+# LD_LIBRARY_PATH) makes --pci-dump fail with exit 3 and one line naming
+# the dump and the loader's reason, and a snapshot's dump a gap: the links
+# then come from sysfs.  Which libraries a run loaded is read from glibc's
+# LD_DEBUG=libs; skips (77) where that prints nothing (another libc).
+set -u
+: "${NODEAUDIT:?}" "${top_srcdir:?}"
+FIXTURES=$top_srcdir/tests/fixtures
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lazy-libs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+res() {
+	n=$((n + 1))
+	if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else fail=$((fail + 1)); echo "not ok $n - $1"; sed 's/^/#   /' "$tmp/err" | head -n 5; fi
+}
+
+LD_DEBUG=libs "$NODEAUDIT" --version >/dev/null 2>"$tmp/err"
+grep -q 'calling init' "$tmp/err" || { echo "SKIP: LD_DEBUG=libs says nothing here"; exit 77; }
+! grep -Eq 'calling init: .*/(libpci|liburing|libz)\.so' "$tmp/err"
+res "--version loads none of libpci, liburing, zlib" $?
+
+sys=$FIXTURES/pci-gpu-x16-full
+LD_DEBUG=libs "$NODEAUDIT" --sysroot "$sys" probe --only pci --format json >"$tmp/out" 2>"$tmp/err"
+r=$?
+[ $r -eq 0 ] && grep -q '"accelerators"' "$tmp/out" && ! grep -Eq 'calling init: .*/(libpci|libz)\.so' "$tmp/err"
+res "PCI from sysfs, names from pci.ids: libpci not loaded (exit $r)" $?
+
+snap=$FIXTURES/pci-snapshot-dump
+LD_DEBUG=libs "$NODEAUDIT" --sysroot "$snap" probe --only pci --format json >"$tmp/out" 2>"$tmp/err"
+r=$?
+[ $r -eq 0 ] && grep -Eq 'calling init: .*/libpci\.so' "$tmp/err"
+res "a snapshot's PCI dump: libpci loaded (exit $r)" $?
+
+mkdir "$tmp/lib"
+: >"$tmp/lib/libpci.so.3"
+: >"$tmp/lib/libpci.so"
+LD_LIBRARY_PATH=$tmp/lib "$NODEAUDIT" --sysroot "$snap" probe --only pci \
+	--pci-dump "$snap/nodeaudit/pci.dump" >"$tmp/out" 2>"$tmp/err"
+r=$?
+[ $r -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q "cannot read PCI dump '$snap/nodeaudit/pci.dump': cannot load libpci: " "$tmp/err"
+res "--pci-dump without a loadable libpci: exit 3, one line naming the dump (exit $r)" $?
+
+LD_LIBRARY_PATH=$tmp/lib "$NODEAUDIT" --sysroot "$snap" probe --only pci --format json >"$tmp/out" 2>"$tmp/err"
+r=$?
+[ $r -eq 0 ] && grep -q '/nodeaudit/pci.dump: cannot load libpci: .*; links from sysfs files only' "$tmp/out"
+res "a snapshot's dump without a loadable libpci: a gap, links from sysfs (exit $r)" $?
+
+echo "1..$n"
+[ "$fail" -eq 0 ]
