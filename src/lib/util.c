@@ -684,3 +684,60 @@ const char *sr_reason(int err)
 		return strerror(-err);
 	}
 }
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+char *private_copy(const char *name, const char *text, size_t len, int *memfd, char **err)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path;
+	int fd;
+	*memfd = -1;
+#ifdef MFD_CLOEXEC
+	fd = memfd_create(name, MFD_CLOEXEC);
+	if (fd >= 0) {
+		path = xasprintf("/proc/self/fd/%d", fd);
+		if (write_all(fd, text, len) == 0 && access(path, R_OK) == 0) {
+			*memfd = fd;
+			return path;
+		}
+		free(path);
+		close(fd);
+	}
+#endif
+	path = xasprintf("%s/%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		*err = xasprintf("cannot create a temporary file '%s': %s", path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	if (write_all(fd, text, len) < 0 || close(fd) < 0) {
+		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
+		unlink(path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+void private_copy_drop(char *path, int memfd)
+{
+	if (memfd >= 0)
+		close(memfd);
+	else if (path)
+		unlink(path);
+	free(path);
+}

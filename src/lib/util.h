@@ -38,6 +38,16 @@ char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
 void exit_leave_memory(void);
 int exit_frees(void);
 
+/* A private copy of text for a library that reads only a named file (a
+ * dump for libpci or libcpuid): an anonymous memory file where the kernel
+ * has them (the path is /proc/self/fd/N, readable in a forked child too),
+ * else a temporary file under $TMPDIR (default /tmp) named NAME.XXXXXX.
+ * Returns the path (malloc'd) and *memfd (-1 for a temporary file), or
+ * NULL with a one-line reason in *err (malloc'd).  private_copy_drop()
+ * closes or removes it and frees path. */
+char *private_copy(const char *name, const char *text, size_t len, int *memfd, char **err);
+void private_copy_drop(char *path, int memfd);
+
 /* Fault in at least bytes of free heap at once, ahead of the allocations
  * about to be made (glibc only; not under AddressSanitizer; at most 64 MiB). */
 void heap_warm(size_t bytes);

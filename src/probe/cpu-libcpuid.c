@@ -78,9 +78,9 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 {
 	struct sysroot *sr = st->sr;
 	const char *dump = st->ctx->opts->cpuid_dump;
-	char *buf = NULL, *cut, tmpl[] = "/tmp/nodeaudit-cpuid.XXXXXX";
+	char *buf = NULL, *cut, *path, *err = NULL;
 	size_t len = 0;
-	int fd, r, kind;
+	int memfd, r, kind;
 	memset(info, 0, sizeof(*info));
 	if (side_in_snapshot(st->ctx, SIDE_CPUID)) {
 		r = sr_read(sr, side_sources[SIDE_CPUID].snapshot_path, &buf, &len);
@@ -126,20 +126,16 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 	/* Test files carry expected values after a line of 80 dashes. */
 	if ((cut = strstr(buf, "\n--------------------------------------------------------------------------------")))
 		cut[1] = '\0';
-	fd = mkstemp(tmpl);
-	if (fd < 0 || write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf)) {
-		facts_gap(st->f, "cpu.libcpuid", "cannot write a temporary file: %s", strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmpl);
-		}
-		free(buf);
+	/* libcpuid reads a named file: a private copy of the text. */
+	path = private_copy("nodeaudit-cpuid.raw", buf, strlen(buf), &memfd, &err);
+	free(buf);
+	if (!path) {
+		facts_gap(st->f, "cpu.libcpuid", "%s", err);
+		free(err);
 		return -1;
 	}
-	close(fd);
-	free(buf);
-	r = cpuid_collect(tmpl, info);
-	unlink(tmpl);
+	r = cpuid_collect(path, info);
+	private_copy_drop(path, memfd);
 	if (r < 0) {
 		facts_gap(st->f, "cpu.libcpuid", "%s", info->err);
 		return -1;

@@ -31,14 +31,20 @@ static void package_json(struct probe_ctx *ctx, struct pci_scan *s, hwloc_const_
 {
 	char *fact = xasprintf("%s.package", base), *path = NULL;
 	int cpu, pkg = -1, other = -1, r = 0;
-	/* Zeroed pages come from the kernel untouched: only the ids looked
-	 * up cost memory. */
-	if (!s->pkg)
-		s->pkg = xcalloc(SR_MAX_CPUS, sizeof(*s->pkg));
 	hwloc_bitmap_foreach_begin(cpu, set) {
 		int v2;
 		if (cpu >= SR_MAX_CPUS)
 			break;
+		if (cpu >= s->npkg) {
+			/* Room up to this CPU, grown by doubling (a block of
+			 * SR_MAX_CPUS would be an mmap and a munmap). */
+			int n = s->npkg ? s->npkg : 64;
+			while (n <= cpu)
+				n *= 2;
+			s->pkg = xrealloc(s->pkg, (size_t)n * sizeof(*s->pkg));
+			memset(s->pkg + s->npkg, 0, (size_t)(n - s->npkg) * sizeof(*s->pkg));
+			s->npkg = n;
+		}
 		if (s->pkg[cpu] == 0) {
 			int64_t v;
 			free(path);

@@ -59,6 +59,7 @@ struct pci_scan {
 	char *dump_path;            /* the snapshot's dump when it was used, or NULL */
 	int from_dump;              /* devices enumerated from --pci-dump */
 	int *pkg;                   /* package + 2 of each CPU: 0 unread, 1 unreadable */
+	int npkg;                   /* CPUs pkg has room for */
 };
 
 /* pci-scan.c: the functions, from sysfs or a dump */

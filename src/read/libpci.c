@@ -113,74 +113,15 @@ struct pcisrc {
 	int broken;      /* an error unwound through libpci: do not touch acc */
 };
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
  * libpci reads only what we wrote: a private copy of the dump text, already
- * validated by pci_dump_check().  It never opens a path inside a sysroot (a
- * symbolic link there would lead it outside: libpci opens with plain
- * open()), and never a FIFO or a device node given as a dump: the text was
- * read once, through the read layer or fopen_input(), and libpci parses
- * exactly those bytes.  The copy is an anonymous memory file
- * (/proc/self/fd/N of a memfd) where the kernel has them, else a temporary
- * file removed at once: libpci's dump reader loads the whole file in
- * pci_init().
+ * validated by pci_dump_check() (private_copy(), lib/util.h).  It never
+ * opens a path inside a sysroot (a symbolic link there would lead it
+ * outside: libpci opens with plain open()), and never a FIFO or a device
+ * node given as a dump: the text was read once, through the read layer or
+ * fopen_input(), and libpci parses exactly those bytes; its dump reader
+ * loads the whole file in pci_init().
  */
-static char *private_copy(const char *text, size_t len, int *memfd, char **err)
-{
-	const char *tmp = getenv("TMPDIR");
-	char *path;
-	int fd;
-	*memfd = -1;
-#ifdef MFD_CLOEXEC
-	fd = memfd_create("nodeaudit-pci.dump", MFD_CLOEXEC);
-	if (fd >= 0) {
-		path = xasprintf("/proc/self/fd/%d", fd);
-		if (write_all(fd, text, len) == 0 && access(path, R_OK) == 0) {
-			*memfd = fd;
-			return path;
-		}
-		free(path);
-		close(fd);
-	}
-#endif
-	path = xasprintf("%s/nodeaudit-pci.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0) {
-		*err = xasprintf("cannot create a temporary file '%s': %s", path, strerror(errno));
-		free(path);
-		return NULL;
-	}
-	if (write_all(fd, text, len) < 0 || close(fd) < 0) {
-		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
-		unlink(path);
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
-static void drop_copy(char *path, int memfd)
-{
-	if (memfd >= 0)
-		close(memfd);
-	else
-		unlink(path);
-	free(path);
-}
-
 struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 {
 	jmp_buf jb;
@@ -193,7 +134,7 @@ struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 		*err = xasprintf("cannot load libpci: %s", libpci.err);
 		return NULL;
 	}
-	path = private_copy(text, len, &fd, err);
+	path = private_copy("nodeaudit-pci.dump", text, len, &fd, err);
 	memfd = fd;
 	if (!path)
 		return NULL;
@@ -203,7 +144,7 @@ struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 	if (setjmp(jb)) {
 		pci_jmp = NULL;
 		*err = xstrdup(pci_msg);
-		drop_copy(path, memfd);
+		private_copy_drop(path, memfd);
 		free(ps);   /* the half-built libpci handle is leaked on purpose */
 		return NULL;
 	}
@@ -211,7 +152,7 @@ struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 	P.set_param(ps->acc, "dump.name", path);
 	P.init(ps->acc);
 	pci_jmp = NULL;
-	drop_copy(path, memfd);
+	private_copy_drop(path, memfd);
 	return ps;
 }
 
@@ -661,6 +602,10 @@ void pci_names_file(const char *path)
 void pci_names_release(void)
 {
 	jmp_buf jb;
+	/* A one-shot command's exit unmaps the list: a munmap() now costs
+	 * a TLB shootdown on every CPU libcpuid's thread ran on. */
+	if (!exit_frees())
+		return;
 	if (names_acc && !names_failed) {
 		pci_jmp = &jb;
 		if (!setjmp(jb))
