@@ -5,7 +5,7 @@
 # loads libpci.  A libpci that cannot be loaded (an empty file first on
 # LD_LIBRARY_PATH) makes --pci-dump fail with exit 3 and one line naming
 # the dump and the loader's reason, and a snapshot's dump a gap: the links
-# then come from sysfs.  Which libraries a run loaded is read from glibc's
+# then come from sysfs; a liburing that cannot be loaded changes no fact.  Which libraries a run loaded is read from glibc's
 # LD_DEBUG=libs; skips (77) where that prints nothing (another libc).
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
@@ -49,6 +49,23 @@ LD_LIBRARY_PATH=$tmp/lib "$NODEAUDIT" --sysroot "$snap" probe --only pci --forma
 r=$?
 [ $r -eq 0 ] && grep -q '/nodeaudit/pci.dump: cannot load libpci: .*; links from sysfs files only' "$tmp/out"
 res "a snapshot's dump without a loadable libpci: a gap, links from sysfs (exit $r)" $?
+
+# liburing that cannot be loaded: a sysroot is read file by file, the same
+# facts (a build without liburing names no liburing: skipped).
+big=$FIXTURES/numa-2node
+if grep -q 'liburing\.so' "$NODEAUDIT"; then
+	LD_DEBUG=libs "$NODEAUDIT" --sysroot "$big" probe --format json >"$tmp/with" 2>"$tmp/err"
+	grep -Eq 'calling init: .*/liburing\.so' "$tmp/err"
+	res "a sysroot read in batches: liburing loaded" $?
+	: >"$tmp/lib/liburing.so.2"
+	LD_LIBRARY_PATH=$tmp/lib "$NODEAUDIT" --sysroot "$big" probe --format json >"$tmp/without" 2>"$tmp/err"
+	r=$?
+	[ $r -eq 0 ] && grep -v '"collected_at"\|_ms"' "$tmp/with" >"$tmp/a" && grep -v '"collected_at"\|_ms"' "$tmp/without" >"$tmp/b" &&
+		cmp -s "$tmp/a" "$tmp/b"
+	res "a sysroot without a loadable liburing: the same facts, read one by one (exit $r)" $?
+else
+	n=$((n + 1)); echo "ok $n - liburing # SKIP built without liburing"
+fi
 
 echo "1..$n"
 [ "$fail" -eq 0 ]

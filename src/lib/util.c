@@ -685,15 +685,16 @@ const char *sr_reason(int err)
 	}
 }
 
-static int write_all(int fd, const char *p, size_t n)
+int write_all(int fd, const void *p, size_t n)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
+	const char *b = p;
+	while (n > 0) {
+		ssize_t w = write(fd, b, n);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
 			return -1;
-		p += w;
+		b += w;
 		n -= (size_t)w;
 	}
 	return 0;

@@ -38,6 +38,9 @@ char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
 void exit_leave_memory(void);
 int exit_frees(void);
 
+/* All n bytes to fd, through EINTR and short writes: 0, or -1 with errno. */
+int write_all(int fd, const void *p, size_t n);
+
 /* A private copy of text for a library that reads only a named file (a
  * dump for libpci or libcpuid): an anonymous memory file where the kernel
  * has them (the path is /proc/self/fd/N, readable in a forked child too),

@@ -92,21 +92,6 @@ void hwloc_set_filters(hwloc_topology_t t)
 	hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *b = p;
-	while (n > 0) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The child's exit status when the namespace fence cannot be set up here
  * (user namespaces off, a seccomp filter, no mount rights): the parent
  * falls back to the copy. */

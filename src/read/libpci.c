@@ -246,7 +246,7 @@ static char *names_path;   /* pci_names_file()'s list, else NULL: libpci's */
 /* The list libpci's own handle would read: pci_alloc() sets it from these
  * two macros of its config.h (tests/unit/test-pci.c checks that the
  * loaded library agrees); without them, the library is asked. */
-static const char *names_default(void)
+const char *pci_names_default(void)
 {
 #if defined(PCI_PATH_IDS_DIR) && defined(PCI_IDS)
 	return PCI_PATH_IDS_DIR "/" PCI_IDS;
@@ -255,11 +255,6 @@ static const char *names_default(void)
 		names_acc = new_access();
 	return names_acc ? names_acc->id_file_name : NULL;
 #endif
-}
-
-const char *pci_names_default(void)
-{
-	return names_default();
 }
 
 /*
@@ -279,7 +274,7 @@ static int ids_state;          /* 0 untried, 1 mapped, -1 use libpci */
 
 static void ids_load(void)
 {
-	const char *name = names_path ? names_path : names_default();
+	const char *name = names_path ? names_path : pci_names_default();
 	char *plain;
 	size_t n;
 	struct stat st;
