@@ -2,8 +2,9 @@
 # irqbalance-live.sh - on this machine, kernel.irqbalance finds a process
 # named irqbalance: by its control socket (@irqbalancePID.sock in
 # /proc/net/unix) reading one process's comm, not every process's; without
-# a socket, by the scan of /proc (an executable named irqbalance); and a
-# socket whose process is not irqbalance is no irqbalance.  Skips (77) without python3 or /proc/net/unix.
+# a socket, by the scan of /proc (an executable named irqbalance), which
+# skips the kernel's own threads; and a socket whose process is not
+# irqbalance is no irqbalance.  Skips (77) without python3 or /proc/net/unix.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
@@ -67,6 +68,33 @@ else
 	# init) still has its comm read.
 	if [ $((comms * 4)) -lt "$procs" ]; then echo "ok $n - the scan reads $comms comm files for $procs processes"
 	else echo "not ok $n - the scan read $comms comm files for $procs processes"; fail=$((fail + 1)); fi
+fi
+
+# 0b. The kernel's own threads (kthreadd's children) are not looked at:
+# no readlink of a kernel thread's exe.  Needs root, strace and
+# /proc/2/task/2/children of a kthreadd (not in a container's namespace).
+n=$((n + 1))
+kids=$(cat /proc/2/task/2/children 2>/dev/null)
+if [ "$(id -u)" -ne 0 ] || ! command -v strace >/dev/null 2>&1; then
+	echo "ok $n - kernel threads skipped # SKIP needs root and strace"
+elif [ $real -eq 1 ]; then
+	echo "ok $n - kernel threads skipped # SKIP an irqbalance runs here"
+elif ! grep -q '^2 (kthreadd) ' /proc/2/stat 2>/dev/null || [ -z "$kids" ]; then
+	echo "ok $n - kernel threads skipped # SKIP no kthreadd children list here"
+else
+	strace -f -e trace=readlinkat,readlink -o "$tmp/trace" "$NODEAUDIT" probe --only kernel >/dev/null 2>&1
+	looked=$(sed -n 's/.*"\([0-9][0-9]*\)\/exe".*/\1/p' "$tmp/trace" | sort -u)
+	hit=0 nlooked=0
+	for p in $looked; do
+		nlooked=$((nlooked + 1))
+		for k in $kids; do [ "$p" = "$k" ] && hit=$((hit + 1)); done
+	done
+	nkids=$(echo $kids | wc -w)
+	if [ $hit -eq 0 ] && [ $nlooked -gt 0 ]; then
+		echo "ok $n - $nlooked processes looked at, none of the $nkids kernel threads"
+	else
+		echo "not ok $n - $hit of $nkids kernel threads looked at ($nlooked in all)"; fail=$((fail + 1))
+	fi
 fi
 
 # 1. A socket whose process is not irqbalance: not counted.

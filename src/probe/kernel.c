@@ -148,6 +148,104 @@ static int scan_is_irqbalance(int procfd, const char *pid, int root)
 	return !strcmp(base, "irqbalance") || !strcmp(base, "irqbalance (deleted)");
 }
 
+/* The whole text of /proc file name (below procfd) into buf, grown as
+ * needed up to max bytes: its length, or -1. */
+static ssize_t proc_slurp(int procfd, const char *name, char **buf, size_t max)
+{
+	size_t len = 0, cap = 4096;
+	ssize_t r;
+	int fd = openat(procfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	*buf = NULL;
+	if (fd < 0)
+		return -1;
+	*buf = xmalloc(cap + 1);
+	for (;;) {
+		if (len == cap) {
+			if (cap >= max)
+				break;
+			cap *= 2;
+			*buf = xrealloc(*buf, cap + 1);
+		}
+		r = read(fd, *buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	(*buf)[len] = '\0';
+	return (ssize_t)len;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The kernel's own threads, which no scan for irqbalance needs to look
+ * at: the children of kthreadd (PID 2), from its /proc/2/task/2/children
+ * (CONFIG_PROC_CHILDREN), sorted, and kthreadd itself.  A busy node has
+ * thousands (kworkers, ksoftirqd and migration threads for every CPU):
+ * on the reference VM 62 of 68 processes, each a readlink that fails.
+ * Only when /proc/2/stat says PID 2 is kthreadd: named so, no parent, and
+ * PF_KTHREAD in its flags (in a container's PID namespace PID 2 is any
+ * process).  A user-mode helper the kernel starts (modprobe, a core-dump
+ * pipe) is a child of kthreadd too, and never irqbalance.  NULL (scan them
+ * all) when either file cannot be read.
+ */
+#define PF_KTHREAD_FLAG 0x00200000u
+static uint64_t *kernel_threads(int procfd, size_t *n)
+{
+	char *text = NULL, *p, *end;
+	uint64_t *pids = NULL, flags = 0;
+	size_t cap = 0, k = 0;
+	int sorted = 1, ok = 0;
+	*n = 0;
+	if (proc_slurp(procfd, "2/stat", &text, 4096) > 0 && !strncmp(text, "2 (kthreadd) ", 13)) {
+		unsigned long long ppid = 1, fl = 0;
+		/* pid (comm) state ppid pgrp session tty_nr tpgid flags */
+		if (sscanf(text + 13, "%*c %llu %*d %*d %*d %*d %llu", &ppid, &fl) == 2 && ppid == 0)
+			flags = fl, ok = 1;
+	}
+	free(text);
+	if (!ok || !(flags & PF_KTHREAD_FLAG) || proc_slurp(procfd, "2/task/2/children", &text, 64u << 20) < 0) {
+		free(text);
+		return NULL;
+	}
+	for (p = text;; p = end) {
+		uint64_t v;
+		while (*p == ' ' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		errno = 0;
+		v = strtoull(p, &end, 10);
+		if (end == p || errno || (*end && *end != ' ' && *end != '\n')) {
+			free(text);
+			free(pids);
+			return NULL;   /* not a list of PIDs: scan them all */
+		}
+		if (k + 1 >= cap) {
+			cap = cap ? 2 * cap : 256;
+			pids = xrealloc(pids, cap * sizeof(*pids));
+		}
+		if (k && v < pids[k - 1])
+			sorted = 0;
+		pids[k++] = v;
+	}
+	free(text);
+	if (!pids)
+		pids = xmalloc(sizeof(*pids));
+	pids[k++] = 2;
+	if (!sorted || (k > 1 && pids[k - 2] > 2))
+		qsort(pids, k, sizeof(*pids), cmp_pid);
+	*n = k;
+	return pids;
+}
+
 /* The PIDs in irqbalance's control socket names in /proc/net/unix
  * ("/run/irqbalance/irqbalance1234.sock", or "@irqbalance1234.sock" where
  * it fell back to an abstract socket; irqbalance >= 1.3): 1 when one of
@@ -181,16 +279,18 @@ static int irqbalance_by_socket(struct probe_ctx *ctx, int procfd)
  * /proc/net/unix (one read) finds a running irqbalance at once, checked
  * against that process's comm.  Without such a socket (an irqbalance
  * older than 1.3, another network namespace) every process is looked at,
- * up to the first match: a busy node has thousands, so one readlink each
- * as root (else open, read, close of its comm; the read layer's open,
- * fstat, read, read, close would cost five).
+ * up to the first match but the kernel's own threads (kernel_threads()):
+ * a busy node has thousands, so one readlink each as root (else open,
+ * read, close of its comm; the read layer's open, fstat, read, read,
+ * close would cost five).
  */
 static void probe_irqbalance(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
 	DIR *procdir;
 	struct dirent *de;
-	size_t i, mark = ctx->sr.nread;
+	size_t i, mark = ctx->sr.nread, nkthreads = 0;
+	uint64_t *kthreads;
 	int found = 0, procfd, root;
 	if (!ctx->sr.live) {
 		/* A snapshot records what it saw live; a hand-made capture cannot tell. */
@@ -216,11 +316,15 @@ static void probe_irqbalance(struct probe_ctx *ctx)
 	procfd = dirfd(procdir);
 	found = irqbalance_by_socket(ctx, procfd);
 	root = geteuid() == 0;
+	kthreads = found ? NULL : kernel_threads(procfd, &nkthreads);
 	while (!found && (de = readdir(procdir))) {
 		uint64_t pid;
-		if (parse_u64(de->d_name, &pid) == 0 && scan_is_irqbalance(procfd, de->d_name, root))
+		if (parse_u64(de->d_name, &pid) == 0 &&
+		    !(kthreads && bsearch(&pid, kthreads, nkthreads, sizeof(*kthreads), cmp_pid)) &&
+		    scan_is_irqbalance(procfd, de->d_name, root))
 			found = 1;
 	}
+	free(kthreads);
 	closedir(procdir);
 	/* Sockets and process names are no evidence worth a snapshot: forget
 	 * those reads. */
