@@ -20,7 +20,9 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -186,12 +188,48 @@ static void *cpuid_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * The thread's stack, faulted in by one madvise() instead of a fault a
+ * page (each a trap to the hypervisor on a paravirtualised guest:
+ * cpu_identify_all() keeps about 30 KiB of tables on its stack, seven
+ * faults), with a guard page below; and the thread's mallocs in the main
+ * arena, which the probes' heap_warm() has already faulted in (a thread's
+ * own arena is a 64 MiB mapping, an mprotect() and a fault for every page
+ * it touches).  The stack is never unmapped: a thread given up on may
+ * still run on it, and the process ends soon after.
+ */
+#define CPUID_STACK (512u << 10)
+#define CPUID_STACK_WARM (64u << 10)
+static void *cpuid_stack(pthread_attr_t *attr)
+{
+	static void *stack;
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t gp = pg > 0 ? (size_t)pg : 4096;
+	if (!stack) {
+		void *m = mmap(NULL, CPUID_STACK + gp, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (m == MAP_FAILED)
+			return NULL;
+		if (mprotect(m, gp, PROT_NONE) < 0) {
+			munmap(m, CPUID_STACK + gp);
+			return NULL;
+		}
+		stack = (char *)m + gp;
+#ifdef MADV_POPULATE_WRITE
+		(void)madvise((char *)stack + CPUID_STACK - CPUID_STACK_WARM, CPUID_STACK_WARM,
+			      MADV_POPULATE_WRITE);
+#endif
+	}
+	return pthread_attr_setstack(attr, stack, CPUID_STACK) == 0 ? stack : NULL;
+}
+
 /* Start libcpuid live on a thread (0), or -errno with info->err set.  The
  * thread takes no signal but the faults: SIGINT, SIGTERM and SIGCHLD stay
  * the main thread's. */
 static int start_thread(struct cpuid_job *job, struct cpuid_info *info)
 {
 	sigset_t all, old;
+	pthread_attr_t attr, *pa = NULL;
 	int r;
 	if (live.stuck) {
 		snprintf(info->err, sizeof(info->err), "libcpuid is still busy with an earlier run");
@@ -204,7 +242,19 @@ static int start_thread(struct cpuid_job *job, struct cpuid_info *info)
 	for (r = 0; r < (int)ARRAY_SIZE(fence_sigs); r++)
 		sigdelset(&all, fence_sigs[r]);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = pthread_create(&live.thread, NULL, cpuid_thread, NULL);
+#ifdef M_ARENA_MAX
+	mallopt(M_ARENA_MAX, 1);
+#endif
+	if (pthread_attr_init(&attr) == 0) {
+		pa = &attr;
+		if (!cpuid_stack(&attr)) {   /* the default stack, then */
+			pthread_attr_destroy(&attr);
+			pa = NULL;
+		}
+	}
+	r = pthread_create(&live.thread, pa, cpuid_thread, NULL);
+	if (pa)
+		pthread_attr_destroy(pa);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (r) {
 		fence_remove();
