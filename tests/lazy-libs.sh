@@ -5,7 +5,9 @@
 # loads libpci.  A libpci that cannot be loaded (an empty file first on
 # LD_LIBRARY_PATH) makes --pci-dump fail with exit 3 and one line naming
 # the dump and the loader's reason, and a snapshot's dump a gap: the links
-# then come from sysfs; a liburing that cannot be loaded changes no fact.  Which libraries a run loaded is read from glibc's
+# then come from sysfs; a liburing that cannot be loaded changes no fact;
+# libhwloc is loaded only where a probe asks hwloc, and one that cannot be
+# loaded is a gap.  Which libraries a run loaded is read from glibc's
 # LD_DEBUG=libs; skips (77) where that prints nothing (another libc).
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
@@ -66,6 +68,43 @@ if grep -q 'liburing\.so' "$NODEAUDIT"; then
 else
 	n=$((n + 1)); echo "ok $n - liburing # SKIP built without liburing"
 fi
+
+# libhwloc (with libudev and libm behind it) is loaded only where hwloc is
+# asked: never by --version, nor by a probe whose own reading is settled;
+# a probe that asks it (NODEAUDIT_HWLOC_ALWAYS) loads it; one that cannot
+# load it gets a gap naming the loader's reason, and the same other facts.
+LD_DEBUG=libs "$NODEAUDIT" --version >/dev/null 2>"$tmp/err"
+! grep -Eq 'calling init: .*/(libhwloc|libudev)\.so' "$tmp/err"
+res "--version loads neither libhwloc nor libudev" $?
+LD_DEBUG=libs "$NODEAUDIT" --sysroot "$big" probe --format json >"$tmp/settled" 2>"$tmp/err"
+r=$?
+[ $r -eq 0 ] && ! grep -Eq 'calling init: .*/(libhwloc|libudev)\.so' "$tmp/err"
+res "a probe hwloc has nothing to add to: libhwloc not loaded (exit $r)" $?
+NODEAUDIT_HWLOC_ALWAYS=1 LD_DEBUG=libs "$NODEAUDIT" --sysroot "$big" probe --format json >"$tmp/asked" 2>"$tmp/err"
+r=$?
+[ $r -eq 0 ] && grep -Eq 'calling init: .*/libhwloc\.so' "$tmp/err"
+res "a probe that asks hwloc: libhwloc loaded (exit $r)" $?
+: >"$tmp/lib/libhwloc.so.15"
+if ! command -v python3 >/dev/null 2>&1; then
+	n=$((n + 1)); echo "ok $n - a libhwloc that cannot be loaded # SKIP no python3 to compare"
+	echo "1..$n"; [ "$fail" -eq 0 ]; exit
+fi
+NODEAUDIT_HWLOC_ALWAYS=1 LD_LIBRARY_PATH=$tmp/lib "$NODEAUDIT" --sysroot "$big" probe --format json >"$tmp/nohw" 2>"$tmp/err"
+r=$?
+[ $r -eq 0 ] && grep -q '"hwloc not run: .*libhwloc\.so' "$tmp/nohw" &&
+	python3 - "$tmp/asked" "$tmp/nohw" <<'PY'
+import json, sys
+def clean(o):
+    if isinstance(o, dict):
+        return {k: clean(v) for k, v in o.items() if k != "collected_at" and not k.endswith("_ms")}
+    if isinstance(o, list):
+        return [clean(v) for v in o if not (isinstance(v, dict) and
+                str(v.get("reason", "")).startswith("hwloc not run: "))]
+    return o
+a, b = (clean(json.load(open(f))) for f in sys.argv[1:3])
+sys.exit(a != b)
+PY
+res "a libhwloc that cannot be loaded: a gap naming it, the same other facts (exit $r)" $?
 
 echo "1..$n"
 [ "$fail" -eq 0 ]

@@ -8,7 +8,7 @@
 #include "read/sysroot.h"
 #include "lib/util.h"
 
-#include <hwloc.h>
+#include "lib/bitmap.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -64,23 +64,23 @@ static void argv_addf(cJSON *argv, const char *fmt, ...)
 /* A cpulist as the plain hex mask llama.cpp's -C takes ("0xfe"). */
 static char *cpu_mask_hex(const char *list)
 {
-	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	bitmap_t set = bitmap_alloc();
 	struct strbuf sb = STRBUF_INIT;
 	int last, nib;
-	if (parse_cpulist(list, set) < 0 || hwloc_bitmap_iszero(set)) {
-		hwloc_bitmap_free(set);
+	if (parse_cpulist(list, set) < 0 || bitmap_iszero(set)) {
+		bitmap_free(set);
 		return NULL;
 	}
-	last = hwloc_bitmap_last(set);
+	last = bitmap_last(set);
 	strbuf_addstr(&sb, "0x");
 	for (nib = last / 4; nib >= 0; nib--) {
 		unsigned v = 0, b;
 		for (b = 0; b < 4; b++)
-			if (hwloc_bitmap_isset(set, (unsigned)(nib * 4) + b))
+			if (bitmap_isset(set, (unsigned)(nib * 4) + b))
 				v |= 1u << b;
 		strbuf_addf(&sb, "%x", v);
 	}
-	hwloc_bitmap_free(set);
+	bitmap_free(set);
 	return strbuf_detach(&sb);
 }
 
@@ -410,7 +410,7 @@ static void build_llama(cJSON *plan, const cJSON *facts, const struct plan_opts 
 struct vllm {
 	cJSON *plan, *workers, *env, *launch;
 	struct strbuf bind;
-	hwloc_bitmap_t resv, all, s, mems;
+	bitmap_t resv, all, s, mems;
 	struct sizing z;
 	int tp, nodes_known;
 	double kvspace;
@@ -429,13 +429,13 @@ static void vllm_ranks(struct vllm *v, const cJSON *facts)
 			strbuf_addstr(&v->bind, "|");
 		strbuf_addstr(&v->bind, cpus ? cpus : "");
 		if (cpus && parse_cpulist(cpus, v->s) == 0)
-			hwloc_bitmap_or(v->all, v->all, v->s);
+			bitmap_or(v->all, v->all, v->s);
 		if (r && *r && parse_cpulist(r, v->s) == 0) {
-			hwloc_bitmap_or(v->resv, v->resv, v->s);
-			hwloc_bitmap_or(v->all, v->all, v->s);
+			bitmap_or(v->resv, v->resv, v->s);
+			bitmap_or(v->all, v->all, v->s);
 		}
 		if (id >= 0)
-			hwloc_bitmap_set(v->mems, (unsigned)id);
+			bitmap_set(v->mems, (unsigned)id);
 		else
 			v->nodes_known = 0;
 		if (v->z.have_model && id >= 0) {
@@ -483,13 +483,13 @@ static void vllm_launch(struct vllm *v, const struct plan_opts *o)
 	const char *model = o->model ? o->model->path : "<model>";
 	char buf[8192];
 	/* On hybrids nothing is reserved per node: the E-cores keep house. */
-	if (hwloc_bitmap_iszero(v->resv)) {
+	if (bitmap_iszero(v->resv)) {
 		const char *h = fj_get_str(cJSON_GetObjectItemCaseSensitive(plan, "housekeeping"), "cpus");
 		if (h && *h && parse_cpulist(h, v->s) == 0)
-			hwloc_bitmap_copy(v->resv, v->s);
+			bitmap_copy(v->resv, v->s);
 	}
-	hwloc_bitmap_or(v->all, v->all, v->resv);
-	if (!hwloc_bitmap_iszero(v->resv)) {
+	bitmap_or(v->all, v->all, v->resv);
+	if (!bitmap_iszero(v->resv)) {
 		argv_add(launch, "taskset");
 		argv_add(launch, "-c");
 		argv_add(launch, cpulist_str(v->resv, buf, sizeof(buf)));
@@ -563,10 +563,10 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 	v.workers = cJSON_GetObjectItemCaseSensitive(plan, "workers");
 	v.env = cJSON_CreateObject();
 	v.launch = cJSON_CreateArray();
-	v.resv = hwloc_bitmap_alloc();
-	v.all = hwloc_bitmap_alloc();
-	v.s = hwloc_bitmap_alloc();
-	v.mems = hwloc_bitmap_alloc();
+	v.resv = bitmap_alloc();
+	v.all = bitmap_alloc();
+	v.s = bitmap_alloc();
+	v.mems = bitmap_alloc();
 	v.tp = tp;
 	sizing(o, &v.z);
 	vllm_ranks(&v, facts);
@@ -585,10 +585,10 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 	if (v.z.have_model)
 		plan_fit(plan, facts, &v.z, tp > 0 ? tp : 1, "vllm");
 	strbuf_release(&v.bind);
-	hwloc_bitmap_free(v.resv);
-	hwloc_bitmap_free(v.all);
-	hwloc_bitmap_free(v.s);
-	hwloc_bitmap_free(v.mems);
+	bitmap_free(v.resv);
+	bitmap_free(v.all);
+	bitmap_free(v.s);
+	bitmap_free(v.mems);
 }
 
 /*** The table ***/

@@ -233,7 +233,7 @@ static int bench_nodes(struct bench_state *st)
 {
 	const struct bench_opts *o = st->o;
 	hwloc_topology_t topo;
-	hwloc_bitmap_t want_nodes;
+	bitmap_t want_nodes;
 	hwloc_obj_t n = NULL;
 	unsigned id;
 
@@ -242,19 +242,19 @@ static int bench_nodes(struct bench_state *st)
 		error("bench: cannot load the topology of this machine (hwloc)");
 		return -1;
 	}
-	want_nodes = hwloc_bitmap_alloc();
+	want_nodes = bitmap_alloc();
 	if (o->nodes)
 		parse_cpulist(o->nodes, want_nodes);
-	st->ids = xcalloc(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE) + 1, sizeof(*st->ids));
-	while ((n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n))) {
-		if (o->nodes ? !hwloc_bitmap_isset(want_nodes, n->os_index)
-			     : hwloc_bitmap_iszero(n->cpuset))
+	st->ids = xcalloc(hwl_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE) + 1, sizeof(*st->ids));
+	while ((n = hwl_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n))) {
+		if (o->nodes ? !bitmap_isset(want_nodes, n->os_index)
+			     : HW.bitmap_iszero(n->cpuset))
 			continue;
 		st->ids[st->nids++] = (int)n->os_index;
-		hwloc_bitmap_clr(want_nodes, n->os_index);
+		bitmap_clr(want_nodes, n->os_index);
 	}
-	id = hwloc_bitmap_first(want_nodes);
-	hwloc_bitmap_free(want_nodes);
+	id = bitmap_first(want_nodes);
+	bitmap_free(want_nodes);
 	if (o->nodes && (int)id != -1) {
 		error("bench: --nodes: this machine has no NUMA node %u", id);
 		return -1;

@@ -3,7 +3,7 @@
 #define NODEAUDIT_BENCH_H
 
 #include <stdint.h>
-#include <hwloc.h>
+#include "read/hwloc-lib.h"
 #include <cjson/cJSON.h>
 #include "probe/probe.h"
 

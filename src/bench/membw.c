@@ -260,37 +260,40 @@ static void stats(const double *s, int n, double *median, double *min, double *m
 static int node_pus(hwloc_topology_t topo, int node, int *pus, int max)
 {
 	hwloc_obj_t nobj = NULL, core = NULL, pu = NULL;
-	hwloc_bitmap_t allowed = hwloc_bitmap_alloc(), set = hwloc_bitmap_alloc(),
-		       used = hwloc_bitmap_alloc();
+	bitmap_t allowed = bitmap_alloc(), set = bitmap_alloc(),
+		       used = bitmap_alloc(), c = bitmap_alloc();
+	hwloc_bitmap_t hset;
 	int n = 0;
 
-	while ((nobj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
+	while ((nobj = hwl_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
 		if ((int)nobj->os_index == node)
 			break;
-	if (!nobj || hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) < 0)
-		hwloc_bitmap_copy(allowed, hwloc_topology_get_allowed_cpuset(topo));
 	if (nobj) {
-		hwloc_bitmap_and(set, nobj->cpuset, allowed);
-		while (n < max && (core = hwloc_get_next_obj_inside_cpuset_by_type(topo, set,
+		hwl_allowed_cpus(topo, allowed);
+		bitmap_from_hwloc(set, nobj->cpuset);
+		bitmap_and(set, set, allowed);
+		hset = bitmap_to_hwloc(set);
+		while (n < max && (core = hwl_next_obj_inside_cpuset_by_type(topo, hset,
 				HWLOC_OBJ_CORE, core))) {
-			hwloc_bitmap_t c = hwloc_bitmap_alloc();
 			int first;
-			hwloc_bitmap_and(c, core->cpuset, set);
-			first = hwloc_bitmap_first(c);
-			hwloc_bitmap_free(c);
+			bitmap_from_hwloc(c, core->cpuset);
+			bitmap_and(c, c, set);
+			first = bitmap_first(c);
 			if (first >= 0) {
 				pus[n++] = first;
-				hwloc_bitmap_set(used, first);
+				bitmap_set(used, first);
 			}
 		}
-		while (n < max && (pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, set,
+		while (n < max && (pu = hwl_next_obj_inside_cpuset_by_type(topo, hset,
 				HWLOC_OBJ_PU, pu)))
-			if (!hwloc_bitmap_isset(used, pu->os_index))
+			if (!bitmap_isset(used, pu->os_index))
 				pus[n++] = pu->os_index;
+		HW.bitmap_free(hset);
 	}
-	hwloc_bitmap_free(allowed);
-	hwloc_bitmap_free(set);
-	hwloc_bitmap_free(used);
+	bitmap_free(allowed);
+	bitmap_free(set);
+	bitmap_free(used);
+	bitmap_free(c);
 	return n;
 }
 
@@ -300,12 +303,12 @@ static int node_cores(hwloc_topology_t topo, int node)
 	hwloc_obj_t nobj = NULL, core = NULL;
 	int n = 0;
 	(void)pus;
-	while ((nobj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
+	while ((nobj = hwl_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
 		if ((int)nobj->os_index == node)
 			break;
 	if (!nobj)
 		return 0;
-	while ((core = hwloc_get_next_obj_inside_cpuset_by_type(topo, nobj->cpuset, HWLOC_OBJ_CORE, core)))
+	while ((core = hwl_next_obj_inside_cpuset_by_type(topo, nobj->cpuset, HWLOC_OBJ_CORE, core)))
 		n++;
 	return n;
 }
@@ -592,14 +595,14 @@ static int measure_nodes(struct run *s)
 	r->nnodes = o->nnodes;
 	for (i = 0; i < o->nnodes; i++) {
 		struct membw_node *m = &r->nodes[i];
-		hwloc_bitmap_t set = hwloc_bitmap_alloc();
+		bitmap_t set = bitmap_alloc();
 		char what[32];
 		m->node = s->nb[i].node;
 		m->threads = s->nb[i].count;
 		for (j = 0; j < s->nb[i].count; j++)
-			hwloc_bitmap_set(set, s->w[s->nb[i].first + j].cpu);
+			bitmap_set(set, s->w[s->nb[i].first + j].cpu);
 		cpulist_str(set, m->cpus, sizeof(m->cpus));
-		hwloc_bitmap_free(set);
+		bitmap_free(set);
 		snprintf(what, sizeof(what), "node %d", m->node);
 		if (measure(&s->team, s->w, s->nb[i].first, s->nb[i].first + s->nb[i].count,
 			    kernels[s->best].fn, budget, o, what, &m->samples, &m->nsamples) < 0)

@@ -144,12 +144,12 @@ void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 	uint64_t rev = 0, v;
 	int id, first = 1, mixed = 0, from_sysfs = 0, missing = 0, k = 0;
 	sr_batch_model(st->sr);
-	hwloc_bitmap_foreach_begin(id, st->online) {
+	bitmap_foreach_begin(id, st->online) {
 		const struct ci_proc *p = ci->read_ok ? ci_find(ci, id) : NULL;
 		char *s = NULL, *end;
 		int ok = 0;
 		if (k++ == 1)   /* the first CPU's files, below the others' at once */
-			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", hwloc_bitmap_first(st->online), st->online);
+			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", bitmap_first(st->online), st->online);
 		if (p && p->microcode) {
 			errno = 0;
 			v = strtoull(p->microcode, &end, 16);
@@ -171,7 +171,7 @@ void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 		if (first || v > rev)
 			rev = v;
 		first = 0;
-	} hwloc_bitmap_foreach_end();
+	} bitmap_foreach_end();
 	if (first || missing) {
 		fj_set(cpu, "microcode", cJSON_CreateNull());
 		facts_gap(st->f, "cpu.microcode", first ? "no microcode revision in /proc/cpuinfo or "

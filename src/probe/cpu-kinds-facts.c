@@ -4,6 +4,7 @@
 #include "lib/facts.h"
 #include "lib/output.h"
 #include "lib/util.h"
+#include "read/hwloc-lib.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,11 +45,12 @@ static int kinds_inputs_vary(const struct cpu_state *st)
  * kind of ours and inputs that leave hwloc one kind at most, there is
  * nothing to compare, and hwloc is not loaded to read them again. */
 static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
-			     hwloc_bitmap_t *sets, int nk)
+			     bitmap_t *sets, int nk)
 {
 	hwloc_topology_t t;
+	hwloc_bitmap_t hs;
 	int nr, i, j, same = 1;
-	hwloc_bitmap_t s;
+	bitmap_t s;
 	char buf[256];
 	struct strbuf sb = STRBUF_INIT;
 	if (!probe_hwloc_asked(nk <= 1 && !kinds_inputs_vary(st)))
@@ -58,18 +60,20 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 			       : "NODEAUDIT_HWLOC_ALWAYS is set");
 	if (!t)
 		return;
-	nr = hwloc_cpukinds_get_nr(t, 0);
+	nr = HW.cpukinds_get_nr(t, 0);
 	if (nr <= 0 || (nr == 1 && nk <= 1))
 		return;
-	s = hwloc_bitmap_alloc();
+	s = bitmap_alloc();
+	hs = HW.bitmap_alloc();
 	for (i = 0; i < nr; i++) {
-		hwloc_cpukinds_get_info(t, (unsigned)i, s, NULL, NULL, NULL, 0);
-		hwloc_bitmap_and(s, s, st->online);
+		HW.cpukinds_get_info(t, (unsigned)i, hs, NULL, NULL, NULL, 0);
+		bitmap_from_hwloc(s, hs);
+		bitmap_and(s, s, st->online);
 		if (i)
 			strbuf_addstr(&sb, " / ");
 		strbuf_addstr(&sb, cpulist_str(s, buf, sizeof(buf)));
 		for (j = 0; j < nk; j++)
-			if (hwloc_bitmap_isequal(s, sets[j]))
+			if (bitmap_isequal(s, sets[j]))
 				break;
 		if (j == nk)
 			same = 0;
@@ -79,7 +83,8 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 			       "hwloc reports %d CPU kind%s (%s), %s gives %d", nr, nr == 1 ? "" : "s",
 			       sb.buf ? sb.buf : "", ck_source_name(res->source), nk);
 	strbuf_release(&sb);
-	hwloc_bitmap_free(s);
+	bitmap_free(s);
+	HW.bitmap_free(hs);
 }
 
 /* The highest clocks over the kinds: cpu.max_mhz and cpu.base_mhz. */
@@ -145,7 +150,7 @@ static void kind_core_type(struct cpu_state *st, const struct ck_result *res, in
 /* Kind k: its CPUs (into sets[k]), cores, threads, clocks, source, core
  * type, driver and governor, and the gaps of what it lacks. */
 static cJSON *kind_object(struct cpu_state *st, const struct ck_result *res, int k,
-			  hwloc_bitmap_t *sets, struct kind_freq *kf)
+			  bitmap_t *sets, struct kind_freq *kf)
 {
 	cJSON *o = cJSON_CreateObject();
 	int cores = 0, threads = 0, nd = 0, i;
@@ -153,12 +158,12 @@ static cJSON *kind_object(struct cpu_state *st, const struct ck_result *res, int
 	const char **drv = xcalloc((size_t)st->nc + 1, sizeof(*drv));
 	const char **gov = xcalloc((size_t)st->nc + 1, sizeof(*gov));
 	char fact[64], buf[4096], nm[32];
-	sets[k] = hwloc_bitmap_alloc();
+	sets[k] = bitmap_alloc();
 	for (i = 0; i < st->nc; i++) {
 		struct pcpu *p = &st->c[i];
 		if (res->kind[p->core] != k)
 			continue;
-		hwloc_bitmap_set(sets[k], p->id);
+		bitmap_set(sets[k], p->id);
 		threads++;
 		if (st->cores[p->core].first_cpu == p->id)
 			cores++;
@@ -264,7 +269,7 @@ void cpu_probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *
 {
 	struct ck_result res;
 	cJSON *arr;
-	hwloc_bitmap_t sets[CK_MAX_KINDS];
+	bitmap_t sets[CK_MAX_KINDS];
 	struct kind_freq kf = { 0, 0, 0, 0 };
 	int k;
 
@@ -288,7 +293,7 @@ void cpu_probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *
 	crosscheck_hwloc(st, &res, sets, res.nkinds);
 	kinds_vs_libcpuid(st, &res, lib);
 	for (k = 0; k < res.nkinds; k++)
-		hwloc_bitmap_free(sets[k]);
+		bitmap_free(sets[k]);
 	ck_result_release(&res);
 freq:
 	freq_facts(st, cpu, &kf);

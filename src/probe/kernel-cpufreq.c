@@ -33,17 +33,17 @@ static const char *agg(const cJSON *pols, const char *key)
 
 static void cpus_fact(struct probe_ctx *ctx, cJSON *obj, const char *key, const char *path)
 {
-	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	bitmap_t set = bitmap_alloc();
 	char buf[1024];
 	int r = sr_read_cpulist(&ctx->sr, path, set);
-	if (r == 0 && hwloc_bitmap_iszero(set))
+	if (r == 0 && bitmap_iszero(set))
 		r = -EINVAL;
 	fj_str_or_null(obj, key, r == 0 ? cpulist_str(set, buf, sizeof(buf)) : NULL);
 	if (r == 0)
 		facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
 	else
 		facts_gap_read(&ctx->facts, "kernel.cpufreq.policies", path, r);
-	hwloc_bitmap_free(set);
+	bitmap_free(set);
 }
 
 /* boost: cpufreq/boost (acpi-cpufreq and others), intel_pstate/no_turbo
@@ -176,19 +176,19 @@ static cJSON *read_policy(struct probe_ctx *ctx, const char *dir, uint64_t id, i
 
 /* CPUs a policy covers: affected_cpus (related_cpus can be a wider
  * hardware domain whose CPUs have policies of their own). */
-static void policy_cover(const cJSON *p, hwloc_bitmap_t set)
+static void policy_cover(const cJSON *p, bitmap_t set)
 {
-	hwloc_bitmap_t t = hwloc_bitmap_alloc();
+	bitmap_t t = bitmap_alloc();
 	if (fj_get_str(p, "cpus") && parse_cpulist(fj_get_str(p, "cpus"), t) == 0)
-		hwloc_bitmap_or(set, set, t);
-	hwloc_bitmap_free(t);
+		bitmap_or(set, set, t);
+	bitmap_free(t);
 }
 
 /* Kernels before 4.3: each CPU's cpufreq directory of names (the CPU
  * directory's listing) as a policy, the CPUs one covers skipped; how many. */
 static int cpu_policies(struct probe_ctx *ctx, cJSON *pols, char **names, size_t n, int *no_epp)
 {
-	hwloc_bitmap_t covered = hwloc_bitmap_alloc();
+	bitmap_t covered = bitmap_alloc();
 	size_t i;
 	int npol = 0, ncpu = 0;
 	sr_batch_model(&ctx->sr);
@@ -197,7 +197,7 @@ static int cpu_policies(struct probe_ctx *ctx, cJSON *pols, char **names, size_t
 		char *dir;
 		cJSON *p;
 		if (!str_startswith(names[i], "cpu") || parse_u64(names[i] + 3, &id) < 0 ||
-		    id >= SR_MAX_CPUS || hwloc_bitmap_isset(covered, (unsigned)id))
+		    id >= SR_MAX_CPUS || bitmap_isset(covered, (unsigned)id))
 			continue;
 		if (ncpu++ == 1)   /* as above, below each CPU's directory */
 			sr_batch_like_listed(&ctx->sr, "/sys/devices/system/cpu", names, n, "cpu", "");
@@ -210,7 +210,7 @@ static int cpu_policies(struct probe_ctx *ctx, cJSON *pols, char **names, size_t
 		}
 		free(dir);
 	}
-	hwloc_bitmap_free(covered);
+	bitmap_free(covered);
 	return npol;
 }
 

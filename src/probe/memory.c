@@ -76,7 +76,7 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 	char **names = NULL;
 	size_t i, nn = 0, ng = 0, ncpu = 0;
 	int n = 0, ok = 1;
-	hwloc_bitmap_t seen, set;
+	bitmap_t seen, set;
 	for (i = 0; s && i < s->nprocs; i++)
 		n += s->procs[i].populated;
 	if (n > 0) {
@@ -88,8 +88,8 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 		return -1;     /* a dump: the probed host's CPUs are another machine's */
 	if (sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &nn) < 0)
 		return -1;
-	seen = hwloc_bitmap_alloc();
-	set = hwloc_bitmap_alloc();
+	seen = bitmap_alloc();
+	set = bitmap_alloc();
 	sr_batch_model(&ctx->sr);
 	for (i = 0; i < nn && ok; i++) {
 		static const char *const files[] = { "package_cpus_list", "core_siblings_list" };
@@ -107,16 +107,16 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 			if (path != buf)
 				free(path);
 		}
-		if (r < 0 || !hwloc_bitmap_isset(set, id)) {
+		if (r < 0 || !bitmap_isset(set, id)) {
 			ok = 0;
 			break;
 		}
-		if (!hwloc_bitmap_intersects(seen, set))
+		if (!bitmap_intersects(seen, set))
 			ng++;
-		hwloc_bitmap_or(seen, seen, set);
+		bitmap_or(seen, seen, set);
 	}
-	hwloc_bitmap_free(seen);
-	hwloc_bitmap_free(set);
+	bitmap_free(seen);
+	bitmap_free(set);
 	sr_free_list(names, nn);
 	if (!ok || !ng)
 		return -1;

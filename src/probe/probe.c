@@ -3,6 +3,7 @@
 #include "probe/probe.h"
 #include "lib/output.h"
 #include "read/hwloc.h"
+#include "read/hwloc-lib.h"
 #include "lib/util.h"
 
 #include <stdlib.h>
@@ -83,13 +84,13 @@ static int run_one(struct probe_ctx *ctx, size_t i)
 static void warm_heap(struct probe_ctx *ctx)
 {
 	char *s = NULL;
-	hwloc_bitmap_t set;
+	bitmap_t set;
 	int n = 0;
 	if (sr_read_unrecorded(&ctx->sr, "/sys/devices/system/cpu/online", &s, NULL) == 0) {
-		set = hwloc_bitmap_alloc();
+		set = bitmap_alloc();
 		if (parse_cpulist(s, set) == 0)
-			n = hwloc_bitmap_weight(set);
-		hwloc_bitmap_free(set);
+			n = bitmap_weight(set);
+		bitmap_free(set);
 	}
 	free(s);
 	heap_warm((128u << 10) + (size_t)(n > 0 && n <= SR_MAX_CPUS ? n : 1) * (6u << 10));
@@ -160,9 +161,9 @@ void probe_release(struct probe_ctx *ctx)
 		return;
 	}
 	if (ctx->topo)
-		hwloc_topology_destroy(ctx->topo);
+		HW.topology_destroy(ctx->topo);
 	if (ctx->bind_topo)
-		hwloc_topology_destroy(ctx->bind_topo);
+		HW.topology_destroy(ctx->bind_topo);
 	facts_release(&ctx->facts);   /* its tree may have moved into a document */
 	sysroot_close(&ctx->sr);
 }

@@ -434,20 +434,20 @@ void sr_batch_files(struct sysroot *sr, const char *parent, char *const *subs, s
 #endif
 }
 
-void sr_batch_like_set(struct sysroot *sr, const char *fmt, int model, hwloc_const_bitmap_t ids)
+void sr_batch_like_set(struct sysroot *sr, const char *fmt, int model, const_bitmap_t ids)
 {
 	char m[256], **dirs;
 	size_t n = 0, i;
 	int id, w;
 	if (!sr->batch || !sr->batch->logging)
 		return;
-	w = hwloc_bitmap_weight(ids);
+	w = bitmap_weight(ids);
 	dirs = xcalloc(w > 0 ? (size_t)w : 1, sizeof(*dirs));
 	snprintf(m, sizeof(m), fmt, model);
-	hwloc_bitmap_foreach_begin(id, ids) {
+	bitmap_foreach_begin(id, ids) {
 		if (id != model && n < (size_t)w)
 			dirs[n++] = xasprintf(fmt, id);
-	} hwloc_bitmap_foreach_end();
+	} bitmap_foreach_end();
 	sr_batch_like(sr, m, (const char *const *)dirs, n);
 	for (i = 0; i < n; i++)
 		free(dirs[i]);

@@ -481,8 +481,8 @@ int sr_open_file(struct sysroot *sr, const char *path)
 	return fd;
 }
 
-static int read_set(struct sysroot *sr, const char *path, hwloc_bitmap_t set,
-		    int (*parse)(const char *, hwloc_bitmap_t))
+static int read_set(struct sysroot *sr, const char *path, bitmap_t set,
+		    int (*parse)(const char *, bitmap_t))
 {
 	const char *s;
 	size_t len;
@@ -496,12 +496,12 @@ static int read_set(struct sysroot *sr, const char *path, hwloc_bitmap_t set,
 	return parse(s, set);
 }
 
-int sr_read_cpulist(struct sysroot *sr, const char *path, hwloc_bitmap_t set)
+int sr_read_cpulist(struct sysroot *sr, const char *path, bitmap_t set)
 {
 	return read_set(sr, path, set, parse_cpulist);
 }
 
-int sr_read_cpumask(struct sysroot *sr, const char *path, hwloc_bitmap_t set)
+int sr_read_cpumask(struct sysroot *sr, const char *path, bitmap_t set)
 {
 	return read_set(sr, path, set, parse_cpumask);
 }

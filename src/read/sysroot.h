@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <hwloc.h>
+#include "lib/bitmap.h"
 
 /*
  * A sysroot is "/" (live) or a directory (or an archive unpacked into a
@@ -94,8 +94,8 @@ int sr_read_s64(struct sysroot *sr, const char *path, int64_t *v);
  * pread()s of binary attributes; not recorded.  Close it. */
 int sr_open_file(struct sysroot *sr, const char *path);
 /* Kernel CPU list ("0-3,8,10-11") or hex mask ("ff,0000000f") into set. */
-int sr_read_cpulist(struct sysroot *sr, const char *path, hwloc_bitmap_t set);
-int sr_read_cpumask(struct sysroot *sr, const char *path, hwloc_bitmap_t set);
+int sr_read_cpulist(struct sysroot *sr, const char *path, bitmap_t set);
+int sr_read_cpumask(struct sysroot *sr, const char *path, bitmap_t set);
 /* 1 if path exists (file, directory or link to one), else 0.  Not recorded. */
 int sr_exists(struct sysroot *sr, const char *path);
 int sr_is_dir(struct sysroot *sr, const char *path);
@@ -118,7 +118,7 @@ void sr_batch_like(struct sysroot *sr, const char *model, const char *const *dir
 void sr_batch_files(struct sysroot *sr, const char *parent, char *const *subs, size_t nsubs,
 		    const char *const *names, size_t nnames);
 /* The same with dirs fmt (one %d) of each id in ids, model fmt of model. */
-void sr_batch_like_set(struct sysroot *sr, const char *fmt, int model, hwloc_const_bitmap_t ids);
+void sr_batch_like_set(struct sysroot *sr, const char *fmt, int model, const_bitmap_t ids);
 /* The same with dirs parent/NAME+sub for each of names that is prefix and
  * a number ("cpu12"), model the first of them. */
 void sr_batch_like_listed(struct sysroot *sr, const char *parent, char *const *names, size_t n,
@@ -128,9 +128,9 @@ void sr_batch_like_listed(struct sysroot *sr, const char *parent, char *const *n
 int sr_readlink(struct sysroot *sr, const char *path, char **out);
 
 /* Parsers the read functions use, exposed for tests and other sources. */
-int parse_cpulist(const char *s, hwloc_bitmap_t set);
-int parse_cpumask(const char *s, hwloc_bitmap_t set);
+int parse_cpulist(const char *s, bitmap_t set);
+int parse_cpumask(const char *s, bitmap_t set);
 /* "0-3,8" into buf (hwloc's list syntax); "" for an empty set. */
-const char *cpulist_str(hwloc_const_bitmap_t set, char *buf, size_t n);
+const char *cpulist_str(const_bitmap_t set, char *buf, size_t n);
 
 #endif

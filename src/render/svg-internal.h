@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include <cjson/cJSON.h>
-#include <hwloc.h>
+#include "lib/bitmap.h"
 
 #define SVG_W 1160   /* fits the page (1200 px less its padding) unscaled */
 #define PAD 8
@@ -64,9 +64,9 @@ void svg_open_g(struct svg *g, const char *part, const char *extra);
 void svg_close_g(struct svg *g, const char *title);
 void svg_clip(const char *s, size_t n, char *out, size_t len);
 const char *svg_bytes_h(double v, char *buf, size_t n);
-hwloc_bitmap_t svg_set_of(const char *cpus);
-int svg_subset(const char *cpus, hwloc_const_bitmap_t set);
-int svg_meets(const char *cpus, hwloc_const_bitmap_t set);
+bitmap_t svg_set_of(const char *cpus);
+int svg_subset(const char *cpus, const_bitmap_t set);
+int svg_meets(const char *cpus, const_bitmap_t set);
 
 /* render/svg-pci.c: the PCI devices under their host bridges and switches. */
 int svg_dev_on_node(const cJSON *facts, const cJSON *o, int node);

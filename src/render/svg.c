@@ -35,9 +35,9 @@ static const char *core_kind(const cJSON *facts, const char *cpus)
 		return "";
 	cJSON_ArrayForEach(k, kinds) {
 		const char *name = jstr(k, "name"), *kc = jstr(k, "cpus");
-		hwloc_bitmap_t s = svg_set_of(kc);
+		bitmap_t s = svg_set_of(kc);
 		int hit = kc && svg_subset(cpus, s);
-		hwloc_bitmap_free(s);
+		bitmap_free(s);
 		if (hit && name)
 			return !strcmp(name, "performance") ? "P" : !strcmp(name, "efficiency") ? "E" : "";
 	}
@@ -46,7 +46,7 @@ static const char *core_kind(const cJSON *facts, const char *cpus)
 
 /*** Cores and L3 groups ***/
 
-static int cores_in(const cJSON *facts, hwloc_const_bitmap_t set)
+static int cores_in(const cJSON *facts, const_bitmap_t set)
 {
 	const cJSON *c;
 	int n = 0;
@@ -56,7 +56,7 @@ static int cores_in(const cJSON *facts, hwloc_const_bitmap_t set)
 }
 
 /* The cores whose CPUs lie in set, as squares with a sliver per thread. */
-static int draw_cores(struct svg *g, hwloc_const_bitmap_t set, int x, int y, int w)
+static int draw_cores(struct svg *g, const_bitmap_t set, int x, int y, int w)
 {
 	const cJSON *c;
 	int per = (w - PAD) / (CORE_W + 4), k = 0, n = cores_in(g->facts, set);
@@ -66,7 +66,7 @@ static int draw_cores(struct svg *g, hwloc_const_bitmap_t set, int x, int y, int
 	if (!n)
 		return 0;
 	cJSON_ArrayForEach(c, jget(g->facts, "cpu.core_cpus")) {
-		hwloc_bitmap_t t;
+		bitmap_t t;
 		int cx, cy, th, i = 0, cpu;
 		const char *kind;
 		if (!cJSON_IsString(c) || !svg_subset(c->valuestring, set))
@@ -77,11 +77,11 @@ static int draw_cores(struct svg *g, hwloc_const_bitmap_t set, int x, int y, int
 		if (!g->fp)
 			continue;
 		t = svg_set_of(c->valuestring);
-		th = hwloc_bitmap_weight(t);
+		th = bitmap_weight(t);
 		kind = core_kind(g->facts, c->valuestring);
 		fprintf(g->fp, "<g data-part=\"core\" data-kind=\"%s\" data-threads=\"%d\">", *kind ? kind : "C", th);
 		svg_rect(g, cx, cy, CORE_W, CORE_H, "#ffffff", C_LINE, NULL, 0, 3);
-		hwloc_bitmap_foreach_begin(cpu, t) {
+		bitmap_foreach_begin(cpu, t) {
 			int tw = (CORE_W - 4) / (th > 0 && th <= 8 ? th : 8);
 			if (i < 8) {
 				svg_open_g(g, "thread", NULL);
@@ -91,32 +91,32 @@ static int draw_cores(struct svg *g, hwloc_const_bitmap_t set, int x, int y, int
 				svg_close_g(g, NULL);
 			}
 			i++;
-		} hwloc_bitmap_foreach_end();
+		} bitmap_foreach_end();
 		svg_text(g, cx + CORE_W / 2, cy + 10, 9, 1, "middle", "%s", *kind ? kind : "core");
 		fputs("<title>", g->fp);
 		html_escf(g->fp, "%score, CPUs %s", !strcmp(kind, "P") ? "performance " : !strcmp(kind, "E") ?
 			  "efficiency " : "", c->valuestring);
 		fputs("</title></g>", g->fp);
-		hwloc_bitmap_free(t);
+		bitmap_free(t);
 	}
 	return ((k - 1) / per + 1) * (CORE_H + 4);
 }
 
 /* The L3 groups of set (each with its cores), then cores in no group. */
-static int draw_l3(struct svg *g, hwloc_const_bitmap_t set, int x, int y, int w)
+static int draw_l3(struct svg *g, const_bitmap_t set, int x, int y, int w)
 {
 	const cJSON *l3 = jget(g->facts, "cpu.caches.l3"), *inst;
-	hwloc_bitmap_t rest = hwloc_bitmap_dup(set);
+	bitmap_t rest = bitmap_dup(set);
 	int cx = x, cy = y, rowh = 0, h;
 	char b[32];
 	cJSON_ArrayForEach(inst, jget(l3, "instance_cpus")) {
-		hwloc_bitmap_t s;
+		bitmap_t s;
 		int n, per, gw, gh;
 		if (!cJSON_IsString(inst) || !svg_meets(inst->valuestring, set))
 			continue;
 		s = svg_set_of(inst->valuestring);
-		hwloc_bitmap_and(s, s, set);
-		hwloc_bitmap_andnot(rest, rest, s);
+		bitmap_and(s, s, set);
+		bitmap_andnot(rest, rest, s);
 		n = cores_in(g->facts, s);
 		/* As wide as its cores in rows of up to 8, at most the width. */
 		per = n < 8 ? (n > 2 ? n : 2) : 8;
@@ -142,7 +142,7 @@ static int draw_l3(struct svg *g, hwloc_const_bitmap_t set, int x, int y, int w)
 			snprintf(title, sizeof(title), "L3 cache shared by CPUs %s", inst->valuestring);
 			svg_close_g(g, title);
 		}
-		hwloc_bitmap_free(s);
+		bitmap_free(s);
 		if (gh > rowh)
 			rowh = gh;
 		cx += gw + PAD;
@@ -153,7 +153,7 @@ static int draw_l3(struct svg *g, hwloc_const_bitmap_t set, int x, int y, int w)
 		int top = y + (h ? h + PAD : 0);
 		h = top - y + draw_cores(g, rest, x, top, w);
 	}
-	hwloc_bitmap_free(rest);
+	bitmap_free(rest);
 	return h;
 }
 
@@ -262,7 +262,7 @@ static int node_id(const cJSON *nd)
 	return isnan(v) ? -2 : num_clamp(v, -2, 1 << 20);
 }
 
-static int draw_node(struct svg *g, const cJSON *nd, hwloc_const_bitmap_t cpus, int node, int x, int y, int w)
+static int draw_node(struct svg *g, const cJSON *nd, const_bitmap_t cpus, int node, int x, int y, int w)
 {
 	struct svg m = *g;
 	int hc, hp, h, ncores = cores_in(g->facts, cpus);
@@ -302,7 +302,7 @@ static int draw_node(struct svg *g, const cJSON *nd, hwloc_const_bitmap_t cpus, 
 static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int x, int y, int w)
 {
 	const cJSON *nodes = jget(g->facts, "numa.nodes"), *nd, *sock;
-	hwloc_bitmap_t set = pcpus ? svg_set_of(pcpus) : hwloc_bitmap_alloc();
+	bitmap_t set = pcpus ? svg_set_of(pcpus) : bitmap_alloc();
 	int hm, hn = 0, yy;
 	const char *ver;
 	struct svg m = *g;
@@ -311,20 +311,20 @@ static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int 
 		const cJSON *c;
 		cJSON_ArrayForEach(c, jget(g->facts, "cpu.core_cpus"))
 			if (cJSON_IsString(c)) {
-				hwloc_bitmap_t s = svg_set_of(c->valuestring);
-				hwloc_bitmap_or(set, set, s);
-				hwloc_bitmap_free(s);
+				bitmap_t s = svg_set_of(c->valuestring);
+				bitmap_or(set, set, s);
+				bitmap_free(s);
 			}
 	}
 	hm = draw_memory(&m, pkg, npk, 0, 0, w - 2 * PAD);
 	/* Measure the nodes whose CPUs are on this package (a node that spans
 	 * packages is drawn beside them, by draw_rest). */
 	cJSON_ArrayForEach(nd, nodes) {
-		hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-		if (hwloc_bitmap_intersects(s, set) && hwloc_bitmap_isincluded(s, set)) {
+		bitmap_t s = svg_set_of(jstr(nd, "cpus"));
+		if (bitmap_intersects(s, set) && bitmap_isincluded(s, set)) {
 			hn += draw_node(&m, nd, s, node_id(nd), 0, 0, w - 2 * PAD) + PAD;
 		}
-		hwloc_bitmap_free(s);
+		bitmap_free(s);
 	}
 	if (!cJSON_GetArraySize(nodes))
 		hn = draw_node(&m, NULL, set, pkg == 0 ? 0 : -2, 0, 0, w - 2 * PAD) + PAD;
@@ -342,17 +342,17 @@ static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int 
 		draw_memory(g, pkg, npk, x + PAD, y + HEAD, w - 2 * PAD);
 		yy = y + HEAD + hm;
 		cJSON_ArrayForEach(nd, nodes) {
-			hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-			if (hwloc_bitmap_intersects(s, set) && hwloc_bitmap_isincluded(s, set)) {
+			bitmap_t s = svg_set_of(jstr(nd, "cpus"));
+			if (bitmap_intersects(s, set) && bitmap_isincluded(s, set)) {
 				yy += draw_node(g, nd, s, node_id(nd), x + PAD, yy, w - 2 * PAD) + PAD;
 			}
-			hwloc_bitmap_free(s);
+			bitmap_free(s);
 		}
 		if (!cJSON_GetArraySize(nodes))
 			draw_node(g, NULL, set, pkg == 0 ? 0 : -2, x + PAD, yy, w - 2 * PAD);
 		fputs("</g>", g->fp);
 	}
-	hwloc_bitmap_free(set);
+	bitmap_free(set);
 	return HEAD + hm + hn + PAD;
 }
 
@@ -362,36 +362,36 @@ static int draw_rest(struct svg *g, const char *const *pk, int npk, int x, int y
 {
 	const cJSON *nodes = jget(g->facts, "numa.nodes"), *nd, *o, *c;
 	int h = 0, i, unknown = 0;
-	hwloc_bitmap_t all = hwloc_bitmap_alloc();
+	bitmap_t all = bitmap_alloc();
 	/* The CPUs the packages drew: theirs, or every core's with one box. */
 	for (i = 0; i < npk; i++) {
-		hwloc_bitmap_t s = svg_set_of(pk[i]);
-		hwloc_bitmap_or(all, all, s);
-		hwloc_bitmap_free(s);
+		bitmap_t s = svg_set_of(pk[i]);
+		bitmap_or(all, all, s);
+		bitmap_free(s);
 	}
 	if (!npk)
 		cJSON_ArrayForEach(c, jget(g->facts, "cpu.core_cpus"))
 			if (cJSON_IsString(c)) {
-				hwloc_bitmap_t s = svg_set_of(c->valuestring);
-				hwloc_bitmap_or(all, all, s);
-				hwloc_bitmap_free(s);
+				bitmap_t s = svg_set_of(c->valuestring);
+				bitmap_or(all, all, s);
+				bitmap_free(s);
 			}
 	cJSON_ArrayForEach(nd, nodes) {
-		hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
+		bitmap_t s = svg_set_of(jstr(nd, "cpus"));
 		int inside = 0;
 		for (i = 0; i < npk && !inside; i++) {
-			hwloc_bitmap_t ps = svg_set_of(pk[i]);
-			inside = hwloc_bitmap_intersects(s, ps) && hwloc_bitmap_isincluded(s, ps);
-			hwloc_bitmap_free(ps);
+			bitmap_t ps = svg_set_of(pk[i]);
+			inside = bitmap_intersects(s, ps) && bitmap_isincluded(s, ps);
+			bitmap_free(ps);
 		}
 		if (!npk)
-			inside = hwloc_bitmap_intersects(s, all) && hwloc_bitmap_isincluded(s, all);
+			inside = bitmap_intersects(s, all) && bitmap_isincluded(s, all);
 		if (!inside) {
 			/* A node with no CPUs, with CPUs the packages do not
 			 * have, or spanning packages. */
 			h += draw_node(g, nd, s, node_id(nd), x, y + h, w) + PAD;
 		}
-		hwloc_bitmap_free(s);
+		bitmap_free(s);
 	}
 	cJSON_ArrayForEach(o, g->info)
 		unknown |= svg_dev_on_node(g->facts, o, -1);
@@ -411,7 +411,7 @@ static int draw_rest(struct svg *g, const char *const *pk, int npk, int x, int y
 		}
 		h += bh + PAD;
 	}
-	hwloc_bitmap_free(all);
+	bitmap_free(all);
 	return h;
 }
 

@@ -39,13 +39,13 @@ static void put(const char *rel, const char *content)
 
 static void test_parsers(void)
 {
-	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	bitmap_t s = bitmap_alloc();
 	char buf[128];
 	is_int(parse_cpulist("0-3,8,10-11\n", s), 0, "cpulist parses");
 	is_str(cpulist_str(s, buf, sizeof(buf)), "0-3,8,10-11", "cpulist round trip");
-	is_int(hwloc_bitmap_weight(s), 7, "cpulist weight");
+	is_int(bitmap_weight(s), 7, "cpulist weight");
 	is_int(parse_cpulist("", s), 0, "empty cpulist is an empty set");
-	is_int(hwloc_bitmap_weight(s), 0, "empty set has no CPU");
+	is_int(bitmap_weight(s), 0, "empty set has no CPU");
 	is_int(parse_cpulist("3-1", s), -EINVAL, "reversed range refused");
 	is_int(parse_cpulist("0-4294967295", s), -ERANGE, "absurd range refused");
 	is_int(parse_cpulist("0,,x", s), -EINVAL, "garbage refused");
@@ -55,7 +55,7 @@ static void test_parsers(void)
 	is_int(parse_cpumask("1,00000000", s), 0, "cpumask two words");
 	is_str(cpulist_str(s, buf, sizeof(buf)), "32", "cpumask high word is CPU 32");
 	is_int(parse_cpumask("zz", s), -EINVAL, "bad cpumask refused");
-	hwloc_bitmap_free(s);
+	bitmap_free(s);
 }
 
 static void test_numbers(void)
@@ -129,14 +129,14 @@ static void test_reads(void)
 	is_int(sr_read_str(&sr, "/sys/a/binary", &s), -EINVAL, "control characters refused");
 	is_int(sr_read_str(&sr, "/sys/a/nul", &s), -EINVAL, "an embedded NUL is refused");
 	{
-		hwloc_bitmap_t set = hwloc_bitmap_alloc();
+		bitmap_t set = bitmap_alloc();
 		char b[64];
 		is_int(sr_read_cpulist(&sr, "/sys/a/cpulist-nul", set), 0,
 		       "a cpulist ending in a NUL parses up to it (as the kernel's parser)");
 		is_str(cpulist_str(set, b, sizeof(b)), "0-31", "0-31\\n\\0 is CPUs 0-31");
 		is_int(sr_read_cpumask(&sr, "/sys/a/cpumask-nul", set), 0, "a cpumask ending in a NUL parses");
 		is_str(cpulist_str(set, b, sizeof(b)), "32-63", "its CPUs");
-		hwloc_bitmap_free(set);
+		bitmap_free(set);
 	}
 	is_int(sr_read_str(&sr, "/sys/a/missing", &s), -ENOENT, "missing is -ENOENT");
 	is_str(sr_reason(-ENOENT), "missing", "reason for missing");
@@ -343,7 +343,7 @@ static void test_batch(void)
 {
 	struct sysroot sr;
 	char path[512], big[3001], *s;
-	hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+	bitmap_t cpus = bitmap_alloc();
 	size_t nread0;
 	uint64_t u;
 	int i, r;
@@ -377,7 +377,7 @@ static void test_batch(void)
 			ok(0, "symlink");
 		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/cache/index0/level", i);
 		put(path, "1\n");
-		hwloc_bitmap_set(cpus, (unsigned)i);
+		bitmap_set(cpus, (unsigned)i);
 	}
 	snprintf(path, sizeof(path), "%s/sys/cpu/cpu6/topology/core_id", root);
 	if (geteuid() == 0 && (unlink(path) < 0 || mknod(path, S_IFCHR | 0644, makedev(1, 5)) < 0))
@@ -444,7 +444,7 @@ static void test_batch(void)
 	}
 	ok(sr.nread > nread0, "the files asked for are recorded");
 	sysroot_close(&sr);
-	hwloc_bitmap_free(cpus);
+	bitmap_free(cpus);
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
