@@ -85,6 +85,11 @@ r=$?
 [ $r -eq 0 ] && grep -Eq 'calling init: .*/libhwloc\.so' "$tmp/err"
 res "a probe that asks hwloc: libhwloc loaded (exit $r)" $?
 : >"$tmp/lib/libhwloc.so.15"
+LD_LIBRARY_PATH=$tmp/lib "$NODEAUDIT" bench --seconds 1 >"$tmp/out" 2>"$tmp/err"
+r=$?
+[ $r -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q "bench: hwloc places its threads, and it cannot be loaded: .*libhwloc\.so" "$tmp/err"
+res "bench without a loadable libhwloc: exit 3, one line naming it (exit $r)" $?
 if ! command -v python3 >/dev/null 2>&1; then
 	n=$((n + 1)); echo "ok $n - a libhwloc that cannot be loaded # SKIP no python3 to compare"
 	echo "1..$n"; [ "$fail" -eq 0 ]; exit

@@ -239,7 +239,11 @@ static int bench_nodes(struct bench_state *st)
 
 	topo = st->topo = probe_bind_topology(st->ctx);
 	if (!topo) {
-		error("bench: cannot load the topology of this machine (hwloc)");
+		const char *why;
+		if (hwloc_lib_load(&why) < 0)
+			error("bench: hwloc places its threads, and it cannot be loaded: %s", why);
+		else
+			error("bench: cannot load the topology of this machine (hwloc)");
 		return -1;
 	}
 	want_nodes = bitmap_alloc();
