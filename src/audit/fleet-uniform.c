@@ -4,6 +4,7 @@
 #include "lib/facts.h"
 #include "lib/jindex.h"
 #include "lib/util.h"
+#include "lib/fmath.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -34,7 +35,7 @@ const char *fleet_fmt_num(char *buf, size_t n, double x)
 {
 	if (isnan(x))
 		snprintf(buf, n, "%s", "");
-	else if (x == floor(x) && fabs(x) < 1e15)
+	else if (x == na_floor(x) && fabs(x) < 1e15)
 		snprintf(buf, n, "%.0f", x);
 	else
 		snprintf(buf, n, "%.15g", x);

@@ -1,6 +1,7 @@
 /* lib/util.c - allocation, messages and small string helpers */
 #include "config.h"
 #include "lib/util.h"
+#include "lib/fmath.h"
 
 #include <ctype.h>
 #include <malloc.h>
@@ -477,7 +478,7 @@ int parse_duration(const char *s, double *out)
 
 int num_int_ok(double v, long long lo, long long hi)
 {
-	return isfinite(v) && v == floor(v) && v >= (double)lo && v <= (double)hi;
+	return isfinite(v) && v == na_floor(v) && v >= (double)lo && v <= (double)hi;
 }
 
 int num_clamp(double v, int lo, int hi)
