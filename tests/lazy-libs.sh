@@ -7,7 +7,7 @@
 # the dump and the loader's reason, and a snapshot's dump a gap: the links
 # then come from sysfs; a liburing that cannot be loaded changes no fact;
 # libhwloc is loaded only where a probe asks hwloc, and one that cannot be
-# loaded is a gap.  Which libraries a run loaded is read from glibc's
+# loaded is a gap; libcpuid only for CPUID (live x86, or a dump).  Which libraries a run loaded is read from glibc's
 # LD_DEBUG=libs; skips (77) where that prints nothing (another libc).
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
@@ -84,6 +84,29 @@ NODEAUDIT_HWLOC_ALWAYS=1 LD_DEBUG=libs "$NODEAUDIT" --sysroot "$big" probe --for
 r=$?
 [ $r -eq 0 ] && grep -Eq 'calling init: .*/libhwloc\.so' "$tmp/err"
 res "a probe that asks hwloc: libhwloc loaded (exit $r)" $?
+# libcpuid: not by --version, nor by a sysroot without a dump; live on
+# x86, by the CPU probe's thread; one that cannot be loaded is a gap.
+LD_DEBUG=libs "$NODEAUDIT" --version >/dev/null 2>"$tmp/err"
+! grep -Eq 'calling init: .*/libcpuid\.so' "$tmp/err"
+res "--version does not load libcpuid" $?
+LD_DEBUG=libs "$NODEAUDIT" --sysroot "$big" probe --only cpu --format json >/dev/null 2>"$tmp/err"
+! grep -Eq 'calling init: .*/libcpuid\.so' "$tmp/err"
+res "a sysroot's probe without a CPUID dump does not load libcpuid" $?
+case $(uname -m) in
+x86_64|i?86)
+	LD_DEBUG=libs "$NODEAUDIT" probe --only cpu --format json >/dev/null 2>"$tmp/err"
+	grep -Eq 'calling init: .*/libcpuid\.so' "$tmp/err"
+	res "a live probe on x86 loads libcpuid" $?
+	: >"$tmp/lib/libcpuid.so.16"
+	LD_LIBRARY_PATH=$tmp/lib "$NODEAUDIT" probe --only cpu --format json >"$tmp/out" 2>"$tmp/err"
+	r=$?
+	[ $r -eq 0 ] && grep -q '"reason":.*"cannot load libcpuid: .*libcpuid\.so' "$tmp/out"
+	res "a libcpuid that cannot be loaded: a gap naming it (exit $r)" $?
+	rm -f "$tmp/lib/libcpuid.so.16" ;;
+*)
+	n=$((n + 1)); echo "ok $n - live libcpuid # SKIP not x86" ;;
+esac
+
 : >"$tmp/lib/libhwloc.so.15"
 LD_LIBRARY_PATH=$tmp/lib "$NODEAUDIT" bench --seconds 1 >"$tmp/out" 2>"$tmp/err"
 r=$?
