@@ -6,6 +6,7 @@
 #include "read/sysroot.h"
 #include "lib/util.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,12 @@ void facts_gap(struct facts *f, const char *fact, const char *fmt, ...)
 void facts_gap_read(struct facts *f, const char *fact, const char *path, int err)
 {
 	facts_gap(f, fact, "%s: %s", path, sr_reason(err));
+}
+
+void facts_gap_notdir(struct facts *f, const char *fact, const char *path, int err)
+{
+	facts_gap(f, fact, "%s: %s", path,
+		  err == -ENOTDIR || err == -EISDIR || err == -ENODEV || err == 0 ? "not a directory" : sr_reason(err));
 }
 
 /* The slot of fact's evidence list in f->evlists (NULL in it: none yet);

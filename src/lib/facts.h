@@ -52,6 +52,9 @@ void facts_gap(struct facts *f, const char *fact, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Gap for a failed read: "<path>: <reason>". */
 void facts_gap_read(struct facts *f, const char *fact, const char *path, int err);
+/* Gap for a directory that is something else ("<path>: not a directory",
+ * "<path>: symbolic link loop"): err as the open or the listing gave it. */
+void facts_gap_notdir(struct facts *f, const char *fact, const char *path, int err);
 /* Add path to the evidence list of fact (no duplicates). */
 void facts_evidence(struct facts *f, const char *fact, const char *path);
 /* Two sources disagree: keep the chosen value, report the other. */

@@ -659,8 +659,9 @@ const char *sr_reason(int err)
 {
 	switch (-err) {
 	case ENOENT:
-	case ENOTDIR:
 		return "missing";
+	case ENOTDIR:   /* a directory the path goes through is something else */
+		return "a directory on the path is not one";
 	case EACCES:
 	case EPERM:
 		return "permission denied (run as root)";

@@ -38,27 +38,64 @@ static uint64_t parse_size(const char *s)
  * files (read/batch.c), where a listing of each cache directory would
  * cost an open and two getdents64 a CPU.  A tree without index0 (reduced
  * captures keep only the cache a test needs) is listed.
+ *
+ * The walk ends at the first index that is not a directory, whatever the
+ * error (a file, a FIFO, a link to itself where a directory belongs answer
+ * ENOTDIR or ELOOP for ever, never ENOENT), and at CPU_MAX_CACHE_INDEX;
+ * such a non-directory (or the cache directory itself being one) is put in
+ * *err (its errno, negative) and *bad (its path, malloc'd) when they are
+ * given, for the caller's gap.
  */
-char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n)
+char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n, int *err, char **bad)
 {
 	char path[192], **names = NULL;
 	uint64_t lvl;
 	size_t k;
-	int r;
+	int r, e = 0;
 	*n = 0;
-	for (k = 0;; k++) {
+	for (k = 0; k < CPU_MAX_CACHE_INDEX; k++) {
 		snprintf(path, sizeof(path), "%s/index%zu/level", dir, k);
 		r = sr_read_u64(st->sr, path, &lvl);
+		if (r == 0 || r == -EINVAL || r == -ERANGE)
+			continue;
 		/* A missing level in an index directory that is there is that
 		 * index's gap (below), not the end. */
 		snprintf(path, sizeof(path), "%s/index%zu", dir, k);
-		if (r == -ENOENT && !sr_is_dir(st->sr, path))
-			break;
+		if (sr_is_dir(st->sr, path))
+			continue;
+		if (r != -ENOENT)
+			e = r;
+		break;
 	}
 	if (k == 0) {
-		if (sr_list(st->sr, dir, &names, n) < 0)
+		e = sr_list(st->sr, dir, &names, n);
+		if (e < 0) {
 			*n = 0;
+			if (e != -ENOENT) {
+				if (err)
+					*err = e == -EISDIR ? -ENOTDIR : e;
+				if (bad) {
+					/* The highest directory on the way that is
+					 * not one: cpuN itself where that is a file. */
+					char *b = xstrdup(dir), *slash;
+					while ((slash = strrchr(b, '/')) && slash != b) {
+						*slash = '\0';
+						if (sr_is_dir(st->sr, b)) {
+							*slash = '/';
+							break;
+						}
+					}
+					*bad = b;
+				}
+			}
+		}
 		return names;
+	}
+	if (e < 0) {
+		if (err)
+			*err = e;
+		if (bad)
+			*bad = xstrdup(path);
 	}
 	names = xmalloc(k * sizeof(*names));
 	for (*n = 0; *n < k; (*n)++)
@@ -70,8 +107,17 @@ void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 {
 	char dir[128], path[192], **names = NULL, *s = NULL;
 	size_t n = 0, i, j;
+	char *notdir = NULL;
+	int err = 0;
 	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", p->id);
-	names = cpu_cache_indexes(st, dir, &n);
+	names = cpu_cache_indexes(st, dir, &n, &err, &notdir);
+	if (notdir) {
+		if (!*bad) {
+			*bad = 1;
+			facts_gap_notdir(st->f, "cpu.caches", notdir, err);
+		}
+		free(notdir);
+	}
 	for (i = 0; i < n; i++) {
 		uint64_t lvl, size;
 		int r, instr, first;

@@ -93,8 +93,12 @@ void cpu_group_cores(struct cpu_state *st);
 /* CPU p's L2 and L3 into st->ci (one entry per instance) and p->l2 (cpu-caches.c). */
 void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad);
 /* The cache/index* names of dir (a CPU's cache directory), in order; free
- * with sr_free_list(). */
-char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n);
+ * with sr_free_list().  A non-directory where the directory or an index
+ * belongs: its errno in *err and its path in *bad (malloc'd), when given. */
+/* A bound on the walk: a CPU has a handful of cache leaves (L1i, L1d, L2,
+ * L3, an L4), never near 64. */
+#define CPU_MAX_CACHE_INDEX 64
+char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n, int *err, char **bad);
 
 /* ---- libcpuid (probe/cpu-libcpuid.c) ---- */
 

@@ -54,7 +54,7 @@ static int llc_span(struct cpu_state *st, int id, bitmap_t set)
 	int best = 0, want;
 	bitmap_t s = bitmap_alloc();
 	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", id);
-	names = cpu_cache_indexes(st, dir, &n);
+	names = cpu_cache_indexes(st, dir, &n, NULL, NULL);
 	lvl = xcalloc(n + 1, sizeof(*lvl));
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s/level", dir, names[i]);
