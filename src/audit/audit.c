@@ -45,7 +45,9 @@ cJSON *audit_load_doc(const char *path, const char *want, const char *what, size
 	struct strbuf sb = STRBUF_INIT;
 	const char *end = NULL;
 	const cJSON *schema;
+	const char *why;
 	cJSON *doc;
+	long bad;
 	int r = read_file_capped(path, max, &sb.buf, &sb.len);
 	if (r == -EFBIG) {
 		error("cannot read '%s': larger than %zu MiB", path, max >> 20);
@@ -65,11 +67,11 @@ cJSON *audit_load_doc(const char *path, const char *want, const char *what, size
 	}
 	/* Documents are UTF-8 (RFC 8259), or refused: strings from them reach
 	 * terminals, reports and plans. */
-	if (utf8_bad_offset(sb.buf, sb.len) >= 0) {
+	if ((bad = json_bad_offset(sb.buf, sb.len, &why)) >= 0) {
 		int line, col;
-		text_line_col(sb.buf, (size_t)utf8_bad_offset(sb.buf, sb.len), &line, &col);
+		text_line_col(sb.buf, (size_t)bad, &line, &col);
 		strbuf_release(&sb);
-		error("'%s': line %d, column %d: invalid UTF-8 (documents are UTF-8)", path, line, col);
+		error("'%s': line %d, column %d: %s", path, line, col, why);
 		return NULL;
 	}
 	doc = cJSON_ParseWithOpts(sb.buf, &end, 1);

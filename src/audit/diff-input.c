@@ -44,8 +44,9 @@ static const char *const not_ours = "is not a probe JSON, check report or snapsh
 static int read_json(const char *path, cJSON **doc)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *end = NULL, *kind;
+	const char *end = NULL, *kind, *why;
 	int line, col, r;
+	long bad;
 
 	r = read_file_capped(path, INPUT_MAX_BYTES, &sb.buf, &sb.len);
 	if (r == -EFBIG)
@@ -61,10 +62,10 @@ static int read_json(const char *path, cJSON **doc)
 		strbuf_release(&sb);
 		return error("'%s' %s (it has NUL bytes)", path, not_ours);
 	}
-	if (utf8_bad_offset(sb.buf, sb.len) >= 0) {
-		text_line_col(sb.buf, (size_t)utf8_bad_offset(sb.buf, sb.len), &line, &col);
+	if ((bad = json_bad_offset(sb.buf, sb.len, &why)) >= 0) {
+		text_line_col(sb.buf, (size_t)bad, &line, &col);
 		strbuf_release(&sb);
-		return error("'%s': line %d, column %d: invalid UTF-8 (documents are UTF-8)", path, line, col);
+		return error("'%s': line %d, column %d: %s", path, line, col, why);
 	}
 	*doc = cJSON_ParseWithOpts(sb.buf, &end, 1);
 	if (!*doc) {

@@ -519,8 +519,9 @@ static int read_doc(profile_fetch_fn fetch, void *data, const char *cur, const c
 		    cJSON **docp, char **srcp, char **err)
 {
 	char *text = NULL, *src = NULL;
-	const char *end = NULL;
+	const char *end = NULL, *why;
 	cJSON *doc;
+	long bad;
 	if (fetch(data, cur, from, &text, &src, err) < 0) {
 		if (from) {
 			char *e = *err;
@@ -529,10 +530,11 @@ static int read_doc(profile_fetch_fn fetch, void *data, const char *cur, const c
 		}
 		return -1;
 	}
-	if (utf8_bad_offset(text, strlen(text)) >= 0) {
+	if ((bad = json_bad_offset(text, strlen(text), &why)) >= 0) {
 		int line, col;
-		text_line_col(text, (size_t)utf8_bad_offset(text, strlen(text)), &line, &col);
-		fail(err, "'%s': line %d, column %d: invalid UTF-8", src, line, col);
+		text_line_col(text, (size_t)bad, &line, &col);
+		fail(err, "'%s': line %d, column %d: %s", src, line, col,
+		     strncmp(why, "invalid UTF-8", 13) ? why : "invalid UTF-8");
 		free(text);
 		free(src);
 		return -1;

@@ -104,6 +104,8 @@ static void read_report(struct report_state *st, const char *path)
 	size_t len = 0, line, col;
 	cJSON *root;
 	char *why;
+	const char *what;
+	long bad;
 	int fd;
 
 	st->fleet.files++;
@@ -153,9 +155,11 @@ static void read_report(struct report_state *st, const char *path)
 		skip_file(st, path, "empty file");
 		return;
 	}
-	if (utf8_bad_offset(st->buf, len) >= 0) {
-		line_col(st->buf, (size_t)utf8_bad_offset(st->buf, len), &line, &col);
-		why = xasprintf("not UTF-8 (invalid byte at line %zu, column %zu)", line, col);
+	if ((bad = json_bad_offset(st->buf, len, &what)) >= 0) {
+		line_col(st->buf, (size_t)bad, &line, &col);
+		why = !strncmp(what, "invalid UTF-8", 13) ?
+			xasprintf("not UTF-8 (invalid byte at line %zu, column %zu)", line, col) :
+			xasprintf("%s at line %zu, column %zu", what, line, col);
 		skip_file(st, path, why);
 		free(why);
 		return;

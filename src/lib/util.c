@@ -476,6 +476,55 @@ int parse_duration(const char *s, double *out)
 	return 0;
 }
 
+static int digits(const char *s, int n, int *v)
+{
+	int i;
+	*v = 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return 0;
+}
+
+int rfc3339_parse(const char *s, time_t *t)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	struct tm tm;
+	int y, mo, d, h, mi, se;
+	if (!s || strlen(s) != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
+	    s[16] != ':' || s[19] != 'Z' || digits(s, 4, &y) || digits(s + 5, 2, &mo) ||
+	    digits(s + 8, 2, &d) || digits(s + 11, 2, &h) || digits(s + 14, 2, &mi) ||
+	    digits(s + 17, 2, &se))
+		return -1;
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || se > 60)
+		return -1;
+	if (mo == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = se;
+	*t = timegm(&tm);
+	return 0;
+}
+
+int rfc3339_format(time_t t, char *buf, size_t n)
+{
+	struct tm tm;
+	if (n)
+		buf[0] = '\0';
+	if (n < 21 || !gmtime_r(&t, &tm) || tm.tm_year < -1900 || tm.tm_year > 9999 - 1900)
+		return -1;
+	snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec);
+	return 0;
+}
+
 int num_int_ok(double v, long long lo, long long hi)
 {
 	return isfinite(v) && v == na_floor(v) && v >= (double)lo && v <= (double)hi;
@@ -531,6 +580,41 @@ long utf8_bad_offset(const char *text, size_t len)
 		if (!n || i + n > len)
 			return (long)i;
 		i += n;
+	}
+	return -1;
+}
+
+static int hex4_zero(const char *s, size_t left)
+{
+	return left >= 4 && s[0] == '0' && s[1] == '0' && s[2] == '0' && s[3] == '0';
+}
+
+long json_bad_offset(const char *text, size_t len, const char **why)
+{
+	long bad = utf8_bad_offset(text, len);
+	size_t i;
+	int in_str = 0;
+	if (bad >= 0) {
+		*why = "invalid UTF-8 (documents are UTF-8)";
+		return bad;
+	}
+	/* Strings and their escapes as RFC 8259 writes them: a backslash
+	 * escapes the next character, so "\\u0000" is a backslash and text. */
+	for (i = 0; i < len; i++) {
+		char c = text[i];
+		if (!in_str) {
+			in_str = c == '"';
+			continue;
+		}
+		if (c == '"')
+			in_str = 0;
+		else if (c == '\\' && i + 1 < len) {
+			if (text[i + 1] == 'u' && hex4_zero(text + i + 2, len - i - 2)) {
+				*why = "a string holds \\u0000 (U+0000, a control character)";
+				return (long)i;
+			}
+			i++;
+		}
 	}
 	return -1;
 }

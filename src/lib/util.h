@@ -2,6 +2,7 @@
 #ifndef NODEAUDIT_UTIL_H
 #define NODEAUDIT_UTIL_H
 
+#include <time.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -118,6 +119,13 @@ size_t utf8_seq(const unsigned char *s);
 /* Offset of the first byte of text[0..len) that is not well-formed UTF-8
  * (a NUL byte included), or -1: every document read is checked with it. */
 long utf8_bad_offset(const char *text, size_t len);
+/* The one check of a JSON document's raw text before cJSON parses it:
+ * the offset of its first byte that is not well-formed UTF-8 (*why "invalid
+ * UTF-8 (documents are UTF-8)"), or of a \u0000 escape inside a string (*why
+ * "a string holds \u0000 (U+0000): a control character"; cJSON's string
+ * would end there, so the string the tool used would not be the one the
+ * document holds), or -1.  Every document read goes through it. */
+long json_bad_offset(const char *text, size_t len, const char **why);
 
 /* A number from a document before it is used as an id, a count or an
  * integer cast: 1 when v is finite, integral and within [lo, hi] (bounds
@@ -125,6 +133,14 @@ long utf8_bad_offset(const char *text, size_t len);
 int num_int_ok(double v, long long lo, long long hi);
 /* v as an int clamped into [lo, hi] (NaN: lo), for a drawing's sizes. */
 int num_clamp(double v, int lo, int hi);
+
+/* RFC 3339 UTC times as the tool writes them ("2026-12-01T21:43:48Z"):
+ * exactly that form, a four-digit year (0000 to 9999), each field in
+ * range, into seconds since the epoch: 0, or -1 for anything else.
+ * rfc3339_format() writes t in that form into buf (at least 21 bytes):
+ * 0, or -1 (and "" in buf) when its year has no four digits. */
+int rfc3339_parse(const char *s, time_t *t);
+int rfc3339_format(time_t t, char *buf, size_t n);
 
 /* The directory part of path ("." when it has none); malloc'd. */
 char *path_dirname(const char *path);
