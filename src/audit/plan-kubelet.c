@@ -253,14 +253,23 @@ static void kube_reserved_memory(struct kube *kb, cJSON *resv, long long sum)
 static void kube_memory(struct kube *kb, const cJSON *facts)
 {
 	cJSON *k = kb->k, *resv;
-	double v, total_mib = -1;
-	long long sys_mib, sum;
-	if (whole(facts_get(facts, "memory.total_bytes"), &v))
-		total_mib = v / 1048576.0;
+	double total_mib = -1;
+	long long sys_mib, sum, v;
+	const cJSON *total = facts_get(facts, "memory.total_bytes");
+	/* Bytes up to 2^60 (1 EiB): past that no machine, and a number the
+	 * reservation's MiB could not be written from. */
+	int got = fj_int(total, 0, 1LL << 60, &v);
+	if (got > 0)
+		total_mib = (double)v / 1048576.0;
 	sys_mib = SYSTEM_RESERVED_MIN_MIB;
 	if (total_mib > 0 && na_ceil(total_mib / 100) > sys_mib)
 		sys_mib = (long long)na_ceil(total_mib / 100);
-	else if (total_mib < 0)
+	else if (got < 0) {
+		char *s = xasprintf("memory.total_bytes is %.15g, not a byte count: systemReserved memory is "
+				    "the 1024Mi floor", total->valuedouble);
+		knote(k, s);
+		free(s);
+	} else if (total_mib < 0)
 		knote(k, "MemTotal is unknown: systemReserved memory is the 1024Mi floor");
 	cJSON_AddNumberToObject(k, "system_reserved_mib", (double)sys_mib);
 	cJSON_AddNumberToObject(k, "kube_reserved_mib", KUBE_RESERVED_MIB);

@@ -623,6 +623,39 @@ static char *str_refusal(const cJSON *j, const char *key)
 			 (unsigned long)c);
 }
 
+char *plan_sweep_refusal(const cJSON *nodes, const char *where)
+{
+	static const struct { const char *key; long long lo, hi; } nums[] = {
+		{ "node", 0, NUMA_NODE_MAX },
+		{ "knee_threads", 1, SR_MAX_CPUS },
+		{ "cores", 0, SR_MAX_CPUS },
+		{ "pus", 0, SR_MAX_CPUS },
+	};
+	const cJSON *n, *pt;
+	char *why = NULL, *p;
+	int i = 0, j;
+	size_t k;
+	cJSON_ArrayForEach(n, nodes) {
+		for (k = 0; k < ARRAY_SIZE(nums) && !why; k++) {
+			p = xasprintf("%s[%d].%s", where, i, nums[k].key);
+			why = fj_int_refusal(cJSON_GetObjectItemCaseSensitive(n, nums[k].key), p, nums[k].lo, nums[k].hi);
+			free(p);
+		}
+		j = 0;
+		cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(n, "points")) {
+			if (why)
+				break;
+			p = xasprintf("%s[%d].points[%d].threads", where, i, j++);
+			why = fj_int_refusal(cJSON_GetObjectItemCaseSensitive(pt, "threads"), p, 1, SR_MAX_CPUS);
+			free(p);
+		}
+		if (why)
+			return why;
+		i++;
+	}
+	return NULL;
+}
+
 char *plan_report_refusal(const cJSON *report)
 {
 	static const char *const fkeys[] = { "id", "key", "status", "expected", NULL };
@@ -631,6 +664,8 @@ char *plan_report_refusal(const cJSON *report)
 	char *why;
 	int i = 0, j, k;
 	if ((why = str_refusal(facts_get(report, "profile.name"), "profile.name")))
+		return why;
+	if ((why = plan_sweep_refusal(facts_get(report, "facts.bench.sweep.nodes"), "facts.bench.sweep.nodes")))
 		return why;
 	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(report, "findings")) {
 		char *p;

@@ -58,6 +58,10 @@ cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile
  * comments, cleaned onto one line (lib/quote.h).
  */
 char *plan_report_refusal(const cJSON *report);
+/* A thread sweep's nodes (bench.sweep.nodes, at where in its document)
+ * whose node ids or thread counts are no integers in range: NULL, or
+ * "KEY is V, not an integer from LO to HI" (malloc'd). */
+char *plan_sweep_refusal(const cJSON *nodes, const char *where);
 
 /* plan.kubelet: the kubelet's CPU, Topology and Memory Manager settings from
  * the facts and plan.housekeeping (audit/plan-kubelet.c; called by plan_build). */

@@ -120,6 +120,16 @@ static int plan_cmd(struct invocation *inv)
 			return error("'%s' has no thread sweep (bench.sweep.nodes): run 'nodeaudit bench "
 				     "--sweep --format json'", a->bench);
 		}
+		{
+			char *why = plan_sweep_refusal(facts_get(cJSON_GetObjectItemCaseSensitive(bench, "bench"),
+								 "sweep.nodes"), "bench.sweep.nodes");
+			if (why) {
+				error("'%s': %s", a->bench, why);
+				free(why);
+				cJSON_Delete(bench);
+				return -1;
+			}
+		}
 		a->o.bench = bench;
 	}
 	if (a->report) {

@@ -322,6 +322,24 @@ int fj_get_num(const cJSON *obj, const char *key, double *out)
 	return 1;
 }
 
+int fj_int(const cJSON *v, long long lo, long long hi, long long *out)
+{
+	if (!cJSON_IsNumber(v))
+		return 0;
+	if (!num_int_ok(v->valuedouble, lo, hi))
+		return -1;
+	*out = (long long)v->valuedouble;
+	return 1;
+}
+
+char *fj_int_refusal(const cJSON *v, const char *key, long long lo, long long hi)
+{
+	long long x;
+	if (fj_int(v, lo, hi, &x) >= 0)
+		return NULL;
+	return xasprintf("%s is %.15g, not an integer from %lld to %lld", key, v->valuedouble, lo, hi);
+}
+
 const char *facts_str(const cJSON *root, const char *path)
 {
 	const cJSON *j = facts_get(root, path);

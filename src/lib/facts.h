@@ -71,6 +71,16 @@ void fj_bool_or_null(cJSON *obj, const char *key, int v);   /* v < 0: null */
  * (1 if it is one, else 0 and *out untouched). */
 const char *fj_get_str(const cJSON *obj, const char *key);
 int fj_get_num(const cJSON *obj, const char *key, double *out);
+/* The one conversion of a JSON number to an integer: 1 with *out when v is
+ * a finite, integral number within [lo, hi] (bounds within +-2^53); 0 when
+ * v is no number (absent, null, a string); -1 when it is a number that is
+ * none of those (infinite, a fraction, out of range), which is never
+ * wrapped, clamped or truncated into one: the caller refuses it or makes
+ * it a gap. */
+int fj_int(const cJSON *v, long long lo, long long hi, long long *out);
+/* For a refusal: "KEY is V, not an integer from LO to HI" (malloc'd) when
+ * v is a number fj_int() refuses, else NULL. */
+char *fj_int_refusal(const cJSON *v, const char *key, long long lo, long long hi);
 /* Replace (or add) a key. */
 void fj_set(cJSON *obj, const char *key, cJSON *item);
 

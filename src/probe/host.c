@@ -18,11 +18,9 @@ static void collected_at(char *buf, size_t n)
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	uint64_t v;
 	time_t t = time(NULL);
-	struct tm tm;
-	if (sde && parse_u64(sde, &v) == 0)
+	if (sde && parse_u64(sde, &v) == 0 && v <= (uint64_t)INT64_MAX)
 		t = (time_t)v;
-	gmtime_r(&t, &tm);
-	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rfc3339_format(t, buf, n);   /* "" past the year 9999 */
 }
 
 /* The architecture of a capture, from what its /proc/cpuinfo looks like. */
@@ -428,10 +426,21 @@ static void host_capture(struct probe_ctx *ctx, cJSON *h)
 	char *s = NULL, when[32];
 	fj_str_or_null(h, "sysroot", sr->live ? NULL : ctx->opts->sysroot);
 	collected_at(when, sizeof(when));
-	if (!sr->live && sr_read_str(sr, "/nodeaudit/collected_at", &s) == 0 && *s)
-		fj_str_or_null(h, "collected_at", s);
-	else
+	if (!sr->live && sr_read_str(sr, "/nodeaudit/collected_at", &s) == 0 && *s) {
+		time_t t;
+		if (rfc3339_parse(s, &t) == 0)
+			fj_str_or_null(h, "collected_at", s);
+		else {
+			fj_str_or_null(h, "collected_at", NULL);
+			facts_gap(&ctx->facts, "host.collected_at", "/nodeaudit/collected_at: not an RFC 3339 UTC "
+				  "time (YYYY-MM-DDTHH:MM:SSZ)");
+		}
+	} else if (*when)
 		fj_str_or_null(h, "collected_at", when);
+	else {
+		fj_str_or_null(h, "collected_at", NULL);
+		facts_gap(&ctx->facts, "host.collected_at", "the clock is past the year 9999");
+	}
 	free(s);
 	s = NULL;
 	if (sr->live)

@@ -24,6 +24,7 @@ void report_render_junit(FILE *fp, const struct doc *d)
 	int tests = 0, failures = 0, errors = 0, skipped = 0;
 	int warn_fails = !(fail_on && (!strcmp(fail_on, "fail") || !strcmp(fail_on, "never")));
 	char buf[600];
+	time_t t;
 
 	cJSON_ArrayForEach(f, findings) {
 		int st = report_status_of(f);
@@ -47,7 +48,7 @@ void report_render_junit(FILE *fp, const struct doc *d)
 		xml_escape(fp, fj_get_str(host, "hostname"));
 		fputc('"', fp);
 	}
-	if (fj_get_str(host, "collected_at")) {
+	if (rfc3339_parse(fj_get_str(host, "collected_at"), &t) == 0) {
 		/* JUnit wants ISO 8601 without the zone letter. */
 		snprintf(buf, sizeof(buf), "%s", fj_get_str(host, "collected_at"));
 		if (*buf && buf[strlen(buf) - 1] == 'Z')

@@ -487,18 +487,6 @@ static void node_labels(struct nfd *n, const cJSON *facts)
 	}
 }
 
-/* "2026-12-01T21:43:48Z" into seconds since the epoch. */
-static int parse_utc(const char *s, time_t *t)
-{
-	struct tm tm;
-	const char *e;
-	memset(&tm, 0, sizeof(tm));
-	if (!s || !(e = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) || *e)
-		return -1;
-	*t = timegm(&tm);
-	return *t == (time_t)-1 ? -1 : 0;
-}
-
 void report_render_nfd(FILE *fp, const struct doc *d)
 {
 	const cJSON *r = d->json;
@@ -509,12 +497,11 @@ void report_render_nfd(FILE *fp, const struct doc *d)
 	struct nfd n = { STRBUF_INIT, 0, 0 };
 	char exp[32];
 	time_t t;
-	struct tm tm;
 
 	strbuf_addstr(&n.out, "# Node Feature Discovery local feature file written by nodeaudit " PACKAGE_VERSION "\n"
 			      "# (check --format nfd); install as "
 			      "/etc/kubernetes/node-feature-discovery/features.d/nodeaudit\n");
-	if (parse_utc(when, &t) < 0) {
+	if (rfc3339_parse(when, &t) < 0) {
 		/* Without the audit's time no expiry can be set: no labels, rather
 		 * than labels that would never expire. */
 		strbuf_addstr(&n.out, "# the report has no valid audit time (host.collected_at): "
@@ -524,8 +511,14 @@ void report_render_nfd(FILE *fp, const struct doc *d)
 		return;
 	}
 	t += validity;
-	gmtime_r(&t, &tm);
-	strftime(exp, sizeof(exp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (rfc3339_format(t, exp, sizeof(exp)) < 0) {
+		/* NFD reads +expiry-time as RFC 3339: a four-digit year. */
+		strbuf_addf(&n.out, "# the labels would expire after the year 9999 (audited %s, valid %ld s): "
+			    "no labels, as no RFC 3339 time could say when\n", when, validity);
+		fputs(n.out.buf, fp);
+		strbuf_release(&n.out);
+		return;
+	}
 	strbuf_addf(&n.out, "# audited %s; the labels expire %ld s later unless the file is rewritten\n"
 		    "# +expiry-time=%s\n", when, validity, exp);
 	n.limit = NFD_FILE_MAX - TRAILER_RESERVE;
