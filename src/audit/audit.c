@@ -42,6 +42,13 @@ void audit_read_all_profile_inputs(struct probe_ctx *ctx)
 
 cJSON *audit_load_doc(const char *path, const char *want, const char *what, size_t max)
 {
+	const char *wants[] = { want, NULL };
+	return audit_load_doc_of(path, wants, what, max);
+}
+
+cJSON *audit_load_doc_of(const char *path, const char *const *wants, const char *what, size_t max)
+{
+	size_t w;
 	struct strbuf sb = STRBUF_INIT;
 	const char *end = NULL;
 	const cJSON *schema;
@@ -89,10 +96,13 @@ cJSON *audit_load_doc(const char *path, const char *want, const char *what, size
 		error("'%s' is not %s (it has no \"schema\")", path, what);
 		return NULL;
 	}
-	if (strcmp(schema->valuestring, want)) {
+	for (w = 0; wants[w] && strcmp(schema->valuestring, wants[w]); w++)
+		;
+	if (!wants[w]) {
 		char shown[48];
-		error("'%s' is not %s: its schema is '%s', not '%s'", path, what,
-		      str_shown(schema->valuestring, shown, sizeof(shown)), want);
+		error("'%s' is not %s: its schema is '%s', not '%s'%s%s%s", path, what,
+		      str_shown(schema->valuestring, shown, sizeof(shown)), wants[0],
+		      wants[1] ? " or '" : "", wants[1] ? wants[1] : "", wants[1] ? "'" : "");
 		cJSON_Delete(doc);
 		return NULL;
 	}
@@ -119,6 +129,80 @@ static cJSON *facts_from_probe_doc(cJSON *doc)
 			cJSON_AddItemToArray(root, cJSON_DetachItemViaPointer(doc, it));
 	}
 	return root;
+}
+
+/* ev[fact] gains the strings of files not in it yet. */
+static void evidence_add(cJSON *ev, const char *fact, const cJSON *files)
+{
+	cJSON *list = cJSON_GetObjectItemCaseSensitive(ev, fact), *x;
+	const cJSON *p;
+	if (!list)
+		list = cJSON_AddArrayToObject(ev, fact);
+	cJSON_ArrayForEach(p, files) {
+		int dup = 0;
+		if (!cJSON_IsString(p))
+			continue;
+		cJSON_ArrayForEach(x, list)
+			dup |= !strcmp(x->valuestring, p->valuestring);
+		if (!dup)
+			cJSON_AddItemToArray(list, cJSON_CreateString(p->valuestring));
+	}
+}
+
+/* A report keeps each finding's files, not the probe's evidence lists:
+ * those are taken back from them, a finding resting on one fact giving
+ * that fact's files exactly, one resting on several giving all its files
+ * to each of them that no such finding names. */
+static cJSON *evidence_from_findings(const cJSON *findings)
+{
+	cJSON *ev = cJSON_CreateObject(), *exact = NULL;
+	const cJSON *f, *fact;
+	int pass;
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			exact = cJSON_Duplicate(ev, 1);
+		cJSON_ArrayForEach(f, findings) {
+			const cJSON *facts = cJSON_GetObjectItemCaseSensitive(f, "facts");
+			const cJSON *files = cJSON_GetObjectItemCaseSensitive(f, "evidence");
+			int one = cJSON_GetArraySize(facts) == 1;
+			if (!cJSON_IsArray(files) || one == pass)
+				continue;
+			cJSON_ArrayForEach(fact, facts)
+				if (cJSON_IsString(fact) && (!exact || !cJSON_GetObjectItemCaseSensitive(exact, fact->valuestring)))
+					evidence_add(ev, fact->valuestring, files);
+		}
+	}
+	cJSON_Delete(exact);
+	return ev;
+}
+
+/* An earlier report (check --format json) as the probe document its facts
+ * came from: its host, its facts, its gaps and conflicts, and evidence
+ * lists from its findings.  NULL after one line when it holds no facts. */
+static cJSON *probe_doc_from_report(cJSON *report, const char *path)
+{
+	cJSON *doc, *facts = cJSON_GetObjectItemCaseSensitive(report, "facts"), *it;
+	static const char *const keep[] = { "host", "gaps", "conflicts" };
+	size_t i;
+	if (!cJSON_IsObject(facts) || cJSON_GetObjectItemCaseSensitive(facts, "host")) {
+		error("'%s' is not a 'nodeaudit check --format json' report (%s)", path,
+		      cJSON_IsObject(facts) ? "its facts hold a host" : "no facts");
+		cJSON_Delete(report);
+		return NULL;
+	}
+	doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "schema", "nodeaudit.probe/1");
+	for (i = 0; i < ARRAY_SIZE(keep); i++) {
+		it = cJSON_GetObjectItemCaseSensitive(report, keep[i]);
+		if (it)
+			cJSON_AddItemToObject(doc, keep[i], cJSON_DetachItemViaPointer(report, it));
+	}
+	while ((it = facts->child))
+		cJSON_AddItemToArray(doc, cJSON_DetachItemViaPointer(facts, it));
+	cJSON_AddItemToObject(doc, "evidence",
+			      evidence_from_findings(cJSON_GetObjectItemCaseSensitive(report, "findings")));
+	cJSON_Delete(report);
+	return doc;
 }
 
 /* Plain `nodeaudit` on a guest: the guest profile instead of the default,
@@ -164,9 +248,12 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 		return -1;
 	}
 	if (o->facts) {
-		cJSON *doc = audit_load_doc(o->facts, "nodeaudit.probe/1",
-					    "the JSON of 'nodeaudit probe --format json'", 64u << 20);
+		static const char *const wants[] = { "nodeaudit.probe/1", "nodeaudit.report/1", NULL };
+		cJSON *doc = audit_load_doc_of(o->facts, wants, "the JSON of 'nodeaudit probe --format json' "
+					       "or of an earlier 'check --format json'", 64u << 20);
 		cJSON *root, *gaps, *conflicts;
+		if (doc && !strcmp(cJSON_GetObjectItemCaseSensitive(doc, "schema")->valuestring, wants[1]))
+			doc = probe_doc_from_report(doc, o->facts);
 		if (!doc) {
 			profile_release(&prof);
 			return -1;

@@ -37,5 +37,7 @@ void audit_read_all_profile_inputs(struct probe_ctx *ctx);
  * an object, with "schema" equal to want.  what names it in messages
  * ("the JSON of 'nodeaudit probe --format json'").  NULL after one line. */
 cJSON *audit_load_doc(const char *path, const char *want, const char *what, size_t max);
+/* The same with "schema" one of wants (NULL-terminated). */
+cJSON *audit_load_doc_of(const char *path, const char *const *wants, const char *what, size_t max);
 
 #endif

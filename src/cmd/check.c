@@ -103,7 +103,7 @@ static const struct cmd_option check_options[] = {
 	  "fail: exit 2 on failures only; never: always exit 0" },
 	{ "unknown", OPT_UNKNOWN, "ACT", "what an undecided (unknown) check does to the exit status:\n"
 	  "ignore (default): nothing; warn: as a warning; fail: as a failure" },
-	{ "facts", OPT_FACTS, "FILE", "check a saved 'probe --format json' instead of probing" },
+	{ "facts", OPT_FACTS, "FILE", "check a saved 'probe --format json' (or an earlier\nreport: its facts) instead of probing" },
 	{ "bench", OPT_BENCH, NULL, "also measure memory bandwidth (as 'bench') into\n"
 	  "facts.bench, for the bench.* checks" },
 	{ "bench-model", OPT_BENCH_MODEL, "FILE", "with --bench: the GGUF model for the decode ceiling" },
