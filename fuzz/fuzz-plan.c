@@ -161,6 +161,7 @@ static void check_format(const struct doc *d, render_fn render, int (*line_ok)(c
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text, *why = NULL;
+	const char *bad;
 	cJSON *report, *plan;
 	const cJSON *facts;
 	struct plan_opts o = { .command = NULL, .reserve = -1, .unit = NULL, .ctx = -1 };
@@ -172,8 +173,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = xmalloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';
-	/* As plan --report reads it (audit_load_doc): UTF-8, then JSON. */
-	if (utf8_bad_offset(text, size) >= 0 || !(report = cJSON_ParseWithLength(text, size))) {
+	/* As plan --report reads it (audit_load_doc): the raw text's check
+	 * (UTF-8, no \u0000), then JSON. */
+	if (json_bad_offset(text, size, &bad) >= 0 || !(report = cJSON_ParseWithLength(text, size))) {
 		free(text);
 		return 0;
 	}
