@@ -112,7 +112,8 @@ static int devices_from_sysfs(struct probe_ctx *ctx, struct pci_scan *s, struct 
 static void identify(struct probe_ctx *ctx, struct pci_scan *s)
 {
 	size_t i;
-	qsort(s->d, s->n, sizeof(*s->d), pci_pdev_cmp);
+	if (s->n)   /* s->d is NULL with no function: qsort() wants a pointer */
+		qsort(s->d, s->n, sizeof(*s->d), pci_pdev_cmp);
 	for (i = 0; i < s->n; i++) {
 		struct pdev *p = &s->d[i];
 		if (p->sys)
