@@ -13,6 +13,9 @@
 #     validity, no labels; 9999-12-01, 9999-12-31; year 0000, 0000-01-31; a
 #     one-digit year or a 29 February of a common year is no audit time;
 #   - JUnit's timestamp only from an RFC 3339 time;
+#   - check's outputs show NUMA ids, node counts and threads per core of
+#     1e300 or 2^31 as unknown ("?", no prometheus node label), never as
+#     2147483647;
 #   - a snapshot's collected_at of year 10000, and a clock
 #     (SOURCE_DATE_EPOCH) past 9999, give host.collected_at null and a gap;
 #   - every number of a facts document and of a report replaced by 1e300,
@@ -99,6 +102,29 @@ report_with "$tmp/r.json" "d['facts']['memory'] = {'total_bytes': 1099511627776}
 "$NODEAUDIT" plan --report "$tmp/r.json" --format kubelet >"$tmp/k" 2>"$tmp/err"
 [ "$(grep -A1 '^systemReserved:' "$tmp/k" | sed -n 's/^  memory: "\(.*\)"$/\1/p')" = 10486Mi ] &&
 	ok "kubelet, 1 TiB: systemReserved 10486Mi (1%, rounded up)" || notok "kubelet of 1 TiB: $(grep -A1 '^systemReserved:' "$tmp/k")"
+
+### Node ids, threads per core and packages in check's outputs ###
+python3 - "$fx/check-facts/warn.json" "$tmp/ids.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["cpu"]["smt"]["threads_per_core"] = 1e300
+d["numa"]["node_count"] = 1e300
+for n in d["numa"].get("nodes", []):
+    n["id"] = 1e300
+d.setdefault("pci", {})["accelerators"] = [{"bdf": "0000:01:00.0", "numa_node": 2 ** 31}]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for fmt in text json prometheus tap junit; do
+	"$NODEAUDIT" check --facts "$tmp/ids.json" --format $fmt >"$tmp/o.all" 2>"$tmp/err"
+	rc=$?
+	# The JSON report carries the facts as the document has them: its
+	# findings' words are what the check says.
+	if [ $fmt = json ]; then grep '"detail"' "$tmp/o.all" >"$tmp/o"; else cp "$tmp/o.all" "$tmp/o"; fi
+	if [ $rc -gt 2 ] || san "$tmp/err"; then notok "check --format $fmt of ids of 1e300: exit $rc"
+	elif grep -Eq '2147483647|2147483648|-1 thread|node=' "$tmp/o"; then
+		notok "check --format $fmt of ids of 1e300: a wrapped number: $(grep -Eo '.{20}(2147483647|2147483648|node=).{10}' "$tmp/o" | head -n 1)"
+	else ok "check --format $fmt: ids and counts of 1e300 and 2^31 never shown wrapped"; fi
+done
 
 ### Dates: NFD's +expiry-time, JUnit's timestamp ###
 facts_at() { # facts_at OUT WHEN

@@ -81,11 +81,23 @@ static int num_or_unknown(struct obs *o, const cJSON *item, double *v)
 	return 1;
 }
 
+/* An integer fact as text ("?" when it is no integer from lo to hi): a
+ * detail never shows a wrapped number. */
+static const char *int_text(const cJSON *v, long long lo, long long hi, char *buf, size_t n)
+{
+	long long x;
+	if (fj_int(v, lo, hi, &x) <= 0)
+		return "?";
+	snprintf(buf, n, "%lld", x);
+	return buf;
+}
+
 static int node_count(const cJSON *root)
 {
 	const cJSON *n = facts_get(root, "numa.node_count");
-	if (cJSON_IsNumber(n))
-		return n->valueint;
+	long long c;
+	if (fj_int(n, 0, SR_MAX_NODES, &c) > 0)
+		return (int)c;
 	n = facts_get(root, "numa.nodes");
 	return cJSON_IsArray(n) ? cJSON_GetArraySize(n) : -1;
 }
@@ -95,12 +107,13 @@ void obs_cpu_smt(const cJSON *root, const char *key, struct obs *o)
 	const cJSON *a = fact(o, root, "cpu.smt.active");
 	const cJSON *t = facts_get(root, "cpu.smt.threads_per_core");
 	const cJSON *c = facts_get(root, "cpu.smt.control");
+	char tb[24];
 	(void)key;
 	if (!cJSON_IsBool(a))
 		return unknown(o, NULL);
 	value_str(o, cJSON_IsTrue(a) ? "on" : "off");
 	if (cJSON_IsNumber(t) || cJSON_IsString(c))
-		detail(o, "%d thread(s) per core, control %s", cJSON_IsNumber(t) ? t->valueint : 0,
+		detail(o, "%s thread(s) per core, control %s", int_text(t, 1, 1024, tb, sizeof(tb)),
 		       cJSON_IsString(c) ? c->valuestring : "unknown");
 }
 
@@ -203,7 +216,7 @@ void obs_numa_mem_balanced(const cJSON *root, const char *key, struct obs *o)
 	const cJSON *nodes = fact(o, root, "numa.nodes"), *n;
 	double lo = 0, hi = 0;
 	int count = 0;
-	char buf[32];
+	char buf[32], ib[24];
 	struct strbuf sb = STRBUF_INIT;
 	(void)key;
 	if (!cJSON_IsArray(nodes))
@@ -225,7 +238,7 @@ void obs_numa_mem_balanced(const cJSON *root, const char *key, struct obs *o)
 			lo = mem->valuedouble;
 		if (!count || mem->valuedouble > hi)
 			hi = mem->valuedouble;
-		strbuf_addf(&sb, "%snode %d: %s", count ? ", " : "", cJSON_IsNumber(id) ? id->valueint : -1,
+		strbuf_addf(&sb, "%snode %s: %s", count ? ", " : "", int_text(id, 0, SR_MAX_NODES - 1, ib, sizeof(ib)),
 			    human_bytes(mem->valuedouble, buf, sizeof(buf)));
 		count++;
 	}
@@ -296,12 +309,12 @@ static void empty_slots_detail(const cJSON *root, struct obs *o)
 		if (!cJSON_IsNumber(d) || d->valuedouble > 0)
 			continue;
 		cJSON_ArrayForEach(loc, cJSON_GetObjectItemCaseSensitive(ch, "empty_slots")) {
-			char part[160];
+			char part[160], pb[24];
 			if (!cJSON_IsString(loc))
 				continue;
 			if (cJSON_IsNumber(pk))
-				snprintf(part, sizeof(part), "%s%s (package %d, channel %s)", n++ ? ", " : "; empty: ",
-					 loc->valuestring, pk->valueint, name ? name : "?");
+				snprintf(part, sizeof(part), "%s%s (package %s, channel %s)", n++ ? ", " : "; empty: ",
+					 loc->valuestring, int_text(pk, 0, 1 << 20, pb, sizeof(pb)), name ? name : "?");
 			else
 				snprintf(part, sizeof(part), "%s%s (channel %s)", n++ ? ", " : "; empty: ",
 					 loc->valuestring, name ? name : "?");
@@ -481,10 +494,11 @@ void obs_acc_numa_local(const cJSON *root, const char *key, struct obs *o)
 			cJSON_ArrayForEach(n, nodes) {
 				const cJSON *id = cJSON_GetObjectItemCaseSensitive(n, "id");
 				const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(n, "cpus");
-				if (cJSON_IsNumber(id) && id->valueint == nn->valueint && cJSON_IsString(cpus) &&
-				    !*cpus->valuestring) {
+				long long a, b;
+				if (fj_int(id, 0, SR_MAX_NODES - 1, &a) > 0 && fj_int(nn, 0, SR_MAX_NODES - 1, &b) > 0 &&
+				    a == b && cJSON_IsString(cpus) && !*cpus->valuestring) {
 					value_bool(o, 0);
-					detail(o, "%s: on NUMA node %d, which has no CPUs", bdf(d), nn->valueint);
+					detail(o, "%s: on NUMA node %lld, which has no CPUs", bdf(d), b);
 					return;
 				}
 			}

@@ -5,6 +5,7 @@
 #include "lib/facts.h"
 #include "lib/output.h"
 #include "lib/util.h"
+#include "read/sysroot.h"
 
 #include <math.h>
 #include <string.h>
@@ -82,6 +83,7 @@ static const struct link_metric {
 static void device_labels(FILE *fp, const cJSON *d, const char *class)
 {
 	const cJSON *node = cJSON_GetObjectItemCaseSensitive(d, "numa_node");
+	long long nd;
 	fprintf(fp, "{bdf=\"");
 	prom_label(fp, fj_get_str(d, "bdf"));
 	fprintf(fp, "\",class=\"%s\"", class);
@@ -90,8 +92,8 @@ static void device_labels(FILE *fp, const cJSON *d, const char *class)
 		prom_label(fp, fj_get_str(d, "device"));
 		fputc('"', fp);
 	}
-	if (cJSON_IsNumber(node) && node->valuedouble >= 0)
-		fprintf(fp, ",node=\"%d\"", node->valueint);
+	if (fj_int(node, 0, SR_MAX_NODES - 1, &nd) > 0)   /* else no label, never a wrapped id */
+		fprintf(fp, ",node=\"%lld\"", nd);
 	fputc('}', fp);
 }
 
@@ -127,11 +129,12 @@ static void node_gauge(FILE *fp, const cJSON *list, const char *idkey, const cha
 	cJSON_ArrayForEach(it, list) {
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, idkey);
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, valkey);
-		if (!cJSON_IsNumber(id) || !cJSON_IsNumber(v))
+		long long nid;
+		if (fj_int(id, 0, SR_MAX_NODES - 1, &nid) <= 0 || !cJSON_IsNumber(v))
 			continue;
 		if (!head++)
 			prom_head(fp, name, help);
-		fprintf(fp, "%s{node=\"%d\"} %.15g\n", name, id->valueint, v->valuedouble);
+		fprintf(fp, "%s{node=\"%lld\"} %.15g\n", name, nid, v->valuedouble);
 	}
 }
 
