@@ -16,27 +16,31 @@ static const char *const exit_class[4] = { "pass", "warn", "fail", "unknown" };
 
 static void node_link(FILE *fp, const char *host)
 {
-	fputs("<a href=\"#", fp);
-	html_id(fp, "node-", host);
-	fputs("\">", fp);
-	html_esc(fp, host);
-	fputs("</a>", fp);
+	MK(fp, "<a href=\"#");
+	mk_id(fp, "node-", host);
+	MK(fp, "\">");
+	mk_text(fp, host);
+	MK(fp, "</a>");
 }
 
 static void card(FILE *fp, const char *id, const char *cls, const char *label, size_t n)
 {
-	fprintf(fp, "<div class=\"card %s\"><b id=\"%s\">%zu</b>", cls, id, n);
-	html_esc(fp, label);
-	fputs("</div>", fp);
+	MK(fp, "<div");
+	mk_attrf(fp, "class", "card %s", cls);
+	MK(fp, "><b");
+	mk_attr(fp, "id", id);
+	mk_rawf(fp, ">%zu</b>", n);
+	mk_text(fp, label);
+	MK(fp, "</div>");
 }
 
 static void check_name(FILE *fp, const struct check_agg *c)
 {
 	html_check_id(fp, c->id);
 	if (c->key) {
-		fputs(" <code>", fp);
-		html_esc(fp, c->key);
-		fputs("</code>", fp);
+		MK(fp, " <code>");
+		mk_text(fp, c->key);
+		MK(fp, "</code>");
 	}
 }
 
@@ -46,28 +50,34 @@ static void headline(FILE *fp, const struct fleet *f)
 	int e = fleet_exit(f);
 	for (i = 0; i < f->nrows; i++)
 		by[f->rows[i].exit]++;
-	fprintf(fp, "<h1>Fleet: %zu node%s</h1>\n", f->nrows, f->nrows == 1 ? "" : "s");
+	MK(fp, "<h1>");
+	mk_textf(fp, "Fleet: %zu node%s", f->nrows, f->nrows == 1 ? "" : "s");
+	MK(fp, "</h1>\n");
 	{
 		/* One word for the fleet (its exit status), and the nodes that make it so. */
 		static const char *const word[4] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
 		size_t k = 0;
-		fprintf(fp, "<p class=\"verdict %s\" id=\"verdict\"><b>%s</b>", exit_class[e], word[e]);
+		MK(fp, "<p");
+		mk_attrf(fp, "class", "verdict %s", exit_class[e]);
+		MK(fp, " id=\"verdict\"><b>");
+		mk_text(fp, word[e]);
+		MK(fp, "</b>");
 		if (e > 0) {
-			fprintf(fp, ": %zu of %zu node%s %s", by[e], f->nrows, f->nrows == 1 ? "" : "s", exit_names[e]);
+			mk_textf(fp, ": %zu of %zu node%s %s", by[e], f->nrows, f->nrows == 1 ? "" : "s", exit_names[e]);
 			for (i = 0; i < f->nrows; i++)
 				if (f->rows[i].exit == e) {
 					if (k == 5) {
-						fputs(", ...", fp);
+						MK(fp, ", ...");
 						break;
 					}
-					fputs(k++ ? ", " : " (", fp);
+					mk_text(fp, k++ ? ", " : " (");
 					node_link(fp, f->rows[i].hostname);
 				}
 			if (k)
-				fputc(')', fp);
+				MK(fp, ")");
 		} else
-			fprintf(fp, ": every node passes");
-		fputs("</p>\n<div class=\"cards\">", fp);
+			mk_rawf(fp, ": every node passes");
+		MK(fp, "</p>\n<div class=\"cards\">");
 	}
 	card(fp, "count-nodes", "", "nodes", f->nrows);
 	card(fp, "count-files", "", "files read", f->files);
@@ -79,32 +89,36 @@ static void headline(FILE *fp, const struct fleet *f)
 	}
 	card(fp, "count-outlier-facts", fleet_outlier_facts(f) ? "warn" : "", "facts with outliers",
 	     fleet_outlier_facts(f));
-	fprintf(fp, "</div>\n<p>Fleet exit status: <span class=\"st %s\" id=\"fleet-exit\">%d</span> (%s)</p>\n",
-		exit_class[e], e, exit_names[e]);
+	MK(fp, "</div>\n<p>Fleet exit status: <span");
+	mk_attrf(fp, "class", "st %s", exit_class[e]);
+	mk_rawf(fp, " id=\"fleet-exit\">%d</span> (", e);
+	mk_text(fp, exit_names[e]);
+	MK(fp, ")</p>\n");
 	if (f->nprofiles > 1) {
-		fputs("<p class=\"mixed\" id=\"profiles-mixed\"><b>Mixed profiles:</b> these reports were checked "
-		      "against different profiles, so their findings do not compare:", fp);
+		MK(fp, "<p class=\"mixed\" id=\"profiles-mixed\"><b>Mixed profiles:</b> these reports were checked "
+		      "against different profiles, so their findings do not compare:");
 		for (i = 0; i < f->nprofiles; i++) {
-			fprintf(fp, "%s <code>", i ? "," : "");
-			html_esc(fp, f->profiles[i].name);
-			fprintf(fp, "</code> (%zu)", f->profiles[i].count);
+			mk_text(fp, i ? ", " : " ");
+			MK(fp, "<code>");
+			mk_text(fp, f->profiles[i].name);
+			mk_rawf(fp, "</code> (%zu)", f->profiles[i].count);
 		}
-		fputs("</p>\n", fp);
+		MK(fp, "</p>\n");
 	} else if (f->nprofiles == 1) {
-		fputs("<p>Profile: <code>", fp);
-		html_esc(fp, f->profiles[0].name);
-		fputs("</code></p>\n", fp);
+		MK(fp, "<p>Profile: <code>");
+		mk_text(fp, f->profiles[0].name);
+		MK(fp, "</code></p>\n");
 	}
 	if (f->skipped) {
-		fputs("<h2>Skipped files</h2>\n<ul>", fp);
+		MK(fp, "<h2>Skipped files</h2>\n<ul>");
 		for (i = 0; i < f->skipped; i++) {
-			fputs("<li><code>", fp);
-			html_esc(fp, f->bad[i].file);
-			fputs("</code>: ", fp);
-			html_esc(fp, f->bad[i].why);
-			fputs("</li>", fp);
+			MK(fp, "<li><code>");
+			mk_text(fp, f->bad[i].file);
+			MK(fp, "</code>: ");
+			mk_text(fp, f->bad[i].why);
+			MK(fp, "</li>");
 		}
-		fputs("</ul>\n", fp);
+		MK(fp, "</ul>\n");
 	}
 }
 
@@ -112,53 +126,61 @@ static void checks_table(FILE *fp, const struct fleet *f)
 {
 	size_t i, k;
 	int s;
-	fputs("<h2 id=\"checks\">Checks</h2>\n<table id=\"checks-table\"><thead><tr><th>Check</th>", fp);
+	MK(fp, "<h2 id=\"checks\">Checks</h2>\n<table id=\"checks-table\"><thead><tr><th>Check</th>");
 	for (s = 0; s < ST_N; s++)
-		fprintf(fp, "<th class=\"n\">%s</th>", report_status_names[s]);
-	fputs("<th>Failing and warning nodes</th></tr></thead><tbody>\n", fp);
+	{
+		MK(fp, "<th class=\"n\">");
+		mk_text(fp, report_status_names[s]);
+		MK(fp, "</th>");
+	}
+	MK(fp, "<th>Failing and warning nodes</th></tr></thead><tbody>\n");
 	for (i = 0; i < f->nchecks; i++) {
 		const struct check_agg *c = &f->checks[i];
-		fprintf(fp, "<tr class=\"%s\" data-check=\"", c->count[ST_FAIL] ? "fail" : c->count[ST_WARN] ? "warn" : "");
-		html_esc(fp, c->id);
-		fputs("\" data-key=\"", fp);
-		html_esc(fp, c->key ? c->key : "");
-		fputs("\"><td>", fp);
+		MK(fp, "<tr");
+		mk_attr(fp, "class", c->count[ST_FAIL] ? "fail" : c->count[ST_WARN] ? "warn" : "");
+		mk_attr(fp, "data-check", c->id);
+		mk_attr(fp, "data-key", c->key ? c->key : "");
+		MK(fp, "><td>");
 		check_name(fp, c);
-		fputs("</td>", fp);
+		MK(fp, "</td>");
 		for (s = 0; s < ST_N; s++)
-			fprintf(fp, "<td class=\"n\" data-status=\"%s\">%d</td>", report_status_names[s], c->count[s]);
-		fputs("<td>", fp);
+		{
+			MK(fp, "<td class=\"n\"");
+			mk_attr(fp, "data-status", report_status_names[s]);
+			mk_rawf(fp, ">%d</td>", c->count[s]);
+		}
+		MK(fp, "<td>");
 		for (k = 0; k < (size_t)c->nfail_shown; k++) {
 			if (k)
-				fputs(", ", fp);
+				MK(fp, ", ");
 			node_link(fp, f->rows[c->fail_nodes[k]].hostname);
 		}
 		if (c->count[ST_FAIL] > c->nfail_shown)
-			fprintf(fp, " (+%d more)", c->count[ST_FAIL] - c->nfail_shown);
+			mk_rawf(fp, " (+%d more)", c->count[ST_FAIL] - c->nfail_shown);
 		for (k = 0; k < (size_t)c->nwarn_shown; k++) {
-			fputs(k ? ", " : c->nfail_shown ? "; warn: " : "warn: ", fp);
+			mk_text(fp, k ? ", " : c->nfail_shown ? "; warn: " : "warn: ");
 			node_link(fp, f->rows[c->warn_nodes[k]].hostname);
 		}
 		if (c->count[ST_WARN] > c->nwarn_shown)
-			fprintf(fp, " (+%d more)", c->count[ST_WARN] - c->nwarn_shown);
-		fputs("</td></tr>\n", fp);
+			mk_rawf(fp, " (+%d more)", c->count[ST_WARN] - c->nwarn_shown);
+		MK(fp, "</td></tr>\n");
 	}
-	fputs("</tbody></table>\n", fp);
+	MK(fp, "</tbody></table>\n");
 	if (!f->nchecks)
-		fputs("<p>No findings.</p>\n", fp);
+		MK(fp, "<p>No findings.</p>\n");
 }
 
 static void outliers_table(FILE *fp, const struct fleet *f)
 {
 	size_t i, k, n, *rows;
 	char b1[64], b2[64];
-	fputs("<h2 id=\"outliers\">Outliers</h2>\n", fp);
+	MK(fp, "<h2 id=\"outliers\">Outliers</h2>\n");
 	if (!fleet_outlier_facts(f)) {
-		fprintf(fp, "<p id=\"no-outliers\">None: the %zu facts compared are the same on every node that has "
+		mk_rawf(fp, "<p id=\"no-outliers\">None: the %zu facts compared are the same on every node that has "
 			"them.</p>\n", f->nuf);
 		return;
 	}
-	fprintf(fp, "<p class=\"note\">Facts that should be the same across the fleet; measured figures differ when "
+	mk_rawf(fp, "<p class=\"note\">Facts that should be the same across the fleet; measured figures differ when "
 		"more than %.0f%% from the fleet median.</p>\n<table id=\"outliers-table\"><thead><tr><th>Fact</th>"
 		"<th>Value</th><th class=\"n\">Nodes</th><th>Fleet</th><th>Which</th></tr></thead><tbody>\n",
 		100 * UNIFORM_TOLERANCE);
@@ -171,30 +193,30 @@ static void outliers_table(FILE *fp, const struct fleet *f)
 			size_t c = 1, j;
 			if (!u->measured)
 				c = u->counts[u->val[rows[k]]];
-			fputs("<tr class=\"warn\" data-fact=\"", fp);
-			html_esc(fp, u->name);
-			fputs("\"><td><code>", fp);
-			html_esc(fp, u->name);
-			fputs("</code></td><td>", fp);
+			MK(fp, "<tr class=\"warn\" data-fact=\"");
+			mk_text(fp, u->name);
+			MK(fp, "\"><td><code>");
+			mk_text(fp, u->name);
+			MK(fp, "</code></td><td>");
 			html_fact_value(fp, u->name, fleet_row_value(u, rows[k], b1, sizeof(b1)));
-			fprintf(fp, "</td><td class=\"n\">%zu</td><td>", c);
+			mk_rawf(fp, "</td><td class=\"n\">%zu</td><td>", c);
 			html_fact_value(fp, u->name, fleet_majority_value(u, b2, sizeof(b2)));
 			if (u->measured)
-				fputs(" (median)", fp);
-			fputs("</td><td>", fp);
+				MK(fp, " (median)");
+			MK(fp, "</td><td>");
 			for (j = 0; j < c && j < HTML_OUTLIER_NAMES; j++) {
 				if (j)
-					fputs(", ", fp);
+					MK(fp, ", ");
 				node_link(fp, f->rows[rows[k + j]].hostname);
 			}
 			if (c > HTML_OUTLIER_NAMES)
-				fprintf(fp, " (+%zu more)", c - HTML_OUTLIER_NAMES);
-			fputs("</td></tr>\n", fp);
+				mk_rawf(fp, " (+%zu more)", c - HTML_OUTLIER_NAMES);
+			MK(fp, "</td></tr>\n");
 			k += c;
 		}
 		free(rows);
 	}
-	fputs("</tbody></table>\n", fp);
+	MK(fp, "</tbody></table>\n");
 }
 
 /* One bar per distinct value of a sorted spread. */
@@ -242,12 +264,12 @@ static void bandwidth_bars(FILE *fp, const struct spread *s)
 static void distributions(FILE *fp, const struct fleet *f)
 {
 	const struct spread *s;
-	fputs("<h2 id=\"distributions\">Distributions</h2>\n<div class=\"cards\">", fp);
+	MK(fp, "<h2 id=\"distributions\">Distributions</h2>\n<div class=\"cards\">");
 	s = &f->sp[SP_BENCH_BW];
 	if (s->n)
 		bandwidth_bars(fp, s);
 	else
-		fprintf(fp, "<p>Measured bandwidth: no node has it (%zu unknown; <code>check --bench</code> measures it).</p>",
+		mk_rawf(fp, "<p>Measured bandwidth: no node has it (%zu unknown; <code>check --bench</code> measures it).</p>",
 			s->missing);
 	s = &f->sp[SP_CHANNELS_POPULATED];
 	if (s->n)
@@ -255,7 +277,7 @@ static void distributions(FILE *fp, const struct fleet *f)
 	s = &f->sp[SP_ACCEL_WIDTH_CURRENT];
 	if (s->n)
 		spread_bars(fp, s, "Accelerator PCIe link width (accelerators)", "x");
-	fputs("</div>\n", fp);
+	MK(fp, "</div>\n");
 }
 
 /* Worst first: critical, unknown, warning, ok; then more fails, warnings
@@ -289,45 +311,51 @@ static void nodes_table(FILE *fp, const struct fleet *f, size_t top)
 		order[k] = k;
 	sort_fleet = f;
 	qsort(order, f->nrows, sizeof(*order), worse_first);
-	fputs("<h2 id=\"nodes\">Nodes</h2>\n<p class=\"note\">Worst first: critical, unknown, warning, ok.</p>\n<table id=\"nodes-table\"><thead><tr><th>Node</th><th class=\"n\">Exit</th>"
+	MK(fp, "<h2 id=\"nodes\">Nodes</h2>\n<p class=\"note\">Worst first: critical, unknown, warning, ok.</p>\n<table id=\"nodes-table\"><thead><tr><th>Node</th><th class=\"n\">Exit</th>"
 	      "<th class=\"n\">fail</th><th class=\"n\">warn</th><th class=\"n\">unknown</th><th>Findings not passed</th>"
-	      "<th>Differs from the fleet</th><th>Report</th></tr></thead><tbody>\n", fp);
+	      "<th>Differs from the fleet</th><th>Report</th></tr></thead><tbody>\n");
 	for (k = 0; k < f->nrows; k++) {
 		const struct node_row *r = &f->rows[i = order[k]];
-		fputs("<tr id=\"", fp);
-		html_id(fp, "node-", r->hostname);
-		fprintf(fp, "\" class=\"%s\"><td>", exit_class[r->exit]);
-		html_esc(fp, r->hostname);
-		fprintf(fp, "</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>",
+		MK(fp, "<tr id=\"");
+		mk_id(fp, "node-", r->hostname);
+		MK(fp, "\"");
+		mk_attr(fp, "class", exit_class[r->exit]);
+		MK(fp, "><td>");
+		mk_text(fp, r->hostname);
+		mk_rawf(fp, "</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>",
 			r->exit, r->count[ST_FAIL], r->count[ST_WARN], r->count[ST_UNKNOWN]);
 		if (r->nbad)
-			fputs("<ul class=\"vals\">", fp);
+			MK(fp, "<ul class=\"vals\">");
 		for (j = 0; j < r->nbad; j++) {
 			const struct check_agg *c = &f->checks[f->check_by_serial[r->bad[j] >> 3]];
 			const char *st = report_status_names[r->bad[j] & 7];
-			fprintf(fp, "<li><i class=\"st %s\">%s</i> ", st, st);
+			MK(fp, "<li><i");
+			mk_attrf(fp, "class", "st %s", st);
+			MK(fp, ">");
+			mk_text(fp, st);
+			MK(fp, "</i> ");
 			html_check_id(fp, c->id);
 			if (c->key) {
-				fputc(' ', fp);
-				html_esc(fp, c->key);
+				MK(fp, " ");
+				mk_text(fp, c->key);
 			}
-			fputs("</li>", fp);
+			MK(fp, "</li>");
 		}
 		if (r->nbad)
-			fputs("</ul>", fp);
-		fputs("</td><td>", fp);
+			MK(fp, "</ul>");
+		MK(fp, "</td><td>");
 		for (j = 0; j < f->nuf; j++)
 			if (fleet_row_differs(&f->uf[j], i)) {
-				html_esc(fp, f->uf[j].name);
-				fputs(": ", fp);
+				mk_text(fp, f->uf[j].name);
+				MK(fp, ": ");
 				html_fact_value(fp, f->uf[j].name, fleet_row_value(&f->uf[j], i, b, sizeof(b)));
-				fputs("<br>", fp);
+				MK(fp, "<br>");
 			}
-		fputs("</td><td><code>", fp);
-		html_esc(fp, r->file);
-		fputs("</code></td></tr>\n", fp);
+		MK(fp, "</td><td><code>");
+		mk_text(fp, r->file);
+		MK(fp, "</code></td></tr>\n");
 	}
-	fputs("</tbody></table>\n", fp);
+	MK(fp, "</tbody></table>\n");
 	free(order);
 }
 
@@ -337,8 +365,8 @@ void fleet_html(FILE *fp, const struct fleet *f, size_t top)
 	snprintf(title, sizeof(title), "nodeaudit fleet report: %zu nodes", f->nrows);
 	html_begin(fp, title);
 	headline(fp, f);
-	fputs("<p><a href=\"#checks\">Checks</a> &middot; <a href=\"#outliers\">Outliers</a> &middot; "
-	      "<a href=\"#distributions\">Distributions</a> &middot; <a href=\"#nodes\">Nodes</a></p>\n", fp);
+	MK(fp, "<p><a href=\"#checks\">Checks</a> &middot; <a href=\"#outliers\">Outliers</a> &middot; "
+	      "<a href=\"#distributions\">Distributions</a> &middot; <a href=\"#nodes\">Nodes</a></p>\n");
 	checks_table(fp, f);
 	outliers_table(fp, f);
 	distributions(fp, f);

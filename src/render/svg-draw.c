@@ -34,15 +34,17 @@ void svg_rect(struct svg *g, int x, int y, int w, int h, const char *fill, const
 		return;
 	if (rank)
 		g->marked = 1;
-	fprintf(g->fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"%d\" fill=\"%s\" stroke=\"%s\" "
-		"stroke-width=\"%s\"%s", x, y, w, h, rx, svg_fill_of(rank, fill), svg_line_of(rank, stroke),
-		rank ? "2.5" : "1", dashed ? " stroke-dasharray=\"4 3\"" : "");
+	mk_rawf(g->fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"%d\"", x, y, w, h, rx);
+	mk_attr(g->fp, "fill", svg_fill_of(rank, fill));
+	mk_attr(g->fp, "stroke", svg_line_of(rank, stroke));
+	mk_attr(g->fp, "stroke-width", rank ? "2.5" : "1");
+	if (dashed)
+		MK(g->fp, " stroke-dasharray=\"4 3\"");
 	if (rank) {
-		fprintf(g->fp, " data-mark=\"%s\" data-finding=\"", rank == MARK_FAIL ? "fail" : "warn");
-		html_esc(g->fp, mk->why);
-		fputc('"', g->fp);
+		mk_attr(g->fp, "data-mark", rank == MARK_FAIL ? "fail" : "warn");
+		mk_attr(g->fp, "data-finding", mk->why);
 	}
-	fputs("/>", g->fp);
+	MK(g->fp, "/>");
 }
 
 void svg_text(struct svg *g, int x, int y, int size, int bold, const char *anchor, const char *fmt, ...)
@@ -54,19 +56,27 @@ void svg_text(struct svg *g, int x, int y, int size, int bold, const char *ancho
 	va_start(ap, fmt);
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	fprintf(g->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s", x, y, size, bold ? " font-weight=\"bold\"" : "");
+	mk_rawf(g->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"", x, y, size);
+	if (bold)
+		MK(g->fp, " font-weight=\"bold\"");
 	if (anchor)
-		fprintf(g->fp, " text-anchor=\"%s\"", anchor);
-	fputs(" fill=\"" C_TEXT "\">", g->fp);
-	html_esc(g->fp, s);
-	fputs("</text>", g->fp);
+		mk_attr(g->fp, "text-anchor", anchor);
+	MK(g->fp, " fill=\"" C_TEXT "\">");
+	mk_text(g->fp, s);
+	MK(g->fp, "</text>");
 	free(s);
 }
 
 void svg_open_g(struct svg *g, const char *part, const char *extra)
 {
 	if (g->fp)
-		fprintf(g->fp, "<g data-part=\"%s\"%s>", part, extra ? extra : "");
+	{
+		MK(g->fp, "<g");
+		mk_attr(g->fp, "data-part", part);
+		if (extra)
+			mk_attr(g->fp, "class", extra);
+		MK(g->fp, ">");
+	}
 }
 
 void svg_close_g(struct svg *g, const char *title)
@@ -74,11 +84,11 @@ void svg_close_g(struct svg *g, const char *title)
 	if (!g->fp)
 		return;
 	if (title) {
-		fputs("<title>", g->fp);
-		html_esc(g->fp, title);
-		fputs("</title>", g->fp);
+		MK(g->fp, "<title>");
+		mk_text(g->fp, title);
+		MK(g->fp, "</title>");
 	}
-	fputs("</g>", g->fp);
+	MK(g->fp, "</g>");
 }
 
 /* At most n characters of s (whole UTF-8 sequences), "..." when cut. */

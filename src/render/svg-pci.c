@@ -92,9 +92,10 @@ static void draw_card(struct svg *g, const cJSON *o, int x, int y)
 	if (!g->fp)
 		return;
 	link_text(e ? jget(e, "link") : jget(fn, "link"), lk, sizeof(lk));
-	fprintf(g->fp, "<g data-part=\"%s\" data-bdf=\"", mkind ? mkind : "device");
-	html_esc(g->fp, bdf ? bdf : "");
-	fputs("\">", g->fp);
+	MK(g->fp, "<g");
+	mk_attr(g->fp, "data-part", mkind ? mkind : "device");
+	mk_attr(g->fp, "data-bdf", bdf ? bdf : "");
+	MK(g->fp, ">");
 	svg_open_g(g, "link", NULL);
 	svg_rect(g, x, y, CARD_W, LINK_H, "#eaeef2", C_LINE, svg_mark_of(g, "link:%s", bdf ? bdf : ""), 0, 3);
 	svg_text(g, x + 6, y + 12, 10, 0, NULL, "PCIe %s", lk);
@@ -119,10 +120,10 @@ static void draw_card(struct svg *g, const cJSON *o, int x, int y)
 	if (cJSON_IsTrue(jget(o, "acs.p2p_redirected")))
 		snprintf(t + strlen(t), sizeof(t) - strlen(t), " \xc2\xb7 ACS redirect");
 	svg_text(g, x + 6, y + LINK_H + 41, 10, 0, NULL, "%s", t);
-	fputs("<title>", g->fp);
-	html_escf(g->fp, "%s %s: %s; PCIe %s", label, bdf ? bdf : "?", jstr(e, "device") ? jstr(e, "device") : "",
+	MK(g->fp, "<title>");
+	mk_textf(g->fp, "%s %s: %s; PCIe %s", label, bdf ? bdf : "?", jstr(e, "device") ? jstr(e, "device") : "",
 		  lk);
-	fputs("</title></g>", g->fp);
+	MK(g->fp, "</title></g>");
 }
 
 /* Is sw the depth-th switch above o (switches lists the outermost first)? */
@@ -194,9 +195,9 @@ static int draw_pci_level(struct svg *g, const char *hb, int node, const char *s
 				const cJSON *fn = pci_function(g->facts, next);
 				char lk[64], t[128];
 				link_text(jget(fn, "link"), lk, sizeof(lk));
-				fputs("<g data-part=\"switch\" data-bdf=\"", g->fp);
-				html_esc(g->fp, next);
-				fputs("\">", g->fp);
+				MK(g->fp, "<g data-part=\"switch\"");
+				mk_attr(g->fp, "data-bdf", next);
+				MK(g->fp, ">");
 				svg_rect(g, cx, cy, bw, bh, "#f3f5f7", C_LINE, NULL, 0, 5);
 				svg_open_g(g, "uplink", NULL);
 				svg_rect(g, cx, cy, bw, HEAD + LINK_H - 2, "#e6eaef", C_LINE, svg_mark_of(g, "up:%s", next), 0, 5);
@@ -205,7 +206,7 @@ static int draw_pci_level(struct svg *g, const char *hb, int node, const char *s
 				snprintf(t, sizeof(t), "uplink of switch %s: %s", next, lk);
 				svg_close_g(g, t);
 				draw_pci_level(g, hb, node, next, depth + 1, cx + PAD, cy + HEAD + LINK_H, bw - 2 * PAD);
-				fputs("</g>", g->fp);
+				MK(g->fp, "</g>");
 			}
 		} else {
 			bw = CARD_W;

@@ -79,7 +79,9 @@ static int draw_cores(struct svg *g, const_bitmap_t set, int x, int y, int w)
 		t = svg_set_of(c->valuestring);
 		th = bitmap_weight(t);
 		kind = core_kind(g->facts, c->valuestring);
-		fprintf(g->fp, "<g data-part=\"core\" data-kind=\"%s\" data-threads=\"%d\">", *kind ? kind : "C", th);
+		MK(g->fp, "<g data-part=\"core\"");
+		mk_attr(g->fp, "data-kind", *kind ? kind : "C");
+		mk_rawf(g->fp, " data-threads=\"%d\">", th);
 		svg_rect(g, cx, cy, CORE_W, CORE_H, "#ffffff", C_LINE, NULL, 0, 3);
 		bitmap_foreach_begin(cpu, t) {
 			int tw = (CORE_W - 4) / (th > 0 && th <= 8 ? th : 8);
@@ -93,10 +95,10 @@ static int draw_cores(struct svg *g, const_bitmap_t set, int x, int y, int w)
 			i++;
 		} bitmap_foreach_end();
 		svg_text(g, cx + CORE_W / 2, cy + 10, 9, 1, "middle", "%s", *kind ? kind : "core");
-		fputs("<title>", g->fp);
-		html_escf(g->fp, "%score, CPUs %s", !strcmp(kind, "P") ? "performance " : !strcmp(kind, "E") ?
+		MK(g->fp, "<title>");
+		mk_textf(g->fp, "%score, CPUs %s", !strcmp(kind, "P") ? "performance " : !strcmp(kind, "E") ?
 			  "efficiency " : "", c->valuestring);
-		fputs("</title></g>", g->fp);
+		MK(g->fp, "</title></g>");
 		bitmap_free(t);
 	}
 	return ((k - 1) / per + 1) * (CORE_H + 4);
@@ -216,7 +218,9 @@ static int draw_memory(struct svg *g, int pkg, int npk, int x, int y, int w)
 			cx += CH_W + 4;
 			continue;
 		}
-		fprintf(g->fp, "<g data-part=\"channel%s\">", dimms > 0 ? "" : "-empty");
+		MK(g->fp, "<g");
+		mk_attr(g->fp, "data-part", dimms > 0 ? "channel" : "channel-empty");
+		MK(g->fp, ">");
 		svg_rect(g, cx, cy, CH_W, h, "#f6f8fa", C_LINE, svg_mark_of(g, "channel:%d:%s", pkg, name ? name : "?"),
 		     !(dimms > 0), 3);
 		svg_text(g, cx + CH_W / 2, cy + 13, 10, 1, "middle", "Ch %s", name ? name : "?");
@@ -233,9 +237,10 @@ static int draw_memory(struct svg *g, int pkg, int npk, int x, int y, int w)
 			cJSON_ArrayForEach(e, emp)
 				empty |= cJSON_IsString(e) && !strcmp(e->valuestring, l);
 			svg_clip(l, 12, cl, sizeof(cl));
-			fprintf(g->fp, "<g data-part=\"%s\" data-locator=\"", empty ? "slot-empty" : "dimm");
-			html_esc(g->fp, l);
-			fputs("\">", g->fp);
+			MK(g->fp, "<g");
+			mk_attr(g->fp, "data-part", empty ? "slot-empty" : "dimm");
+			mk_attr(g->fp, "data-locator", l);
+			MK(g->fp, ">");
 			svg_rect(g, cx + 3, sy, CH_W - 6, SLOT_H, empty ? "#ffffff" : "#c9d1d9", empty ? "#6e7781" : C_LINE,
 			     svg_mark_of(g, "%s:%s", empty ? "slot" : "dimm", l), empty, 2);
 			svg_text(g, cx + CH_W / 2, sy + 12, 9, 0, "middle", "%s", cl);
@@ -274,7 +279,7 @@ static int draw_node(struct svg *g, const cJSON *nd, const_bitmap_t cpus, int no
 	h = HEAD + hc + (hc && hp ? PAD : 0) + hp + PAD;
 	if (!g->fp)
 		return h;
-	fprintf(g->fp, "<g data-part=\"numa-node\" data-node=\"%d\">", node);
+	mk_rawf(g->fp, "<g data-part=\"numa-node\" data-node=\"%d\">", node);
 	svg_rect(g, x, y, w, h, "#f6f8fa", C_LINE, svg_mark_of(g, "numa"), 0, 5);
 	if (!nd)
 		snprintf(t, sizeof(t), "CPUs (no NUMA facts)");
@@ -295,7 +300,7 @@ static int draw_node(struct svg *g, const cJSON *nd, const_bitmap_t cpus, int no
 	svg_text(g, x + 6, y + 14, 11, 1, NULL, "%s", t);
 	draw_l3(g, cpus, x + PAD, y + HEAD, w - 2 * PAD);
 	svg_draw_pci(g, node, x + PAD, y + HEAD + hc + (hc && hp ? PAD : 0), w - 2 * PAD);
-	fputs("</g>", g->fp);
+	MK(g->fp, "</g>");
 	return h;
 }
 
@@ -329,7 +334,7 @@ static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int 
 	if (!cJSON_GetArraySize(nodes))
 		hn = draw_node(&m, NULL, set, pkg == 0 ? 0 : -2, 0, 0, w - 2 * PAD) + PAD;
 	if (g->fp) {
-		fprintf(g->fp, "<g data-part=\"package\" data-package=\"%d\">", pkg);
+		mk_rawf(g->fp, "<g data-part=\"package\" data-package=\"%d\">", pkg);
 		svg_rect(g, x, y, w, HEAD + hm + hn + PAD, "#ffffff", C_TEXT, svg_mark_of(g, "package"), 0, 7);
 		sock = cJSON_GetArrayItem(jget(g->facts, "platform.sockets"), pkg);
 		ver = jstr(sock, "version") ? jstr(sock, "version") : jstr(g->facts, "cpu.model_name");
@@ -350,7 +355,7 @@ static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int 
 		}
 		if (!cJSON_GetArraySize(nodes))
 			draw_node(g, NULL, set, pkg == 0 ? 0 : -2, x + PAD, yy, w - 2 * PAD);
-		fputs("</g>", g->fp);
+		MK(g->fp, "</g>");
 	}
 	bitmap_free(set);
 	return HEAD + hm + hn + PAD;
@@ -426,9 +431,12 @@ static int draw_legend(struct svg *g, int x, int y, int findings)
 	svg_open_g(g, "legend", NULL);
 	for (i = findings ? 0 : 2; i < ARRAY_SIZE(keys); i++) {
 		if (g->fp) {
-			fprintf(g->fp, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\" fill=\"%s\" stroke=\"%s\"%s/>",
-				cx, y, svg_fill_of(keys[i].rank, "#ffffff"), svg_line_of(keys[i].rank, C_LINE),
-				keys[i].dashed ? " stroke-dasharray=\"4 3\"" : "");
+			mk_rawf(g->fp, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\"", cx, y);
+			mk_attr(g->fp, "fill", svg_fill_of(keys[i].rank, "#ffffff"));
+			mk_attr(g->fp, "stroke", svg_line_of(keys[i].rank, C_LINE));
+			if (keys[i].dashed)
+				MK(g->fp, " stroke-dasharray=\"4 3\"");
+			MK(g->fp, "/>");
 		}
 		svg_text(g, cx + 18, y + 10, 10, 0, NULL, "%s", keys[i].label);
 		cx += 18 + 8 * (int)strlen(keys[i].label) + 10;
@@ -484,15 +492,17 @@ static void node_svg(FILE *fp, const cJSON *facts, const cJSON *host_obj, const 
 	h += PAD;
 	g.fp = fp;
 	if (standalone)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
+		MK(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	/* Inside a page the HTML parser puts it in the SVG namespace itself
 	 * (and the page names nothing outside itself). */
-	fprintf(fp, "<svg%s id=\"node-drawing\" class=\"nodemap\" role=\"img\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Verdana, sans-serif\">",
-		standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", SVG_W, h, SVG_W, h);
-	fputs("<title>", fp);
-	html_escf(fp, "%s: the node as nodeaudit sees it", host ? host : "unknown host");
-	fputs("</title>", fp);
+	MK(fp, "<svg");
+	if (standalone)
+		MK(fp, " xmlns=\"http://www.w3.org/2000/svg\"");
+	mk_rawf(fp, " id=\"node-drawing\" class=\"nodemap\" role=\"img\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Verdana, sans-serif\">", SVG_W, h, SVG_W, h);
+	MK(fp, "<title>");
+	mk_textf(fp, "%s: the node as nodeaudit sees it", host ? host : "unknown host");
+	MK(fp, "</title>");
 	svg_rect(&g, 0, 0, SVG_W, h, "#ffffff", "#ffffff", NULL, 0, 0);
 	svg_open_g(&g, "machine", NULL);
 	svg_rect(&g, 4, 4, SVG_W - 8, h - 8, "#ffffff", C_TEXT, NULL, 0, 8);
@@ -507,7 +517,7 @@ static void node_svg(FILE *fp, const cJSON *facts, const cJSON *host_obj, const 
 		y += draw_package(&g, 0, 1, NULL, 4 + PAD, y, SVG_W - 2 * PAD - 8) + PAD;
 	draw_rest(&g, pk, npk, 4 + PAD, y, SVG_W - 2 * PAD - 8);
 	svg_close_g(&g, NULL);
-	fputs("</svg>\n", fp);
+	MK(fp, "</svg>\n");
 	free(g.m);
 	cJSON_Delete(made);
 }
