@@ -123,12 +123,13 @@ static void header(FILE *fp, const cJSON *report)
 
 static void drawing(FILE *fp, const cJSON *report)
 {
-	MK(fp, "<h2 id=\"drawing\">The node</h2>\n<p class=\"note\">Packages with their memory channels (each "
-	      "slot named by its locator; an empty slot is dashed), NUMA nodes with their L3 groups and cores (P "
-	      "performance, E efficiency; a sliver per hardware thread), PCI devices under their host bridge and "
-	      "switches with the link each trained at. A finding colours the part it names: the empty slot, the "
-	      "narrow link, the device on the wrong node; everything else stays neutral. The same drawing: "
-	      "<code>nodeaudit check --format svg</code>.</p>\n");
+	MK(fp, "<h2 id=\"drawing\">The node</h2>\n<p class=\"note\">Laid out as lstopo draws it: packages (in a group "
+	   "where a NUMA node spans several), NUMA nodes, L3 groups with the smaller caches counted, cores (L# "
+	   "logical numbers) with their hardware threads (P# the kernel's CPU numbers); memory channels with "
+	   "their slots (an empty slot is dashed) or the DIMMs the SMBIOS table names; PCI devices under their "
+	   "host bridge and bridges, in the box of the CPUs their bus is local to, each with the link it trained "
+	   "at. A finding colours the part it names and says why on it (the legend lists them); everything "
+	   "else stays neutral. The same drawing: <code>nodeaudit check --format svg</code>.</p>\n");
 	node_svg_facts(fp, jget(report, "facts"), jget(report, "host"), jget(report, "findings"), 0);
 }
 

@@ -19,7 +19,7 @@
 	"h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.25em;margin:1.4em 0 .4em;border-bottom:1px solid #d0d7de}" \
 	"h3{font-size:1.05em;margin:1em 0 .3em}" \
 	"table{border-collapse:collapse;margin:.4em 0;width:100%}" \
-	"th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top}" \
+	"th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}" \
 	"th{background:#f3f5f7}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}" \
 	"code,.mono{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.92em;overflow-wrap:anywhere}" \
 	".cards{display:flex;flex-wrap:wrap;gap:.6em;margin:.6em 0}" \

@@ -99,7 +99,7 @@ int svg_text_w(const char *s, int size, int bold)
  * the device's address), else its title, else its ID. */
 static char *badge_text(const struct mark *mk)
 {
-	const char *s = mk->detail ? mk->detail : mk->title ? mk->title : mk->why;
+	const char *s = mk->brief ? mk->brief : mk->detail ? mk->detail : mk->title ? mk->title : mk->why;
 	const char *word = mk->rank == MARK_FAIL ? "FAIL" : "WARN";
 	if (s && strlen(s) > 14 && s[4] == ':' && s[7] == ':' && s[10] == '.' && s[12] == ':')
 		s += 13 + (s[13] == ' ');
@@ -168,6 +168,14 @@ void box_layout(struct box *b, int maxw)
 	}
 	if (lines_w(b) + 2 * 4 > b->w)
 		b->w = lines_w(b) + 2 * 4;
+	if (b->mk && !b->nkid) {
+		/* A small part grows to show its reason (up to 200 px). */
+		char *t = badge_text(b->mk);
+		int bw = svg_text_w(t, b->size - 1, 0) + 2 * 4;
+		free(t);
+		if (bw > b->w)
+			b->w = bw < 200 ? bw : 200;
+	}
 	if (b->w < b->min_w)
 		b->w = b->min_w;
 	if (b->h < b->min_h)

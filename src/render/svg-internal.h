@@ -27,6 +27,7 @@ struct mark {
 	const char *why;      /* the finding's ID */
 	const char *title;    /* its title, or NULL */
 	const char *detail;   /* its detail, or NULL */
+	const char *brief;    /* the reason in a few words on a small part, or NULL */
 	int drawn;            /* some part carries it */
 };
 

@@ -13,6 +13,18 @@
 
 /*** Marks: which part each finding is about ***/
 
+/* The reason in a few words on the part, by what the key names. */
+static const char *brief_of(const char *key)
+{
+	if (!strncmp(key, "slot:", 5))
+		return "empty slot";
+	if (!strncmp(key, "channel:", 8))
+		return "no DIMM";
+	if (!strncmp(key, "dimm:", 5))
+		return "below rated speed";
+	return NULL;
+}
+
 static const cJSON *cur;   /* the finding whose marks are being added */
 
 static void add_mark(struct svg *g, const char *key, int rank, const char *why)
@@ -25,6 +37,7 @@ static void add_mark(struct svg *g, const char *key, int rank, const char *why)
 				g->m[i].why = why;
 				g->m[i].title = jstr(cur, "title");
 				g->m[i].detail = jstr(cur, "detail");
+				g->m[i].brief = brief_of(key);
 			}
 			return;
 		}
@@ -36,6 +49,7 @@ static void add_mark(struct svg *g, const char *key, int rank, const char *why)
 	g->m[g->nm].rank = rank;
 	g->m[g->nm].title = jstr(cur, "title");
 	g->m[g->nm].detail = jstr(cur, "detail");
+	g->m[g->nm].brief = brief_of(key);
 	g->m[g->nm].drawn = 0;
 	g->m[g->nm++].why = why;
 }

@@ -441,7 +441,7 @@ static void add_legend(struct tree *t, struct box *machine, const cJSON *finding
 	if (!findings)
 		return;
 	l = box_new(machine, "legend", "#ffffff", "#d0d7de");
-	l->stretch = 0;
+	l->stretch = 1;
 	l->size = 11;
 	for (i = 0; i < g->nm; i++) {
 		size_t j;
@@ -597,6 +597,12 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 	place_pci(t, machine);
 	note_drawn(machine);
 	add_legend(t, machine, findings);
+	if (findings && machine->nkid > 2) {
+		/* The legend at the top, after the memory line. */
+		struct box *l = machine->kid[machine->nkid - 1];
+		memmove(machine->kid + 2, machine->kid + 1, (machine->nkid - 2) * sizeof(*machine->kid));
+		machine->kid[1] = l;
+	}
 	for (i = 0; i < npk; i++)
 		bitmap_free(pk[i]);
 	for (k = 0; k < t->nh; k++)
