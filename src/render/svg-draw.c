@@ -173,8 +173,10 @@ void box_layout(struct box *b, int maxw)
 		char *t = badge_text(b->mk);
 		int bw = svg_text_w(t, b->size - 1, 0) + 2 * 4;
 		free(t);
+		if (bw > 200)
+			bw = 200;
 		if (bw > b->w)
-			b->w = bw < 200 ? bw : 200;
+			b->w = bw;
 	}
 	if (b->w < b->min_w)
 		b->w = b->min_w;
