@@ -31,6 +31,11 @@
 	"border:1px solid #d0d7de;font-size:.9em}" \
 	".note{color:#57606a}.mixed{border:2px solid #bf8700;padding:.4em .8em;background:#fff8c5}" \
 	"svg{max-width:100%;height:auto}svg:not(.nodemap) text{font:11px system-ui,sans-serif;fill:#1b1f24}" \
+	"figure.chart{margin:0;width:260px}figure.chart figcaption{font-size:.85em;color:#57606a}" \
+	".glance{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}" \
+	"figure.grid{margin:0}figure.grid figcaption{max-width:26em;font-size:.85em;color:#57606a}" \
+	"#distributions{max-width:830px;gap:.8em}" \
+	"#nodes-table{table-layout:fixed}#nodes-table td:nth-child(8) code{overflow-wrap:normal}" \
 	"#nodes-table td:nth-child(n+2):nth-child(-n+5){text-align:right}" \
 	"#nodes-table td:nth-child(6),#nodes-table td:nth-child(7){font-size:.92em}" \
 	"rect.pass{fill:#aceebb}rect.warn{fill:#fae17d}rect.fail{fill:#ff8182}rect.unknown{fill:#d0d7de}" \
@@ -91,32 +96,40 @@ const char *html_status_class(const char *s)
 void svg_bars(FILE *fp, const char *title, const char *const *labels, const size_t *counts,
 	      size_t n)
 {
-	const int bw = 48, gap = 12, h = 140, top = 24, bottom = 36, left = 10;
+	/* 260 px wide whatever the count: three fit beside the grid on a 1400 px page. */
+	const int w = 260, h = 90, top = 16, bottom = 20, left = 8;
 	size_t i, max = 0;
-	int w = left * 2 + (int)n * (bw + gap);
-	if (w < 260)
-		w = 260;
+	int slot = n ? (w - 2 * left) / (int)n : w, bw = slot > 8 ? slot - 4 : slot;
+	if (bw > 44)
+		bw = 44;
 	for (i = 0; i < n; i++)
 		if (counts[i] > max)
 			max = counts[i];
-	mk_rawf(fp, "<figure><svg role=\"img\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\"><title>", w, top + h + bottom, w, top + h + bottom);
+	mk_rawf(fp, "<figure class=\"chart\"><svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"><title>",
+		w, top + h + bottom, w, top + h + bottom);
 	mk_text(fp, title);
 	MK(fp, "</title>");
-	mk_rawf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#57606a\"/>", left, top + h,
-		w - left, top + h);
+	mk_rawf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#57606a\"/>", left, top + h, w - left, top + h);
 	for (i = 0; i < n; i++) {
 		int bh = max ? (int)((double)counts[i] / (double)max * (h - 4)) : 0;
-		int x = left + (int)i * (bw + gap) + gap / 2;
+		int x = left + (int)i * slot + (slot - bw) / 2;
 		if (counts[i] && bh < 2)
 			bh = 2;
+		MK(fp, "<g class=\"bar\">");
 		mk_rawf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#54aeff\" stroke=\"#0969da\"/>",
 			x, top + h - bh, bw, bh);
-		mk_rawf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"count\">%zu</text>",
-			x + bw / 2, top + h - bh - 4, counts[i]);
-		mk_rawf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", x + bw / 2, top + h + 14);
-		mk_text(fp, labels[i]);
-		MK(fp, "</text>");
+		if (counts[i])
+			mk_rawf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"count\">%zu</text>",
+				x + bw / 2, top + h - bh - 4, counts[i]);
+		/* Every label when they fit, else every other one. */
+		if (n <= 12 || i % 2 == 0) {
+			mk_rawf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", x + bw / 2, top + h + 14);
+			mk_text(fp, labels[i]);
+			MK(fp, "</text>");
+		}
+		MK(fp, "<title>");
+		mk_textf(fp, "%s: %zu", labels[i], counts[i]);
+		MK(fp, "</title></g>");
 	}
 	MK(fp, "</svg><figcaption>");
 	mk_text(fp, title);
