@@ -308,9 +308,15 @@ static void histogram(FILE *fp, const char *title, double *v, size_t n, size_t m
 
 static void distributions(FILE *fp, const struct fleet *f)
 {
-	double *v = xcalloc(f->nrows + 1, sizeof(*v));
-	size_t r, n = 0, miss = 0;
+	double *v;
+	size_t r, n = f->nrows, miss = 0;
 	const struct spread *s;
+	/* A spread may hold more values than nodes (one per accelerator). */
+	for (r = 0; r < SP_N; r++)
+		if (f->sp[r].n > n)
+			n = f->sp[r].n;
+	v = xcalloc(n + 1, sizeof(*v));
+	n = 0;
 	MK(fp, "<div class=\"glance\" id=\"distributions\">");
 	/* Cores. */
 	s = &f->sp[SP_CPU_CORES];
