@@ -121,6 +121,84 @@ static void header(FILE *fp, const cJSON *report)
 	}
 }
 
+/* The target of a finding's expected value (">= 4294967296"): its
+ * comparator into *op and the number, or NaN. */
+static double target_of(const cJSON *exp, char *op)
+{
+	const char *s = cJSON_IsString(exp) ? exp->valuestring : NULL;
+	char *end;
+	double x;
+	if (!s || (s[0] != '>' && s[0] != '<') || s[1] != '=' || s[2] != ' ')
+		return NAN;
+	x = strtod(s + 3, &end);
+	if (end == s + 3 || *end || !isfinite(x))
+		return NAN;
+	*op = s[0];
+	return x;
+}
+
+/* A bar per figure the profile compares with a number: the observed value
+ * against its target, coloured by the finding's status. */
+static void figure_bars(FILE *fp, const cJSON *report)
+{
+	static const char *const fill[5] = { "#eaeef2", "#aceebb", "#d0d7de", "#fae17d", "#ff8182" };
+	const cJSON *it;
+	int n = 0, r, y;
+	const int left = 250, bw = 300, rowh = 24, w = left + bw + 260;
+	cJSON_ArrayForEach(it, jget(report, "findings")) {
+		char op;
+		n += cJSON_IsNumber(jget(it, "observed")) && isfinite(jget(it, "observed")->valuedouble) &&
+		     !isnan(target_of(jget(it, "expected"), &op));
+	}
+	if (!n)
+		return;
+	MK(fp, "<h2 id=\"figures\">Figures against their targets</h2>\n<figure class=\"bars\">");
+	mk_rawf(fp, "<svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"><title>", w, n * rowh + 8, w,
+		n * rowh + 8);
+	mk_textf(fp, "%d figures against their targets", n);
+	MK(fp, "</title>");
+	y = 4;
+	for (r = 4; r >= 0; r--)
+		cJSON_ArrayForEach(it, jget(report, "findings")) {
+			const char *id = jstr(it, "id"), *st = jstr(it, "status"), *unit = unit_of(id);
+			double obs = jnum(it, "observed"), tgt, top;
+			char op = 0, a[64], b[64];
+			int ow, tx;
+			if (html_status_rank(st) != r || !id || !isfinite(obs) ||
+			    isnan(tgt = target_of(jget(it, "expected"), &op)))
+				continue;
+			top = (obs > tgt ? obs : tgt) * 1.15;
+			if (!(top > 0))
+				top = 1;
+			ow = obs > 0 ? (int)(obs / top * bw) : 0;
+			tx = tgt > 0 ? (int)(tgt / top * bw) : 0;
+			MK(fp, "<g class=\"figure\"");
+			mk_attr(fp, "data-check", id);
+			mk_attr(fp, "data-status", html_status_class(st));
+			MK(fp, ">");
+			mk_rawf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 8, y + 15);
+			mk_text(fp, id);
+			if (jstr(it, "key"))
+				mk_textf(fp, " %s", jstr(it, "key"));
+			MK(fp, "</text>");
+			mk_rawf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f6f8fa\" stroke=\"#d0d7de\"/>",
+				left, y + 3, bw, rowh - 8);
+			mk_rawf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"", left, y + 3, ow, rowh - 8);
+			mk_attr(fp, "fill", fill[r]);
+			MK(fp, " stroke=\"#57606a\"/>");
+			mk_rawf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#1b1f24\" stroke-width=\"2\"/>",
+				left + tx, y + 1, left + tx, y + rowh - 3);
+			mk_rawf(fp, "<text x=\"%d\" y=\"%d\">", left + bw + 8, y + 15);
+			mk_textf(fp, "%s: %s (target %s %s)", html_status_class(st), html_human(obs, unit, a, sizeof(a)),
+				 op == '>' ? "\xe2\x89\xa5" : "\xe2\x89\xa4", html_human(tgt, unit, b, sizeof(b)));
+			MK(fp, "</text><title>");
+			mk_textf(fp, "%s: observed %s, expected %s %s", id, a, op == '>' ? ">=" : "<=", b);
+			MK(fp, "</title></g>");
+			y += rowh;
+		}
+	MK(fp, "</svg><figcaption>Each bar is the observed figure; the black line is the target.</figcaption></figure>\n");
+}
+
 static void drawing(FILE *fp, const cJSON *report)
 {
 	MK(fp, "<h2 id=\"drawing\">The node</h2>\n<p class=\"note\">Laid out as lstopo draws it: packages (in a group "
@@ -228,6 +306,7 @@ void report_html(FILE *fp, const cJSON *report)
 	html_begin(fp, title);
 	free(title);
 	header(fp, report);
+	figure_bars(fp, report);
 	MK(fp, "<p><a href=\"#drawing\">The node</a> &middot; <a href=\"#findings\">Findings</a> &middot; "
 	      "<a href=\"#gaps\">Facts not known</a></p>\n");
 	drawing(fp, report);

@@ -33,7 +33,7 @@
 	"svg{max-width:100%;height:auto}svg:not(.nodemap) text{font:11px system-ui,sans-serif;fill:#1b1f24}" \
 	"figure.chart{margin:0;width:260px}figure.chart figcaption{font-size:.85em;color:#57606a}" \
 	".glance{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}" \
-	"figure.grid{margin:0}figure.grid figcaption{max-width:26em;font-size:.85em;color:#57606a}" \
+	"figure.bars{margin:0}figure.grid{margin:0}figure.grid figcaption{max-width:26em;font-size:.85em;color:#57606a}" \
 	"#distributions{max-width:830px;gap:.8em}" \
 	"#nodes-table{table-layout:fixed}#nodes-table td:nth-child(8) code{overflow-wrap:normal}" \
 	"#nodes-table td:nth-child(n+2):nth-child(-n+5){text-align:right}" \
