@@ -19,7 +19,7 @@
 	"h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.25em;margin:1.4em 0 .4em;border-bottom:1px solid #d0d7de}" \
 	"h3{font-size:1.05em;margin:1em 0 .3em}" \
 	"table{border-collapse:collapse;margin:.4em 0;width:100%}" \
-	"th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}" \
+	"th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top;overflow-wrap:break-word}" \
 	"th{background:#f3f5f7}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}" \
 	"code,.mono{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.92em;overflow-wrap:anywhere}" \
 	".cards{display:flex;flex-wrap:wrap;gap:.6em;margin:.6em 0}" \
@@ -33,6 +33,9 @@
 	"svg{max-width:100%;height:auto}svg:not(.nodemap) text{font:11px system-ui,sans-serif;fill:#1b1f24}" \
 	"figure.chart{margin:0;width:260px}figure.chart figcaption{font-size:.85em;color:#57606a}" \
 	".glance{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}" \
+	"#findings-table{table-layout:fixed}#findings-table th:nth-child(1){width:10%}#findings-table .st{min-width:0}" \
+	"#findings-table th:nth-child(2){width:19%}#findings-table th:nth-child(3),#findings-table th:nth-child(4){width:12%}" \
+	"#findings-table th:nth-child(5){width:26%}#findings-table th:nth-child(6){width:21%}" \
 	"figure.bars{margin:0}figure.grid{margin:0}figure.grid figcaption{max-width:26em;font-size:.85em;color:#57606a}" \
 	"#distributions{max-width:830px;gap:.8em}" \
 	"#nodes-table{table-layout:fixed}#nodes-table td:nth-child(8) code{overflow-wrap:normal}" \
