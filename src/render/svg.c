@@ -507,43 +507,15 @@ static void place_pci(struct tree *t, struct box *machine)
 	svg_pci_places_free(pl, n);
 }
 
-static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *findings)
+/* A NUMA node that spans packages (not all of them): a group of those
+ * packages with the node; one that spans all is the machine's. */
+static void add_groups(struct tree *t, struct box *machine, bitmap_t *pk, int *grp, int npk)
 {
-	struct tree *t = xcalloc(1, sizeof(*t));
-	const cJSON *facts = g->facts, *c, *nd, *nodes = jget(facts, "numa.nodes");
-	const char *host = jstr(host_obj, "hostname"), *kernel = jstr(facts, "kernel.version");
-	struct box *machine = box_new(NULL, "machine", "#ffffff", C_TEXT);
-	bitmap_t all = bitmap_alloc(), pk[256];
-	int npk = 0, i, grp[256];
+	const cJSON *nd;
 	size_t k;
-	t->g = g;
-	machine->rx = 8;
-	machine->size = 14;
-	box_line(machine, 0, "Machine %s%s%s", host ? host : "(host name unknown)", kernel ? " \xc2\xb7 Linux " : "",
-		 kernel ? kernel : "");
-	cJSON_ArrayForEach(c, jget(facts, "cpu.core_cpus"))
-		if (cJSON_IsString(c)) {
-			bitmap_t s = svg_set_of(c->valuestring);
-			bitmap_or(all, all, s);
-			bitmap_free(s);
-		}
-	cJSON_ArrayForEach(c, jget(facts, "cpu.package_cpus"))
-		if (cJSON_IsString(c) && npk < (int)ARRAY_SIZE(pk)) {
-			pk[npk] = svg_set_of(c->valuestring);
-			bitmap_or(all, all, pk[npk]);
-			grp[npk++] = -1;
-		}
-	if (!npk) {
-		pk[npk] = bitmap_dup(all);
-		grp[npk++] = -1;
-	}
-	cpus_attr(machine, all);
-	hold(t, machine, all, -1);
-	add_memory_total(t, machine);
-	add_dimms(t, machine);
-	/* A NUMA node that spans packages: a group of them with the node. */
+	int i;
 	k = 0;
-	cJSON_ArrayForEach(nd, nodes) {
+	cJSON_ArrayForEach(nd, jget(t->g->facts, "numa.nodes")) {
 		bitmap_t s = svg_set_of(jstr(nd, "cpus")), u;
 		int n = 0, first = -1;
 		struct box *gb;
@@ -581,6 +553,43 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 		bitmap_free(s);
 		k++;
 	}
+}
+
+static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *findings)
+{
+	struct tree *t = xcalloc(1, sizeof(*t));
+	const cJSON *facts = g->facts, *c, *nd, *nodes = jget(facts, "numa.nodes");
+	const char *host = jstr(host_obj, "hostname"), *kernel = jstr(facts, "kernel.version");
+	struct box *machine = box_new(NULL, "machine", "#ffffff", C_TEXT);
+	bitmap_t all = bitmap_alloc(), pk[256];
+	int npk = 0, i, grp[256];
+	size_t k;
+	t->g = g;
+	machine->rx = 8;
+	machine->size = 14;
+	box_line(machine, 0, "Machine %s%s%s", host ? host : "(host name unknown)", kernel ? " \xc2\xb7 Linux " : "",
+		 kernel ? kernel : "");
+	cJSON_ArrayForEach(c, jget(facts, "cpu.core_cpus"))
+		if (cJSON_IsString(c)) {
+			bitmap_t s = svg_set_of(c->valuestring);
+			bitmap_or(all, all, s);
+			bitmap_free(s);
+		}
+	cJSON_ArrayForEach(c, jget(facts, "cpu.package_cpus"))
+		if (cJSON_IsString(c) && npk < (int)ARRAY_SIZE(pk)) {
+			pk[npk] = svg_set_of(c->valuestring);
+			bitmap_or(all, all, pk[npk]);
+			grp[npk++] = -1;
+		}
+	if (!npk) {
+		pk[npk] = bitmap_dup(all);
+		grp[npk++] = -1;
+	}
+	cpus_attr(machine, all);
+	hold(t, machine, all, -1);
+	add_memory_total(t, machine);
+	add_dimms(t, machine);
+	add_groups(t, machine, pk, grp, npk);
 	for (i = 0; i < npk; i++)
 		if (grp[i] < 0)
 			add_package(t, machine, i, npk, pk[i]);
