@@ -289,6 +289,8 @@ void box_draw(struct svg *g, const struct box *b)
 				mk_textf(fp, " (%s)", b->mk->title);
 			if (b->mk->detail)
 				mk_textf(fp, ": %s", b->mk->detail);
+			if (b->mk->also)
+				mk_textf(fp, "\nalso: %s", b->mk->also);
 		}
 		MK(fp, "</title>");
 	}

@@ -28,6 +28,7 @@ struct mark {
 	const char *title;    /* its title, or NULL */
 	const char *detail;   /* its detail, or NULL */
 	const char *brief;    /* the reason in a few words on a small part, or NULL */
+	const char *also;     /* a second finding about the same part, or NULL */
 	int drawn;            /* some part carries it */
 };
 

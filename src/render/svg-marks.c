@@ -32,7 +32,11 @@ static void add_mark(struct svg *g, const char *key, int rank, const char *why)
 	size_t i;
 	for (i = 0; i < g->nm; i++)
 		if (!strcmp(g->m[i].key, key)) {
+			if (rank <= g->m[i].rank && strcmp(why, g->m[i].why) && !g->m[i].also)
+				g->m[i].also = why;
 			if (rank > g->m[i].rank) {
+				if (!g->m[i].also && strcmp(why, g->m[i].why))
+					g->m[i].also = g->m[i].why;
 				g->m[i].rank = rank;
 				g->m[i].why = why;
 				g->m[i].title = jstr(cur, "title");
@@ -51,6 +55,7 @@ static void add_mark(struct svg *g, const char *key, int rank, const char *why)
 	g->m[g->nm].detail = jstr(cur, "detail");
 	g->m[g->nm].brief = brief_of(key);
 	g->m[g->nm].drawn = 0;
+	g->m[g->nm].also = NULL;
 	g->m[g->nm++].why = why;
 }
 

@@ -443,20 +443,30 @@ static void add_legend(struct tree *t, struct box *machine, const cJSON *finding
 	l = box_new(machine, "legend", "#ffffff", "#d0d7de");
 	l->stretch = 1;
 	l->size = 11;
-	for (i = 0; i < g->nm; i++) {
+	/* Each finding drawn once: those that own a part, then those that
+	 * share one (the part's title names both). */
+	for (i = 0; i < 2 * g->nm; i++) {
+		const struct mark *m = &g->m[i % g->nm];
+		const char *why = i < g->nm ? m->why : m->also;
 		size_t j;
 		int dup = 0;
-		for (j = 0; j < i; j++)
-			dup |= !strcmp(g->m[j].why, g->m[i].why);
-		if (dup || !g->m[i].drawn)
+		if (!why || !m->drawn)
+			continue;
+		for (j = 0; j < i; j++) {
+			const struct mark *o = &g->m[j % g->nm];
+			const char *w2 = j < g->nm ? o->why : o->also;
+			dup |= o->drawn && w2 && !strcmp(w2, why);
+		}
+		if (dup)
 			continue;
 		{
-			struct box *e = box_new(l, "legend-item", svg_fill_of(g->m[i].rank, "#ffffff"),
-						svg_line_of(g->m[i].rank, C_LINE));
+			struct box *e = box_new(l, "legend-item", svg_fill_of(m->rank, "#ffffff"), svg_line_of(m->rank, C_LINE));
 			e->size = 10;
-			box_line(e, 0, "%s %s", g->m[i].rank == MARK_FAIL ? "fail" : "warn", g->m[i].why);
-			if (g->m[i].title)
-				box_line(e, 1, "%s", g->m[i].title);
+			box_line(e, 0, "%s %s", m->rank == MARK_FAIL ? "fail" : "warn", why);
+			if (i < g->nm && m->title)
+				box_line(e, 1, "%s", m->title);
+			else if (i >= g->nm)
+				box_line(e, 1, "on the same part as %s", m->why);
 			any = 1;
 		}
 	}
