@@ -105,7 +105,8 @@ then ok "fleet: verdict line"; else nok "fleet: verdict line"; fi
 ## horizontal scrolling, no text past its box (measured by the browser in a
 ## test copy of the page with a measuring script added: the pages carry
 ## none), and the failure colours (the drawing's #ffcecb, the grid's and
-## the bars' #ff8182) only on the parts that fail, each of them showing it.
+## the bars' #ff8182) only on the parts that fail, each of them showing it;
+## the fleet's grid and distributions on the first screen at 1400 x 900.
 for f in "$tmp/c.html" "$tmp/fleet.html"; do
 	if grep -qi '<script\|<iframe\|<img\|<link\|url(\|src=\|href="http' "$f"; then nok "$(basename "$f"): script or something to fetch"
 	else ok "$(basename "$f"): no script, nothing to fetch"; fi
@@ -133,6 +134,10 @@ cat >"$tmp/measure.js" <<'JS'
 	document.querySelectorAll('rect[data-mark="fail"], g[data-part="legend-item"] > rect, rect[data-status="fail"], ' +
 				  'g.figure[data-status="fail"] rect').forEach(function (e) { out.boxes.push(box(e)); });
 	out.marked = document.querySelectorAll('rect[data-mark="fail"]').length;
+	['grid', 'distributions'].forEach(function (id) {
+		var e = document.getElementById(id);
+		if (e) out[id] = e.getBoundingClientRect().bottom + scrollY;
+	});
 	document.querySelectorAll('svg.nodemap text').forEach(function (t) {
 		var r = t.parentNode.querySelector(':scope > rect');
 		if (!r) return;
@@ -223,6 +228,12 @@ if stray:
 shown = sum(1 for b, n in zip(boxes, hits) if n > 0)
 if boxes and shown < len(boxes) // 2:
     bad.append("only %d of %d failing parts show the failure colour" % (shown, len(boxes)))
+# The fleet at a glance: its grid and its distributions on the first screen
+# of a 1400 x 900 window.
+if sys.argv[4] == "fleet" and d["w"] == 1400:
+    for k in ("grid", "distributions"):
+        if k not in d or d[k] > 900:
+            bad.append("the %s ends at %s px: not on the first screen" % (k, d.get(k)))
 if sys.argv[4] == "c" and d["marked"] < 1:
     bad.append("no part marked failing on the check page, want the empty slot")
 print("# %dx%d: %d failure-coloured pixels in %d failing parts (%d show it); %d overflows" % (w, h, total, len(boxes), shown, len(d["over"])))

@@ -243,8 +243,9 @@ known() {
 	"fixtures/numa-interleaved-2048 (over cpu-2s-smt)"|"fixtures/numa-sparse (over cpu-2s-smt)"|\
 	"fixtures/process-v2-limited (over cpu-2s-smt)"|"fixtures/numa-arm-kunpeng920-nul (over cpu-2s-smt)")
 		echo "laid over cpu-2s-smt, its own CPU and node lists contradict the base's; hwloc and the probe resolve it differently" ;;
-	"fixtures/pci-4modules-shared-uplink (over cpu-2s-smt)"|"fixtures/pci-vm-passthrough (over cpu-2s-smt)")
-		echo "no local_cpulist in the fixture: hwloc puts the devices at the machine, the drawing by their numa_node" ;;
+	"fixtures/pci-4modules-shared-uplink (over cpu-2s-smt)"|"fixtures/pci-vm-passthrough (over cpu-2s-smt)"|\
+	"fixtures/pci-nic (over cpu-2s-smt)")
+		echo "the fixture has local_cpulist but not the local_cpus mask hwloc reads: hwloc puts the devices at the machine, the drawing by their local CPUs or NUMA node" ;;
 	"fixtures/pci-garbled-sysfs (over cpu-2s-smt)") echo "a garbled function the PCI probe refuses and hwloc keeps" ;;
 	*) echo - ;;
 	esac
