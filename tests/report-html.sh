@@ -151,12 +151,13 @@ else nok "fleet: page and JSON differ"; sed 's/^/# /' "$tmp/cmp"; fi
 for pair in "cpu.smt.active node03" "pci.accelerators[].link.width.current node05" \
 	"kernel.sysctl.vm.swappiness node07" "memory.channels.populated node09"; do
 	f=${pair% *} h=${pair#* }
-	if tr '\n' ' ' <"$tmp/fleet.dom" | grep -qF "data-fact=\"$f\"><td><code>$f</code></td>" &&
+	# the fact's whole name, breaking only after a dot or an underscore
+	if tr '\n' ' ' <"$tmp/fleet.dom" | sed 's/<wbr>//g' | grep -qF "data-fact=\"$f\"><td><code class=\"cid\">$f</code></td>" &&
 	   grep -F "data-fact=\"$f\"" "$tmp/fleet.dom" | grep -qF "#node-$h\">$h</a>"
 	then ok "fleet page shows $h under $f"; else nok "fleet page lacks $h under $f"; fi
 done
 # distributions drawn
-c=$(grep -o '<figure><svg' "$tmp/fleet.dom" | wc -l)
+c=$(grep -o '<figure class="chart"><svg' "$tmp/fleet.dom" | wc -l)
 if [ "$c" -ge 2 ]; then ok "fleet: $c SVG distributions"; else nok "fleet: $c SVG distributions"; fi
 
 ## A hostile host name is escaped, never markup.

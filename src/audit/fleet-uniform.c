@@ -359,6 +359,11 @@ void fleet_uf_add_report(struct fleet *f, const cJSON *root)
 	j = jpath(facts, "bench.bandwidth.bytes_per_s");
 	if (cJSON_IsNumber(j) && isfinite(j->valuedouble) && j->valuedouble >= 0)
 		u->num[f->nrows] = j->valuedouble;
+	/* the decode ceiling bench predicts from it (the fleet page's histogram) */
+	u = uf_get(f, "bench.predicted.tokens_per_s", 1);
+	j = jpath(facts, "bench.predicted.tokens_per_s");
+	if (cJSON_IsNumber(j) && isfinite(j->valuedouble) && j->valuedouble >= 0)
+		u->num[f->nrows] = j->valuedouble;
 }
 
 static int cmp_uf(const void *a, const void *b)

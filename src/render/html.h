@@ -8,11 +8,8 @@
 
 struct fleet;
 
-/* Text and attribute values: & < > " ' escaped, control characters as U+FFFD. */
-void html_esc(FILE *fp, const char *s);
-void html_escf(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* An id / fragment for a host name: [A-Za-z0-9.-] kept, anything else as _XX. */
-void html_id(FILE *fp, const char *prefix, const char *s);
+/* Text, attribute values and ids: render/markup.h. */
+#include "render/markup.h"
 /* Doctype, a Content-Security-Policy that forbids any fetch, inline CSS. */
 void html_begin(FILE *fp, const char *title);
 void html_end(FILE *fp);

@@ -1,9 +1,10 @@
-/* render/svg-draw.c - the node drawing's primitives: boxes, texts, groups, clipped
- * names, sizes, and the CPU sets the boxes are cut by */
+/* render/svg-draw.c - the node drawing's boxes: made, measured, placed and drawn
+ * (through render/markup.h), clipped names, sizes, and the CPU sets the boxes
+ * are cut by */
 #include "config.h"
 #include "render/svg-internal.h"
 #include "lib/facts.h"
-#include "render/html.h"
+#include "render/markup.h"
 #include "read/sysroot.h"
 #include "lib/util.h"
 #include "lib/fmath.h"
@@ -12,8 +13,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/*** Drawing primitives ***/
 
 const char *svg_fill_of(int rank, const char *neutral)
 {
@@ -25,60 +24,294 @@ const char *svg_line_of(int rank, const char *neutral)
 	return rank == MARK_FAIL ? C_FAIL_LINE : rank == MARK_WARN ? C_WARN_LINE : neutral;
 }
 
-/* A rectangle; dashed for an empty slot; a mark overrides the colours. */
-void svg_rect(struct svg *g, int x, int y, int w, int h, const char *fill, const char *stroke,
-		 const struct mark *mk, int dashed, int rx)
+/*** Boxes ***/
+
+struct box *box_new(struct box *parent, const char *part, const char *fill, const char *stroke)
 {
-	int rank = mk ? mk->rank : 0;
-	if (!g->fp)
-		return;
-	if (rank)
-		g->marked = 1;
-	fprintf(g->fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"%d\" fill=\"%s\" stroke=\"%s\" "
-		"stroke-width=\"%s\"%s", x, y, w, h, rx, svg_fill_of(rank, fill), svg_line_of(rank, stroke),
-		rank ? "2.5" : "1", dashed ? " stroke-dasharray=\"4 3\"" : "");
-	if (rank) {
-		fprintf(g->fp, " data-mark=\"%s\" data-finding=\"", rank == MARK_FAIL ? "fail" : "warn");
-		html_esc(g->fp, mk->why);
-		fputc('"', g->fp);
+	struct box *b = xcalloc(1, sizeof(*b));
+	b->part = part;
+	b->fill = fill;
+	b->stroke = stroke;
+	b->rx = 4;
+	b->size = 11;
+	if (parent) {
+		if (parent->nkid == parent->akid) {
+			parent->akid = parent->akid ? 2 * parent->akid : 8;
+			parent->kid = xrealloc(parent->kid, parent->akid * sizeof(*parent->kid));
+		}
+		parent->kid[parent->nkid++] = b;
 	}
-	fputs("/>", g->fp);
+	return b;
 }
 
-void svg_text(struct svg *g, int x, int y, int size, int bold, const char *anchor, const char *fmt, ...)
+void box_attr(struct box *b, const char *name, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
-	if (!g->fp)
+	if (b->na >= (int)ARRAY_SIZE(b->an))
 		return;
 	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
+	b->an[b->na] = name;
+	b->av[b->na++] = xvasprintf(fmt, ap);
 	va_end(ap);
-	fprintf(g->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s", x, y, size, bold ? " font-weight=\"bold\"" : "");
-	if (anchor)
-		fprintf(g->fp, " text-anchor=\"%s\"", anchor);
-	fputs(" fill=\"" C_TEXT "\">", g->fp);
-	html_esc(g->fp, s);
-	fputs("</text>", g->fp);
-	free(s);
 }
 
-void svg_open_g(struct svg *g, const char *part, const char *extra)
+void box_line(struct box *b, int i, const char *fmt, ...)
 {
-	if (g->fp)
-		fprintf(g->fp, "<g data-part=\"%s\"%s>", part, extra ? extra : "");
+	va_list ap;
+	va_start(ap, fmt);
+	free(b->label[i]);
+	b->label[i] = xvasprintf(fmt, ap);
+	va_end(ap);
 }
 
-void svg_close_g(struct svg *g, const char *title)
+void box_title(struct box *b, const char *fmt, ...)
 {
-	if (!g->fp)
-		return;
-	if (title) {
-		fputs("<title>", g->fp);
-		html_esc(g->fp, title);
-		fputs("</title>", g->fp);
+	va_list ap;
+	va_start(ap, fmt);
+	free(b->title);
+	b->title = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+void box_mark(struct box *b, const struct mark *mk)
+{
+	if (mk && (!b->mk || mk->rank > b->mk->rank))
+		b->mk = mk;
+}
+
+/* Characters (UTF-8 sequences) of s. */
+static size_t chars(const char *s)
+{
+	size_t n = 0;
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The width of s at size px: DejaVu Sans' widest average (0.62 em; bold
+ * 0.68), so that a label measured here never runs past its box. */
+int svg_text_w(const char *s, int size, int bold)
+{
+	return (int)((double)chars(s) * size * (bold ? 0.68 : 0.62)) + 1;
+}
+
+/* The finding's label on its part: "FAIL: x8 of x16" (its detail less
+ * the device's address), else its title, else its ID. */
+static char *badge_text(const struct mark *mk)
+{
+	const char *s = mk->brief ? mk->brief : mk->detail ? mk->detail : mk->title ? mk->title : mk->why;
+	const char *word = mk->rank == MARK_FAIL ? "FAIL" : "WARN";
+	if (s && strlen(s) > 14 && s[4] == ':' && s[7] == ':' && s[10] == '.' && s[12] == ':')
+		s += 13 + (s[13] == ' ');
+	return xasprintf("%s: %s", word, s ? s : "");
+}
+
+static int lines_h(const struct box *b)
+{
+	int i, h = 0;
+	for (i = 0; i < 3; i++)
+		h += b->label[i] ? (i ? b->size + 3 : b->size + 4) : 0;
+	if (b->mk)
+		h += b->size + 3;
+	return h;
+}
+
+static int lines_w(const struct box *b)
+{
+	int i, w = 0;
+	for (i = 0; i < 3; i++)
+		if (b->label[i] && svg_text_w(b->label[i], i ? b->size - 1 : b->size, !i) > w)
+			w = svg_text_w(b->label[i], i ? b->size - 1 : b->size, !i);
+	return w;
+}
+
+/* Sizes: a leaf by its lines, a box by its children in rows of at most
+ * maxw (cols a row when set), its lines above them. */
+void box_layout(struct box *b, int maxw)
+{
+	int inner = maxw - 2 * PAD, rw = 0, rh = 0, w = 0, h = 0, n = 0;
+	size_t i;
+	int head = lines_h(b) + (b->nkid && lines_h(b) ? 4 : 0);
+	for (i = 0; i < b->nkid; i++) {
+		struct box *k = b->kid[i];
+		box_layout(k, inner);
+		if (k->stretch || (n && ((b->cols && n >= b->cols) || rw + GAP + k->w > inner))) {
+			if (n) {
+				h += rh + GAP;
+				if (rw > w)
+					w = rw;
+			}
+			rw = rh = n = 0;
+		}
+		rw += (n ? GAP : 0) + k->w;
+		if (k->h > rh)
+			rh = k->h;
+		n++;
+		if (k->stretch) {
+			h += rh + GAP;
+			if (rw > w)
+				w = rw;
+			rw = rh = n = 0;
+		}
 	}
-	fputs("</g>", g->fp);
+	if (n) {
+		h += rh + GAP;
+		if (rw > w)
+			w = rw;
+	}
+	if (b->nkid) {
+		b->w = w + 2 * PAD;
+		b->h = PAD + head + h - GAP + PAD;
+	} else {
+		b->w = 2 * 4;
+		b->h = head + 8;
+	}
+	if (lines_w(b) + 2 * 4 > b->w)
+		b->w = lines_w(b) + 2 * 4;
+	if (b->mk && !b->nkid) {
+		/* A small part grows to show its reason (up to 200 px). */
+		char *t = badge_text(b->mk);
+		int bw = svg_text_w(t, b->size - 1, 0) + 2 * 4;
+		free(t);
+		if (bw > 200)
+			bw = 200;
+		if (bw > b->w)
+			b->w = bw;
+	}
+	if (b->w < b->min_w)
+		b->w = b->min_w;
+	if (b->h < b->min_h)
+		b->h = b->min_h;
+	if (b->w > maxw)
+		b->w = maxw;
+}
+
+/* Positions, from the top left; a stretched child as wide as the box's inside. */
+void box_place(struct box *b, int x, int y)
+{
+	int inner = b->w - 2 * PAD, cx = x + PAD, cy, rh = 0, n = 0;
+	size_t i;
+	b->x = x;
+	b->y = y;
+	cy = y + PAD + lines_h(b) + (b->nkid && lines_h(b) ? 4 : 0);
+	for (i = 0; i < b->nkid; i++) {
+		struct box *k = b->kid[i];
+		if (k->stretch || (n && ((b->cols && n >= b->cols) || cx + k->w > x + PAD + inner))) {
+			if (n)
+				cy += rh + GAP;
+			cx = x + PAD;
+			rh = n = 0;
+		}
+		if (k->stretch && !k->nkid)
+			k->w = inner;
+		box_place(k, cx, cy);
+		cx += k->w + GAP;
+		if (k->h > rh)
+			rh = k->h;
+		n++;
+		if (k->stretch) {
+			cy += rh + GAP;
+			cx = x + PAD;
+			rh = n = 0;
+		}
+	}
+}
+
+static void draw_line(FILE *fp, const struct box *b, int i, int y, const char *s, const char *colour)
+{
+	char cut[512];
+	int size = i ? b->size - 1 : b->size, room = b->w - 8;
+	size_t n = chars(s);
+	/* Cut to the box: whole characters and "..." */
+	while (n > 1 && svg_text_w(s, size, !i) > room) {
+		svg_clip(s, n - 2, cut, sizeof(cut));
+		if (svg_text_w(cut, size, !i) <= room) {
+			s = cut;
+			break;
+		}
+		n--;
+	}
+	if (n <= 1 && svg_text_w(s, size, !i) > room)
+		return;
+	mk_rawf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"", b->x + 4, y, size);
+	if (!i)
+		MK(fp, " font-weight=\"bold\"");
+	mk_attr(fp, "fill", colour);
+	MK(fp, ">");
+	mk_text(fp, s);
+	MK(fp, "</text>");
+}
+
+void box_draw(struct svg *g, const struct box *b)
+{
+	FILE *fp = g->fp;
+	int rank = b->mk ? b->mk->rank : 0, i, y;
+	size_t k;
+	MK(fp, "<g");
+	mk_attr(fp, "data-part", b->part);
+	for (i = 0; i < b->na; i++)
+		mk_attr(fp, b->an[i], b->av[i]);
+	MK(fp, ">");
+	mk_rawf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"%d\"", b->x, b->y, b->w, b->h, b->rx);
+	mk_attr(fp, "fill", svg_fill_of(rank, b->fill));
+	mk_attr(fp, "stroke", svg_line_of(rank, b->stroke));
+	mk_attr(fp, "stroke-width", rank ? "2.5" : "1");
+	if (b->dashed)
+		MK(fp, " stroke-dasharray=\"4 3\"");
+	if (rank) {
+		g->marked = 1;
+		((struct mark *)b->mk)->drawn = 1;
+		mk_attr(fp, "data-mark", rank == MARK_FAIL ? "fail" : "warn");
+		mk_attr(fp, "data-finding", b->mk->why);
+	}
+	MK(fp, "/>");
+	y = b->y + (b->nkid ? PAD : 4);
+	for (i = 0; i < 3; i++) {
+		if (!b->label[i])
+			continue;
+		y += i ? b->size + 3 : b->size + 4;
+		draw_line(fp, b, i, y - 3, b->label[i], C_TEXT);
+	}
+	if (rank) {
+		char *s = badge_text(b->mk);
+		y += b->size + 3;
+		draw_line(fp, b, 1, y - 3, s, rank == MARK_FAIL ? C_FAIL_LINE : C_WARN_LINE);
+		free(s);
+	}
+	for (k = 0; k < b->nkid; k++)
+		box_draw(g, b->kid[k]);
+	if (b->title || rank) {
+		MK(fp, "<title>");
+		mk_text(fp, b->title ? b->title : "");
+		if (rank) {
+			mk_textf(fp, "%s%s: %s", b->title ? "\n" : "", rank == MARK_FAIL ? "fail" : "warn", b->mk->why);
+			if (b->mk->title)
+				mk_textf(fp, " (%s)", b->mk->title);
+			if (b->mk->detail)
+				mk_textf(fp, ": %s", b->mk->detail);
+			if (b->mk->also)
+				mk_textf(fp, "\nalso: %s", b->mk->also);
+		}
+		MK(fp, "</title>");
+	}
+	MK(fp, "</g>");
+}
+
+void box_free(struct box *b)
+{
+	size_t k;
+	int i;
+	if (!b)
+		return;
+	for (k = 0; k < b->nkid; k++)
+		box_free(b->kid[k]);
+	for (i = 0; i < b->na; i++)
+		free(b->av[i]);
+	for (i = 0; i < 3; i++)
+		free(b->label[i]);
+	free(b->title);
+	free(b->kid);
+	free(b);
 }
 
 /* At most n characters of s (whole UTF-8 sequences), "..." when cut. */

@@ -3,7 +3,6 @@
 #include "config.h"
 #include "render/svg-internal.h"
 #include "lib/facts.h"
-#include "render/html.h"
 #include "read/sysroot.h"
 #include "lib/util.h"
 
@@ -14,14 +13,35 @@
 
 /*** Marks: which part each finding is about ***/
 
+/* The reason in a few words on the part, by what the key names. */
+static const char *brief_of(const char *key)
+{
+	if (!strncmp(key, "slot:", 5))
+		return "empty slot";
+	if (!strncmp(key, "channel:", 8))
+		return "no DIMM";
+	if (!strncmp(key, "dimm:", 5))
+		return "below rated speed";
+	return NULL;
+}
+
+static const cJSON *cur;   /* the finding whose marks are being added */
+
 static void add_mark(struct svg *g, const char *key, int rank, const char *why)
 {
 	size_t i;
 	for (i = 0; i < g->nm; i++)
 		if (!strcmp(g->m[i].key, key)) {
+			if (rank <= g->m[i].rank && strcmp(why, g->m[i].why) && !g->m[i].also)
+				g->m[i].also = why;
 			if (rank > g->m[i].rank) {
+				if (!g->m[i].also && strcmp(why, g->m[i].why))
+					g->m[i].also = g->m[i].why;
 				g->m[i].rank = rank;
 				g->m[i].why = why;
+				g->m[i].title = jstr(cur, "title");
+				g->m[i].detail = jstr(cur, "detail");
+				g->m[i].brief = brief_of(key);
 			}
 			return;
 		}
@@ -31,6 +51,11 @@ static void add_mark(struct svg *g, const char *key, int rank, const char *why)
 	}
 	snprintf(g->m[g->nm].key, sizeof(g->m[g->nm].key), "%s", key);
 	g->m[g->nm].rank = rank;
+	g->m[g->nm].title = jstr(cur, "title");
+	g->m[g->nm].detail = jstr(cur, "detail");
+	g->m[g->nm].brief = brief_of(key);
+	g->m[g->nm].drawn = 0;
+	g->m[g->nm].also = NULL;
 	g->m[g->nm++].why = why;
 }
 
@@ -97,6 +122,7 @@ void svg_collect_marks(struct svg *g, const cJSON *findings)
 		int have1 = detail && nth_bdf(detail, 0, b1, sizeof(b1));
 		if (!id || !rank)
 			continue;
+		cur = f;
 		if (!strcmp(id, "memory.channels.populated_ratio") || !strcmp(id, "memory.channels.balanced")) {
 			int any = 0;
 			cJSON_ArrayForEach(ch, jget(g->facts, "memory.channels.list")) {
@@ -154,4 +180,5 @@ void svg_collect_marks(struct svg *g, const cJSON *findings)
 						rank, id);
 		}
 	}
+	cur = NULL;
 }

@@ -1,10 +1,13 @@
-/* render/svg.c - the node as a drawing (SVG): machine > package > NUMA node >
- * L3 group > cores, memory channels and slots per package, PCI devices under
- * their host bridge and switches; each finding colours the part it is about */
+/* render/svg.c - the node as a drawing (SVG), laid out as lstopo lays it out:
+ * the machine, groups where a NUMA node spans packages, packages side by
+ * side, NUMA nodes, L3 groups with the smaller caches counted, cores with
+ * their hardware threads; memory channels and slots, or the DIMMs the SMBIOS
+ * table names; PCI devices under their host bridge and bridges, in the box
+ * of their locality; each finding colours the part it is about and says why */
 #include "config.h"
 #include "render/svg-internal.h"
 #include "lib/facts.h"
-#include "render/html.h"
+#include "render/markup.h"
 #include "render/render.h"
 #include "read/sysroot.h"
 #include "lib/util.h"
@@ -15,17 +18,45 @@
 
 /*
  * One drawing for `probe --format svg` (facts only: nothing is coloured),
- * `check --format svg` and the page of `check --format html` (the
- * findings colour the parts they name).  The renderer only formats: every
- * mark comes from a finding's ID and the device, slot or port its detail
- * names.  Colours are presentation attributes, so the drawing looks the
- * same alone and inside a page, on screen and in print; the output depends
- * on the document only (no clock, no random ids).
- *
- * The layout is measured before it is drawn: each box function takes its
- * position and the width it may use, and returns its height; with fp NULL
- * it draws nothing (the measuring pass).
+ * `check --format svg` and the page of `check --format html` (the findings
+ * colour the parts they name, each with its reason as a visible line and in
+ * the part's <title>; a legend lists them).  The renderer only formats: the
+ * tree of boxes is made from the facts, measured, placed, then drawn
+ * (render/svg-draw.c), every string through render/markup.h.  The output
+ * depends on the document only.
  */
+
+/* The boxes that have CPUs, for placing host bridges: the machine first,
+ * then outer boxes before inner ones. */
+struct holder {
+	struct box *b;
+	bitmap_t cpus;
+	int node;          /* a NUMA node's box: its id, else -1 */
+};
+
+struct tree {
+	struct svg *g;
+	int lcore;          /* the next core's logical index */
+	struct holder h[512];
+	size_t nh;
+};
+
+static void hold(struct tree *t, struct box *b, const_bitmap_t cpus, int node)
+{
+	if (t->nh < ARRAY_SIZE(t->h)) {
+		t->h[t->nh].b = b;
+		t->h[t->nh].cpus = bitmap_dup(cpus);
+		t->h[t->nh++].node = node;
+	}
+}
+
+static void cpus_attr(struct box *b, const_bitmap_t set)
+{
+	char *s = NULL;
+	if (bitmap_list_asprintf(&s, set) >= 0 && s)
+		box_attr(b, "data-cpus", "%s", s);
+	free(s);
+}
 
 /* "P", "E" or "" by cpu.kinds for a core's CPUs. */
 static const char *core_kind(const cJSON *facts, const char *cpus)
@@ -44,7 +75,7 @@ static const char *core_kind(const cJSON *facts, const char *cpus)
 	return "";
 }
 
-/*** Cores and L3 groups ***/
+/*** Cores and caches ***/
 
 static int cores_in(const cJSON *facts, const_bitmap_t set)
 {
@@ -55,106 +86,119 @@ static int cores_in(const cJSON *facts, const_bitmap_t set)
 	return n;
 }
 
-/* The cores whose CPUs lie in set, as squares with a sliver per thread. */
-static int draw_cores(struct svg *g, const_bitmap_t set, int x, int y, int w)
+static void add_core(struct tree *t, struct box *parent, const char *cpus, int lidx)
 {
-	const cJSON *c;
-	int per = (w - PAD) / (CORE_W + 4), k = 0, n = cores_in(g->facts, set);
-	const struct mark *smt = svg_mark_of(g, "smt");
-	if (per < 1)
-		per = 1;
-	if (!n)
-		return 0;
-	cJSON_ArrayForEach(c, jget(g->facts, "cpu.core_cpus")) {
-		bitmap_t t;
-		int cx, cy, th, i = 0, cpu;
-		const char *kind;
-		if (!cJSON_IsString(c) || !svg_subset(c->valuestring, set))
-			continue;
-		cx = x + (k % per) * (CORE_W + 4);
-		cy = y + (k / per) * (CORE_H + 4);
-		k++;
-		if (!g->fp)
-			continue;
-		t = svg_set_of(c->valuestring);
-		th = bitmap_weight(t);
-		kind = core_kind(g->facts, c->valuestring);
-		fprintf(g->fp, "<g data-part=\"core\" data-kind=\"%s\" data-threads=\"%d\">", *kind ? kind : "C", th);
-		svg_rect(g, cx, cy, CORE_W, CORE_H, "#ffffff", C_LINE, NULL, 0, 3);
-		bitmap_foreach_begin(cpu, t) {
-			int tw = (CORE_W - 4) / (th > 0 && th <= 8 ? th : 8);
-			if (i < 8) {
-				svg_open_g(g, "thread", NULL);
-				svg_rect(g, cx + 2 + i * tw, cy + 12, tw - 1, CORE_H - 14, "#dde3ea", "#8c959f",
-				     i > 0 ? smt : NULL, 0, 1);
-				svg_text(g, cx + 2 + i * tw + tw / 2, cy + CORE_H - 5, 8, 0, "middle", "%d", cpu);
-				svg_close_g(g, NULL);
-			}
-			i++;
-		} bitmap_foreach_end();
-		svg_text(g, cx + CORE_W / 2, cy + 10, 9, 1, "middle", "%s", *kind ? kind : "core");
-		fputs("<title>", g->fp);
-		html_escf(g->fp, "%score, CPUs %s", !strcmp(kind, "P") ? "performance " : !strcmp(kind, "E") ?
-			  "efficiency " : "", c->valuestring);
-		fputs("</title></g>", g->fp);
-		bitmap_free(t);
-	}
-	return ((k - 1) / per + 1) * (CORE_H + 4);
+	const char *kind = core_kind(t->g->facts, cpus);
+	bitmap_t s = svg_set_of(cpus);
+	const struct mark *smt = svg_mark_of(t->g, "smt");
+	struct box *c = box_new(parent, "core", "#ffffff", C_LINE);
+	int cpu, i = 0;
+	cpus_attr(c, s);
+	box_attr(c, "data-threads", "%d", bitmap_weight(s));
+	box_attr(c, "data-kind", "%s", *kind ? kind : "C");
+	c->size = 10;
+	box_line(c, 0, "%sCore L#%d", !strcmp(kind, "P") ? "P-" : !strcmp(kind, "E") ? "E-" : "", lidx);
+	box_title(c, "%score L#%d, CPUs %s", !strcmp(kind, "P") ? "performance " : !strcmp(kind, "E") ?
+		  "efficiency " : "", lidx, cpus);
+	bitmap_foreach_begin(cpu, s) {
+		struct box *p = box_new(c, "thread", "#dde3ea", "#8c959f");
+		p->size = 10;
+		p->rx = 2;
+		p->min_w = 34;
+		box_attr(p, "data-os", "%d", cpu);
+		box_line(p, 0, "P#%d", cpu);
+		box_title(p, "hardware thread (PU) P#%d", cpu);
+		if (i++ > 0)
+			box_mark(p, smt);
+	} bitmap_foreach_end();
+	bitmap_free(s);
 }
 
-/* The L3 groups of set (each with its cores), then cores in no group. */
-static int draw_l3(struct svg *g, const_bitmap_t set, int x, int y, int w)
+static int core_cols(int n)
 {
-	const cJSON *l3 = jget(g->facts, "cpu.caches.l3"), *inst;
-	bitmap_t rest = bitmap_dup(set);
-	int cx = x, cy = y, rowh = 0, h;
+	return n <= 4 ? n : n / 2 + n % 2 > 8 ? 8 : n / 2 + n % 2;
+}
+
+/* "8x L2 256 KiB · 8x L1d 32 KiB": the smaller caches of set, counted. */
+static void caches_line(const cJSON *facts, const_bitmap_t set, char *buf, size_t n)
+{
+	static const char *const lv[] = { "l2", "l1d" };
+	size_t i, k = 0;
 	char b[32];
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(lv); i++) {
+		const cJSON *c = jget(jget(facts, "cpu.caches"), lv[i]), *inst;
+		int cnt = 0;
+		cJSON_ArrayForEach(inst, jget(c, "instance_cpus"))
+			cnt += cJSON_IsString(inst) && svg_subset(inst->valuestring, set);
+		if (cnt && k < n)
+			k += (size_t)snprintf(buf + k, n - k, "%s%dx %s %s", k ? " \xc2\xb7 " : "", cnt,
+					      i ? "L1d" : "L2", svg_bytes_h(jnum(c, "size_bytes"), b, sizeof(b)));
+	}
+}
+
+/* The L3 groups of set with their cores, then cores in no group. */
+static void add_cores(struct tree *t, struct box *parent, const_bitmap_t set)
+{
+	const cJSON *facts = t->g->facts, *l3 = jget(facts, "cpu.caches.l3"), *inst, *c;
+	bitmap_t rest = bitmap_dup(set);
+	char b[32], cl[160];
 	cJSON_ArrayForEach(inst, jget(l3, "instance_cpus")) {
 		bitmap_t s;
-		int n, per, gw, gh;
+		struct box *g;
+		int n = 0;
 		if (!cJSON_IsString(inst) || !svg_meets(inst->valuestring, set))
 			continue;
 		s = svg_set_of(inst->valuestring);
 		bitmap_and(s, s, set);
 		bitmap_andnot(rest, rest, s);
-		n = cores_in(g->facts, s);
-		/* As wide as its cores in rows of up to 8, at most the width. */
-		per = n < 8 ? (n > 2 ? n : 2) : 8;
-		gw = PAD + per * (CORE_W + 4) + PAD;
-		if (gw > w)
-			gw = w;
-		if (cx > x && cx + gw > x + w) {
-			cx = x;
-			cy += rowh + PAD;
-			rowh = 0;
+		g = box_new(parent, "l3", "#eef1f4", "#8c959f");
+		cpus_attr(g, s);
+		g->size = 10;
+		box_line(g, 0, "L3 %s", svg_bytes_h(jnum(l3, "size_bytes"), b, sizeof(b)));
+		caches_line(facts, s, cl, sizeof(cl));
+		if (*cl)
+			box_line(g, 1, "%s", cl);
+		box_title(g, "L3 cache shared by CPUs %s", inst->valuestring);
+		cJSON_ArrayForEach(c, jget(facts, "cpu.core_cpus")) {
+			if (cJSON_IsString(c) && svg_subset(c->valuestring, s))
+				n++;
 		}
-		{
-			struct svg m = *g;
-			m.fp = NULL;
-			gh = HEAD + draw_cores(&m, s, 0, 0, gw - PAD) + 4;
-		}
-		if (g->fp) {
-			char title[96];
-			svg_open_g(g, "l3", NULL);
-			svg_rect(g, cx, cy, gw, gh, "#eef1f4", "#8c959f", NULL, 0, 4);
-			svg_text(g, cx + 6, cy + 14, 10, 1, NULL, "L3 %s", svg_bytes_h(jnum(l3, "size_bytes"), b, sizeof(b)));
-			draw_cores(g, s, cx + PAD / 2, cy + HEAD, gw - PAD);
-			snprintf(title, sizeof(title), "L3 cache shared by CPUs %s", inst->valuestring);
-			svg_close_g(g, title);
-		}
+		g->cols = core_cols(n);
 		bitmap_free(s);
-		if (gh > rowh)
-			rowh = gh;
-		cx += gw + PAD;
 	}
-	h = rowh ? cy + rowh - y : 0;
-	if (cores_in(g->facts, rest)) {
-		/* No L3 facts (or CPUs outside every instance): the cores alone. */
-		int top = y + (h ? h + PAD : 0);
-		h = top - y + draw_cores(g, rest, x, top, w);
+	/* The cores, each in its L3 group (or in parent), numbered in order. */
+	cJSON_ArrayForEach(c, jget(facts, "cpu.core_cpus")) {
+		struct box *at = parent;
+		size_t k;
+		if (!cJSON_IsString(c) || !svg_subset(c->valuestring, set))
+			continue;
+		for (k = 0; k < parent->nkid; k++)
+			if (!strcmp(parent->kid[k]->part, "l3")) {
+				bitmap_t s = svg_set_of(parent->kid[k]->av[0]);
+				int in = svg_subset(c->valuestring, s);
+				bitmap_free(s);
+				if (in) {
+					at = parent->kid[k];
+					break;
+				}
+			}
+		add_core(t, at, c->valuestring, t->lcore++);
+	}
+	if (!bitmap_iszero(rest) && cores_in(facts, rest) == cores_in(facts, set)) {
+		caches_line(facts, set, cl, sizeof(cl));
+		if (*cl && !parent->label[2])
+			box_line(parent, 2, "%s", cl);
+	}
+	{
+		int n = 0;
+		size_t k;
+		for (k = 0; k < parent->nkid; k++)
+			n += !strcmp(parent->kid[k]->part, "core");
+		if (n && n == (int)parent->nkid)
+			parent->cols = core_cols(n);
 	}
 	bitmap_free(rest);
-	return h;
 }
 
 /*** Memory ***/
@@ -167,287 +211,434 @@ static int on_package(const cJSON *ch, int pkg, int npk)
 
 /* The channels of package pkg with their slots by locator; an empty slot
  * is dashed and named. */
-static int draw_memory(struct svg *g, int pkg, int npk, int x, int y, int w)
+static void add_channels(struct tree *t, struct box *parent, int pkg, int npk)
 {
+	struct svg *g = t->g;
 	const cJSON *list = jget(g->facts, "memory.channels.list"), *ch, *loc;
-	int cx = x, cy = y + HEAD, rowh = 0, n = 0, maxslots = 1;
-	const struct mark *mm = svg_mark_of(g, "memory");
+	struct box *m;
+	int nch = 0, pop = 0;
+	double tot = 0;
 	char b[32];
-	cJSON_ArrayForEach(ch, list) {
-		int s = cJSON_GetArraySize(jget(ch, "locators"));
-		if (on_package(ch, pkg, npk) && s > maxslots)
-			maxslots = s;
-	}
-	svg_open_g(g, "memory", NULL);
-	svg_rect(g, x, y, w, HEAD - 4, "#ffffff", "#ffffff", mm, 0, 3);
-	{
-		double tot = 0;
-		int nch = 0, pop = 0;
-		cJSON_ArrayForEach(ch, list)
-			if (on_package(ch, pkg, npk)) {
-				nch++;
-				pop += jnum(ch, "dimms") > 0;
-				tot += isnan(jnum(ch, "size_bytes")) ? 0 : jnum(ch, "size_bytes");
-			}
-		if (nch)
-			svg_text(g, x + 4, y + 12, 10, 1, NULL, "Memory: %d of %d channels populated, %s", pop, nch,
-			     svg_bytes_h(tot, b, sizeof(b)));
-		else
-			svg_text(g, x + 4, y + 12, 10, 1, NULL, "%s", cJSON_IsArray(list) ?
-			     "Memory: no channels on this package" :
-			     "Memory: channels unknown (no SMBIOS table, or locators in no known scheme)");
-	}
-	svg_close_g(g, NULL);
+	if (!cJSON_IsArray(list))
+		return;
+	cJSON_ArrayForEach(ch, list)
+		if (on_package(ch, pkg, npk)) {
+			nch++;
+			pop += jnum(ch, "dimms") > 0;
+			tot += isnan(jnum(ch, "size_bytes")) ? 0 : jnum(ch, "size_bytes");
+		}
+	if (!nch)
+		return;
+	m = box_new(parent, "memory", "#ffffff", "#d0d7de");
+	m->size = 10;
+	box_line(m, 0, "Memory: %d of %d channels populated \xc2\xb7 %s", pop, nch, svg_bytes_h(tot, b, sizeof(b)));
 	cJSON_ArrayForEach(ch, list) {
 		const cJSON *locs = jget(ch, "locators"), *emp = jget(ch, "empty_slots");
 		const char *name = jstr(ch, "name");
 		double dimms = jnum(ch, "dimms");
-		int ns = cJSON_GetArraySize(locs), i = 0, h = HEAD - 2 + maxslots * (SLOT_H + 2) + 2;
-		char t[128];
+		struct box *c;
 		if (!on_package(ch, pkg, npk))
 			continue;
-		if (cx > x && cx + CH_W > x + w) {
-			cx = x;
-			cy += rowh + 4;
-		}
-		n++;
-		rowh = h;
-		if (!g->fp) {
-			cx += CH_W + 4;
-			continue;
-		}
-		fprintf(g->fp, "<g data-part=\"channel%s\">", dimms > 0 ? "" : "-empty");
-		svg_rect(g, cx, cy, CH_W, h, "#f6f8fa", C_LINE, svg_mark_of(g, "channel:%d:%s", pkg, name ? name : "?"),
-		     !(dimms > 0), 3);
-		svg_text(g, cx + CH_W / 2, cy + 13, 10, 1, "middle", "Ch %s", name ? name : "?");
-		if (!ns) {
-			/* No locators: the DIMM count only. */
-			svg_text(g, cx + CH_W / 2, cy + 30, 9, 0, "middle", "%.0f DIMM%s", isnan(dimms) ? 0 : dimms,
-			     dimms == 1 ? "" : "s");
-		}
+		c = box_new(m, dimms > 0 ? "channel" : "channel-empty", "#f6f8fa", C_LINE);
+		c->size = 10;
+		c->dashed = !(dimms > 0);
+		c->cols = 1;
+		c->min_w = 70;
+		box_line(c, 0, "Ch %s", name ? name : "?");
+		if (!cJSON_GetArraySize(locs))
+			box_line(c, 1, "%.0f DIMM%s", isnan(dimms) ? 0 : dimms, dimms == 1 ? "" : "s");
+		box_mark(c, svg_mark_of(g, "channel:%d:%s", pkg, name ? name : "?"));
+		box_title(c, "channel %s: %.0f DIMM%s, %s", name ? name : "?", isnan(dimms) ? 0 : dimms,
+			  dimms == 1 ? "" : "s", svg_bytes_h(jnum(ch, "size_bytes"), b, sizeof(b)));
 		cJSON_ArrayForEach(loc, locs) {
 			const char *l = cJSON_IsString(loc) ? loc->valuestring : "?";
 			const cJSON *e;
-			int empty = 0, sy = cy + HEAD - 2 + i * (SLOT_H + 2);
-			char cl[24];
+			int empty = 0;
+			struct box *s;
 			cJSON_ArrayForEach(e, emp)
 				empty |= cJSON_IsString(e) && !strcmp(e->valuestring, l);
-			svg_clip(l, 12, cl, sizeof(cl));
-			fprintf(g->fp, "<g data-part=\"%s\" data-locator=\"", empty ? "slot-empty" : "dimm");
-			html_esc(g->fp, l);
-			fputs("\">", g->fp);
-			svg_rect(g, cx + 3, sy, CH_W - 6, SLOT_H, empty ? "#ffffff" : "#c9d1d9", empty ? "#6e7781" : C_LINE,
-			     svg_mark_of(g, "%s:%s", empty ? "slot" : "dimm", l), empty, 2);
-			svg_text(g, cx + CH_W / 2, sy + 12, 9, 0, "middle", "%s", cl);
-			snprintf(t, sizeof(t), "%s: %s", l, empty ? "empty slot" : "DIMM");
-			svg_close_g(g, t);
-			i++;
+			s = box_new(c, empty ? "slot-empty" : "dimm", empty ? "#ffffff" : "#c9d1d9", empty ? "#6e7781" : C_LINE);
+			s->size = 9;
+			s->rx = 2;
+			s->dashed = empty;
+			s->min_w = 58;
+			box_attr(s, "data-locator", "%s", l);
+			box_line(s, 1, "%s", l);
+			box_mark(s, svg_mark_of(g, "%s:%s", empty ? "slot" : "dimm", l));
+			box_title(s, "%s: %s", l, empty ? "empty slot" : "DIMM");
 		}
-		snprintf(t, sizeof(t), "channel %s: %.0f DIMM%s, %s", name ? name : "?", isnan(dimms) ? 0 : dimms,
-			 dimms == 1 ? "" : "s", svg_bytes_h(jnum(ch, "size_bytes"), b, sizeof(b)));
-		svg_close_g(g, t);
-		cx += CH_W + 4;
 	}
-	return HEAD + (n ? cy - (y + HEAD) + rowh : 0) + 4;
 }
 
-/*** NUMA nodes and packages ***/
+/* The DIMMs the SMBIOS table names when no channel is known, and the empty
+ * slots it counts. */
+static void add_dimms(struct tree *t, struct box *parent)
+{
+	struct svg *g = t->g;
+	const cJSON *d;
+	struct box *m;
+	double total = jnum(g->facts, "memory.slots.total"), pop = jnum(g->facts, "memory.slots.populated");
+	char b[32];
+	if (cJSON_IsArray(jget(g->facts, "memory.channels.list")) || !cJSON_GetArraySize(jget(g->facts, "memory.dimms")))
+		return;
+	m = box_new(parent, "memory", "#ffffff", "#d0d7de");
+	m->size = 10;
+	box_line(m, 0, "DIMMs (channels not known)");
+	cJSON_ArrayForEach(d, jget(g->facts, "memory.dimms")) {
+		const char *l = jstr(d, "locator") ? jstr(d, "locator") : "?";
+		struct box *s = box_new(m, "dimm", "#c9d1d9", C_LINE);
+		s->size = 9;
+		s->rx = 2;
+		box_attr(s, "data-locator", "%s", l);
+		box_line(s, 0, "%s", l);
+		box_line(s, 1, "%s%s%s", svg_bytes_h(jnum(d, "size_bytes"), b, sizeof(b)),
+			 jstr(d, "type") ? " " : "", jstr(d, "type") ? jstr(d, "type") : "");
+		box_mark(s, svg_mark_of(g, "dimm:%s", l));
+		box_title(s, "%s: DIMM", l);
+	}
+	if (!isnan(total) && !isnan(pop) && total > pop && total - pop < 1e6) {
+		struct box *s = box_new(m, "slots-empty", "#ffffff", "#6e7781");
+		s->dashed = 1;
+		s->size = 9;
+		box_line(s, 0, "%.0f empty", total - pop);
+		box_line(s, 1, "slots");
+		box_title(s, "%.0f of %.0f slots empty (the table names none of them)", total - pop, total);
+	}
+}
 
-/* A NUMA node's id as an int, clamped before the cast (a report may say
- * 1e300; no real id is above 1023): -2, which no device names, when it has
- * none. */
+/* The memory of the machine in one line: where a finding about it all goes. */
+static void add_memory_total(struct tree *t, struct box *parent)
+{
+	const cJSON *f = t->g->facts;
+	double tot = jnum(f, "memory.total_bytes"), st = jnum(f, "memory.slots.total"), sp = jnum(f, "memory.slots.populated");
+	double cores = jnum(f, "cpu.cores");
+	struct box *m = box_new(parent, "memory-total", "#ffffff", C_LINE);
+	char b[32], c[32], line[160];
+	size_t k = 0;
+	m->size = 11;
+	if (isnan(tot) && isnan(st))
+		k += (size_t)snprintf(line, sizeof(line), "Memory: size unknown");
+	else
+		k += (size_t)snprintf(line, sizeof(line), "Memory %s", svg_bytes_h(tot, b, sizeof(b)));
+	if (!isnan(tot) && cores > 0 && k < sizeof(line))
+		k += (size_t)snprintf(line + k, sizeof(line) - k, " \xc2\xb7 %s per core", svg_bytes_h(tot / cores, c, sizeof(c)));
+	if (!isnan(st) && !isnan(sp) && k < sizeof(line))
+		snprintf(line + k, sizeof(line) - k, " \xc2\xb7 %.0f of %.0f slots", sp, st);
+	box_line(m, 0, "%s", line);
+	m->stretch = !cJSON_GetArraySize(jget(f, "memory.dimms")) || cJSON_IsArray(jget(f, "memory.channels.list"));
+	box_mark(m, svg_mark_of(t->g, "memory"));
+	box_title(m, "the machine's memory");
+}
+
+/*** NUMA nodes, packages, groups ***/
+
 static int node_id(const cJSON *nd)
 {
 	double v = jnum(nd, "id");
 	return isnan(v) ? -2 : num_clamp(v, -2, 1 << 20);
 }
 
-static int draw_node(struct svg *g, const cJSON *nd, const_bitmap_t cpus, int node, int x, int y, int w)
+static void node_text(const cJSON *nd, char *t, size_t n)
 {
-	struct svg m = *g;
-	int hc, hp, h, ncores = cores_in(g->facts, cpus);
-	const char *cl = jstr(nd, "cpus");
-	char b[32], t[160];
-	m.fp = NULL;
-	hc = draw_l3(&m, cpus, 0, 0, w - 2 * PAD);
-	hp = svg_draw_pci(&m, node, 0, 0, w - 2 * PAD);
-	h = HEAD + hc + (hc && hp ? PAD : 0) + hp + PAD;
-	if (!g->fp)
-		return h;
-	fprintf(g->fp, "<g data-part=\"numa-node\" data-node=\"%d\">", node);
-	svg_rect(g, x, y, w, h, "#f6f8fa", C_LINE, svg_mark_of(g, "numa"), 0, 5);
-	if (!nd)
-		snprintf(t, sizeof(t), "CPUs (no NUMA facts)");
-	else {
-		int k = snprintf(t, sizeof(t), "NUMA node %d", node);
-		if (!isnan(jnum(nd, "memory_bytes")))
-			k += snprintf(t + k, sizeof(t) - (size_t)k, " \xc2\xb7 %s", svg_bytes_h(jnum(nd, "memory_bytes"), b,
-											    sizeof(b)));
-		if (cl && *cl && !cJSON_IsArray(jget(g->facts, "cpu.core_cpus")))
-			snprintf(t + k, sizeof(t) - (size_t)k, " \xc2\xb7 CPUs %s \xc2\xb7 cores unknown", cl);
-		else if (cl && *cl)
-			snprintf(t + k, sizeof(t) - (size_t)k, " \xc2\xb7 CPUs %s \xc2\xb7 %d core%s", cl, ncores,
-				 ncores == 1 ? "" : "s");
-		else
-			snprintf(t + k, sizeof(t) - (size_t)k, " \xc2\xb7 %s", cl ? "no CPUs (memory only)" :
-				 "CPUs unknown");
-	}
-	svg_text(g, x + 6, y + 14, 11, 1, NULL, "%s", t);
-	draw_l3(g, cpus, x + PAD, y + HEAD, w - 2 * PAD);
-	svg_draw_pci(g, node, x + PAD, y + HEAD + hc + (hc && hp ? PAD : 0), w - 2 * PAD);
-	fputs("</g>", g->fp);
-	return h;
+	char b[32];
+	int k = snprintf(t, n, "NUMA node P#%d", node_id(nd));
+	if (!isnan(jnum(nd, "memory_bytes")) && k > 0 && (size_t)k < n)
+		snprintf(t + k, n - (size_t)k, " \xc2\xb7 %s", svg_bytes_h(jnum(nd, "memory_bytes"), b, sizeof(b)));
 }
 
-static int draw_package(struct svg *g, int pkg, int npk, const char *pcpus, int x, int y, int w)
+/* A NUMA node as a strip (its CPUs are its box's). */
+static struct box *add_numa_strip(struct tree *t, struct box *parent, const cJSON *nd)
 {
+	struct box *s = box_new(parent, "numa-node", "#dff0e6", "#4d8a62");
+	char txt[96];
+	const char *cl = jstr(nd, "cpus");
+	node_text(nd, txt, sizeof(txt));
+	s->stretch = 1;
+	s->size = 11;
+	box_attr(s, "data-node", "%d", node_id(nd));
+	if (cl && *cl)
+		box_attr(s, "data-cpus", "%s", cl);
+	box_line(s, 0, "%s%s", txt, cl && !*cl ? " \xc2\xb7 no CPUs (memory only)" : !cl ? " \xc2\xb7 CPUs unknown" : "");
+	box_mark(s, svg_mark_of(t->g, "numa"));
+	box_title(s, "%s, CPUs %s", txt, cl ? (*cl ? cl : "none") : "unknown");
+	return s;
+}
+
+static void add_package(struct tree *t, struct box *parent, int pkg, int npk, const_bitmap_t set)
+{
+	struct svg *g = t->g;
 	const cJSON *nodes = jget(g->facts, "numa.nodes"), *nd, *sock;
-	bitmap_t set = pcpus ? svg_set_of(pcpus) : bitmap_alloc();
-	int hm, hn = 0, yy;
+	struct box *p = box_new(parent, "package", "#ffffff", C_TEXT);
 	const char *ver;
-	struct svg m = *g;
-	m.fp = NULL;
-	if (!pcpus) {
-		const cJSON *c;
-		cJSON_ArrayForEach(c, jget(g->facts, "cpu.core_cpus"))
-			if (cJSON_IsString(c)) {
-				bitmap_t s = svg_set_of(c->valuestring);
-				bitmap_or(set, set, s);
-				bitmap_free(s);
-			}
-	}
-	hm = draw_memory(&m, pkg, npk, 0, 0, w - 2 * PAD);
-	/* Measure the nodes whose CPUs are on this package (a node that spans
-	 * packages is drawn beside them, by draw_rest). */
+	char cl[512] = "";
+	int ninside = 0, equal = 0;
+	p->rx = 6;
+	p->size = 12;
+	box_attr(p, "data-package", "%d", pkg);
+	cpus_attr(p, set);
+	bitmap_list_snprintf(cl, sizeof(cl), set);
+	box_line(p, 0, "Package P#%d", pkg);
+	sock = cJSON_GetArrayItem(jget(g->facts, "platform.sockets"), pkg);
+	ver = jstr(sock, "version") ? jstr(sock, "version") : jstr(g->facts, "cpu.model_name");
+	if (ver)
+		box_line(p, 1, "%s", ver);
+	box_mark(p, svg_mark_of(g, "package"));
+	box_title(p, "package %d: CPUs %s, %d cores", pkg, cl, cores_in(g->facts, set));
+	hold(t, p, set, -1);
 	cJSON_ArrayForEach(nd, nodes) {
 		bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-		if (bitmap_intersects(s, set) && bitmap_isincluded(s, set)) {
-			hn += draw_node(&m, nd, s, node_id(nd), 0, 0, w - 2 * PAD) + PAD;
+		if (!bitmap_iszero(s) && bitmap_isincluded(s, set)) {
+			ninside++;
+			equal |= bitmap_isequal(s, set);
 		}
 		bitmap_free(s);
 	}
-	if (!cJSON_GetArraySize(nodes))
-		hn = draw_node(&m, NULL, set, pkg == 0 ? 0 : -2, 0, 0, w - 2 * PAD) + PAD;
-	if (g->fp) {
-		fprintf(g->fp, "<g data-part=\"package\" data-package=\"%d\">", pkg);
-		svg_rect(g, x, y, w, HEAD + hm + hn + PAD, "#ffffff", C_TEXT, svg_mark_of(g, "package"), 0, 7);
-		sock = cJSON_GetArrayItem(jget(g->facts, "platform.sockets"), pkg);
-		ver = jstr(sock, "version") ? jstr(sock, "version") : jstr(g->facts, "cpu.model_name");
-		{
-			char v[80];
-			svg_clip(ver, 60, v, sizeof(v));
-			svg_text(g, x + 8, y + 15, 12, 1, NULL, "Package %d%s%s%s%s", pkg, ver ? " \xc2\xb7 " : "", ver ? v : "",
-			     pcpus ? " \xc2\xb7 CPUs " : "", pcpus ? pcpus : "");
-		}
-		draw_memory(g, pkg, npk, x + PAD, y + HEAD, w - 2 * PAD);
-		yy = y + HEAD + hm;
+	if (ninside == 1 && equal) {
 		cJSON_ArrayForEach(nd, nodes) {
 			bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-			if (bitmap_intersects(s, set) && bitmap_isincluded(s, set)) {
-				yy += draw_node(g, nd, s, node_id(nd), x + PAD, yy, w - 2 * PAD) + PAD;
+			if (bitmap_isequal(s, set))
+				add_numa_strip(t, p, nd);
+			bitmap_free(s);
+		}
+	}
+	add_channels(t, p, pkg, npk);
+	if (ninside > 1 || (ninside == 1 && !equal)) {
+		/* Several nodes in the package: a box each, with its cores. */
+		bitmap_t rest = bitmap_dup(set);
+		cJSON_ArrayForEach(nd, nodes) {
+			bitmap_t s = svg_set_of(jstr(nd, "cpus"));
+			if (!bitmap_iszero(s) && bitmap_isincluded(s, set)) {
+				struct box *b = box_new(p, "numa-node", "#f4faf6", "#4d8a62");
+				char txt[96];
+				node_text(nd, txt, sizeof(txt));
+				b->size = 11;
+				box_attr(b, "data-node", "%d", node_id(nd));
+				cpus_attr(b, s);
+				box_line(b, 0, "%s", txt);
+				box_mark(b, svg_mark_of(g, "numa"));
+				box_title(b, "%s, CPUs %s", txt, jstr(nd, "cpus"));
+				hold(t, b, s, node_id(nd));
+				add_cores(t, b, s);
+				bitmap_andnot(rest, rest, s);
 			}
 			bitmap_free(s);
 		}
-		if (!cJSON_GetArraySize(nodes))
-			draw_node(g, NULL, set, pkg == 0 ? 0 : -2, x + PAD, yy, w - 2 * PAD);
-		fputs("</g>", g->fp);
-	}
-	bitmap_free(set);
-	return HEAD + hm + hn + PAD;
-}
-
-/* NUMA nodes on no package (no CPUs, or CPUs on none), and devices whose
- * node is unknown on a host with several. */
-static int draw_rest(struct svg *g, const char *const *pk, int npk, int x, int y, int w)
-{
-	const cJSON *nodes = jget(g->facts, "numa.nodes"), *nd, *o, *c;
-	int h = 0, i, unknown = 0;
-	bitmap_t all = bitmap_alloc();
-	/* The CPUs the packages drew: theirs, or every core's with one box. */
-	for (i = 0; i < npk; i++) {
-		bitmap_t s = svg_set_of(pk[i]);
-		bitmap_or(all, all, s);
-		bitmap_free(s);
-	}
-	if (!npk)
-		cJSON_ArrayForEach(c, jget(g->facts, "cpu.core_cpus"))
-			if (cJSON_IsString(c)) {
-				bitmap_t s = svg_set_of(c->valuestring);
-				bitmap_or(all, all, s);
-				bitmap_free(s);
-			}
-	cJSON_ArrayForEach(nd, nodes) {
-		bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-		int inside = 0;
-		for (i = 0; i < npk && !inside; i++) {
-			bitmap_t ps = svg_set_of(pk[i]);
-			inside = bitmap_intersects(s, ps) && bitmap_isincluded(s, ps);
-			bitmap_free(ps);
-		}
-		if (!npk)
-			inside = bitmap_intersects(s, all) && bitmap_isincluded(s, all);
-		if (!inside) {
-			/* A node with no CPUs, with CPUs the packages do not
-			 * have, or spanning packages. */
-			h += draw_node(g, nd, s, node_id(nd), x, y + h, w) + PAD;
-		}
-		bitmap_free(s);
-	}
-	cJSON_ArrayForEach(o, g->info)
-		unknown |= svg_dev_on_node(g->facts, o, -1);
-	if (unknown) {
-		struct svg m = *g;
-		int hp, bh;
-		m.fp = NULL;
-		hp = svg_draw_pci(&m, -1, 0, 0, w - 2 * PAD);
-		bh = HEAD + hp + PAD;
-		if (g->fp) {
-			svg_open_g(g, "numa-unknown", NULL);
-			svg_rect(g, x, y + h, w, bh, "#ffffff", C_LINE, NULL, 1, 5);
-			svg_text(g, x + 6, y + h + 14, 11, 1, NULL,
-			     "NUMA node not reported by the firmware (numa_node -1): these devices");
-			svg_draw_pci(g, -1, x + PAD, y + h + HEAD, w - 2 * PAD);
-			svg_close_g(g, NULL);
-		}
-		h += bh + PAD;
-	}
-	bitmap_free(all);
-	return h;
-}
-
-static int draw_legend(struct svg *g, int x, int y, int findings)
-{
-	static const struct { const char *label; int rank, dashed; } keys[] = {
-		{ "fail", MARK_FAIL, 0 }, { "warn", MARK_WARN, 0 }, { "no finding", 0, 0 }, { "empty slot", 0, 1 } };
-	size_t i;
-	int cx = x;
-	if (!g->fp)
-		return 16;
-	svg_open_g(g, "legend", NULL);
-	for (i = findings ? 0 : 2; i < ARRAY_SIZE(keys); i++) {
-		if (g->fp) {
-			fprintf(g->fp, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\" fill=\"%s\" stroke=\"%s\"%s/>",
-				cx, y, svg_fill_of(keys[i].rank, "#ffffff"), svg_line_of(keys[i].rank, C_LINE),
-				keys[i].dashed ? " stroke-dasharray=\"4 3\"" : "");
-		}
-		svg_text(g, cx + 18, y + 10, 10, 0, NULL, "%s", keys[i].label);
-		cx += 18 + 8 * (int)strlen(keys[i].label) + 10;
-	}
-	svg_close_g(g, NULL);
-	return 16;
+		if (cores_in(g->facts, rest))
+			add_cores(t, p, rest);
+		bitmap_free(rest);
+	} else
+		add_cores(t, p, set);
 }
 
 /*** The drawing ***/
 
+static void add_legend(struct tree *t, struct box *machine, const cJSON *findings)
+{
+	struct svg *g = t->g;
+	struct box *l;
+	size_t i;
+	int any = 0;
+	if (!findings)
+		return;
+	l = box_new(machine, "legend", "#ffffff", "#d0d7de");
+	l->stretch = 1;
+	l->size = 11;
+	/* Each finding drawn once: those that own a part, then those that
+	 * share one (the part's title names both). */
+	for (i = 0; i < 2 * g->nm; i++) {
+		const struct mark *m = &g->m[i % g->nm];
+		const char *why = i < g->nm ? m->why : m->also;
+		size_t j;
+		int dup = 0;
+		if (!why || !m->drawn)
+			continue;
+		for (j = 0; j < i; j++) {
+			const struct mark *o = &g->m[j % g->nm];
+			const char *w2 = j < g->nm ? o->why : o->also;
+			dup |= o->drawn && w2 && !strcmp(w2, why);
+		}
+		if (dup)
+			continue;
+		{
+			struct box *e = box_new(l, "legend-item", svg_fill_of(m->rank, "#ffffff"), svg_line_of(m->rank, C_LINE));
+			e->size = 10;
+			box_line(e, 0, "%s %s", m->rank == MARK_FAIL ? "fail" : "warn", why);
+			if (i < g->nm && m->title)
+				box_line(e, 1, "%s", m->title);
+			else if (i >= g->nm)
+				box_line(e, 1, "on the same part as %s", m->why);
+			any = 1;
+		}
+	}
+	box_line(l, 0, any ? "Findings on this drawing (each on its part, with its reason)" :
+		 "No finding names a part of this drawing");
+}
+
+/* Marks the boxes carry (before drawing: the legend lists them). */
+static void note_drawn(const struct box *b)
+{
+	size_t k;
+	if (b->mk)
+		((struct mark *)b->mk)->drawn = 1;
+	for (k = 0; k < b->nkid; k++)
+		note_drawn(b->kid[k]);
+}
+
+static void place_pci(struct tree *t, struct box *machine)
+{
+	struct pci_place *pl;
+	size_t n = svg_pci_places(t->g, &pl), i, j;
+	struct box *unknown = NULL;
+	const cJSON *nodes = jget(t->g->facts, "numa.nodes");
+	for (i = 0; i < n; i++) {
+		struct box *at = NULL;
+		int best = 1 << 30;
+		/* Only the CPUs the machine has (a mask may name more). */
+		if (t->nh)
+			bitmap_and(pl[i].cpus, pl[i].cpus, t->h[0].cpus);
+		if (bitmap_iszero(pl[i].cpus) && cJSON_GetArraySize(nodes) <= 1 && t->nh)
+			bitmap_copy(pl[i].cpus, t->h[0].cpus);
+		/* The smallest box that holds its CPUs; of equal ones the outermost. */
+		for (j = 0; j < t->nh && !bitmap_iszero(pl[i].cpus); j++)
+			if (bitmap_isincluded(pl[i].cpus, t->h[j].cpus) && bitmap_weight(t->h[j].cpus) < best) {
+				best = bitmap_weight(t->h[j].cpus);
+				at = t->h[j].b;
+			}
+		if (!at) {
+			if (!unknown) {
+				unknown = box_new(machine, "numa-unknown", "#ffffff", C_LINE);
+				unknown->dashed = 1;
+				box_line(unknown, 0, "Locality not reported (numa_node -1, no local CPUs)");
+			}
+			at = unknown;
+		}
+		svg_pci_box(t->g, at, pl[i].hb);
+	}
+	svg_pci_places_free(pl, n);
+}
+
+/* A NUMA node that spans packages (not all of them): a group of those
+ * packages with the node; one that spans all is the machine's. */
+static void add_groups(struct tree *t, struct box *machine, bitmap_t *pk, int *grp, int npk)
+{
+	const cJSON *nd;
+	size_t k;
+	int i;
+	k = 0;
+	cJSON_ArrayForEach(nd, jget(t->g->facts, "numa.nodes")) {
+		bitmap_t s = svg_set_of(jstr(nd, "cpus")), u;
+		int n = 0, first = -1;
+		struct box *gb;
+		for (i = 0; i < npk; i++)
+			if (bitmap_intersects(s, pk[i]) && grp[i] < 0) {
+				n++;
+				if (first < 0)
+					first = i;
+			}
+		if (n < 2 || n == npk) {
+			/* In one package, or in all of them: the machine's node. */
+			if (n == npk && npk > 1)
+				add_numa_strip(t, machine, nd);
+			bitmap_free(s);
+			continue;
+		}
+		gb = box_new(machine, "group", "#fafbfc", "#6e7781");
+		gb->rx = 7;
+		gb->size = 11;
+		u = bitmap_alloc();
+		for (i = 0; i < npk; i++)
+			if (bitmap_intersects(s, pk[i]) && grp[i] < 0) {
+				grp[i] = (int)k;
+				bitmap_or(u, u, pk[i]);
+			}
+		cpus_attr(gb, u);
+		box_line(gb, 0, "Group: NUMA node %d spans %d packages", node_id(nd), n);
+		box_title(gb, "packages sharing NUMA node %d", node_id(nd));
+		hold(t, gb, u, -1);
+		add_numa_strip(t, gb, nd);
+		for (i = 0; i < npk; i++)
+			if (grp[i] == (int)k)
+				add_package(t, gb, i, npk, pk[i]);
+		bitmap_free(u);
+		bitmap_free(s);
+		k++;
+	}
+}
+
+static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *findings)
+{
+	struct tree *t = xcalloc(1, sizeof(*t));
+	const cJSON *facts = g->facts, *c, *nd, *nodes = jget(facts, "numa.nodes");
+	const char *host = jstr(host_obj, "hostname"), *kernel = jstr(facts, "kernel.version");
+	struct box *machine = box_new(NULL, "machine", "#ffffff", C_TEXT);
+	bitmap_t all = bitmap_alloc(), pk[256];
+	int npk = 0, i, grp[256];
+	size_t k;
+	t->g = g;
+	machine->rx = 8;
+	machine->size = 14;
+	box_line(machine, 0, "Machine %s%s%s", host ? host : "(host name unknown)", kernel ? " \xc2\xb7 Linux " : "",
+		 kernel ? kernel : "");
+	cJSON_ArrayForEach(c, jget(facts, "cpu.core_cpus"))
+		if (cJSON_IsString(c)) {
+			bitmap_t s = svg_set_of(c->valuestring);
+			bitmap_or(all, all, s);
+			bitmap_free(s);
+		}
+	cJSON_ArrayForEach(c, jget(facts, "cpu.package_cpus"))
+		if (cJSON_IsString(c) && npk < (int)ARRAY_SIZE(pk)) {
+			pk[npk] = svg_set_of(c->valuestring);
+			bitmap_or(all, all, pk[npk]);
+			grp[npk++] = -1;
+		}
+	if (!npk) {
+		pk[npk] = bitmap_dup(all);
+		grp[npk++] = -1;
+	}
+	cpus_attr(machine, all);
+	hold(t, machine, all, -1);
+	add_memory_total(t, machine);
+	add_dimms(t, machine);
+	add_groups(t, machine, pk, grp, npk);
+	for (i = 0; i < npk; i++)
+		if (grp[i] < 0)
+			add_package(t, machine, i, npk, pk[i]);
+	/* Nodes without CPUs, and nodes on no package. */
+	cJSON_ArrayForEach(nd, nodes) {
+		bitmap_t s = svg_set_of(jstr(nd, "cpus"));
+		int placed = 0;
+		for (i = 0; i < npk && !bitmap_iszero(s); i++)
+			placed |= bitmap_intersects(s, pk[i]);
+		if (!placed)
+			add_numa_strip(t, machine, nd)->stretch = 0;
+		bitmap_free(s);
+	}
+	place_pci(t, machine);
+	note_drawn(machine);
+	add_legend(t, machine, findings);
+	if (findings && machine->nkid > 2) {
+		/* The legend at the top, after the memory line. */
+		struct box *l = machine->kid[machine->nkid - 1];
+		memmove(machine->kid + 2, machine->kid + 1, (machine->nkid - 2) * sizeof(*machine->kid));
+		machine->kid[1] = l;
+	}
+	for (i = 0; i < npk; i++)
+		bitmap_free(pk[i]);
+	for (k = 0; k < t->nh; k++)
+		bitmap_free(t->h[k].cpus);
+	bitmap_free(all);
+	free(t);
+	return machine;
+}
+
 static void node_svg(FILE *fp, const cJSON *facts, const cJSON *host_obj, const cJSON *findings, int standalone)
 {
-	struct svg g = { NULL, facts, NULL, 0, 0, 0, NULL }, m;
+	struct svg g = { NULL, facts, NULL, 0, 0, 0, NULL };
 	cJSON *made = NULL;
-	const cJSON *pc = jget(facts, "cpu.package_cpus");
-	const char *pk[256];
-	int npk = 0, h, i, y;
-	const char *host = jstr(host_obj, "hostname"), *kernel = jstr(facts, "kernel.version");
+	const char *host = jstr(host_obj, "hostname");
 	const cJSON *c;
+	struct box *m;
+	int w, h;
 	g.info = jget(facts, "pci.matrix.info");
 	if (!cJSON_IsArray(g.info)) {
 		/* Facts from before pci.matrix: the accelerators and NICs, each
@@ -469,45 +660,28 @@ static void node_svg(FILE *fp, const cJSON *facts, const cJSON *host_obj, const 
 		g.info = made;
 	}
 	svg_collect_marks(&g, findings);
-	cJSON_ArrayForEach(c, pc)
-		if (cJSON_IsString(c) && npk < (int)ARRAY_SIZE(pk))
-			pk[npk++] = c->valuestring;
-	m = g;
-	/* Measure. */
-	h = 30 + 20;
-	if (npk)
-		for (i = 0; i < npk; i++)
-			h += draw_package(&m, i, npk, pk[i], 0, 0, SVG_W - 2 * PAD - 8) + PAD;
-	else
-		h += draw_package(&m, 0, 1, NULL, 0, 0, SVG_W - 2 * PAD - 8) + PAD;
-	h += draw_rest(&m, pk, npk, 0, 0, SVG_W - 2 * PAD - 8);
-	h += PAD;
+	m = build(&g, host_obj, findings);
+	box_layout(m, SVG_W - 8);
+	box_place(m, 4, 4);
+	w = m->w + 8;
+	h = m->h + 8;
 	g.fp = fp;
 	if (standalone)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
+		MK(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	/* Inside a page the HTML parser puts it in the SVG namespace itself
 	 * (and the page names nothing outside itself). */
-	fprintf(fp, "<svg%s id=\"node-drawing\" class=\"nodemap\" role=\"img\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Verdana, sans-serif\">",
-		standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", SVG_W, h, SVG_W, h);
-	fputs("<title>", fp);
-	html_escf(fp, "%s: the node as nodeaudit sees it", host ? host : "unknown host");
-	fputs("</title>", fp);
-	svg_rect(&g, 0, 0, SVG_W, h, "#ffffff", "#ffffff", NULL, 0, 0);
-	svg_open_g(&g, "machine", NULL);
-	svg_rect(&g, 4, 4, SVG_W - 8, h - 8, "#ffffff", C_TEXT, NULL, 0, 8);
-	svg_text(&g, 14, 24, 14, 1, NULL, "Machine %s%s%s", host ? host : "(host name unknown)", kernel ? " \xc2\xb7 Linux " : "",
-	     kernel ? kernel : "");
-	draw_legend(&g, SVG_W - 380, 14, findings != NULL);
-	y = 30 + 12;
-	if (npk)
-		for (i = 0; i < npk; i++)
-			y += draw_package(&g, i, npk, pk[i], 4 + PAD, y, SVG_W - 2 * PAD - 8) + PAD;
-	else
-		y += draw_package(&g, 0, 1, NULL, 4 + PAD, y, SVG_W - 2 * PAD - 8) + PAD;
-	draw_rest(&g, pk, npk, 4 + PAD, y, SVG_W - 2 * PAD - 8);
-	svg_close_g(&g, NULL);
-	fputs("</svg>\n", fp);
+	MK(fp, "<svg");
+	if (standalone)
+		MK(fp, " xmlns=\"http://www.w3.org/2000/svg\"");
+	mk_rawf(fp, " id=\"node-drawing\" class=\"nodemap\" role=\"img\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Verdana, sans-serif\">", w, h, w, h);
+	MK(fp, "<title>");
+	mk_textf(fp, "%s: the node as nodeaudit sees it", host ? host : "unknown host");
+	MK(fp, "</title>");
+	mk_rawf(fp, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>", w, h);
+	box_draw(&g, m);
+	MK(fp, "</svg>\n");
+	box_free(m);
 	free(g.m);
 	cJSON_Delete(made);
 }

@@ -1,0 +1,299 @@
+#!/bin/sh
+# svg-lstopo.sh - the node drawing holds what lstopo draws, nested as lstopo
+# nests it.  For every fixture sysroot (tests/fixtures/*) and every shared
+# capture (../shared/fixtures/real/sysfs, when present), lstopo --input DIR
+# --of xml (hwloc, an independent reading of the same files) against probe
+# --format svg on the same tree: the same packages, NUMA nodes, cores,
+# hardware threads and PCI devices (those lstopo keeps by default), each
+# drawn once; each thread in its core, each core in its package, each
+# package in the group of the NUMA node that spans it, each NUMA node in its
+# package or group (or the machine), each PCI device under the same PCI
+# bridges and in the same package or group as lstopo's; the drawing is at
+# most 1400 px wide for machines of up to 64 CPUs.  A fixture of one subject
+# (PCI, memory) is laid over fixtures/cpu-2s-smt first when lstopo cannot
+# read it alone; a tree lstopo cannot read at all is skipped (and counted).
+# A PCI bridge lstopo does not know (a capture without the bridge's config
+# space) is not asked for.  Skips (77) without lstopo or python3.
+set -u
+: "${NODEAUDIT:?}" "${top_srcdir:?}"
+command -v python3 >/dev/null 2>&1 || { echo "# no python3: skipped"; exit 77; }
+command -v lstopo >/dev/null 2>&1 || command -v lstopo-no-graphics >/dev/null 2>&1 || { echo "# no lstopo: skipped"; exit 77; }
+LSTOPO=$(command -v lstopo-no-graphics || command -v lstopo)
+src=$(cd "$top_srcdir/tests" && pwd)
+shared=${NODEAUDIT_SHARED:-$top_srcdir/../shared}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/svglstopo.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+skipped=0
+
+cat >"$tmp/cmp.py" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+
+def bits(s):
+    """hwloc's bitmap text (0xffffffff,0x0000000f: 32-bit words, high first) as a set."""
+    out, words = set(), [w for w in s.split(",") if w]
+    for i, w in enumerate(reversed(words)):
+        v = int(w, 16)
+        for b in range(32):
+            if v >> b & 1:
+                out.add(32 * i + b)
+    return frozenset(out)
+
+def cpulist(s):
+    out = set()
+    for part in (s or "").split(","):
+        if not part:
+            continue
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return frozenset(out)
+
+def lstopo(path):
+    root = ET.parse(path).getroot()
+    objs = []
+    def walk(e, chain):
+        if e.tag != "object":
+            for k in e:
+                walk(k, chain)
+            return
+        o = {"type": e.get("type"), "os": e.get("os_index"), "cpus": bits(e.get("cpuset") or "0x0"),
+             "busid": e.get("pci_busid"), "chain": chain, "kids": []}
+        if chain:
+            chain[-1]["kids"].append(o)
+        objs.append(o)
+        for k in e:
+            walk(k, chain + [o])
+    walk(root, [])
+    return objs
+
+def lst_has_pkgs(o):
+    n = 0
+    stack = list(o["kids"])
+    while stack:
+        k = stack.pop()
+        n += k["type"] == "Package"
+        stack.extend(k["kids"])
+    return n >= 2
+
+def lst_where(o, start_self=False):
+    """The package, NUMA-spanning group or machine an object sits in."""
+    chain = o["chain"] + ([o] if start_self else [])
+    for a in reversed(chain):
+        if a["type"] == "Package":
+            return ("package", a["cpus"])
+        if a["type"] == "Group" and lst_has_pkgs(a) and any(k["type"] == "NUMANode" for k in a["kids"]):
+            return ("group", a["cpus"])
+    return ("machine",)
+
+def ours(path):
+    root = ET.parse(path).getroot()
+    objs = []
+    def walk(e, chain):
+        p = e.get("data-part")
+        c = chain
+        if p:
+            o = {"part": p, "e": e, "chain": chain}
+            objs.append(o)
+            c = chain + [o]
+        for k in e:
+            walk(k, c)
+    walk(root, [])
+    return root, objs
+
+def our_where(o):
+    for a in reversed(o["chain"]):
+        if a["part"] in ("package", "group"):
+            return (a["part"], cpulist(a["e"].get("data-cpus")))
+    return ("machine",)
+
+DEV = {"nic", "accelerator", "nvme", "storage", "network", "display", "device"}
+BRIDGE = {"bridge", "switch"}
+
+def compare(xml, svg, name):
+    bad = []
+    L = lstopo(xml)
+    root, O = ours(svg)
+    pus = sorted(int(o["os"]) for o in L if o["type"] == "PU")
+    # Threads: each once, in the core lstopo has it in.
+    lt = {int(o["os"]): [a for a in o["chain"] if a["type"] == "Core"] for o in L if o["type"] == "PU"}
+    lt = {k: (v[-1]["cpus"] if v else None) for k, v in lt.items()}
+    ot = {}
+    for o in O:
+        if o["part"] == "thread":
+            k = int(o["e"].get("data-os"))
+            if k in ot:
+                bad.append("thread P#%d drawn twice" % k)
+            core = [a for a in o["chain"] if a["part"] == "core"]
+            ot[k] = cpulist(core[-1]["e"].get("data-cpus")) if core else None
+    if set(lt) - set(ot):
+        bad.append("threads lstopo draws and we do not: %s" % sorted(set(lt) - set(ot))[:8])
+    for k in set(lt) & set(ot):
+        if lt[k] is not None and lt[k] != ot[k]:
+            bad.append("thread P#%d in core %s, lstopo %s" % (k, sorted(ot[k] or []), sorted(lt[k])))
+    # Cores: the same sets of threads, each once, in the same package.
+    lc = {o["cpus"]: lst_where(o) for o in L if o["type"] == "Core"}
+    oc = {}
+    for o in O:
+        if o["part"] == "core":
+            s = cpulist(o["e"].get("data-cpus"))
+            if s in oc:
+                bad.append("core %s drawn twice" % sorted(s))
+            oc[s] = our_where(o)
+    if set(lc) - set(oc):
+        bad.append("cores lstopo draws and we do not: %s" % [sorted(x) for x in set(lc) - set(oc)][:4])
+    for s in set(lc) & set(oc):
+        if lc[s] != oc[s]:
+            bad.append("core %s in %s, lstopo %s" % (sorted(s), oc[s][0], lc[s][0]))
+            break
+    # Packages: the same CPU sets, each once, in the same group.
+    lp = {o["cpus"]: lst_where(o) for o in L if o["type"] == "Package"}
+    op = {}
+    for o in O:
+        if o["part"] == "package":
+            s = cpulist(o["e"].get("data-cpus"))
+            if s in op:
+                bad.append("package %s drawn twice" % sorted(s))
+            op[s] = our_where(o)
+    if set(lp) - set(op):
+        bad.append("packages lstopo draws and we do not: %s (ours %s)" % ([sorted(x)[:4] for x in set(lp) - set(op)][:4],
+                                                                       [sorted(x)[:4] for x in op][:4]))
+    for s in set(lp) & set(op):
+        if lp[s] != op[s]:
+            bad.append("package %s in %s, lstopo %s" % (sorted(s)[:4], op[s][0], lp[s][0]))
+    # NUMA nodes: each once, in the same package, group or machine.
+    ln = {int(o["os"]): lst_where(o) for o in L if o["type"] == "NUMANode"}
+    on = {}
+    for o in O:
+        if o["part"] == "numa-node":
+            k = int(o["e"].get("data-node"))
+            if k in on:
+                bad.append("NUMA node %d drawn twice" % k)
+            on[k] = our_where(o)
+    # A machine with one node and no NUMA facts draws none (lstopo always has one).
+    if not (len(ln) == 1 and not on):
+        if set(ln) - set(on):
+            bad.append("NUMA nodes lstopo draws and we do not: %s (ours %s)" % (sorted(set(ln) - set(on)), sorted(on)))
+        for k in set(ln) & set(on):
+            if ln[k] != on[k]:
+                bad.append("NUMA node %d in %s %s, lstopo %s %s" % (k, on[k][0], sorted(on[k][1])[:4] if len(on[k]) > 1 else "",
+                                                                   ln[k][0], sorted(ln[k][1])[:4] if len(ln[k]) > 1 else ""))
+    # PCI devices: each once, under the same bridges, in the same place.
+    ld, known = {}, {o["busid"] for o in L if o["type"] == "Bridge" and o["busid"]}
+    for o in L:
+        if o["type"] == "PCIDev":
+            br = [a["busid"] for a in o["chain"] if a["type"] == "Bridge" and a["busid"]]
+            ld[o["busid"]] = (lst_where(o), br)
+    od = {}
+    for o in O:
+        if o["part"] in DEV and o["e"].get("data-bdf"):
+            k = o["e"].get("data-bdf")
+            if k in od:
+                bad.append("PCI %s drawn twice" % k)
+            # The bridges lstopo knows (a capture without their config
+            # space leaves lstopo without them; the sysfs path still has them).
+            br = [a["e"].get("data-bdf") for a in o["chain"] if a["part"] in BRIDGE and a["e"].get("data-bdf") in known]
+            od[k] = (our_where(o), br)
+    if set(ld) - set(od):
+        bad.append("PCI devices lstopo draws and we do not: %s" % sorted(set(ld) - set(od)))
+    for k in set(ld) & set(od):
+        if ld[k] != od[k]:
+            bad.append("PCI %s: ours in %s under %s, lstopo in %s under %s" % (k, od[k][0][0], od[k][1], ld[k][0][0], ld[k][1]))
+    w = int(float(root.get("width")))
+    if len(pus) <= 64 and w > 1400:
+        bad.append("%d px wide for %d CPUs" % (w, len(pus)))
+    return bad, "%d packages, %d NUMA nodes, %d cores, %d threads, %d PCI devices; %d px wide" % (
+        len(lp), len(ln), len(lc), len(lt), len(ld), w)
+
+# Each line of the list: name, lstopo's XML, our SVG, a known difference or "-".
+n = fails = 0
+for line in open(sys.argv[1]):
+    name, xml, svg, known = line.rstrip("\n").split("\t")
+    n += 1
+    try:
+        bad, what = compare(xml, svg, name)
+    except Exception as e:   # a drawing that does not parse, say
+        bad, what = ["cannot compare: %s" % e], ""
+    if known != "-":
+        if bad:
+            print("ok %d - %s # known difference: %s" % (n, name, known))
+            for b in bad[:3]:
+                print("#   " + b)
+        else:
+            fails += 1
+            print("not ok %d - %s: listed as a known difference (%s) but the drawing matches: take it off the list" % (n, name, known))
+    elif bad:
+        fails += 1
+        print("not ok %d - %s" % (n, name))
+        for b in bad[:8]:
+            print("#   " + b)
+    else:
+        print("ok %d - %s: %s" % (n, name, what))
+print("1..%d" % n)
+sys.exit(1 if fails else 0)
+PY
+
+# Fixtures where the facts themselves differ from hwloc's reading (the
+# drawing shows the facts): name, then why.
+known() {
+	case $1 in
+	fixtures/cpu-arm64-dt-*|fixtures/cpu-arm64-shared-block)
+		echo "packages from the device tree's cpu-map: the probe finds one, hwloc two" ;;
+	fixtures/cpu-garbled-online) echo "a garbled online list: the probe and hwloc keep different CPUs" ;;
+	"fixtures/kernel-tuned-server (over cpu-2s-smt)"|"fixtures/numa-cpumap-only (over cpu-2s-smt)"|\
+	"fixtures/numa-interleaved-2048 (over cpu-2s-smt)"|"fixtures/numa-sparse (over cpu-2s-smt)"|\
+	"fixtures/process-v2-limited (over cpu-2s-smt)"|"fixtures/numa-arm-kunpeng920-nul (over cpu-2s-smt)")
+		echo "laid over cpu-2s-smt, its own CPU and node lists contradict the base's; hwloc and the probe resolve it differently" ;;
+	"fixtures/pci-4modules-shared-uplink (over cpu-2s-smt)"|"fixtures/pci-vm-passthrough (over cpu-2s-smt)"|\
+	"fixtures/pci-nic (over cpu-2s-smt)")
+		echo "the fixture has local_cpulist but not the local_cpus mask hwloc reads: hwloc puts the devices at the machine, the drawing by their local CPUs or NUMA node" ;;
+	"fixtures/pci-garbled-sysfs (over cpu-2s-smt)") echo "a garbled function the PCI probe refuses and hwloc keeps" ;;
+	*) echo - ;;
+	esac
+}
+
+lst() { timeout 60 "$LSTOPO" --input "$1" --of xml >"$2" 2>"$tmp/l.err" && grep -q 'type="PU"' "$2"; }
+k=0
+one() {   # name sysroot
+	k=$((k + 1))
+	if ! lst "$2" "$tmp/$k.xml"; then
+		# A fixture of one subject (PCI, memory, kernel) lacks the CPUs
+		# lstopo needs: laid over fixtures/cpu-2s-smt, as the drawing's
+		# other tests do (hard links to one copy of the base; the
+		# fixture's files replace them, never write through them).
+		[ -d "$tmp/base" ] || cp -R "$src/fixtures/cpu-2s-smt" "$tmp/base"
+		rm -rf "$tmp/over"
+		cp -al "$tmp/base" "$tmp/over" 2>/dev/null || cp -R "$tmp/base" "$tmp/over"
+		cp -R --remove-destination "$2/." "$tmp/over/"
+		if ! lst "$tmp/over" "$tmp/$k.xml"; then
+			skipped=$((skipped + 1)); echo "# $1: lstopo cannot read it: $(grep -v 'discovery component' "$tmp/l.err" | head -n 1)"; return
+		fi
+		set -- "$1 (over cpu-2s-smt)" "$tmp/over"
+	fi
+	timeout 60 "$NODEAUDIT" --sysroot "$2" probe --format svg >"$tmp/$k.svg" 2>/dev/null
+	printf '%s\t%s\t%s\t%s\n' "$1" "$tmp/$k.xml" "$tmp/$k.svg" "$(known "$1")" >>"$tmp/list"
+}
+
+: >"$tmp/list"
+for d in "$src"/fixtures/*/; do
+	[ -d "$d/sys" ] || continue
+	one "fixtures/$(basename "$d")" "$d"
+done
+if [ -d "$shared/fixtures/real/sysfs" ]; then
+	for c in "$shared"/fixtures/real/sysfs/*/; do
+		t=$(ls "$c"*.tar.* 2>/dev/null | head -n 1)
+		[ -n "$t" ] || continue
+		name=$(basename "$c")
+		mkdir -p "$tmp/cap/$name"
+		tar -xf "$t" -C "$tmp/cap/$name" 2>/dev/null || { echo "# $name: cannot unpack"; continue; }
+		root=$tmp/cap/$name
+		if [ ! -d "$root/sys" ]; then
+			for s in "$root"/*/fsroot "$root"/*; do [ -d "$s/sys" ] && { root=$s; break; }; done
+		fi
+		one "shared/$name" "$root"
+		rm -rf "$tmp/cap/$name"
+	done
+else
+	echo "# $shared/fixtures/real absent: the shared captures are not compared"
+fi
+echo "# $skipped tree(s) lstopo cannot read"
+python3 "$tmp/cmp.py" "$tmp/list"
