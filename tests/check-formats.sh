@@ -174,11 +174,13 @@ fi
 # Prometheus textfile.
 "$NODEAUDIT" check --facts "$facts/bad.json" --format prometheus >"$tmp/bad.prom"
 res "prometheus exit 2" $(( $? != 2 ))
-grep -qx 'nodeaudit_check_status{id="cpu.smt",severity="warn"} 1' "$tmp/bad.prom"; res "warn is 1" $?
-grep -qx 'nodeaudit_check_status{id="memory.ecc",severity="fail"} 2' "$tmp/bad.prom"; res "fail is 2" $?
-grep -qx 'nodeaudit_check_status{id="memory.ecc.errors",severity="fail"} 3' "$tmp/bad.prom"; res "unknown is 3" $?
-grep -qx 'nodeaudit_check_status{id="cpu.isa",severity="fail"} 0' "$tmp/bad.prom"; res "pass is 0" $?
-grep -qx 'nodeaudit_check_status{id="kernel.sysctl",key="vm.swappiness",severity="warn"} 1' "$tmp/bad.prom"
+grep -qx 'nodeaudit_check_status{id="cpu.smt",check_severity="warn",status="warn"} 1' "$tmp/bad.prom"; res "warn: its status series is 1" $?
+grep -qx 'nodeaudit_check_status{id="cpu.smt",check_severity="warn",status="pass"} 0' "$tmp/bad.prom"; res "warn: pass is 0" $?
+grep -qx 'nodeaudit_check_status{id="memory.ecc",check_severity="fail",status="fail"} 1' "$tmp/bad.prom"; res "fail: its status series is 1" $?
+grep -qx 'nodeaudit_check_status{id="memory.ecc.errors",check_severity="fail",status="unknown"} 1' "$tmp/bad.prom"; res "unknown: its status series is 1" $?
+grep -qx 'nodeaudit_check_status{id="cpu.isa",check_severity="fail",status="pass"} 1' "$tmp/bad.prom"; res "pass: its status series is 1" $?
+grep -qx 'nodeaudit_check_status{id="cpu.isa",check_severity="fail",status="fail"} 0' "$tmp/bad.prom"; res "pass: fail is 0" $?
+grep -qx 'nodeaudit_check_status{id="kernel.sysctl",key="vm.swappiness",check_severity="warn",status="warn"} 1' "$tmp/bad.prom"
 res "sysctl status has its key" $?
 grep -q '^nodeaudit_check_status{id="numa.balancing"' "$tmp/bad.prom"; res "skipped checks are omitted" $(( $? == 0 ))
 grep -qx 'nodeaudit_findings{status="fail"} 3' "$tmp/bad.prom"; res "findings by status" $?

@@ -38,7 +38,7 @@ has() {
 }
 
 want "commands starting with pr" "probe profiles" pr
-want "plan --format" "text json sh sysctl systemd kubelet" plan --format ""
+want "plan --format" "text json sh sysctl systemd kubelet tuned" plan --format ""
 want "check --format" "text json junit prometheus tap html nfd svg" check --format ""
 want "report --format" "text json csv html" report --format ""
 want "--fail-on" "warn fail never" --sysroot /x check --fail-on ""

@@ -15,14 +15,14 @@ nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=$((fail + 1)); }
 
 if command -v systemd-analyze >/dev/null 2>&1; then
 	# verify wants ExecStart= to exist: point it at the built binary.
-	sed "s|/usr/bin/nodeaudit|$NODEAUDIT|" "$c/systemd/nodeaudit.service" >"$tmp/nodeaudit.service"
+	sed "s|@bindir@|$(dirname "$NODEAUDIT")|" "$c/systemd/nodeaudit.service.in" >"$tmp/nodeaudit.service"
 	cp "$c/systemd/nodeaudit.timer" "$tmp/"
 	if systemd-analyze verify --man=no "$tmp/nodeaudit.service" "$tmp/nodeaudit.timer" >"$tmp/out" 2>&1 &&
 	   [ ! -s "$tmp/out" ]; then ok "systemd-analyze verify"
 	else nok "systemd-analyze verify"; sed 's/^/# /' "$tmp/out"; fi
 	# shellcheck disable=SC2016 # ${TEXTFILE_DIR} is systemd's, matched literally
-	if grep -q '^ExecStart=/usr/bin/nodeaudit check --format prometheus -o ${TEXTFILE_DIR}/nodeaudit.prom$' \
-		"$c/systemd/nodeaudit.service"; then ok "service writes TEXTFILE_DIR/nodeaudit.prom"
+	if grep -q '^ExecStart=@bindir@/nodeaudit check --format prometheus -o ${TEXTFILE_DIR}/nodeaudit.prom$' \
+		"$c/systemd/nodeaudit.service.in"; then ok "service writes TEXTFILE_DIR/nodeaudit.prom"
 	else nok "service writes TEXTFILE_DIR/nodeaudit.prom"; fi
 else
 	echo "# skip: systemd-analyze is not installed"
@@ -33,7 +33,7 @@ fi
 # TEXTFILE_DIR and the README's command use the same, and the unit names the
 # directory in no other place.
 deb_dir=/var/lib/prometheus/node-exporter
-unit=$c/systemd/nodeaudit.service
+unit=$c/systemd/nodeaudit.service.in
 if grep -qx "Environment=TEXTFILE_DIR=$deb_dir" "$unit"; then ok "unit: TEXTFILE_DIR is Debian's $deb_dir"
 else nok "unit: TEXTFILE_DIR is Debian's $deb_dir"; fi
 if [ "$(grep -v '^#' "$unit" | grep -c '/var/lib')" = 1 ]; then ok "unit: the directory is set in one place"
@@ -60,7 +60,7 @@ root=$tmp/fresh2
 mkdir "$root"
 dir=$(sed -n 's/^Environment=TEXTFILE_DIR=//p' "$unit")
 for k in ExecStartPre ExecStart; do
-	line=$(sed -n "s/^$k=//p" "$unit" | sed "s|\${TEXTFILE_DIR}|$root$dir|g; s|^/usr/bin/nodeaudit |$NODEAUDIT |")
+	line=$(sed -n "s/^$k=//p" "$unit" | sed "s|\${TEXTFILE_DIR}|$root$dir|g; s|^@bindir@/nodeaudit |$NODEAUDIT |")
 	sh -c "$line" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc -le 2 ]; then ok "unit $k runs on a fresh layout (exit $rc)"

@@ -3,7 +3,8 @@
 # the manual pages open with man(1) (nodeaudit-checks(7) included), every
 # JSON Schema sits in $(datadir)/nodeaudit/schema and the README's validator
 # command accepts a report with it, and the systemd service and timer are
-# installed, pointing at the installed binary, and not enabled.
+# installed, pointing at the installed binary, not enabled, and accepted by
+# systemd-analyze verify (scripts/verify-units; skipped without it).
 set -u
 # scripts/test-all runs this once, in the first pass; its distcheck and
 # sanitizer passes set NODEAUDIT_QUICK to leave out the slow tool runs.
@@ -70,6 +71,14 @@ if [ -n "$unitdir" ]; then
 	else nok "the service runs $prefix/bin/nodeaudit"; fi
 	if [ -z "$(find "$dest" -path '*/systemd/system/*.wants*' 2>/dev/null)" ]; then ok "no unit is enabled"
 	else nok "no unit is enabled"; fi
+	# systemd's own checker on the installed units, ExecStart= resolved
+	# inside the DESTDIR: the configured bindir must hold the binary.
+	sh "$top_srcdir/scripts/verify-units" "$dest" >"$tmp/out" 2>&1
+	case $? in
+	0) ok "systemd-analyze verify: the installed units" ;;
+	77) echo "# skip: $(cat "$tmp/out")" ;;
+	*) nok "systemd-analyze verify: the installed units"; sed 's/^/# /' "$tmp/out" ;;
+	esac
 else
 	echo "# skip: configured --without-systemdsystemunitdir"
 fi

@@ -9,8 +9,11 @@
 #     no key twice, and the labels equal to the facts they come from;
 #   the kubelet fragment: YAML (python3-yaml), reservedSystemCPUs equal to the
 #     plan's housekeeping CPUs (plan --format json), reservedMemory adding up
-#     to kubeReserved + systemReserved + evictionHard, max-allowable-numa-nodes
-#     above 8 nodes;
+#     to kubeReserved + systemReserved + evictionHard, the Topology and Memory
+#     Managers off past the kubelet's NUMA limits (a node id above 63, more
+#     than 8 nodes), and the kubelet's own checks (tests/kubelet-validate.py,
+#     each rule with the kubelet's file and function) on every fragment,
+#     hwloc's nvidiagpunumanodes and 64-node captures among them;
 #   the manifests: YAML, the DaemonSet's mounts read-only and its script run
 #     once here against a fixture; kubectl's client-side checks where kubectl
 #     is installed (kustomize offline; create --dry-run=client, which needs an
@@ -171,13 +174,19 @@ cpu_nodes = [x["id"] for x in nodes if isinstance(x.get("cpu_count"), int) and x
 count = (report["facts"].get("numa") or {}).get("node_count")
 topo = doc.get("topologyManagerPolicy")
 topts = doc.get("topologyManagerPolicyOptions") or {}
-if len(cpu_nodes) > 1 and topo != "restricted":
-    bad.append("topologyManagerPolicy %r on %d nodes with CPUs" % (topo, len(cpu_nodes)))
-if topo not in (None, "none") and isinstance(count, int) and count > 8:
-    if topts.get("max-allowable-numa-nodes") != str(count):
-        bad.append("max-allowable-numa-nodes %r on %d nodes" % (topts.get("max-allowable-numa-nodes"), count))
-elif "max-allowable-numa-nodes" in topts:
+# The managers stay off past the kubelet's NUMA limits: a node id above 63
+# (memory-only nodes too), more than 8 nodes.
+ids = [x["id"] for x in nodes if isinstance(x.get("id"), int)]
+off = bool(ids) and (max(ids) > 63 or (isinstance(count, int) and count > 8))
+if len(cpu_nodes) > 1 and topo != ("none" if off else "restricted"):
+    bad.append("topologyManagerPolicy %r on %d nodes with CPUs (ids up to %r, %r nodes)"
+               % (topo, len(cpu_nodes), max(ids) if ids else None, count))
+if "max-allowable-numa-nodes" in topts:
     bad.append("max-allowable-numa-nodes on %r nodes" % count)
+if off and doc.get("memoryManagerPolicy") != "None":
+    bad.append("memoryManagerPolicy %r past the kubelet's NUMA limits" % doc.get("memoryManagerPolicy"))
+if off and not any(("0-63" in n or "8 NUMA nodes" in n) for n in open(sys.argv[1]).read().replace("\n#", "").split("Note:")[1:]):
+    bad.append("no note says why the managers are off")
 kube = mi((doc.get("kubeReserved") or {}).get("memory"))
 system = mi((doc.get("systemReserved") or {}).get("memory"))
 evict = mi((doc.get("evictionHard") or {}).get("memory.available"))
@@ -203,6 +212,9 @@ for b in bad:
     print("#   " + b)
 sys.exit(1 if bad else 0)
 EOF
+
+# The mirror of the kubelet's own checks (tests/kubelet-validate.py).
+cp "$top/tests/kubelet-validate.py" "$tmp/kvalidate.py"
 
 # The validators run once for all cases (run_queued, below): python3 takes
 # about 0.3 s to start on a small VM, and there are 150 cases.
@@ -291,6 +303,8 @@ audit() {
 		# shellcheck disable=SC2086
 		queue kubelet "$name: kubelet fragment agrees with the plan" "$c/perr" \
 			"$c/kubelet.yaml" "$c/plan.json" "$c/r.json" $kwant
+		queue kvalidate "$name: the kubelet's own checks accept the fragment" "$c/perr" \
+			"$c/kubelet.yaml" "$c/r.json"
 	else
 		nok "$name: kubelet fragment (exit $rc)"; sed 's/^/#   /' "$c/perr"
 	fi
@@ -318,6 +332,15 @@ audit "pci-8gpu-switches: 8 NVIDIA 3D controllers" "$top/tests/fixtures/pci-8gpu
 	pci.accelerators=8 pci.accelerators.0302_10de=8
 audit "pci-gpu-downtrained-x4: a GPU at x4 of x16" "$top/tests/fixtures/pci-gpu-downtrained-x4" \
 	pci.accelerators.link=downtrained pci.accelerators.link-downtrained=1
+
+# hwloc's captures past the kubelet's NUMA limits (tests/fixtures/hwloc/README).
+audit "hwloc nvidiagpunumanodes: NUMA ids 0, 8 and 250-255 (GPU memory)" \
+	"$top/tests/fixtures/hwloc/nvidiagpunumanodes.tar.bz2" numa.nodes=8 \
+	-- cpuManagerPolicy=static topologyManagerPolicy=none memoryManagerPolicy=None reservedMemory=None
+audit "hwloc 256ia64-64n2s2c: 64 NUMA nodes" "$top/tests/fixtures/hwloc/256ia64-64n2s2c.tar.bz2" \
+	numa.nodes=64 cpu.threads=256 \
+	-- cpuManagerPolicy=static topologyManagerPolicy=none memoryManagerPolicy=None \
+	topologyManagerPolicyOptions=None cpuManagerPolicyOptions/distribute-cpus-across-numa=None
 
 # The real captures (skipped when absent).
 real=$shared/fixtures/real/sysfs
@@ -391,9 +414,8 @@ EOF
 audit "synthetic 64 nodes: 16 Intel packages in SNC4" "$tmp/snc64" \
 	cpu.sockets=16 cpu.cores=128 cpu.threads=256 cpu.smt=on numa.nodes=64 numa.nodes-per-package=4 \
 	numa.mode=snc4 cpu.isa.amx_int8=true cpu.isa.avx512_bf16=true \
-	-- topologyManagerPolicy=restricted topologyManagerPolicyOptions/max-allowable-numa-nodes=64 \
-	topologyManagerPolicyOptions/prefer-closest-numa-nodes=true memoryManagerPolicy=Static \
-	cpuManagerPolicyOptions/full-pcpus-only=true cpuManagerPolicyOptions/distribute-cpus-across-numa=true \
+	-- topologyManagerPolicy=none topologyManagerPolicyOptions=None memoryManagerPolicy=None \
+	cpuManagerPolicyOptions/full-pcpus-only=true cpuManagerPolicyOptions/distribute-cpus-across-numa=None \
 	systemReserved/memory=2622Mi
 # The same machine with every remote node at one distance: the nodes no
 # longer show which package they share, so the split is unknown.
@@ -478,11 +500,15 @@ vols = {v["name"]: v for v in spec["volumes"]}
 (c,) = spec["containers"]
 sc = c["securityContext"]
 if sc.get("privileged") is not False or sc.get("allowPrivilegeEscalation") is not False or \
-   sc.get("capabilities", {}).get("drop") != ["ALL"] or sc.get("capabilities", {}).get("add") or \
+   sc.get("capabilities", {}).get("drop") != ["ALL"] or sc.get("capabilities", {}).get("add") != ["SYS_PTRACE"] or \
    sc.get("readOnlyRootFilesystem") is not True:
     bad.append("securityContext %r" % sc)
-if spec.get("hostPID") or spec.get("hostNetwork") or spec.get("hostIPC"):
-    bad.append("host namespaces")
+# The host's network namespace (its net.* sysctls), not the host's PIDs or IPC;
+# SYS_PTRACE only, to read /host/proc/1/ns/net.
+if spec.get("hostPID") or spec.get("hostIPC"):
+    bad.append("host PID or IPC namespace")
+if spec.get("hostNetwork") is not True:
+    bad.append("no hostNetwork: the net.* sysctls would be the pod's")
 mounts = {m["name"]: m for m in c["volumeMounts"]}
 if set(mounts) != set(vols):
     bad.append("mounts %r, volumes %r" % (sorted(mounts), sorted(vols)))

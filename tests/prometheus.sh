@@ -24,10 +24,21 @@ done
 # pci-gpu-downtrained-x4: 0000:01:00.0 (Aldebaran/MI200 [Instinct MI210],
 # node 0) trained to x4 of x16 at 16 of 16 GT/s; 0000:02:00.0 x16 at 2.5 of 16.
 "$NODEAUDIT" --sysroot "$fx/pci-gpu-downtrained-x4" check --profile agent-accelerator-host --format prometheus >"$tmp/out" 2>/dev/null
-has 'nodeaudit_check_status{id="pci.accelerator.link_width_ratio",bdf="0000:01:00.0",severity="fail"} 2' \
+has 'nodeaudit_check_status{id="pci.accelerator.link_width_ratio",bdf="0000:01:00.0",check_severity="fail",status="fail"} 1' \
 	"the failing link width names its device"
-has 'nodeaudit_check_status{id="pci.accelerator.link_speed",bdf="0000:02:00.0",severity="info"} 1' \
+has 'nodeaudit_check_status{id="pci.accelerator.link_width_ratio",bdf="0000:01:00.0",check_severity="fail",status="pass"} 0' \
+	"one series per status: not passing"
+has 'nodeaudit_check_status{id="pci.accelerator.link_speed",bdf="0000:02:00.0",check_severity="info",status="info"} 1' \
 	"the slow link names its device"
+if grep '^nodeaudit_check_status{' "$tmp/out" | grep -v ',status="\(pass\|info\|warn\|fail\|unknown\)"} [01]$' | grep -q . ||
+   grep '^nodeaudit_check_status{' "$tmp/out" | grep -q '[{,]severity='; then
+	nok "check_status: a status label and 0/1 on every series, no severity label"
+else ok "check_status: a status label and 0/1 on every series, no severity label"; fi
+# Exactly one status is 1 per check.
+if grep '^nodeaudit_check_status{' "$tmp/out" | sed 's/,status="[a-z]*"} / /' | awk '
+	{ n[$1]++; s[$1] += $2 } END { for (k in n) if (n[k] != 5 || s[k] != 1) { print k; bad = 1 } exit bad }'; then
+	ok "check_status: five series per check, one of them 1"
+else nok "check_status: five series per check, one of them 1"; fi
 has 'nodeaudit_pci_link_width{bdf="0000:01:00.0",class="accelerator",device="Aldebaran/MI200 [Instinct MI210]",node="0"} 4' \
 	"link width gauge per device"
 has 'nodeaudit_pci_link_width_max{bdf="0000:01:00.0",class="accelerator",device="Aldebaran/MI200 [Instinct MI210]",node="0"} 16' \
@@ -89,5 +100,68 @@ Y
 } >"$tmp/test.yml"
 if (cd "$tmp" && promtool test rules test.yml) >"$tmp/lint" 2>&1; then ok "the narrow-link alert fires for 0000:01:00.0 only"
 else nok "promtool test rules: $(cat "$tmp/lint")"; fi
+# The failed-check alert fires for each check whose status is fail, with
+# the check's severity as check_severity beside the alert's own.
+"$NODEAUDIT" --sysroot "$fx/pci-gpu-downtrained-x4" check --profile agent-accelerator-host --format json >"$tmp/r.json" 2>/dev/null
+python3 - "$tmp/out" "$tmp/r.json" >"$tmp/test.yml" <<'PY'
+import json, re, sys
+series = [l.rsplit(" ", 1) for l in open(sys.argv[1]) if l.startswith("nodeaudit_check_status{")]
+report = json.load(open(sys.argv[2]))
+print("rule_files:\n  - rules.yml\nevaluation_interval: 1m\ntests:\n  - interval: 1m\n    input_series:")
+for name, value in series:
+    print("      - series: '%s'\n        values: '%sx20'" % (name, value.strip()))
+print("    alert_rule_test:\n      - eval_time: 20m\n        alertname: NodeauditCheckFailed\n        exp_alerts:")
+for f in report["findings"]:
+    if f["status"] != "fail":
+        continue
+    labels = {"severity": "critical", "id": f["id"], "check_severity": f["severity"], "status": "fail"}
+    if f.get("key"):
+        labels["key"] = f["key"]
+    m = re.match(r"^([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]):", f.get("detail") or "")
+    if m:
+        labels["bdf"] = m.group(1)
+    print("          - exp_labels:")
+    for k, v in labels.items():
+        print("              %s: %s" % (k, json.dumps(v)))
+    print("            exp_annotations:")
+    print("              summary: %s" % json.dumps(": nodeaudit check %s fails" % f["id"]))
+    print("              description: %s" % json.dumps("Run 'nodeaudit check' on the node; 'nodeaudit explain %s' says why it matters." % f["id"]))
+PY
+if grep -q 'exp_labels' "$tmp/test.yml" && (cd "$tmp" && promtool test rules test.yml) >"$tmp/lint" 2>&1; then
+	ok "the failed-check alert fires for the failing checks ($(grep -c exp_labels "$tmp/test.yml")) and no other"
+else nok "promtool test rules (NodeauditCheckFailed): $(cat "$tmp/lint")"; fi
+
+# ECC: counters; the uncorrected-error alert fires where EDAC counted some
+# (mem-edac with mc1's ue_count at 2) and not on mem-edac itself (0).
+cp -R "$fx/mem-edac" "$tmp/edac"
+echo 2 >"$tmp/edac/sys/devices/system/edac/mc/mc1/ue_count"
+for v in edac:2 mem-edac:0; do
+	root=${v%%:*} want=${v#*:}
+	case $root in edac) root=$tmp/edac ;; *) root=$fx/$root ;; esac
+	"$NODEAUDIT" --sysroot "$root" check --format prometheus >"$tmp/out" 2>/dev/null
+	has "nodeaudit_memory_ecc_uncorrected_errors_total $want" "uncorrected ECC errors: $want"
+	has '# TYPE nodeaudit_memory_ecc_uncorrected_errors_total counter' "uncorrected ECC errors: a counter"
+	has '# TYPE nodeaudit_memory_ecc_corrected_errors_total counter' "corrected ECC errors: a counter"
+	if promtool check metrics <"$tmp/out" >"$tmp/lint" 2>&1; then ok "ECC $want: promtool check metrics clean"
+	else nok "ECC $want: promtool: $(head -n 3 "$tmp/lint")"; fi
+	{
+		printf 'rule_files:\n  - rules.yml\nevaluation_interval: 1m\ntests:\n  - interval: 1m\n    input_series:\n'
+		printf "      - series: 'nodeaudit_memory_ecc_uncorrected_errors_total'\n        values: '%sx5'\n" "$want"
+		printf '    alert_rule_test:\n      - eval_time: 2m\n        alertname: NodeauditUncorrectedMemoryErrors\n'
+		if [ "$want" = 0 ]; then printf '        exp_alerts: []\n'
+		else cat <<Y
+        exp_alerts:
+          - exp_labels:
+              severity: critical
+            exp_annotations:
+              summary: ": $want uncorrected ECC errors since boot"
+              description: "EDAC counted uncorrected memory errors: drain the node and replace the DIMM."
+Y
+		fi
+	} >"$tmp/test.yml"
+	if (cd "$tmp" && promtool test rules test.yml) >"$tmp/lint" 2>&1; then
+		ok "the uncorrected-ECC alert $( [ "$want" = 0 ] && echo "stays quiet" || echo fires ) at $want"
+	else nok "promtool test rules (ECC $want): $(cat "$tmp/lint")"; fi
+done
 echo "1..$n"
 [ $fail -eq 0 ]

@@ -17,6 +17,15 @@
  * this, or 1% of MemTotal), and the hard eviction threshold. */
 enum { KUBE_RESERVED_MIB = 1024, SYSTEM_RESERVED_MIN_MIB = 1024, EVICTION_HARD_MIB = 500 };
 
+/* The kubelet's NUMA limits.  Its NUMA bitmask is one uint64: NUMA node ids
+ * 0-63 (pkg/kubelet/cm/topologymanager/bitmask, NewBitMask: "bit number must
+ * be in range 0-63").  Its hint providers (the CPU Manager's
+ * generateCPUTopologyHints, the Memory Manager's calculateHints) enumerate
+ * every subset of the NUMA nodes (bitmask.IterateBitMasks: 2^N - 1 masks),
+ * which the Topology Manager allows up to its default
+ * max-allowable-numa-nodes, 8 (topology_manager.go, NewManager). */
+enum { KUBELET_NUMA_ID_MAX = 63, KUBELET_NUMA_NODES_MAX = 8 };
+
 static void option(cJSON *list, const char *name, const char *value, const char *why)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -106,6 +115,8 @@ struct kube {
 	const cJSON **node;
 	int ncpu, max_cpus, static_cpu;
 	double packages, node_count;
+	double max_id;       /* the highest NUMA node id, CPUs or not (-1: none known) */
+	int managers_off;    /* 1: the Topology and Memory Managers stay off (why in the notes) */
 };
 
 /* The nodes with CPUs, in the plan's order; the packages and the node count. */
@@ -114,7 +125,10 @@ static void kube_nodes(struct kube *kb, const cJSON *facts, const cJSON *nodes)
 	const cJSON *nd;
 	double v;
 	int i = 0;
+	kb->max_id = -1;
 	cJSON_ArrayForEach(nd, nodes) {
+		if (whole(cJSON_GetObjectItemCaseSensitive(nd, "id"), &v) && v > kb->max_id)
+			kb->max_id = v;
 		if (whole(cJSON_GetObjectItemCaseSensitive(nd, "cpu_count"), &v) && v > 0) {
 			kb->node[kb->ncpu] = nd;
 			kb->cpu_idx[kb->ncpu++] = i;
@@ -126,6 +140,39 @@ static void kube_nodes(struct kube *kb, const cJSON *facts, const cJSON *nodes)
 	whole(facts_get(facts, "cpu.packages"), &kb->packages);
 	if (!whole(facts_get(facts, "numa.node_count"), &kb->node_count) || kb->node_count > 1048576)
 		kb->node_count = kb->nnodes;
+}
+
+/* Whether the node is within what the kubelet's NUMA code handles: else the
+ * Topology and Memory Managers stay off, with the reason. */
+static void kube_numa_limits(struct kube *kb)
+{
+	char *s;
+	if (!kb->ncpu)
+		return;
+	if (kb->max_id > KUBELET_NUMA_ID_MAX) {
+		kb->managers_off = 1;
+		s = xasprintf("NUMA node %.0f: the kubelet's NUMA bitmask takes node ids 0-63 only "
+			      "(pkg/kubelet/cm/topologymanager/bitmask: \"bit number must be in range 0-63\"), and "
+			      "every node counts, memory-only ones (GPU memory, CXL) too: the Topology Manager "
+			      "(topologyManagerPolicy none) and the Memory Manager (memoryManagerPolicy None) are "
+			      "left off",
+			      kb->max_id);
+		knote(kb->k, s);
+		free(s);
+	} else if (kb->node_count > KUBELET_NUMA_NODES_MAX) {
+		kb->managers_off = 1;
+		s = xasprintf("%.0f NUMA nodes: the kubelet's hint providers enumerate every subset of the nodes "
+			      "(2^%.0f - 1 masks per resource, for each pod) under every Topology Manager policy but "
+			      "none, and the Memory Manager's Static policy does so for each allocation; the "
+			      "Kubernetes documentation keeps the Topology Manager to 8 NUMA nodes and calls "
+			      "max-allowable-numa-nodes above 8 a setting at your own risk, with pod admission "
+			      "slower as nodes are added.  topologyManagerPolicy none (no hints) and "
+			      "memoryManagerPolicy None; for NUMA alignment, fewer nodes per socket in the firmware "
+			      "(NPS1, SNC off) bring the count to 8 or fewer",
+			      kb->node_count, kb->node_count);
+		knote(kb->k, s);
+		free(s);
+	}
 }
 
 /*** CPU Manager ***/
@@ -157,7 +204,11 @@ static void kube_cpu_manager(struct kube *kb, const cJSON *facts)
 			option(opts, "prefer-align-cpus-by-uncorecache", "true",
 			       "a NUMA node holds several last-level (L3) caches: a container's CPUs are "
 			       "taken from as few of them as possible");
-		if (ncpu > 1 && !split)
+		if (ncpu > 1 && !split && kb->node_count > KUBELET_NUMA_NODES_MAX)
+			option(notset, "distribute-cpus-across-numa", NULL,
+			       "more than 8 NUMA nodes: the CPU Manager tries combinations of nodes for a container "
+			       "larger than one node (takeByTopologyNUMADistributed), without bound on this many");
+		else if (ncpu > 1 && !split)
 			option(opts, "distribute-cpus-across-numa", "true",
 			       "several NUMA nodes have CPUs: a container larger than one node gets an even share of each");
 		else if (ncpu > 1)
@@ -182,7 +233,6 @@ static void kube_topology(struct kube *kb)
 {
 	cJSON *k = kb->k, *topts;
 	const int ncpu = kb->ncpu;
-	const double node_count = kb->node_count;
 	topts = cJSON_AddArrayToObject(k, "topology_manager_policy_options");
 	if (!ncpu) {
 		cJSON_AddNullToObject(k, "topology_manager_policy");
@@ -191,18 +241,14 @@ static void kube_topology(struct kube *kb)
 	} else if (ncpu == 1) {
 		cJSON_AddStringToObject(k, "topology_manager_policy", "none");
 		knote(k, "one NUMA node with CPUs: nothing for the Topology Manager to align");
+	} else if (kb->managers_off) {
+		cJSON_AddStringToObject(k, "topology_manager_policy", "none");
 	} else {
 		cJSON_AddStringToObject(k, "topology_manager_policy", "restricted");
 		cJSON_AddStringToObject(k, "topology_manager_scope", "pod");
 		if (distances_vary(kb->node, kb->cpu_idx, ncpu, kb->nnodes))
 			option(topts, "prefer-closest-numa-nodes", "true",
 			       "the distances between nodes differ: a pod that needs several nodes gets the nearest");
-		if (node_count > 8) {
-			char *s = xasprintf("%.0f", node_count);
-			option(topts, "max-allowable-numa-nodes", s,
-			       "more than 8 NUMA nodes: without it the Topology Manager refuses to start");
-			free(s);
-		}
 	}
 }
 
@@ -276,7 +322,7 @@ static void kube_memory(struct kube *kb, const cJSON *facts)
 	cJSON_AddNumberToObject(k, "eviction_hard_mib", EVICTION_HARD_MIB);
 	sum = sys_mib + KUBE_RESERVED_MIB + EVICTION_HARD_MIB;
 	resv = cJSON_AddArrayToObject(k, "reserved_memory");
-	if (kb->ncpu > 1)
+	if (kb->ncpu > 1 && !kb->managers_off)
 		kube_reserved_memory(kb, resv, sum);
 	else {
 		cJSON_AddStringToObject(k, "memory_manager_policy", "None");
@@ -301,6 +347,7 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 
 	cJSON_AddArrayToObject(kb.k, "notes");
 	kube_nodes(&kb, facts, nodes);
+	kube_numa_limits(&kb);
 	kube_cpu_manager(&kb, facts);
 	kube_topology(&kb);
 	kube_memory(&kb, facts);

@@ -710,6 +710,7 @@ cJSON *plan_build(const cJSON *facts, const cJSON *findings, const char *profile
 	cJSON_AddArrayToObject(plan, "refused");
 	plan_workers(plan, facts, o);
 	plan_kubelet(plan, facts);
+	plan_tuned(plan, facts);
 	plan_feeders(plan, facts, o);
 	plan_steps(plan, findings);
 	plan_runtime_apply(plan, facts, o);

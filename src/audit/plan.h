@@ -66,6 +66,13 @@ char *plan_sweep_refusal(const cJSON *nodes, const char *where);
 /* plan.kubelet: the kubelet's CPU, Topology and Memory Manager settings from
  * the facts and plan.housekeeping (audit/plan-kubelet.c; called by plan_build). */
 void plan_kubelet(cJSON *plan, const cJSON *facts);
+/* audit/plan-tuned.c: plan.tuned, the profile a tuned profile of the plan
+ * includes: the node's running one (kernel.tuned_profile), else
+ * throughput-performance. */
+void plan_tuned(cJSON *plan, const cJSON *facts);
+/* The profile's name: the directory plan --format tuned -o /etc/tuned/NAME
+ * writes is the name tuned-adm knows it by. */
+#define PLAN_TUNED_NAME "nodeaudit"
 
 /* Its renderers are in render/plan.c (render/render.h); lib/quote.h has the rule
  * every generated format follows. */

@@ -7,8 +7,10 @@
 #include "lib/quote.h"
 #include "lib/util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { OPT_COMMAND = 256, OPT_RESERVE, OPT_UNIT, OPT_REPORT, OPT_PROFILE, OPT_RUNTIME, OPT_MODEL,
 	OPT_CTX, OPT_BENCH };
@@ -96,6 +98,26 @@ static int plan_read_model(const char *path, struct plan_model *pm)
 	return 0;
 }
 
+/* --format tuned -o DIR: a profile is a directory, tuned.conf in it, the
+ * directory's name the profile's.  DIR is made (0755) when missing and -o
+ * becomes DIR/tuned.conf, written atomically like any -o file. */
+static int plan_tuned_output(void)
+{
+	static char *conf;
+	struct stat st;
+	if (!G.output || !strcmp(G.output, "-"))
+		return 0;
+	if (mkdir(G.output, 0755) < 0 && errno != EEXIST)
+		return error("cannot create directory '%s': %s", G.output, strerror(errno));
+	if (stat(G.output, &st) < 0 || !S_ISDIR(st.st_mode))
+		return error("-o '%s': --format tuned writes a profile directory (tuned.conf in it), and this "
+			     "is not a directory", G.output);
+	free(conf);
+	conf = xasprintf("%s%stuned.conf", G.output, str_endswith(G.output, "/") ? "" : "/");
+	G.output = conf;
+	return 0;
+}
+
 static int plan_cmd(struct invocation *inv)
 {
 	struct plan_args *a = inv->args;
@@ -174,6 +196,11 @@ static int plan_cmd(struct invocation *inv)
 	if (!a->o.bench && facts_get(facts, "bench.sweep.nodes"))
 		a->o.bench = report;
 	inv->doc.json = plan_build(facts, findings, profile, &a->o);
+	if (inv->format && inv->format->render == plan_render_tuned && plan_tuned_output() < 0) {
+		cJSON_Delete(report);
+		cJSON_Delete(bench);
+		return -1;
+	}
 	a->o.bench = NULL;
 	a->o.model = NULL;
 	cJSON_Delete(report);
@@ -203,6 +230,7 @@ static const struct cmd_format plan_formats[] = {
 	{ "sysctl", plan_render_sysctl },
 	{ "systemd", plan_render_systemd },
 	{ "kubelet", plan_render_kubelet },
+	{ "tuned", plan_render_tuned },
 	{ NULL, NULL },
 };
 
@@ -221,7 +249,7 @@ const struct command cmd_plan = {
 		"and --ctx, with a finding when the model does not fit a worker's node.\n",
 	.options = plan_options,
 	.formats = plan_formats,
-	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file;\nsystemd: drop-ins; kubelet: a KubeletConfiguration fragment",
+	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file;\nsystemd: drop-ins; kubelet: a KubeletConfiguration fragment;\ntuned: a tuned profile (-o DIR writes DIR/tuned.conf)",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,
 	.args_size = sizeof(struct plan_args),

@@ -70,6 +70,67 @@ static char *sysctl_path(const char *name)
 	return p;
 }
 
+/*** Whose network namespace ***/
+
+/* The net.* sysctls belong to the reader's network namespace: a process in a
+ * container or a private namespace (unshare -n, systemd's PrivateNetwork=)
+ * reads its own, not the host's.  The host's is pid 1's.  Live, compare the
+ * links /proc/self/ns/net and /proc/1/ns/net; in a sysroot, the same links
+ * in it: a host /proc bound there (the DaemonSet's /host/proc) answers for
+ * the process reading it, a capture by the links `nodeaudit snapshot`
+ * recorded.  NULL when the namespace is the host's, else why the net.*
+ * values are not known to be the host's (malloc'd); own and host get the
+ * links read (malloc'd, NULL when unreadable); record: for snapshot. */
+static char *netns_not_host(struct probe_ctx *ctx, char **own, char **host, int record)
+{
+	static const char self_ns[] = "/proc/self/ns/net", init_ns[] = "/proc/1/ns/net";
+	int (*rl)(struct sysroot *, const char *, char **) = record ? sr_readlink_recorded : sr_readlink;
+	int rs = rl(&ctx->sr, self_ns, own);
+	int ri = rl(&ctx->sr, init_ns, host);
+	if (rs < 0)
+		*own = NULL;
+	if (ri < 0)
+		*host = NULL;
+	if (rs == 0 && ri == 0)
+		return strcmp(*own, *host)
+			       ? xasprintf("this process's network namespace (%s) is not the host's (pid 1's, %s)",
+					   *own, *host)
+			       : NULL;
+	if (!ctx->sr.live && (rs == -ENOENT || ri == -ENOENT))
+		return xasprintf("cannot tell whose network namespace the capture's net.* files are: it "
+				 "holds no %s link (nodeaudit snapshot records %s and %s)",
+				 rs < 0 ? self_ns : init_ns, self_ns, init_ns);
+	if (rs < 0)
+		return xasprintf("cannot tell whose network namespace this is: %s: %s", self_ns, sr_reason(rs));
+	return xasprintf("cannot tell whether this network namespace is the host's: %s: %s", init_ns,
+			 ri == -EACCES || ri == -EPERM
+				 ? "permission denied (reading pid 1's namespace link takes root with CAP_SYS_PTRACE)"
+				 : sr_reason(ri));
+}
+
+/* kernel.netns {own, host, is_host}; the reason net.* is unknown, or NULL. */
+static char *probe_netns(struct probe_ctx *ctx)
+{
+	cJSON *k = facts_obj(&ctx->facts, "kernel");
+	int first = !cJSON_GetObjectItemCaseSensitive(k, "netns");
+	char *own, *host, *why = netns_not_host(ctx, &own, &host, first);
+	if (first) {
+		cJSON *ns = facts_obj(&ctx->facts, "kernel.netns");
+		fj_str_or_null(ns, "own", own);
+		fj_str_or_null(ns, "host", host);
+		fj_bool_or_null(ns, "is_host", own && host ? !why : -1);
+		if (why && !(own && host))
+			facts_gap(&ctx->facts, "kernel.netns.is_host", "%s", why);
+		else {
+			facts_evidence(&ctx->facts, "kernel.netns.is_host", "/proc/self/ns/net");
+			facts_evidence(&ctx->facts, "kernel.netns.is_host", "/proc/1/ns/net");
+		}
+	}
+	free(own);
+	free(host);
+	return why;
+}
+
 void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name)
 {
 	struct facts *f = &ctx->facts;
@@ -87,6 +148,17 @@ void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name)
 		facts_gap(f, fact, "'%s' is not a sysctl name", name);
 		free(fact);
 		return;
+	}
+	if (!strncmp(name, "net.", 4)) {
+		char *why = probe_netns(ctx);
+		if (why) {
+			fj_str_or_null(sys, name, NULL);
+			facts_gap(f, fact, "%s: not read: net.* sysctls belong to a network namespace, and %s", path, why);
+			free(why);
+			free(path);
+			free(fact);
+			return;
+		}
 	}
 	r = sr_read(&ctx->sr, path, &buf, &len);
 	if (r == 0 && !kernel_is_text(buf, len))
@@ -118,6 +190,7 @@ void probe_sysctls(struct probe_ctx *ctx)
 {
 	size_t i;
 	facts_obj(&ctx->facts, "kernel.sysctl");
+	free(probe_netns(ctx));
 	for (i = 0; kernel_sysctls[i]; i++)
 		kernel_probe_sysctl(ctx, kernel_sysctls[i]);
 }

@@ -394,5 +394,7 @@ int probe_kernel(struct probe_ctx *ctx)
 	kernel_str_fact(ctx, k, "clocksource", "kernel.clocksource",
 			"/sys/devices/system/clocksource/clocksource0/current_clocksource", NULL);
 	probe_irqbalance(ctx);
+	/* tuned's running profile(s), words (plan --format tuned includes them). */
+	kernel_str_fact(ctx, k, "tuned_profile", "kernel.tuned_profile", "/etc/tuned/active_profile", NULL);
 	return 0;
 }

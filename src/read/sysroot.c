@@ -668,3 +668,11 @@ int sr_readlink(struct sysroot *sr, const char *path, char **out)
 	*out = xstrdup(buf);
 	return 0;
 }
+
+int sr_readlink_recorded(struct sysroot *sr, const char *path, char **out)
+{
+	int r = sr_readlink(sr, path, out);
+	if (r == 0)
+		sr_record(sr, path);
+	return r;
+}

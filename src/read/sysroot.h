@@ -126,6 +126,8 @@ void sr_batch_like_listed(struct sysroot *sr, const char *parent, char *const *n
 
 /* Target of a symbolic link (as stored, not re-rooted); malloc'd. */
 int sr_readlink(struct sysroot *sr, const char *path, char **out);
+/* The same, recorded for snapshot (the link and the links on its way). */
+int sr_readlink_recorded(struct sysroot *sr, const char *path, char **out);
 
 /* Parsers the read functions use, exposed for tests and other sources. */
 int parse_cpulist(const char *s, bitmap_t set);

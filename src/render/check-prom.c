@@ -44,19 +44,30 @@ static int detail_bdf(const char *d, char *bdf)
 	return 1;
 }
 
+static void prom_head_type(FILE *fp, const char *name, const char *help, const char *type)
+{
+	fprintf(fp, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
 static void prom_head(FILE *fp, const char *name, const char *help)
 {
-	fprintf(fp, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	prom_head_type(fp, name, help, "gauge");
+}
+
+static void prom_fact_type(FILE *fp, const cJSON *r, const char *path, const char *name, const char *help,
+			   double scale, const char *type)
+{
+	const cJSON *v = facts_get(cJSON_GetObjectItemCaseSensitive(r, "facts"), path);
+	if (!cJSON_IsNumber(v))
+		return;
+	prom_head_type(fp, name, help, type);
+	fprintf(fp, "%s %.15g\n", name, v->valuedouble * scale);
 }
 
 static void prom_fact(FILE *fp, const cJSON *r, const char *path, const char *name, const char *help,
 		      double scale)
 {
-	const cJSON *v = facts_get(cJSON_GetObjectItemCaseSensitive(r, "facts"), path);
-	if (!cJSON_IsNumber(v))
-		return;
-	prom_head(fp, name, help);
-	fprintf(fp, "%s %.15g\n", name, v->valuedouble * scale);
+	prom_fact_type(fp, r, path, name, help, scale, "gauge");
 }
 
 /*** Per device and per node: labels an alert can name ***/
@@ -168,26 +179,34 @@ void report_render_prometheus(FILE *fp, const struct doc *d)
 	prom_label(fp, fj_get_str(prof, "name"));
 	fprintf(fp, "\",schema=\"%s\"} 1\n", REPORT_SCHEMA);
 	prom_head(fp, "nodeaudit_check_status",
-		  "Check status by check id ('nodeaudit explain ID' says what it measures): 0 pass, "
-		  "1 warn or info, 2 fail, 3 unknown (skipped checks are omitted); bdf: the device a check over "
+		  "Check status by check id ('nodeaudit explain ID' says what it measures), one series per "
+		  "status (pass, info, warn, fail, unknown): 1 for the check's, 0 for the others; skipped checks "
+		  "are omitted; check_severity: what a failure of the check means; bdf: the device a check over "
 		  "devices found worst.");
 	cJSON_ArrayForEach(f, findings) {
-		int st = report_status_of(f), v;
+		int st = report_status_of(f), k;
 		const char *key = fj_get_str(f, "key");
 		char bdf[16];
+		int has_bdf;
 		if (st == ST_SKIP)
 			continue;
-		v = st == ST_PASS ? 0 : st == ST_FAIL ? 2 : st == ST_UNKNOWN ? 3 : 1;
-		fprintf(fp, "nodeaudit_check_status{id=\"");
-		prom_label(fp, fj_get_str(f, "id"));
-		if (key) {
-			fprintf(fp, "\",key=\"");
-			prom_label(fp, key);
-		}
 		/* A check over devices: the device its value comes from (the worst). */
-		if (detail_bdf(fj_get_str(f, "detail"), bdf))
-			fprintf(fp, "\",bdf=\"%s", bdf);
-		fprintf(fp, "\",severity=\"%s\"} %d\n", fj_get_str(f, "severity"), v);
+		has_bdf = detail_bdf(fj_get_str(f, "detail"), bdf);
+		for (k = 0; k < ST__N; k++) {
+			if (k == ST_SKIP)
+				continue;
+			fprintf(fp, "nodeaudit_check_status{id=\"");
+			prom_label(fp, fj_get_str(f, "id"));
+			if (key) {
+				fprintf(fp, "\",key=\"");
+				prom_label(fp, key);
+			}
+			if (has_bdf)
+				fprintf(fp, "\",bdf=\"%s", bdf);
+			fprintf(fp, "\",check_severity=\"");
+			prom_label(fp, fj_get_str(f, "severity"));
+			fprintf(fp, "\",status=\"%s\"} %d\n", status_name(k), k == st);
+		}
 	}
 	prom_head(fp, "nodeaudit_findings", "Number of findings by status.");
 	for (i = 0; i < ST__N; i++)
@@ -205,10 +224,14 @@ void report_render_prometheus(FILE *fp, const struct doc *d)
 	prom_fact(fp, r, "memory.channels.total", "nodeaudit_memory_channels", "Memory channels of the platform (check memory.channels.populated_ratio).", 1);
 	prom_fact(fp, r, "memory.channels.populated", "nodeaudit_memory_channels_populated",
 		  "Memory channels with at least one DIMM (check memory.channels.populated_ratio).", 1);
-	prom_fact(fp, r, "memory.ecc.uncorrected_errors", "nodeaudit_memory_ecc_uncorrected_errors",
-		  "Uncorrected ECC errors since boot, EDAC ue_count summed (check memory.ecc.errors).", 1);
-	prom_fact(fp, r, "memory.ecc.corrected_errors", "nodeaudit_memory_ecc_corrected_errors",
-		  "Corrected ECC errors since boot, EDAC ce_count summed (check memory.ecc.errors).", 1);
+	/* EDAC's counts only grow until the next boot (or an EDAC reset), which
+	 * Prometheus takes as a counter reset. */
+	prom_fact_type(fp, r, "memory.ecc.uncorrected_errors", "nodeaudit_memory_ecc_uncorrected_errors_total",
+		       "Uncorrected ECC errors since boot, EDAC ue_count summed (check memory.ecc.errors).", 1,
+		       "counter");
+	prom_fact_type(fp, r, "memory.ecc.corrected_errors", "nodeaudit_memory_ecc_corrected_errors_total",
+		       "Corrected ECC errors since boot, EDAC ce_count summed (check memory.ecc.errors).", 1,
+		       "counter");
 	{
 		const cJSON *acc = facts_get(cJSON_GetObjectItemCaseSensitive(r, "facts"), "pci.accelerators");
 		if (cJSON_IsArray(acc)) {

@@ -49,6 +49,7 @@ render_fn plan_render_systemd;
 /* The runtime's launch lines and the fit, for the text plan (render/plan-runtime.c). */
 void plan_render_runtime_text(FILE *out, const cJSON *plan);
 render_fn plan_render_kubelet;   /* render/plan-kubelet.c */
+render_fn plan_render_tuned;     /* render/plan-tuned.c: tuned.conf */
 /* bench (render/bench.c) */
 render_fn bench_render_text;
 /* explain (cmd/explain.c data: a check, or NULL for the list) */
