@@ -184,6 +184,25 @@ has "warn: c1, c2, c3, c4, c5 (+2 more)"
 run 2 report "$tmp/many" --format html
 has "warn: <a"
 
+## The tool's own reports of captures without a hostname (host.hostname
+## null, as the schema allows) are fleet members, named by their files.
+mkdir -p "$tmp/own"
+for c in cpu-2s-smt cpu-vm pci-8gpu-switches; do
+	"$NODEAUDIT" check --sysroot "$fix/$c" --format json -o "$tmp/own/$c.json" 2>/dev/null
+done
+if grep -q '"hostname":[[:space:]]*null' "$tmp/own/cpu-vm.json"; then ok "cpu-vm's report has a null hostname"
+else nok "cpu-vm's report has a hostname: the test below proves nothing"; fi
+run 1 report "$tmp/own"
+err_lines 0
+has "Fleet: 3 nodes from 3 files"
+has "cpu-vm                   fail 0, warn 0, unknown 12, exit 0  $tmp/own/cpu-vm.json"
+has "gpu8                     fail 0, warn 0, unknown 14, exit 0"
+run 1 report "$tmp/own" --format json
+cat >"$tmp/want.json" <<'JSON'
+{"nodes": {"count": 3}, "worst_nodes": [{"hostname": "cpu-2s-smt"}, {"hostname": "gpu8"}, {"hostname": "cpu-vm"}]}
+JSON
+subset "$tmp/want.json"
+
 ## The same host twice is counted twice, with a warning.
 run 1 report report/a/node-b.json report/a/node-b.json
 err_lines 1
