@@ -3,15 +3,18 @@
 #include "cmd/cli.h"
 #include "cmd/options.h"
 #include "audit/checks.h"
+#include "audit/diff.h"
 #include "lib/output.h"
 #include "lib/textlayout.h"
 #include "lib/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*** The command table (the order of nodeaudit(1) COMMANDS and --help) ***/
@@ -383,6 +386,48 @@ static int stdout_done(void)
 	return EXIT_UNKNOWN;
 }
 
+/*
+ * --sysroot DIR with nothing a capture holds (no proc/, sys/ or nodeaudit/:
+ * the folder above an extracted capture, a typo'd path's sibling) would
+ * "pass" a node with no facts: refused in one line, as diff refuses it,
+ * naming the one subdirectory that is a capture when there is one.  An
+ * archive is read layer's to judge; a missing path is sysroot_open()'s.
+ */
+static int refuse_non_capture(const char *dir)
+{
+	struct stat sb;
+	DIR *d;
+	struct dirent *de;
+	char *inside = NULL;
+	int n = 0;
+	if (!dir || !*dir || !strcmp(dir, "/") || stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode) ||
+	    diff_looks_like_snapshot(dir))
+		return 0;
+	if ((d = opendir(dir))) {
+		while ((de = readdir(d)) && n < 2) {
+			char *p;
+			if (de->d_name[0] == '.')
+				continue;
+			p = xasprintf("%s%s%s", dir, str_endswith(dir, "/") ? "" : "/", de->d_name);
+			if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode) && diff_looks_like_snapshot(p)) {
+				n++;
+				free(inside);
+				inside = p;
+			} else
+				free(p);
+		}
+		closedir(d);
+	}
+	if (n == 1)
+		error("cannot use sysroot '%s': it holds nothing a capture holds (no proc/, sys/ or "
+		      "nodeaudit/); '%s' does", dir, inside);
+	else
+		error("cannot use sysroot '%s': it holds nothing a capture holds (no proc/, sys/ or "
+		      "nodeaudit/)", dir);
+	free(inside);
+	return -1;
+}
+
 /* Parse, run, render; the exit status: 0 ok, 1 warning, 2 critical, 3 could not run
  * (nodeaudit(1) EXIT STATUS). */
 static int run_command(const struct command *c, int argc, char **argv)
@@ -406,6 +451,10 @@ static int run_command(const struct command *c, int argc, char **argv)
 					 G.probe.cpuid_dump)) {
 		usage_error(c->name, "'%s' reads no machine: --sysroot, --smbios, --pci-dump and "
 			    "--cpuid-dump do not apply", c->name);
+		invocation_release(&inv);
+		return EXIT_UNKNOWN;
+	}
+	if ((c->flags & CMD_PROBES) && refuse_non_capture(G.probe.sysroot) < 0) {
 		invocation_release(&inv);
 		return EXIT_UNKNOWN;
 	}
