@@ -203,6 +203,31 @@ cat >"$tmp/want.json" <<'JSON'
 JSON
 subset "$tmp/want.json"
 
+## CPU lists longer than 63 characters (two nodes of 32 interleaved CPUs
+## each) are shown whole in text, JSON and HTML, not cut.
+mkdir -p "$tmp/lists"
+even=$(seq -s, 0 2 62) odd=$(seq -s, 1 2 63)
+for i in 1 2 3; do
+	python3 - "$fix/report/a/node-a.json" "$tmp/lists/n$i.json" "n$i" "$even" "$odd" "$i" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["host"]["hostname"] = sys.argv[3]
+cpus = [sys.argv[4], sys.argv[5]] if sys.argv[6] != "3" else ["0-31", "32-63"]
+d["facts"]["numa"] = {"nodes": [{"id": k, "cpus": c} for k, c in enumerate(cpus)]}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+run 0 report "$tmp/lists"
+has "numa.nodes[].cpus: 1 of 3 nodes has 0-31 | 32-63 (fleet: $even | $odd): n3"
+run 0 report "$tmp/lists" --format json
+cat >"$tmp/want.json" <<JSON
+{"outliers": {"facts": [{"fact": "numa.nodes[].cpus", "fleet": "$even | $odd",
+  "values": [{"value": "0-31 | 32-63", "nodes": ["n3"]}]}]}}
+JSON
+subset "$tmp/want.json"
+run 0 report "$tmp/lists" --format html
+has "$even | $odd"
+
 ## The same host twice is counted twice, with a warning.
 run 1 report report/a/node-b.json report/a/node-b.json
 err_lines 1

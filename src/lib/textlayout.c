@@ -137,15 +137,25 @@ static void wrap_into(struct strbuf *sb, size_t col, size_t indent, size_t width
 		w = tl_strnwidth(s, n);
 		if (col > indent && col + w > width)
 			newline(sb, indent, &col);
-		/* A word wider than the room: cut at the width. */
+		/* A word wider than the room: cut at the width, after its last
+		 * comma that fits when it has one (a CPU list "0,2,4,...": each
+		 * number whole, the line still one list). */
 		while (col + w > width) {
-			size_t i = 0, c, cw = 0;
+			size_t i = 0, c, cw = 0, ci = 0, ccw = 0;
 			while (i < n) {
 				size_t l = char_len(s + i, &c);
 				if (col + cw + c > width && (cw || col > indent))
 					break;
 				i += l;
 				cw += c;
+				if (s[i - 1] == ',' && i < n) {
+					ci = i;
+					ccw = cw;
+				}
+			}
+			if (ci && i < n) {
+				i = ci;
+				cw = ccw;
 			}
 			strbuf_add(sb, s, i);
 			s += i;
