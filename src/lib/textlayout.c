@@ -183,6 +183,23 @@ static void wrap_into(struct strbuf *sb, size_t col, size_t indent, size_t width
 	}
 }
 
+char *tl_glue_quotes(const char *s)
+{
+	char *d = xstrdup(s), *p, *q;
+	for (p = d; *p; p++) {
+		if ((*p != '\'' && *p != '"') || (p > d && p[-1] != ' ' && p[-1] != ':' && p[-1] != '('))
+			continue;
+		for (q = p + 1; *q && *q != *p && *q != '\n'; q++)
+			;
+		if (*q != *p || (q[1] && !strchr(" .,;:)\n", q[1])))
+			continue;
+		for (; p < q; p++)
+			if (*p == ' ')
+				*p = TL_GLUE[0];
+	}
+	return d;
+}
+
 void tl_wrap(FILE *fp, size_t col, size_t indent, const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;

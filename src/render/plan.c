@@ -84,6 +84,86 @@ static int step_ok(const cJSON *s)
 
 /*** text ***/
 
+/*
+ * A command a person pastes: never wrapped (a break would paste as two
+ * commands).  pre (its label, "    running process: ") and the command on
+ * one line when they fit the width; else the label alone (wrapped) and the
+ * command on the next line at indent, whole.  post, a comment after the
+ * command ("(the affinity list must match the plan)"), is prose: wrapped.
+ */
+static void cmd_line(FILE *out, size_t indent, const char *pre, const char *cmd, const char *post)
+{
+	size_t lead = strspn(pre, " ");
+	size_t w = tl_strwidth(pre) + tl_strwidth(cmd) + (post ? 2 + tl_strwidth(post) : 0);
+	if (w <= (size_t)tl_width() || (!pre[lead] && tl_strwidth(pre) + tl_strwidth(cmd) <= (size_t)tl_width())) {
+		if (w <= (size_t)tl_width() || !post) {
+			fprintf(out, "%s%s%s%s\n", pre, cmd, post ? "  " : "", post ? post : "");
+			return;
+		}
+		fprintf(out, "%s%s\n", pre, cmd);
+	} else {
+		if (pre[lead]) {
+			char *label = xstrdup(pre);
+			size_t n = strlen(label);
+			while (n && label[n - 1] == ' ')
+				label[--n] = '\0';
+			tl_line(out, indent, "%s", label);
+			free(label);
+			fprintf(out, "%*s%s\n", (int)indent, "", cmd);
+		} else
+			fprintf(out, "%s%s\n", pre, cmd);
+	}
+	if (post)
+		tl_line(out, indent + 2, "%*s%s", (int)indent, "", post);
+}
+
+/* A line the plan document gives as "COMMAND   (comment)": the two parts. */
+static void cmd_line_split(FILE *out, size_t indent, const char *pre, const char *s)
+{
+	const char *c = strstr(s, "   (");
+	char *cmd;
+	if (!c) {
+		cmd_line(out, indent, pre, s, NULL);
+		return;
+	}
+	cmd = xstrndup(s, (size_t)(c - s));
+	cmd_line(out, indent, pre, cmd, c + 3);
+	free(cmd);
+}
+
+/* Settings: "[kind] finding: " then the command (whole) or the prose. */
+static void setting_line(FILE *out, const cJSON *s)
+{
+	const char *kind = jstr_or(s, "kind", "?");
+	struct strbuf sb = STRBUF_INIT;
+	char *label = xasprintf("  [%s] %s: ", kind, jstr_or(s, "finding", "?"));
+	if (!strcmp(kind, "sysctl") && fj_get_str(s, "key") && fj_get_str(s, "value")) {
+		char *kv = xasprintf("%s=%s", jstr_or(s, "key", "?"), jstr_or(s, "value", "?"));
+		char *q = strpbrk(kv, " \t") ? sh_quote(kv) : NULL;
+		strbuf_addf(&sb, "sysctl -w %s", q ? q : kv);
+		cmd_line(out, 6, label, sb.buf, NULL);
+		free(q);
+		free(kv);
+	} else if (fj_get_str(s, "command"))
+		cmd_line(out, 6, label, fj_get_str(s, "command"), NULL);
+	else {
+		if (!strcmp(kind, "governor"))
+			strbuf_addf(&sb, "set the CPU frequency governor to %s", jstr_or(s, "value", "?"));
+		else if (!strcmp(kind, "thp"))
+			strbuf_addf(&sb, "set transparent huge pages to %s", jstr_or(s, "value", "?"));
+		else if (!strcmp(kind, "smt"))
+			strbuf_addstr(&sb, "turn SMT off (runtime: /sys/devices/system/cpu/smt/control)");
+		else {
+			char *g = tl_glue_quotes(jstr_or(s, "text", ""));
+			strbuf_addstr(&sb, g);
+			free(g);
+		}
+		tl_line(out, 6, "%s%s", label, sb.buf);
+	}
+	strbuf_release(&sb);
+	free(label);
+}
+
 void plan_render_text(FILE *out, const struct doc *d)
 {
 	const cJSON *plan = d->json;
@@ -99,8 +179,8 @@ void plan_render_text(FILE *out, const struct doc *d)
 			tl_line(out, 4, "  all CPUs: %d thread%s on CPUs %s", jint(w, "threads", 0), jint(w, "threads", 0) == 1 ? "" : "s", jstr_or(w, "cpus", ""));
 		/* With --runtime, its launch lines below say it in full. */
 		if (!fj_get_str(plan, "runtime")) {
-			tl_line(out, 6, "    %s", jstr_or(w, "numactl", ""));
-			tl_line(out, 6, "    %s", jstr_or(w, "taskset", ""));
+			cmd_line(out, 4, "    ", jstr_or(w, "numactl", ""), NULL);
+			cmd_line(out, 4, "    ", jstr_or(w, "taskset", ""), NULL);
 		}
 	}
 	if (!cJSON_GetArraySize(arr(plan, "workers")))
@@ -109,42 +189,27 @@ void plan_render_text(FILE *out, const struct doc *d)
 	if (h && *jstr_or(h, "cpus", "")) {
 		tx_section(out, "Housekeeping");
 		tl_line(out, 4, "  CPUs %s: %s", jstr_or(h, "cpus", ""), jstr_or(h, "purpose", ""));
-		tl_line(out, 6, "    %s", jstr_or(h, "taskset", ""));
-		tl_line(out, 6, "    running process: %s", jstr_or(h, "move_running", ""));
-		tl_line(out, 6, "    verify: %s", jstr_or(h, "verify", ""));
+		cmd_line(out, 4, "    ", jstr_or(h, "taskset", ""), NULL);
+		cmd_line_split(out, 6, "    running process: ", jstr_or(h, "move_running", ""));
+		cmd_line_split(out, 6, "    verify: ", jstr_or(h, "verify", ""));
 	}
 	if (cJSON_GetArraySize(arr(plan, "feeders"))) {
 		tx_section(out, "Accelerator feeders (one per accelerator, on its local node)");
 		cJSON_ArrayForEach(f, arr(plan, "feeders")) {
 			const cJSON *node = cJSON_GetObjectItemCaseSensitive(f, "node");
 			tl_line(out, 4, "  %s %s", jstr_or(f, "bdf", "?"), jstr_or(f, "device", ""));
-			if (cJSON_IsNumber(node))
-				tl_line(out, 6, "    node %d: %s", node->valueint, jstr_or(f, "numactl", ""));
-			else
+			if (cJSON_IsNumber(node)) {
+				char *pre = xasprintf("    node %d: ", node->valueint);
+				cmd_line(out, 6, pre, jstr_or(f, "numactl", ""), NULL);
+				free(pre);
+			} else
 				tl_line(out, 6, "    %s", jstr_or(f, "note", "node unknown"));
 		}
 	}
 	if (cJSON_GetArraySize(arr(plan, "steps"))) {
 		tx_section(out, "Settings");
 		cJSON_ArrayForEach(s, arr(plan, "steps")) {
-			const char *kind = jstr_or(s, "kind", "?");
-			struct strbuf sb = STRBUF_INIT;
-			strbuf_addf(&sb, "  [%s] %s: ", kind, jstr_or(s, "finding", "?"));
-			if (!strcmp(kind, "sysctl") && fj_get_str(s, "key") && fj_get_str(s, "value")) {
-				const char *v = jstr_or(s, "value", "?");
-				const char *q = strpbrk(v, " \t") ? "'" : "";
-				strbuf_addf(&sb, "sysctl -w %s%s=%s%s", q, jstr_or(s, "key", "?"), v, q);
-			}
-			else if (!strcmp(kind, "governor"))
-				strbuf_addf(&sb, "set the CPU frequency governor to %s", jstr_or(s, "value", "?"));
-			else if (!strcmp(kind, "thp"))
-				strbuf_addf(&sb, "set transparent huge pages to %s", jstr_or(s, "value", "?"));
-			else if (!strcmp(kind, "smt"))
-				strbuf_addstr(&sb, "turn SMT off (runtime: /sys/devices/system/cpu/smt/control)");
-			else
-				strbuf_addstr(&sb, fj_get_str(s, "command") ? fj_get_str(s, "command") : jstr_or(s, "text", ""));
-			tl_line(out, 6, "%s", sb.buf);
-			strbuf_release(&sb);
+			setting_line(out, s);
 			if (fj_get_str(s, "reason") && verbosity >= 0)
 				tl_line(out, 11, "      why: %s", fj_get_str(s, "reason"));
 		}
@@ -154,8 +219,11 @@ void plan_render_text(FILE *out, const struct doc *d)
 	if (cJSON_GetArraySize(arr(plan, "notes")) && verbosity >= 0) {
 		tx_section(out, "Notes");
 		cJSON_ArrayForEach(s, arr(plan, "notes"))
-			if (cJSON_IsString(s))
-				tl_line(out, 4, "  - %s", s->valuestring);
+			if (cJSON_IsString(s)) {
+				char *g = tl_glue_quotes(s->valuestring);
+				tl_line(out, 4, "  - %s", g);
+				free(g);
+			}
 	}
 }
 
@@ -256,6 +324,34 @@ static int sh_automated(const cJSON *s)
 	return !strcmp(kind, "smt") || !strcmp(kind, "cmdline");
 }
 
+/*
+ * What a kernel command line step adds: its command, or its key[=value]
+ * (a typed step's text is exactly that), a text that is one argument
+ * ("mitigations=auto,nosmt"), or the one argument its sentence
+ * quotes ("Add 'nosmt' to the kernel command line" -> nosmt); NULL when the
+ * step holds none, or one still to choose ("hugepages=N").
+ */
+static char *cmdline_arg(const cJSON *s)
+{
+	const char *t = fj_get_str(s, "text"), *a, *b;
+	char *arg, *w;
+	if (fj_get_str(s, "command"))
+		return xstrdup(fj_get_str(s, "command"));
+	if (t && (fj_get_str(s, "key") || (*t && !t[strspn(t, "abcdefghijklmnopqrstuvwxyz"
+							   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,=:-")])))
+		return xstrdup(t);   /* a typed step's key[=value], or a text that is one argument */
+	if (!t || !(a = strchr(t, '\'')) || !(b = strchr(a + 1, '\'')) || b == a + 1)
+		return NULL;
+	arg = xstrndup(a + 1, (size_t)(b - a - 1));
+	for (w = arg; (w = strstr(w, "=N"));)   /* a value the admin must pick */
+		if (!w[2] || w[2] == ' ') {
+			free(arg);
+			return NULL;
+		} else
+			w += 2;
+	return arg;
+}
+
 void plan_render_sh(FILE *out, const struct doc *d)
 {
 	const cJSON *plan = d->json;
@@ -309,21 +405,25 @@ void plan_render_sh(FILE *out, const struct doc *d)
 				     "\tset_plain %s %s\n"
 				     "fi\n", p, p, !v || !strcmp(v, "off") ? "off" : q);
 		} else if (!strcmp(kind, "cmdline")) {
-			const char *arg = fj_get_str(s, "command") ? fj_get_str(s, "command") : fj_get_str(s, "text");
+			const char *text = fj_get_str(s, "text");
+			char *arg = cmdline_arg(s), *qa = arg ? sh_quote(arg) : NULL;
 			fputc('\n', out);
 			comment(out, "# ", fj_get_str(s, "finding"));
 			fputs("# Kernel command line (not run; takes effect after the next reboot):\n", out);
-			comment(out, "#   ", arg);
-			fputs("#   Debian/Ubuntu: add it to GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub\n", out);
-			{
-				char *g = xasprintf("#   Fedora/RHEL:   grubby --update-kernel=ALL --args=\"%s\"", arg ? arg : "");
-				char *p;
-				for (p = strchr(g, '"') + 1; *p && p[1]; p++)
-					if (*p == '"')
-						*p = ' ';
-				comment(out, "", g);
-				free(g);
-			}
+			if (text && (!arg || strcmp(text, arg)))
+				comment(out, "#   ", text);
+			if (qa) {
+				char *l = xasprintf("#   Debian/Ubuntu: add %s to GRUB_CMDLINE_LINUX in /etc/default/grub, "
+						    "then update-grub", arg);
+				comment(out, "", l);
+				free(l);
+				/* A line to paste: the argument itself, quoted for sh. */
+				fprintf(out, "#   Fedora/RHEL:   grubby --update-kernel=ALL --args=%s\n", qa);
+			} else
+				fputs("#   Debian/Ubuntu: GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub;"
+				      " Fedora/RHEL: grubby --update-kernel=ALL --args=...\n", out);
+			free(qa);
+			free(arg);
 		}
 		free(q);
 	}
