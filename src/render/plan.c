@@ -94,10 +94,10 @@ static int step_ok(const cJSON *s)
 static void cmd_line(FILE *out, size_t indent, const char *pre, const char *cmd, const char *post)
 {
 	size_t lead = strspn(pre, " ");
-	size_t w = tl_strwidth(pre) + tl_strwidth(cmd) + (post ? 2 + tl_strwidth(post) : 0);
+	size_t w = tl_strwidth(pre) + tl_strwidth(cmd) + (post ? 3 + tl_strwidth(post) : 0);
 	if (w <= (size_t)tl_width() || (!pre[lead] && tl_strwidth(pre) + tl_strwidth(cmd) <= (size_t)tl_width())) {
 		if (w <= (size_t)tl_width() || !post) {
-			fprintf(out, "%s%s%s%s\n", pre, cmd, post ? "  " : "", post ? post : "");
+			fprintf(out, "%s%s%s%s\n", pre, cmd, post ? "   " : "", post ? post : "");
 			return;
 		}
 		fprintf(out, "%s%s\n", pre, cmd);
