@@ -164,6 +164,10 @@ static int plan_cmd(struct invocation *inv)
 	if (!a->o.bench && facts_get(facts, "bench.sweep.nodes"))
 		a->o.bench = report;
 	inv->doc.json = plan_build(facts, findings, profile, &a->o);
+	/* Why this profile when none was given (a virtual guest): the same
+	 * choice as check's, said where the plan names its profile. */
+	if (fj_get_str(p, "chosen") && inv->doc.json)
+		cJSON_AddStringToObject(inv->doc.json, "profile_chosen", fj_get_str(p, "chosen"));
 	a->o.bench = NULL;
 	a->o.model = NULL;
 	cJSON_Delete(report);
@@ -176,7 +180,7 @@ static const struct cmd_option plan_options[] = {
 	{ "reserve", OPT_RESERVE, "N", "cores per node kept for the OS and the orchestrator" },
 	{ "unit", OPT_UNIT, "NAME", "systemd template unit for the drop-ins (default inference-worker)" },
 	{ "report", OPT_REPORT, "FILE", "plan from a saved 'check --format json' report" },
-	{ "profile", OPT_PROFILE, "NAME", "the profile whose findings are fixed (default agent-cpu-inference)" },
+	{ "profile", OPT_PROFILE, "NAME", "the profile whose findings are fixed (default agent-cpu-inference; agent-vm-guest on a virtual guest)" },
 	{ "runtime", OPT_RUNTIME, "NAME", "launch lines in a runtime's own terms: llama.cpp or vllm" },
 	{ "model", OPT_MODEL, "FILE", "the GGUF model: its size sizes --mlock, the KV cache space and\n"
 	  "the fit per node" },
