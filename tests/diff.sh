@@ -229,6 +229,10 @@ has "0 facts changed"
 run 1 --sysroot "$tmp/node-link" check --baseline "$tmp/golden.report.json"
 has "Baseline  $tmp/golden.report.json"
 has "pci.accelerators[0000:01:00.0].link.width.current"
+# The summary line names the drift that gave exit 1 (no fail, no warn).
+has "0 fail, 0 warn, "
+has "; exit 1 (drift from the baseline: "
+has " facts changed, 0 checks worse)"
 run 0 --sysroot "$tmp/node-link" check --baseline "$tmp/golden.report.json" --fail-on fail
 run 3 --sysroot "$tmp/node-link" check --baseline "$tmp/missing.json"
 
