@@ -1,7 +1,8 @@
 #!/bin/sh
 # admin-mistakes.sh - what an admin gets wrong in the first hours, each named
 # in one line that says what to do (issue 45): a TMPDIR nodeaudit cannot
-# write in (named, with where it came from); ...
+# write in (named, with where it came from); a profile installed under the
+# prefix (the suite runs with profiles of its own).
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
 fx=$(cd "$top_srcdir/tests/fixtures" && pwd)
@@ -38,6 +39,53 @@ if [ "$(id -u)" != 0 ]; then   # root writes in a mode-0555 directory
 	err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$tmp/ro' (TMPDIR): Permission denied; set TMPDIR to a directory you can write in"
 else
 	echo "ok $((n + 1)) - TMPDIR not writable # SKIP run as root, who writes in a mode-0555 directory"; n=$((n + 1))
+fi
+
+## 10. The suite does not depend on what is installed: it runs with no
+## system profile directory (NODEAUDIT_NO_SYSTEM_PROFILES) and no user
+## NODEAUDIT_PROFILE_PATH, so an older copy installed under the prefix
+## cannot shadow the built-in profiles the tests expect.
+if [ -n "${NODEAUDIT_NO_SYSTEM_PROFILES:-}" ] && [ -z "${NODEAUDIT_PROFILE_PATH+set}" ]; then
+	ok "the suite's environment: no system profiles, no NODEAUDIT_PROFILE_PATH"
+elif [ -z "${top_builddir:-}" ]; then
+	echo "ok $((n + 1)) - the suite's environment # SKIP not run by make check"; n=$((n + 1))
+else
+	nok "the suite's environment: NODEAUDIT_NO_SYSTEM_PROFILES='${NODEAUDIT_NO_SYSTEM_PROFILES:-}', NODEAUDIT_PROFILE_PATH ${NODEAUDIT_PROFILE_PATH+set}"
+fi
+# As an admin makes it: 'make install' put an older agent-cpu-inference
+# under the prefix.  A copy of the binary whose installed-profile directory
+# (DATADIR/nodeaudit/profiles, compiled in) is a scratch one of the same
+# length stands for it; the old profile there asks for no SMT at all.
+datadir=$(strings -n 20 "$NODEAUDIT" 2>/dev/null | grep -m1 '^/.*/share/nodeaudit/profiles$')
+if [ -n "$datadir" ] && command -v python3 >/dev/null 2>&1; then
+	fake=$(printf '%s/%s' "$tmp" "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" | cut -c1-${#datadir})
+	if [ ${#fake} = ${#datadir} ] && mkdir -p "$fake" 2>/dev/null &&
+	   python3 - "$NODEAUDIT" "$tmp/nodeaudit-installed" "$datadir" "$fake" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+old, new = sys.argv[3].encode() + b"\0", sys.argv[4].encode() + b"\0"
+if b.count(old) != 1: sys.exit(1)
+open(sys.argv[2], "wb").write(b.replace(old, new))
+PY
+	then
+		chmod +x "$tmp/nodeaudit-installed"
+		cat >"$fake/agent-cpu-inference.json" <<'J'
+{"name": "agent-cpu-inference", "extends": "base", "description": "an older copy installed under the prefix",
+ "checks": {"cpu.isa": {"expect": ["avx512_bf16", "amx_tile"], "severity": "fail"}}}
+J
+		env -u NODEAUDIT_NO_SYSTEM_PROFILES "$tmp/nodeaudit-installed" --sysroot "$fx/cpu-2s-smt" check --format json >"$tmp/out" 2>"$tmp/err"
+		if grep -q "$fake/agent-cpu-inference.json" "$tmp/out"; then ok "without it, the installed profile shadows the built-in one (the mistake)"
+		else nok "the installed copy is not read: the test below proves nothing"; sed 's/^/# /' "$tmp/err" | head -3; fi
+		NODEAUDIT_NO_SYSTEM_PROFILES=1 "$tmp/nodeaudit-installed" --sysroot "$fx/cpu-2s-smt" check --format json >"$tmp/out2" 2>&1
+		"$NODEAUDIT" --sysroot "$fx/cpu-2s-smt" check --format json >"$tmp/out3" 2>&1
+		if grep -q '"source":[[:space:]]*"built-in:agent-cpu-inference"' "$tmp/out2" &&
+		   ! grep -q "$fake" "$tmp/out2"; then ok "with it, the built-in profile, whatever is installed"
+		else nok "with NODEAUDIT_NO_SYSTEM_PROFILES the installed profile is still read"; grep -m3 source "$tmp/out2" | sed 's/^/# /'; fi
+	else
+		echo "ok $((n + 1)) - an installed profile # SKIP the binary's profile directory cannot be stood in for"; n=$((n + 1))
+	fi
+else
+	echo "ok $((n + 1)) - an installed profile # SKIP no DATADIR string in the binary, or no python3"; n=$((n + 1))
 fi
 
 echo "1..$n"
