@@ -14,7 +14,29 @@ ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not o
 "$NODEAUDIT" plan --report "$rep" --format sysctl >"$tmp/sysctl"; ok $? "sysctl format runs"
 diff -u "$exp/plan-2s.sysctl" "$tmp/sysctl"; ok $? "sysctl.d file as designed"
 "$NODEAUDIT" plan --report "$rep" --format systemd --unit llama >"$tmp/systemd"; ok $? "systemd format runs"
-diff -u "$exp/plan-2s.systemd" "$tmp/systemd"; ok $? "systemd drop-ins as designed"
+diff -u "$exp/plan-2s.systemd" "$tmp/systemd"; ok $? "systemd template and drop-ins as designed"
+# -o DIR: the files themselves, as under /etc/systemd/system, each path printed;
+# systemd's own verify loads the template with each drop-in without a word.
+"$NODEAUDIT" --sysroot "$top_srcdir/tests/fixtures/numa-2node" plan --format systemd --command '/bin/sleep 600 -x "50%" $HOME' \
+	-o "$tmp/units/" >"$tmp/out" 2>"$tmp/err"; ok $? "systemd -o DIR runs"
+printf '%s\n' "$tmp/units/inference-worker@.service" "$tmp/units/inference-worker@node0.service.d/90-nodeaudit.conf" \
+	"$tmp/units/inference-worker@node1.service.d/90-nodeaudit.conf" >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/out"; ok $? "systemd -o DIR names the three files it wrote"
+for f in $(cat "$tmp/want"); do [ -s "$f" ] || echo "# missing $f"; done
+[ "$(find "$tmp/units" -type f | wc -l)" -eq 3 ]; ok $? "systemd -o DIR wrote the template and two drop-ins, nothing else"
+grep -qx 'ExecStart=/bin/sleep 600 -x "50%%" $$HOME' "$tmp/units/inference-worker@.service"; ok $? "template: the command, % and \$ escaped for systemd"
+printf '[Service]\nCPUAffinity=9-15\nNUMAPolicy=bind\nNUMAMask=1\nExecStart=\nExecStart=/bin/sleep 600 -x "50%%%%" $$HOME -t 7\n' |
+	diff -u - "$tmp/units/inference-worker@node1.service.d/90-nodeaudit.conf"; ok $? "node 1's drop-in: its CPUs, node and threads"
+if command -v systemd-analyze >/dev/null 2>&1; then
+	(cd "$tmp/units" && SYSTEMD_UNIT_PATH="$tmp/units:" systemd-analyze verify --man=no \
+		inference-worker@node0.service inference-worker@node1.service) >"$tmp/verify" 2>&1
+	rc=$?; [ $rc -eq 0 ] && [ ! -s "$tmp/verify" ]; ok $? "systemd-analyze verify: no complaint (exit $rc)"
+	sed 's/^/# /' "$tmp/verify"
+else
+	echo "ok $((n + 1)) - systemd-analyze verify # SKIP systemd-analyze is not installed"; n=$((n + 1))
+fi
+"$NODEAUDIT" --sysroot "$top_srcdir/tests/fixtures/numa-2node" plan --format text -o "$tmp/units/" >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ]; ok $? "-o DIR with a format of one file: exit 3"
 "$NODEAUDIT" plan --report "$rep" --format sh >"$tmp/plan.sh"; ok $? "sh format runs"
 sh -n "$tmp/plan.sh"; ok $? "sh -n accepts the script"
 grep -q "^set_sysctl 'vm.swappiness' '10'$" "$tmp/plan.sh"; ok $? "script sets swappiness idempotently"

@@ -448,33 +448,123 @@ void plan_render_sh(FILE *out, const struct doc *d)
 	fputs("\necho \"nodeaudit plan: done\"\n", out);
 }
 
-/*** systemd drop-ins ***/
+/*** systemd: the template unit and one drop-in per worker ***/
+
+const char *plan_systemd_unit(const cJSON *plan)
+{
+	const char *unit = jstr_or(plan, "unit", "inference-worker");
+	return systemd_unit_ok(unit) ? unit : "inference-worker";
+}
+
+/*
+ * A command line as an ExecStart= value: '%' (a specifier) and '$' (a
+ * variable) doubled so that systemd passes them as they are; NULL for one
+ * it would read otherwise (a backslash escape, a control character, empty).
+ */
+static char *exec_value(const char *cmd)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (!cmd || !*cmd || str_ctrl(cmd) >= 0 || strchr(cmd, '\\'))
+		return NULL;
+	for (; *cmd; cmd++)
+		strbuf_addf(&sb, "%s%c", *cmd == '%' || *cmd == '$' ? (*cmd == '%' ? "%" : "$") : "", *cmd);
+	return strbuf_detach(&sb);
+}
+
+/* A worker's command as the plan runs it on its node ("llama-server -m
+ * m.gguf -t 7"): its taskset line without "taskset -c CPUS ". */
+static const char *worker_command(const cJSON *w)
+{
+	const char *t = fj_get_str(w, "taskset"), *c = jstr_or(w, "cpus", "");
+	size_t n = strlen("taskset -c ");
+	if (!t || strncmp(t, "taskset -c ", n) || strncmp(t + n, c, strlen(c)) || t[n + strlen(c)] != ' ')
+		return NULL;
+	return t + n + strlen(c) + 1;
+}
+
+/* The instance of a worker: "node0", or "all" when its node is unknown. */
+void plan_systemd_instance(const cJSON *w, char *buf, size_t n)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(w, "node");
+	if (cJSON_IsNumber(node))
+		snprintf(buf, n, "node%d", node->valueint);
+	else
+		snprintf(buf, n, "all");
+}
+
+int plan_systemd_worker_ok(const cJSON *w)
+{
+	return cpulist_word_ok(jstr_or(w, "cpus", ""));
+}
+
+void plan_render_systemd_template(FILE *out, const cJSON *plan, int alone)
+{
+	const char *unit = plan_systemd_unit(plan);
+	char *exec = exec_value(jstr_or(plan, "command", ""));
+	if (alone)
+		header(out, plan, "#");
+	fprintf(out, "# The template of the inference workers: one instance per NUMA node,\n"
+		     "# each pinned to its node by its drop-in (which gives its threads too):\n"
+		     "#   %s@node0.service.d/90-nodeaudit.conf, ...\n"
+		     "# Start them: systemctl daemon-reload; systemctl enable --now %s@node0 ...\n",
+		unit, unit);
+	if (!strcmp(jstr_or(plan, "command", ""), "<your-inference-command>"))
+		fputs("# The command is a placeholder: write yours below, or plan with --command.\n", out);
+	fputs("[Unit]\n"
+	      "Description=Inference worker %i (nodeaudit plan)\n"
+	      "After=network-online.target\n"
+	      "Wants=network-online.target\n"
+	      "\n"
+	      "[Service]\n"
+	      "Type=exec\n", out);
+	if (exec)
+		fprintf(out, "ExecStart=%s\n", exec);
+	else
+		fputs("# The plan's command cannot be an ExecStart= line (a backslash or a control\n"
+		      "# character): write it here.\nExecStart=\n", out);
+	fputs("Restart=on-failure\n"
+	      "RestartSec=5\n"
+	      "\n"
+	      "[Install]\n"
+	      "WantedBy=multi-user.target\n", out);
+	free(exec);
+}
+
+void plan_render_systemd_dropin(FILE *out, const cJSON *plan, const cJSON *w)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(w, "node");
+	char *exec = worker_command(w) ? exec_value(worker_command(w)) : NULL;
+	(void)plan;
+	fputs("[Service]\n", out);
+	if (cJSON_IsNumber(node))
+		fprintf(out, "CPUAffinity=%s\nNUMAPolicy=bind\nNUMAMask=%d\n", jstr_or(w, "cpus", ""),
+			node->valueint);
+	else
+		fprintf(out, "# The NUMA nodes are unknown: no NUMAPolicy.\nCPUAffinity=%s\n", jstr_or(w, "cpus", ""));
+	if (exec)   /* this node's command line: its threads */
+		fprintf(out, "ExecStart=\nExecStart=%s\n", exec);
+	free(exec);
+}
 
 void plan_render_systemd(FILE *out, const struct doc *d)
 {
 	const cJSON *plan = d->json;
 	const cJSON *w;
-	const char *unit = jstr_or(plan, "unit", "inference-worker");
+	const char *unit = plan_systemd_unit(plan);
 	int n = 0;
-	if (!systemd_unit_ok(unit))
-		unit = "inference-worker";
 	header(out, plan, "#");
-	fprintf(out, "# One drop-in per worker, for instances of the template unit %s@.service:\n"
-		     "# write each block to the file named above it, then systemctl daemon-reload.\n", unit);
+	fprintf(out, "# The template unit %s@.service and one drop-in per worker, each\n"
+		     "# block the file named above it ('plan --format systemd -o DIR' writes\n"
+		     "# them under DIR), then systemctl daemon-reload.\n", unit);
+	fprintf(out, "\n# /etc/systemd/system/%s@.service\n", unit);
+	plan_render_systemd_template(out, plan, 0);
 	cJSON_ArrayForEach(w, arr(plan, "workers")) {
-		const cJSON *node = cJSON_GetObjectItemCaseSensitive(w, "node");
-		if (!cpulist_word_ok(jstr_or(w, "cpus", "")))
+		char inst[32];
+		if (!plan_systemd_worker_ok(w))
 			continue;
-		fputc('\n', out);
-		if (cJSON_IsNumber(node)) {
-			fprintf(out, "# /etc/systemd/system/%s@node%d.service.d/90-nodeaudit.conf\n", unit, node->valueint);
-			fprintf(out, "[Service]\nCPUAffinity=%s\nNUMAPolicy=bind\nNUMAMask=%d\n",
-				jstr_or(w, "cpus", ""), node->valueint);
-		} else {
-			fprintf(out, "# /etc/systemd/system/%s@all.service.d/90-nodeaudit.conf\n", unit);
-			fprintf(out, "# The NUMA nodes are unknown: no NUMAPolicy.\n[Service]\nCPUAffinity=%s\n",
-				jstr_or(w, "cpus", ""));
-		}
+		plan_systemd_instance(w, inst, sizeof(inst));
+		fprintf(out, "\n# /etc/systemd/system/%s@%s.service.d/90-nodeaudit.conf\n", unit, inst);
+		plan_render_systemd_dropin(out, plan, w);
 		n++;
 	}
 	if (!n)
