@@ -41,6 +41,31 @@ else
 	echo "ok $((n + 1)) - TMPDIR not writable # SKIP run as root, who writes in a mode-0555 directory"; n=$((n + 1))
 fi
 
+## 9. --version says the commit and which optional libraries this machine has.
+run 0 "--version" "$NODEAUDIT" --version
+ver=$(sed -n 's/^AC_INIT(\[nodeaudit\], *\[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
+if [ -e "$top_srcdir/.git" ] && git -C "$top_srcdir" rev-parse --git-dir >/dev/null 2>&1; then
+	c=$(git -C "$top_srcdir" rev-parse --short=12 HEAD)
+	if head -n 1 "$tmp/out" | grep -q "^nodeaudit $ver (.*$c"; then ok "--version names commit $c"
+	else nok "--version does not name commit $c: $(head -n 1 "$tmp/out")"; fi
+elif [ -f "$top_srcdir/.tarball-version" ]; then
+	if head -n 1 "$tmp/out" | grep -qF "nodeaudit $ver ($(cat "$top_srcdir/.tarball-version"))"; then ok "--version names the tarball's commit"
+	else nok "--version does not name the tarball's commit: $(head -n 1 "$tmp/out")"; fi
+else
+	echo "ok $((n + 1)) - --version's commit # SKIP neither git nor a release tarball"; n=$((n + 1))
+fi
+for l in libhwloc libnuma libpci libcpuid; do
+	if grep -Eq "^  $l\.so\.[0-9]+ +(found|not found) " "$tmp/out"; then ok "--version says whether $l is found"
+	else nok "--version says nothing of $l"; fi
+done
+# A library this machine lacks is named so: an empty libpci first in the
+# loader's path (as tests/lazy-libs.sh makes one).
+so=$(sed -n 's/^  \(libpci\.so\.[0-9]*\) .*/\1/p' "$tmp/out")
+mkdir -p "$tmp/lib" && : >"$tmp/lib/$so"
+run 0 "--version without a loadable libpci" env LD_LIBRARY_PATH="$tmp/lib" "$NODEAUDIT" --version
+if grep -q "^  $so *not found .*($tmp/lib/$so" "$tmp/out"; then ok "--version: $so not found, with the loader's reason"
+else nok "--version with a broken $so"; sed 's/^/# /' "$tmp/out"; fi
+
 ## 10. The suite does not depend on what is installed: it runs with no
 ## system profile directory (NODEAUDIT_NO_SYSTEM_PROFILES) and no user
 ## NODEAUDIT_PROFILE_PATH, so an older copy installed under the prefix

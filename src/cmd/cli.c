@@ -4,6 +4,8 @@
 #include "cmd/options.h"
 #include "audit/checks.h"
 #include "audit/diff.h"
+#include "read/lazylib.h"
+#include "nodeaudit-describe.h"
 #include "lib/output.h"
 #include "lib/textlayout.h"
 #include "lib/util.h"
@@ -34,9 +36,43 @@ const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * --version: the release, the commit it was built from (git describe at
+ * build time, or the release tarball's), and the optional libraries: built
+ * in or not, and whether this machine can load each one a command loads
+ * when it needs it (read/lazylib.h).
+ */
 static void print_version(void)
 {
-	printf("nodeaudit %s\n", PACKAGE_VERSION);
+	static const struct {
+		const char *soname, *use;
+	} libs[] = {
+		{ HWLOC_SONAME, "hwloc's second reading of the topology; bench's thread placement" },
+		{ NUMA_SONAME, "bench's memory placement" },
+		{ PCI_SONAME, "PCI dumps (--pci-dump), a compressed pci.ids" },
+		{ CPUID_SONAME, "CPUID: codenames, a --cpuid-dump" },
+#ifdef HAVE_LIBURING
+		{ URING_SONAME, "a --sysroot read in io_uring batches" },
+#endif
+	};
+	size_t i;
+	printf("nodeaudit %s", PACKAGE_VERSION);
+	if (*NODEAUDIT_DESCRIBE)
+		printf(" (%s)", NODEAUDIT_DESCRIBE);
+	else
+		printf(" (commit unknown: built outside git, not from a release tarball)");
+	printf("\nlinked: cJSON %d.%d.%d\n", CJSON_VERSION_MAJOR, CJSON_VERSION_MINOR, CJSON_VERSION_PATCH);
+#ifndef HAVE_LIBURING
+	printf("built without liburing: a --sysroot is read file by file\n");
+#endif
+	printf("loaded when a command needs them, on this machine:\n");
+	for (i = 0; i < ARRAY_SIZE(libs); i++) {
+		struct lazylib l = { libs[i].soname, 0, "" };
+		if (lazylib_load(&l, NULL, 0) == 0)
+			printf("  %-16s found      %s\n", libs[i].soname, libs[i].use);
+		else
+			printf("  %-16s not found  %s (%s)\n", libs[i].soname, libs[i].use, l.err);
+	}
 }
 
 /*** Parsing ***/
