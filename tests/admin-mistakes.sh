@@ -2,7 +2,8 @@
 # admin-mistakes.sh - what an admin gets wrong in the first hours, each named
 # in one line that says what to do (issue 45): a TMPDIR nodeaudit cannot
 # write in (named, with where it came from); a profile installed under the
-# prefix (the suite runs with profiles of its own).
+# prefix (the suite runs with profiles of its own); figures without their
+# unit or in the wrong number; --version without the commit.
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
 fx=$(cd "$top_srcdir/tests/fixtures" && pwd)
@@ -39,6 +40,45 @@ if [ "$(id -u)" != 0 ]; then   # root writes in a mode-0555 directory
 	err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$tmp/ro' (TMPDIR): Permission denied; set TMPDIR to a directory you can write in"
 else
 	echo "ok $((n + 1)) - TMPDIR not writable # SKIP run as root, who writes in a mode-0555 directory"; n=$((n + 1))
+fi
+
+## 8. Every figure with its unit, the human form first; plurals right.
+has() { if grep -qF -- "$1" "$tmp/out"; then ok "shows '$1'"; else nok "lacks '$1'"; sed 's/^/# /' "$tmp/out" | head -20; fi; }
+lacks() { if grep -qE -- "$1" "$tmp/out"; then nok "shows /$1/: $(grep -E -- "$1" "$tmp/out" | head -1)"; else ok "never /$1/"; fi; }
+run 2 "check, a node short of memory" env COLUMNS=200 "$NODEAUDIT" check --facts "$fx/check-facts/bad.json"
+has "Memory per core: 2.0 GiB (2147483648 bytes), expected >= 4.0 GiB (4294967296 bytes)"
+has "Swap space: 2.0 GiB (2147483648 bytes), expected <= 0 bytes"
+has "2 threads per core, control on"
+has "1 check could not be decided"
+lacks '\(s\)|[^0-9.][0-9]{5,} \('
+run 0 "profiles show" env COLUMNS=200 "$NODEAUDIT" profiles show agent-cpu-inference
+has ">= 4.0 GiB (4294967296 bytes)"
+lacks '>= [0-9]{9,}'   # a byte threshold without its unit (fs.file-max is a count)
+run 2 "check --format tap" "$NODEAUDIT" check --facts "$fx/check-facts/bad.json" --format tap
+lacks '# SKIP skip'
+has "# warn: Memory per core: 2.0 GiB (2147483648 bytes), expected >= 4.0 GiB (4294967296 bytes)"
+run 0 "check --format tap on a guest" "$NODEAUDIT" --sysroot "$fx/cpu-vm" check --format tap
+has "ok 1 - cpu.smt # SKIP the host decides this: vCPUs run on the host's threads"
+run 0 "probe, one core of a kind" env COLUMNS=200 "$NODEAUDIT" --sysroot "$fx/cpu-arm-x3-capacity" probe
+has "kind performance       1 core, 1 thread on CPUs 7"
+lacks '(^|[^0-9])1 (cores|threads)'
+run 0 "probe --format json, a VM without SMBIOS" "$NODEAUDIT" --sysroot "$fx/mem-vm-no-smbios" probe --format json
+lacks 'its BIOS characteristics say'
+# A CPU with none of the inference ISA: its Observed value is "none", in
+# text and in the HTML page's cell, not an empty one.
+run 2 "check on a CPU without AVX" env COLUMNS=200 "$NODEAUDIT" --sysroot "$fx/virt-vbox-noflag" check --profile agent-cpu-inference
+has "Instruction sets for inference: none, expected any of: avx2, neon"
+run 2 "check --format html on a CPU without AVX" "$NODEAUDIT" --sysroot "$fx/virt-vbox-noflag" check --profile agent-cpu-inference --format html
+if tr -d '\n' <"$tmp/out" | grep -Eq 'cpu\.(<wbr>)?isa</code>.{0,100}</td><td>none</td>'; then ok "HTML: cpu.isa's Observed cell says none"
+else nok "HTML: cpu.isa's Observed cell"; tr -d '\n' <"$tmp/out" | grep -Eo 'cpu\.(<wbr>)?isa</code>.{0,200}' | head -1 | sed 's/^/# /'; fi
+MKGGUF=${MKGGUF:-${top_builddir:-.}/tests/mkgguf}
+if [ -x "$MKGGUF" ] && "$MKGGUF" llama "$tmp/m.gguf" >/dev/null 2>&1; then
+	run 0 "bench MODEL --dry-run" env COLUMNS=200 "$NODEAUDIT" bench "$tmp/m.gguf" --dry-run
+	has "tensor bytes           2.3 MiB (2429952 bytes)"
+	has "F32      5.0 KiB (5120 bytes)"
+	lacks '^ +F(16|32) +[0-9]+$'
+else
+	echo "ok $((n + 1)) - bench's units # SKIP no tests/mkgguf"; n=$((n + 1))
 fi
 
 ## 9. --version says the commit and which optional libraries this machine has.

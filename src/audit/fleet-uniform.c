@@ -243,8 +243,8 @@ static void uf_kinds(struct fleet *f, const cJSON *facts)
 	cJSON_ArrayForEach(it, j) {
 		const cJSON *nm = cJSON_GetObjectItemCaseSensitive(it, "name");
 		const char *c = scalar_str(cJSON_GetObjectItemCaseSensitive(it, "cores"), b, sizeof(b));
-		strbuf_addf(&sb, "%s%s %s cores", sb.len ? ", " : "", cJSON_IsString(nm) ? nm->valuestring : "unknown",
-			    c ? c : "unknown");
+		strbuf_addf(&sb, "%s%s %s core%s", sb.len ? ", " : "", cJSON_IsString(nm) ? nm->valuestring : "unknown",
+			    c ? c : "unknown", c && !strcmp(c, "1") ? "" : "s");
 	}
 	uf_set(f, "cpu.kinds", sb.len ? sb.buf : NULL);
 	strbuf_release(&sb);

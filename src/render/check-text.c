@@ -80,9 +80,12 @@ void report_render_text(FILE *fp, const struct doc *d)
 				fputs(c_reset(), fp);
 				continue;
 			}
-			snprintf(line, sizeof(line), "%s: %s%s%s", key ? "value" : fj_get_str(f, "title"),
-				 report_observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
-				 st != ST_PASS ? fj_get_str(f, "expected") : "");
+			{
+				char ebuf[600];
+				snprintf(line, sizeof(line), "%s: %s%s%s", key ? "value" : fj_get_str(f, "title"),
+					 report_observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
+					 st != ST_PASS ? report_expected_text(f, ebuf, sizeof(ebuf)) : "");
+			}
 			wrap(fp, col, 10, line);
 			if (st == ST_PASS || quiet)
 				continue;

@@ -214,6 +214,8 @@ void html_value(FILE *fp, const cJSON *v, const char *unit)
 		fputs(cJSON_IsTrue(v) ? "true" : "false", fp);
 	else if (cJSON_IsString(v))
 		html_esc(fp, v->valuestring);
+	else if (cJSON_IsArray(v) && !cJSON_GetArraySize(v))
+		fputs("none", fp);   /* an empty list is a value: none of them */
 	else if (cJSON_IsArray(v)) {
 		fputs("<ul class=\"vals\">", fp);
 		cJSON_ArrayForEach(e, v) {
