@@ -276,6 +276,10 @@ for c in check probe plan snapshot bench; do
 done
 bad "$tmp/emptydir" "cannot use sysroot '$tmp/emptydir': it holds nothing a capture holds" "an empty --sysroot" check --format tap
 bad "$tmp/emptydir" "it holds nothing a capture holds" "an empty --sysroot" -q
+# An empty one beside a dump is the dump's machine with nothing else.
+"$NODEAUDIT" --sysroot "$tmp/emptydir" --smbios /dev/null probe --only memory >/dev/null 2>"$tmp/err"
+if grep -q "holds nothing a capture holds" "$tmp/err"; then nok "an empty --sysroot beside --smbios refused"
+else ok "an empty --sysroot beside --smbios is the dump's machine"; fi
 run 3 diff
 run 3 diff a b c
 run 3 diff --format csv "$g" "$g"

@@ -188,7 +188,7 @@ has "warn: <a"
 ## null, as the schema allows) are fleet members, named by their files.
 mkdir -p "$tmp/own"
 for c in cpu-2s-smt cpu-vm pci-8gpu-switches; do
-	"$NODEAUDIT" check --sysroot "$fix/$c" --format json -o "$tmp/own/$c.json" 2>/dev/null
+	"$NODEAUDIT" check --sysroot "$fix/$c" --profile agent-cpu-inference --format json -o "$tmp/own/$c.json" 2>/dev/null
 done
 if grep -q '"hostname":[[:space:]]*null' "$tmp/own/cpu-vm.json"; then ok "cpu-vm's report has a null hostname"
 else nok "cpu-vm's report has a hostname: the test below proves nothing"; fi

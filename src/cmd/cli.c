@@ -427,21 +427,26 @@ static int stdout_done(void)
  * the folder above an extracted capture, a typo'd path's sibling) would
  * "pass" a node with no facts: refused in one line, as diff refuses it,
  * naming the one subdirectory that is a capture when there is one.  An
- * archive is read layer's to judge; a missing path is sysroot_open()'s.
+ * empty directory beside a dump (--smbios, --pci-dump, --cpuid-dump) is
+ * the dump's machine with nothing else.  An archive is the read layer's to
+ * judge; a missing path is sysroot_open()'s.
  */
-static int refuse_non_capture(const char *dir)
+static int refuse_non_capture(const char *dir, int dump)
 {
 	struct stat sb;
 	DIR *d;
 	struct dirent *de;
 	char *inside = NULL;
-	int n = 0;
+	int n = 0, entries = 0;
 	if (!dir || !*dir || !strcmp(dir, "/") || stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode) ||
 	    diff_looks_like_snapshot(dir))
 		return 0;
 	if ((d = opendir(dir))) {
 		while ((de = readdir(d)) && n < 2) {
 			char *p;
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			entries++;
 			if (de->d_name[0] == '.')
 				continue;
 			p = xasprintf("%s%s%s", dir, str_endswith(dir, "/") ? "" : "/", de->d_name);
@@ -454,6 +459,8 @@ static int refuse_non_capture(const char *dir)
 		}
 		closedir(d);
 	}
+	if (dump && !entries)
+		return 0;
 	if (n == 1)
 		error("cannot use sysroot '%s': it holds nothing a capture holds (no proc/, sys/ or "
 		      "nodeaudit/); '%s' does", dir, inside);
@@ -490,7 +497,8 @@ static int run_command(const struct command *c, int argc, char **argv)
 		invocation_release(&inv);
 		return EXIT_UNKNOWN;
 	}
-	if ((c->flags & CMD_PROBES) && refuse_non_capture(G.probe.sysroot) < 0) {
+	if ((c->flags & CMD_PROBES) &&
+	    refuse_non_capture(G.probe.sysroot, G.probe.smbios || G.probe.pci_dump || G.probe.cpuid_dump) < 0) {
 		invocation_release(&inv);
 		return EXIT_UNKNOWN;
 	}
