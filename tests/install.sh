@@ -67,14 +67,15 @@ if [ "$prefix" = /usr/local ]; then
 	else nok "README's validator names the schema where the README's install puts it ($prefix/share)"; fi
 fi
 
-# The bash completion: where bash-completion loads it (its pkg-config
-# completionsdir, else /usr/share/bash-completion/completions), whatever the
-# prefix, unless configure was told otherwise (distcheck).
+# The bash completion: where bash-completion loads it (for /usr and
+# /usr/local its pkg-config completionsdir, else /usr/share/...; another
+# prefix's own share/bash-completion/completions), unless configure was told.
 compdir=$(sed -n 's/^bashcompletiondir = //p' "$top_builddir/Makefile")
 if [ -f "$dest$compdir/nodeaudit" ]; then ok "completion installed in $compdir"
 else nok "completion installed in $compdir"; fi
 looks=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null)
 looks=${looks:-/usr/share/bash-completion/completions}
+case $prefix in /usr|/usr/local) ;; *) looks=$prefix/share/bash-completion/completions ;; esac
 if grep -q -- '--with-bash-completion-dir' "$top_builddir/config.status" 2>/dev/null; then
 	echo "# skip: configured --with-bash-completion-dir=$compdir"
 elif [ "$compdir" = "$looks" ]; then ok "completion where bash-completion looks ($looks)"
