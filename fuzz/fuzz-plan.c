@@ -103,8 +103,20 @@ static int sysctl_line_ok(const char *line)
 
 static int systemd_line_ok(const char *line)
 {
+	/* The template unit's fixed lines (the command is the placeholder here). */
+	static const char *const fixed[] = {
+		"[Unit]", "Description=Inference worker %i (nodeaudit plan)", "After=network-online.target",
+		"Wants=network-online.target", "Type=exec", "ExecStart=", "ExecStart=<your-inference-command>",
+		"Restart=on-failure", "RestartSec=5", "[Install]", "WantedBy=multi-user.target", NULL,
+	};
+	size_t i;
 	if (!*line || *line == '#' || !strcmp(line, "[Service]") || !strcmp(line, "NUMAPolicy=bind"))
 		return 1;
+	for (i = 0; fixed[i]; i++)
+		if (!strcmp(line, fixed[i]))
+			return 1;
+	if (str_startswith(line, "ExecStart=<your-inference-command> -t "))   /* a worker's threads */
+		return line[38] && strspn(line + 38, "0123456789") == strlen(line + 38);
 	if (str_startswith(line, "CPUAffinity="))
 		return cpulist_word_ok(line + 12);
 	if (str_startswith(line, "NUMAMask="))

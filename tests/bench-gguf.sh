@@ -282,7 +282,7 @@ grep -q '"fact":.*"bench.bandwidth.reliable",' "$tmp/out.json" && grep -q '"reli
 	ok "--dry-run: reliable and passes_per_sample null, with a gap" || { notok "--dry-run: reliable"; cat "$tmp/out.json"; }
 
 ### check --bench: the measured figure is in the reason when the peak is unknown ###
-"$NODEAUDIT" check --bench --bench-seconds 0.1 --format json >"$tmp/out.json" 2>"$tmp/err"
+"$NODEAUDIT" check --profile agent-cpu-inference --bench --bench-seconds 0.1 --format json >"$tmp/out.json" 2>"$tmp/err"
 if grep -q 'the theoretical peak is unknown' "$tmp/out.json"; then
 	grep -Eq '"[0-9.]+ [KMGT]iB/s measured, but the theoretical peak is unknown' "$tmp/out.json" &&
 		ok "check --bench, peak unknown: the reason gives the measured bandwidth" ||

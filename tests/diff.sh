@@ -229,13 +229,25 @@ has "0 facts changed"
 run 1 --sysroot "$tmp/node-link" check --baseline "$tmp/golden.report.json"
 has "Baseline  $tmp/golden.report.json"
 has "pci.accelerators[0000:01:00.0].link.width.current"
+# The summary line names the drift that gave exit 1 (no fail, no warn).
+has "0 fail, 0 warn, "
+has "; exit 1 (drift from the baseline: "
+has " facts changed, 0 checks worse)"
 run 0 --sysroot "$tmp/node-link" check --baseline "$tmp/golden.report.json" --fail-on fail
 run 3 --sysroot "$tmp/node-link" check --baseline "$tmp/missing.json"
 
 ## Inputs that are none of the three: exit 3, one line naming the file.
 bad() {
-	"$NODEAUDIT" diff "$1" "$g" >/dev/null 2>"$tmp/err"
-	rc=$?
+	if [ $# -gt 3 ]; then   # bad PATH RE WHAT CMD...: --sysroot PATH CMD
+		p=$1 re=$2 what=$3; shift 3
+		"$NODEAUDIT" --sysroot "$p" "$@" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		set -- "$p" "$re" "$what ($*)"
+		[ -s "$tmp/out" ] && rc="$rc, with output"
+	else
+		"$NODEAUDIT" diff "$1" "$g" >/dev/null 2>"$tmp/err"
+		rc=$?
+	fi
 	lines=$(wc -l <"$tmp/err")
 	if [ $rc -eq 3 ] && [ "$lines" -eq 1 ] && grep -Fq "'$1'" "$tmp/err" && grep -Eq "$2" "$tmp/err"; then
 		ok "refused: $3"
@@ -254,6 +266,20 @@ bad "$tmp/array.json" "no 'schema' key" "a JSON array"
 mkdir "$tmp/emptydir"
 bad "$tmp/emptydir" 'a directory without proc/, sys/ or nodeaudit/' "a directory that is no snapshot"
 bad "$tmp/nothere.json" 'cannot read .*: No such file' "a missing file"
+# --sysroot with such a directory, as a user gives it: the folder above an
+# extracted capture (named), an empty one; every command that reads a machine.
+mkdir "$tmp/above"
+cp -R "$g" "$tmp/above/node17"
+for c in check probe plan snapshot bench; do
+	bad "$tmp/above" "it holds nothing a capture holds \\(no proc/, sys/ or nodeaudit/\\); '$tmp/above/node17' does" \
+		"--sysroot above a capture" $c
+done
+bad "$tmp/emptydir" "cannot use sysroot '$tmp/emptydir': it holds nothing a capture holds" "an empty --sysroot" check --format tap
+bad "$tmp/emptydir" "it holds nothing a capture holds" "an empty --sysroot" -q
+# An empty one beside a dump is the dump's machine with nothing else.
+"$NODEAUDIT" --sysroot "$tmp/emptydir" --smbios /dev/null probe --only memory >/dev/null 2>"$tmp/err"
+if grep -q "holds nothing a capture holds" "$tmp/err"; then nok "an empty --sysroot beside --smbios refused"
+else ok "an empty --sysroot beside --smbios is the dump's machine"; fi
 run 3 diff
 run 3 diff a b c
 run 3 diff --format csv "$g" "$g"

@@ -13,8 +13,13 @@
 #     this machine; the inputs they name but do not make (golden.json,
 #     node17.tar.gz, reports/, model.gguf, node1.lspci, site-inference.json,
 #     ...) are made first, from this machine or the fixtures;
+#   - after the README's own install: this build's 'make install' into a
+#     scratch DESTDIR, its nodeaudit in PATH, /usr/local/... paths the
+#     installed files (the source tree's schemas when the build's prefix is
+#     not /usr/local, as in distcheck);
 #   - paths under /etc and /var are moved under a scratch root (never the
-#     real system's files), /usr/share/nodeaudit/schema is the source tree's;
+#     real system's files), empty but for etc/sysctl.d and var/tmp before
+#     each example: an example that writes into a directory makes it;
 #   - a line needing a tool that is absent (sudo) or a table this machine
 #     lacks (an SMBIOS dump on a VM) is skipped, saying so.
 # NODEAUDIT_QUICK leaves out the benches (10 s each).
@@ -51,10 +56,28 @@ n=0 fail=0 ran=0
 	done
 } >"$tmp/examples"
 
-# The scratch machine: nodeaudit in PATH, a root for /etc and /var.
-mkdir -p "$tmp/bin" "$tmp/root/etc/sysctl.d" "$tmp/root/var/tmp" "$tmp/run" \
-	"$tmp/root/etc/kubernetes/node-feature-discovery/features.d"   # as NFD's install makes it
-ln -s "$NODEAUDIT" "$tmp/bin/nodeaudit"
+# The scratch machine, after the README's own install: 'make install' of
+# this build (its prefix, /usr/local unless configured otherwise) into a
+# scratch DESTDIR, the installed nodeaudit first in PATH; a root for /etc
+# and /var holding only what a fresh Debian has (an example needing a
+# directory it does not have makes it, as the README's do).
+mkdir -p "$tmp/bin" "$tmp/run"
+inst=
+prefix=$(sed -n 's/^prefix = //p' "${top_builddir:-.}/Makefile" 2>/dev/null)
+if [ -n "$prefix" ] && make -C "${top_builddir:-.}" install DESTDIR="$tmp/inst" >"$tmp/install.log" 2>&1 &&
+   [ -x "$tmp/inst$prefix/bin/nodeaudit" ]; then
+	inst=$tmp/inst
+	ln -s "$inst$prefix/bin/nodeaudit" "$tmp/bin/nodeaudit"
+else
+	echo "# make install DESTDIR failed or no Makefile: the built binary, the source tree's schemas"
+	sed 's/^/#   /' "$tmp/install.log" 2>/dev/null | tail -n 5
+	ln -s "$NODEAUDIT" "$tmp/bin/nodeaudit"
+fi
+fresh_root() {
+	rm -rf "$tmp/root"
+	mkdir -p "$tmp/root/etc/sysctl.d" "$tmp/root/var/tmp"
+}
+fresh_root
 PATH=$tmp/bin:$PATH; export PATH
 cd "$tmp/run" || exit 99
 
@@ -123,10 +146,17 @@ while IFS='	' read -r where cmd; do
 	if printf '%s\n' "$run" | grep -q 'prove' && ! command -v prove >/dev/null 2>&1; then
 		skip "$where: $run" "prove (perl) is not installed"; continue
 	fi
-	# System paths under the scratch root; the schemas of the source tree.
+	# System paths under the scratch root; the installed files under the
+	# scratch install (the README's prefix, /usr/local, is this build's), or
+	# the source tree's schemas without one.
 	shown=$run
-	run=$(printf '%s\n' "$run" | sed -e "s| /etc/| $tmp/root/etc/|g" -e "s| /var/| $tmp/root/var/|g" \
-		-e "s|/usr/share/nodeaudit/schema/|$src/schema/|g")
+	run=$(printf '%s\n' "$run" | sed -e "s| /etc/| $tmp/root/etc/|g" -e "s| /var/| $tmp/root/var/|g")
+	if [ -n "$inst" ] && [ "$prefix" = /usr/local ]; then
+		run=$(printf '%s\n' "$run" | sed -e "s| /usr/local/| $inst/usr/local/|g")
+	else
+		run=$(printf '%s\n' "$run" | sed -e "s|/usr/local/share/nodeaudit/schema/|$src/schema/|g")
+	fi
+	fresh_root
 	# The statuses the pages document for it.
 	want="0"
 	case " $run" in

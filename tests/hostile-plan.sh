@@ -98,7 +98,7 @@ for mode in clean quote; do
 			why="a sysctl line that is not KEY = VALUE"
 		elif [ $fmt = sysctl ] && [ "$(grep -v '^#' "$out" | cut -d' ' -f1)" != "$(grep -v '^#' "$tmp/base.$fmt" | cut -d' ' -f1)" ]; then
 			why="other sysctl keys than the plan's"
-		elif [ $fmt = systemd ] && grep -v '^#' "$out" | grep -v '^$' | grep -Eqv '^(\[Service\]|CPUAffinity=[0-9,-]+|NUMAPolicy=bind|NUMAMask=[0-9]+)$'; then
+		elif [ $fmt = systemd ] && grep -v '^#' "$out" | grep -v '^$' | grep -Eqv '^(\[Service\]|CPUAffinity=[0-9,-]+|NUMAPolicy=bind|NUMAMask=[0-9]+|\[Unit\]|Description=Inference worker %i \(nodeaudit plan\)|(After|Wants)=network-online\.target|Type=exec|ExecStart=(<your-inference-command>( -t [0-9]+)?)?|Restart=on-failure|RestartSec=5|\[Install\]|WantedBy=multi-user\.target)$'; then
 			why="a systemd line that is not the plan's"
 		elif [ -e "$tmp/PWNED" ]; then why="the planted command ran"
 		fi

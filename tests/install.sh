@@ -52,7 +52,7 @@ cmd=$(grep -- 'python3 -m jsonschema -i report.json' "$top_srcdir/README.md")
 if [ -n "$cmd" ] && "$py" -m jsonschema --version >/dev/null 2>&1; then
 	srcroot=$(cd "$top_srcdir" && pwd)
 	run=$(printf '%s\n' "$cmd" | sed "s|^nodeaudit check |$bin check --facts $srcroot/tests/fixtures/check-facts/bad.json |;
-		s|python3 -m|$py -m|; s|/usr/share/|$datadir/|")
+		s|python3 -m|$py -m|; s|/usr/local/share/|$datadir/|")
 	(cd "$tmp" && sh -c "$run") >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc = 0 ] && [ -s "$tmp/report.json" ]; then ok "README's validator command accepts the report"
@@ -60,6 +60,27 @@ if [ -n "$cmd" ] && "$py" -m jsonschema --version >/dev/null 2>&1; then
 else
 	echo "# skip: no README validator command or no $py -m jsonschema"
 fi
+
+# The README's schema path is the one its install (the default prefix) gives.
+if [ "$prefix" = /usr/local ]; then
+	if grep -q -- "-i report.json $prefix/share/nodeaudit/schema/nodeaudit-report.schema.json" "$top_srcdir/README.md"
+	then ok "README's validator names the schema where the README's install puts it"
+	else nok "README's validator names the schema where the README's install puts it ($prefix/share)"; fi
+fi
+
+# The bash completion: where bash-completion loads it (for /usr and
+# /usr/local its pkg-config completionsdir, else /usr/share/...; another
+# prefix's own share/bash-completion/completions), unless configure was told.
+compdir=$(sed -n 's/^bashcompletiondir = //p' "$top_builddir/Makefile")
+if [ -f "$dest$compdir/nodeaudit" ]; then ok "completion installed in $compdir"
+else nok "completion installed in $compdir"; fi
+looks=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null)
+looks=${looks:-/usr/share/bash-completion/completions}
+case $prefix in /usr|/usr/local) ;; *) looks=$prefix/share/bash-completion/completions ;; esac
+if grep -q -- '--with-bash-completion-dir' "$top_builddir/config.status" 2>/dev/null; then
+	echo "# skip: configured --with-bash-completion-dir=$compdir"
+elif [ "$compdir" = "$looks" ]; then ok "completion where bash-completion looks ($looks)"
+else nok "completion in $compdir, bash-completion looks in $looks"; fi
 
 # systemd units: installed, run the installed binary, not enabled.
 if [ -n "$unitdir" ]; then

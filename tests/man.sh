@@ -40,6 +40,22 @@ while read -r opt; do
 	else nok "nodeaudit.1 lacks 'Fl -$opt'"; fi
 done <"$tmp/opts.u"
 
+# --format: each command's list in nodeaudit.1's --format entry is the one
+# its usage gives (nfd and kubelet were once left out).
+awk '/^\.It Fl -format Ar fmt$/ { on = 1; next } on && /^\.It / { exit } on' "$man/nodeaudit.1" |
+	tr '\n' ' ' | sed 's/ *\.Cm / /g' >"$tmp/fmts"
+while read -r cmd; do
+	want=$(COLUMNS=1000 "$NODEAUDIT" help "$cmd" | sed -n 's/^  --format FMT *//p' |
+		sed 's/ (default)//; s/,//g; s/ or / /')
+	[ -n "$want" ] || continue
+	want=$(echo $want)
+	# "CMD : a , b , c ;" or "CMD and OTHER : a , b ;" in the page's text
+	got=$(sed -n "s/.* $cmd \(and [a-z]* \)\{0,1\}: \([^;.]*\)[;.].*/\2/p" "$tmp/fmts" | sed 's/ ,//g')
+	got=$(echo $got)
+	if [ "$got" = "$want" ]; then ok "nodeaudit.1 --format lists $cmd's formats"
+	else nok "nodeaudit.1 --format lists '$got' for $cmd, its usage '$want'"; fi
+done <"$tmp/commands"
+
 # Check IDs, when the binary can list them and the profile page exists.
 if "$NODEAUDIT" explain >"$tmp/ids.raw" 2>/dev/null; then
 	sed -n 's/^[[:space:]]*\([a-z][a-z0-9_]*\.[a-z0-9_.]*\).*/\1/p' "$tmp/ids.raw" | sort -u >"$tmp/ids"

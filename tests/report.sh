@@ -184,6 +184,50 @@ has "warn: c1, c2, c3, c4, c5 (+2 more)"
 run 2 report "$tmp/many" --format html
 has "warn: <a"
 
+## The tool's own reports of captures without a hostname (host.hostname
+## null, as the schema allows) are fleet members, named by their files.
+mkdir -p "$tmp/own"
+for c in cpu-2s-smt cpu-vm pci-8gpu-switches; do
+	"$NODEAUDIT" check --sysroot "$fix/$c" --profile agent-cpu-inference --format json -o "$tmp/own/$c.json" 2>/dev/null
+done
+if grep -q '"hostname":[[:space:]]*null' "$tmp/own/cpu-vm.json"; then ok "cpu-vm's report has a null hostname"
+else nok "cpu-vm's report has a hostname: the test below proves nothing"; fi
+run 1 report "$tmp/own"
+err_lines 0
+has "Fleet: 3 nodes from 3 files"
+has "cpu-vm                   fail 0, warn 0, unknown 12, exit 0  $tmp/own/cpu-vm.json"
+has "gpu8                     fail 0, warn 0, unknown 14, exit 0"
+run 1 report "$tmp/own" --format json
+cat >"$tmp/want.json" <<'JSON'
+{"nodes": {"count": 3}, "worst_nodes": [{"hostname": "cpu-2s-smt"}, {"hostname": "gpu8"}, {"hostname": "cpu-vm"}]}
+JSON
+subset "$tmp/want.json"
+
+## CPU lists longer than 63 characters (two nodes of 32 interleaved CPUs
+## each) are shown whole in text, JSON and HTML, not cut.
+mkdir -p "$tmp/lists"
+even=$(seq -s, 0 2 62) odd=$(seq -s, 1 2 63)
+for i in 1 2 3; do
+	python3 - "$fix/report/a/node-a.json" "$tmp/lists/n$i.json" "n$i" "$even" "$odd" "$i" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["host"]["hostname"] = sys.argv[3]
+cpus = [sys.argv[4], sys.argv[5]] if sys.argv[6] != "3" else ["0-31", "32-63"]
+d["facts"]["numa"] = {"nodes": [{"id": k, "cpus": c} for k, c in enumerate(cpus)]}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+run 0 report "$tmp/lists"
+has "numa.nodes[].cpus: 1 of 3 nodes has 0-31 | 32-63 (fleet: $even | $odd): n3"
+run 0 report "$tmp/lists" --format json
+cat >"$tmp/want.json" <<JSON
+{"outliers": {"facts": [{"fact": "numa.nodes[].cpus", "fleet": "$even | $odd",
+  "values": [{"value": "0-31 | 32-63", "nodes": ["n3"]}]}]}}
+JSON
+subset "$tmp/want.json"
+run 0 report "$tmp/lists" --format html
+has "$even | $odd"
+
 ## The same host twice is counted twice, with a warning.
 run 1 report report/a/node-b.json report/a/node-b.json
 err_lines 1

@@ -1,6 +1,7 @@
 #!/bin/sh
 # text-width.sh - the text layout engine: at COLUMNS=80 no line of any
-# command's text output or of any --help is wider than 80 columns; the
+# command's text output or of any --help is wider than 80 columns (but a
+# plan's command, which stands whole on a line of its own); the
 # width follows COLUMNS (60, 132), and the terminal's own width wins over
 # COLUMNS when the output is a terminal (script(1) gives one).
 set -u
@@ -17,7 +18,11 @@ fits() {
 	w=$1 name=$2; shift 2
 	n=$((n + 1))
 	COLUMNS=$w "$@" >"$tmp/out" 2>"$tmp/err"
-	long=$(LC_ALL=C.UTF-8 awk -v w="$w" 'length($0) > w { c++; if (c == 1) first = $0 } END { if (c) print c " line(s), the first: " first }' "$tmp/out")
+	# A plan's command stands whole on a line of its own (a wrapped one
+	# would paste as two): plan may exceed the width there, nowhere else.
+	cmdre='^$'
+	case " $* " in *" plan "*) cmdre='^ +(numactl|taskset|sysctl|llama-server|vllm|[A-Z_]+=[^ ]*) ' ;; esac
+	long=$(LC_ALL=C.UTF-8 awk -v w="$w" -v re="$cmdre" 'length($0) > w && $0 !~ re { c++; if (c == 1) first = $0 } END { if (c) print c " line(s), the first: " first }' "$tmp/out")
 	if [ ! -s "$tmp/out" ]; then
 		echo "not ok $n - $name at $w: no output"; sed 's/^/  /' "$tmp/err"; fail=$((fail + 1))
 	elif [ -n "$long" ]; then

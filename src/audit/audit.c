@@ -205,13 +205,14 @@ static cJSON *probe_doc_from_report(cJSON *report, const char *path)
 	return doc;
 }
 
-/* Plain `nodeaudit` on a guest: the guest profile instead of the default,
- * and the report says so.  0, or -1 after one line. */
+/* Without --profile, on a guest: the guest profile instead of the default,
+ * for every command that audits (plain `nodeaudit`, check, every plan
+ * format: one choice), and the report says so.  0, or -1 after one line. */
 static int guest_switch(const struct audit_opts *o, const cJSON *root, struct profile *prof, int *chosen)
 {
 	char *err = NULL;
 	*chosen = 0;
-	if (!o->guest_default || o->profile || !facts_is_guest(root))
+	if (o->profile || !facts_is_guest(root))
 		return 0;
 	profile_release(prof);
 	if (profile_load(prof, GUEST_PROFILE, NULL, NULL, &err) < 0) {

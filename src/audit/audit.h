@@ -8,13 +8,12 @@
 #include "audit/profile.h"
 
 struct audit_opts {
-	const char *profile;       /* name or path; NULL: DEFAULT_PROFILE */
+	const char *profile;       /* name or path; NULL: DEFAULT_PROFILE, or GUEST_PROFILE on a
+	                              virtual guest, said in the report's profile.chosen */
 	const char *fail_on;       /* "warn" (NULL), "fail", "never" */
 	const char *unknown;       /* what an unknown check does to the exit: "ignore" (NULL), "warn", "fail" */
 	const char *facts;         /* a saved 'probe --format json' instead of probing, or NULL */
 	const struct bench_opts *bench;   /* measure bandwidth into facts.bench, or NULL */
-	int guest_default;         /* profile NULL and the node a virtual guest: GUEST_PROFILE
-	                              (plain `nodeaudit`), said in the report's profile.chosen */
 };
 
 /*

@@ -112,9 +112,15 @@ void obs_cpu_smt(const cJSON *root, const char *key, struct obs *o)
 	if (!cJSON_IsBool(a))
 		return unknown(o, NULL);
 	value_str(o, cJSON_IsTrue(a) ? "on" : "off");
-	if (cJSON_IsNumber(t) || cJSON_IsString(c))
-		detail(o, "%s thread(s) per core, control %s", int_text(t, 1, 1024, tb, sizeof(tb)),
-		       cJSON_IsString(c) ? c->valuestring : "unknown");
+	if (cJSON_IsNumber(t) || cJSON_IsString(c)) {
+		char tn[48];
+		if (cJSON_IsNumber(t))
+			snprintf(tn, sizeof(tn), "%s thread%s per core", int_text(t, 1, 1024, tb, sizeof(tb)),
+				 t->valuedouble == 1 ? "" : "s");
+		else
+			snprintf(tn, sizeof(tn), "threads per core unknown");
+		detail(o, "%s, control %s", tn, cJSON_IsString(c) ? c->valuestring : "unknown");
+	}
 }
 
 void obs_cpu_governor(const cJSON *root, const char *key, struct obs *o)
@@ -136,6 +142,9 @@ void obs_cpu_isa(const cJSON *root, const char *key, struct obs *o)
 		return unknown(o, NULL);
 	o->state = OBS_VALUE;
 	o->value = cJSON_Duplicate(isa, 1);
+	if (!cJSON_GetArraySize(isa))   /* an Observed value to show: "none", and said */
+		detail(o, "this CPU reports none of the instruction sets inference kernels use "
+			  "(cpu.isa lists those it has)");
 }
 
 void obs_cpu_pcores(const cJSON *root, const char *key, struct obs *o)
@@ -369,7 +378,7 @@ void obs_mem_per_core(const cJSON *root, const char *key, struct obs *o)
 	if (b <= 0)
 		return unknown(o, "cpu.cores is %g", b);
 	value_num(o, na_floor(a / b));
-	detail(o, "%s per core (%g cores)", human_bytes(a / b, buf, sizeof(buf)), b);
+	detail(o, "%s per core (%g core%s)", human_bytes(a / b, buf, sizeof(buf)), b, b == 1 ? "" : "s");
 }
 
 /* The devices of a PCI list, or a skip/unknown. */
@@ -526,9 +535,12 @@ void obs_acc_uplink(const cJSON *root, const char *key, struct obs *o)
 			const cJSON *up = cJSON_GetObjectItemCaseSensitive(su, "bdf");
 			const cJSON *devs = cJSON_GetObjectItemCaseSensitive(su, "devices");
 			value_bool(o, 1);
-			detail(o, "%s shares uplink %s with %d device(s) that together need more than it carries",
-			       bdf(d), cJSON_IsString(up) ? up->valuestring : "?",
-			       cJSON_IsArray(devs) ? cJSON_GetArraySize(devs) - 1 : 0);
+			{
+				int nd = cJSON_IsArray(devs) ? cJSON_GetArraySize(devs) - 1 : 0;
+				detail(o, "%s shares uplink %s with %d device%s that together need more than it "
+				       "carries", bdf(d), cJSON_IsString(up) ? up->valuestring : "?", nd,
+				       nd == 1 ? "" : "s");
+			}
 			return;
 		}
 	}

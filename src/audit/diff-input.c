@@ -23,8 +23,9 @@ static int is_archive(const char *p)
 }
 
 /* A directory is taken for a snapshot only when it has what one holds:
- * probing an unrelated directory would "find" a node with no facts. */
-static int looks_like_snapshot(const char *dir)
+ * probing an unrelated directory would "find" a node with no facts.
+ * (--sysroot asks the same: cmd/cli.c.) */
+int diff_looks_like_snapshot(const char *dir)
 {
 	static const char *const parts[] = { "nodeaudit", "proc", "sys", NULL };
 	size_t i;
@@ -117,7 +118,7 @@ int diff_input_load(struct diff_input *in, const char *path, const struct probe_
 		in->source = opts && opts->sysroot ? xstrdup(opts->sysroot) : NULL;
 	} else if (stat(path, &sb) == 0 && (S_ISDIR(sb.st_mode) || (S_ISREG(sb.st_mode) && is_archive(path)))) {
 		struct probe_opts o = { path, NULL, NULL, NULL };
-		if (S_ISDIR(sb.st_mode) && !looks_like_snapshot(path))
+		if (S_ISDIR(sb.st_mode) && !diff_looks_like_snapshot(path))
 			return error("'%s' %s (a directory without proc/, sys/ or nodeaudit/)", path, not_ours);
 		if (probe_side(&o, prof, &in->doc) < 0)
 			return -1;

@@ -80,6 +80,9 @@ int diff_input_load(struct diff_input *in, const char *path, const struct probe_
 		    const struct profile *prof);
 void diff_input_release(struct diff_input *in);
 
+/* Whether directory dir holds what a capture holds (proc/, sys/ or nodeaudit/). */
+int diff_looks_like_snapshot(const char *dir);
+
 /* `check --baseline FILE`: load FILE (checked against prof, as the node was)
  * and apply diff_report_baseline().  Returns the new exit status, or -1
  * after one line. */

@@ -15,19 +15,22 @@
 
 /* How many values of a list fact (accelerators, NICs) are looked at. */
 #define UF_LIST_MAX 256
-/* Longest value kept; longer ones are cut (a value is for people to compare). */
-#define UF_VALUE_MAX 200
+/* The buffer of a list fact's multiset ("7 at x16, 1 at x8"): a few
+ * distinct figures, far under this. */
+#define UF_VALUE_MAX 512
 
 /* Object paths ("cpu.smt.active") are the fact tree's: facts_get(). */
 #define jpath facts_get
 
-/* Copy s into buf with control characters as '?', at most n - 1 bytes. */
-static void copy_printable(char *buf, size_t n, const char *s)
+/* s with control characters as '?', whole (a CPU list, a model name: a value
+ * cut would be a wrong value). */
+static char *dup_printable(const char *s)
 {
-	size_t i;
-	for (i = 0; s[i] && i + 1 < n; i++)
-		buf[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
-	buf[i] = '\0';
+	char *d = xstrdup(s), *p;
+	for (p = d; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return d;
 }
 
 /* Integers as integers; anything else with 15 significant digits. */
@@ -49,10 +52,8 @@ static const char *scalar_str(const cJSON *j, char *buf, size_t n)
 		return isfinite(j->valuedouble) ? fleet_fmt_num(buf, n, j->valuedouble) : NULL;
 	if (cJSON_IsBool(j))
 		return cJSON_IsTrue(j) ? "true" : "false";
-	if (cJSON_IsString(j)) {
-		copy_printable(buf, n, j->valuestring);
-		return buf;
-	}
+	if (cJSON_IsString(j))
+		return j->valuestring;   /* uf_set() copies it whole, controls replaced */
 	return NULL;
 }
 
@@ -137,11 +138,11 @@ static struct uniform_fact *uf_get(struct fleet *f, const char *name, int measur
 static void uf_set(struct fleet *f, const char *name, const char *s)
 {
 	struct uniform_fact *u = uf_get(f, name, 0);
-	char buf[UF_VALUE_MAX + 1];
+	char *buf;
 	size_t i;
 	if (!s)
 		return;
-	copy_printable(buf, sizeof(buf), s);
+	buf = dup_printable(s);
 	if (2 * (u->nvalues + 1) > u->ahash) {
 		size_t n = u->ahash ? 2 * u->ahash : 16;
 		free(u->hash);
@@ -163,10 +164,12 @@ static void uf_set(struct fleet *f, const char *name, const char *s)
 			u->values = xrealloc(u->values, u->avalues * sizeof(*u->values));
 			u->counts = xrealloc(u->counts, u->avalues * sizeof(*u->counts));
 		}
-		u->values[u->nvalues] = xstrdup(buf);
+		u->values[u->nvalues] = buf;
+		buf = NULL;
 		u->counts[u->nvalues] = 0;
 		u->hash[i] = (uint32_t)++u->nvalues;
 	}
+	free(buf);
 	if (u->val[f->nrows] != UNIFORM_NONE)   /* the same fact twice: keep the first */
 		return;
 	u->val[f->nrows] = u->hash[i] - 1;
@@ -233,39 +236,34 @@ static const char *multiset(const cJSON *list, const char *path, const char *pre
 static void uf_kinds(struct fleet *f, const cJSON *facts)
 {
 	const cJSON *j, *it;
-	char buf[UF_VALUE_MAX + 1], b[64];
-	size_t len;
+	struct strbuf sb = STRBUF_INIT;
+	char b[64];
 	j = jpath(facts, "cpu.kinds");
 	j = cJSON_IsArray(j) ? j : NULL;
-	len = 0;
-	buf[0] = '\0';
 	cJSON_ArrayForEach(it, j) {
 		const cJSON *nm = cJSON_GetObjectItemCaseSensitive(it, "name");
 		const char *c = scalar_str(cJSON_GetObjectItemCaseSensitive(it, "cores"), b, sizeof(b));
-		if (len + 1 < sizeof(buf))
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s %s cores", len ? ", " : "",
-						cJSON_IsString(nm) ? nm->valuestring : "unknown",
-						c ? c : "unknown");
+		strbuf_addf(&sb, "%s%s %s core%s", sb.len ? ", " : "", cJSON_IsString(nm) ? nm->valuestring : "unknown",
+			    c ? c : "unknown", c && !strcmp(c, "1") ? "" : "s");
 	}
-	uf_set(f, "cpu.kinds", len ? buf : NULL);
+	uf_set(f, "cpu.kinds", sb.len ? sb.buf : NULL);
+	strbuf_release(&sb);
 }
 
-/* NUMA layout: the CPUs of each node */
+/* NUMA layout: the CPUs of each node, every list whole ("0,2,4,...,254"). */
 static void uf_numa(struct fleet *f, const cJSON *facts)
 {
 	const cJSON *j, *it;
-	char buf[UF_VALUE_MAX + 1], b[64];
-	size_t len;
+	struct strbuf sb = STRBUF_INIT;
+	char b[64];
 	j = jpath(facts, "numa.nodes");
 	j = cJSON_IsArray(j) ? j : NULL;
-	len = 0;
 	cJSON_ArrayForEach(it, j) {
 		const char *c = scalar_str(cJSON_GetObjectItemCaseSensitive(it, "cpus"), b, sizeof(b));
-		if (len + 1 < sizeof(buf))
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " | " : "",
-						c && *c ? c : "no cpus");
+		strbuf_addf(&sb, "%s%s", sb.len ? " | " : "", c && *c ? c : "no cpus");
 	}
-	uf_set(f, "numa.nodes[].cpus", len ? buf : NULL);
+	uf_set(f, "numa.nodes[].cpus", sb.len ? sb.buf : NULL);
+	strbuf_release(&sb);
 }
 
 /* Accelerators and NICs: how many, their links. */
@@ -289,25 +287,24 @@ static void uf_pci(struct fleet *f, const cJSON *facts)
 static void uf_sockets(struct fleet *f, const cJSON *facts)
 {
 	const cJSON *j, *it;
-	char buf[UF_VALUE_MAX + 1], b[64];
-	size_t len;
+	struct strbuf sb = STRBUF_INIT;
+	char b[64];
 	j = jpath(facts, "platform.sockets");
 	j = cJSON_IsArray(j) ? j : NULL;
-	len = 0;
-	buf[0] = '\0';
 	cJSON_ArrayForEach(it, j) {
 		const char *v = scalar_str(cJSON_GetObjectItemCaseSensitive(it, "version"), b, sizeof(b));
-		if (v && len + 1 < sizeof(buf))
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " | " : "", v);
+		if (v)
+			strbuf_addf(&sb, "%s%s", sb.len ? " | " : "", v);
 	}
-	uf_set(f, "platform.sockets[].version", len ? buf : NULL);
+	uf_set(f, "platform.sockets[].version", sb.len ? sb.buf : NULL);
+	strbuf_release(&sb);
 }
 
 /* the sysctls the profile checks: one fact per kernel.sysctl finding key */
 static void uf_sysctls(struct fleet *f, const cJSON *root, const cJSON *facts)
 {
 	const cJSON *it, *sysctl;
-	char buf[UF_VALUE_MAX + 1];
+	char buf[64];
 	struct jindex six;  /* kernel.sysctl by name: a report may carry tens of thousands */
 	sysctl = jpath(facts, "kernel.sysctl");
 	jindex_init(&six, cJSON_IsObject(sysctl) ? sysctl : NULL, 1);
@@ -507,9 +504,11 @@ void fleet_add_profile(struct fleet *f, const cJSON *root)
 	const cJSON *name = jpath(root, "profile.name");
 	char buf[128];
 	size_t i;
-	if (cJSON_IsString(name) && *name->valuestring)
-		copy_printable(buf, sizeof(buf), name->valuestring);
-	else
+	if (cJSON_IsString(name) && *name->valuestring) {
+		char *d = dup_printable(name->valuestring);
+		snprintf(buf, sizeof(buf), "%s", d);   /* a profile name: at most 64 bytes */
+		free(d);
+	} else
 		snprintf(buf, sizeof(buf), "unknown");
 	for (i = 0; i < f->nprofiles; i++)
 		if (!strcmp(f->profiles[i].name, buf)) {

@@ -244,7 +244,11 @@ static int want_head(const cJSON *root, struct report_in *in, char **why)
 	if (want_type(host, cJSON_IsObject, "host", "an object", why) < 0)
 		return -1;
 	j = cJSON_GetObjectItemCaseSensitive(host, "hostname");
-	if (want_type(j, cJSON_IsString, "host.hostname", "a string", why) < 0)
+	if (cJSON_IsNull(j)) {   /* the schema allows it: keep_row() names the node by its file */
+		in->row.hostname = NULL;
+		return 0;
+	}
+	if (want_type(j, cJSON_IsString, "host.hostname", "a string or null", why) < 0)
 		return -1;
 	if (!*j->valuestring || has_ctrl(j->valuestring)) {
 		*why = xasprintf("'host.hostname' is %s", *j->valuestring ? "not printable" : "empty");
@@ -383,6 +387,19 @@ static int want_facts(const cJSON *root, struct report_in *in, char **why)
 	return want_accels(facts, in, why);
 }
 
+/* A report whose host.hostname is null (a capture without one) is named by
+ * its file: "r/node17.json" -> "node17". */
+static char *name_by_file(const char *file)
+{
+	const char *b = strrchr(file, '/');
+	size_t n;
+	b = b && b[1] ? b + 1 : file;
+	n = strlen(b);
+	if (n > 5 && !strcmp(b + n - 5, ".json"))
+		n -= 5;
+	return xstrndup(b, n);
+}
+
 /* The row kept, and each finding counted under its check (the row being added
  * is f->rows[f->nrows]). */
 static void keep_row(struct fleet *f, const char *file, struct report_in *in)
@@ -393,7 +410,7 @@ static void keep_row(struct fleet *f, const char *file, struct report_in *in)
 		f->arows = f->arows ? 2 * f->arows : 256;
 		f->rows = xrealloc(f->rows, f->arows * sizeof(*f->rows));
 	}
-	in->row.hostname = xstrdup(in->row.hostname);
+	in->row.hostname = in->row.hostname ? xstrdup(in->row.hostname) : name_by_file(file);
 	in->row.file = xstrdup(file);
 	f->rows[f->nrows] = in->row;
 	cJSON_ArrayForEach(it, in->findings) {

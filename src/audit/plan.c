@@ -272,8 +272,8 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 	skip = (size_t)p->reserve;
 	if (ncores <= skip) {
 		if (node && ncores)
-			plan_note(plan, "node %d has only %zu core(s): nothing reserved there",
-			     (int)(id ? id->valuedouble : -1), ncores);
+			plan_note(plan, "node %d has only %zu core%s: nothing reserved there",
+			     (int)(id ? id->valuedouble : -1), ncores, ncores == 1 ? "" : "s");
 		skip = 0;
 	}
 	for (c = 0; c < nc; c++) {

@@ -97,10 +97,25 @@ static const char *read_reason(int e)
 	}
 }
 
+/*
+ * The directories searched, in order, joined by ':': $NODEAUDIT_PROFILE_PATH,
+ * then the site's (SYSCONFDIR) and the installed ones (DATADIR) -- unless
+ * NODEAUDIT_NO_SYSTEM_PROFILES is set (the test suite: a copy installed on
+ * the machine, older or newer, must not change what it checks).
+ */
+static char *profile_search_dirs(void)
+{
+	const char *env = getenv("NODEAUDIT_PROFILE_PATH");
+	const char *nosys = getenv("NODEAUDIT_NO_SYSTEM_PROFILES");
+	if (nosys && *nosys)
+		return xstrdup(env ? env : "");
+	return xasprintf("%s:%s:%s", env ? env : "", SYSCONFDIR "/nodeaudit/profiles",
+			 DATADIR "/nodeaudit/profiles");
+}
+
 int profile_fetch_default(void *data, const char *name, const char *from,
 			  char **text, char **source, char **err)
 {
-	const char *env = getenv("NODEAUDIT_PROFILE_PATH");
 	char *dirs, *dir, *save = NULL;
 	const char *p;
 	size_t i;
@@ -130,8 +145,7 @@ int profile_fetch_default(void *data, const char *name, const char *from,
 		      (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
 			return fail(err, "bad profile name '%s' (letters, digits, '-', '_' and '.')", name);
 
-	dirs = xasprintf("%s:%s:%s", env ? env : "", SYSCONFDIR "/nodeaudit/profiles",
-			 DATADIR "/nodeaudit/profiles");
+	dirs = profile_search_dirs();
 	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
 		char *path;
 		if (!*dir)
@@ -794,9 +808,7 @@ cJSON *profile_json(const struct profile *p)
  * of $NODEAUDIT_PROFILE_PATH, SYSCONFDIR and DATADIR (first name wins). */
 void profile_list_names(char ***out, size_t *count)
 {
-	const char *env = getenv("NODEAUDIT_PROFILE_PATH");
-	char *dirs = xasprintf("%s:%s:%s", env ? env : "", SYSCONFDIR "/nodeaudit/profiles",
-			       DATADIR "/nodeaudit/profiles");
+	char *dirs = profile_search_dirs();
 	char *dir, *save = NULL, **names = NULL;
 	size_t n = 0, i, j;
 

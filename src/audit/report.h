@@ -32,6 +32,9 @@ cJSON *report_build_moving(const struct profile *p, cJSON **root, cJSON **gaps,
  * object, a finding's observed value for people, a finding's status. */
 int report_jint(const cJSON *o, const char *k);
 const char *report_observed_text(const cJSON *f, char *buf, size_t n);
+const char *report_expected_text(const cJSON *f, char *buf, size_t n);
+const char *report_value_text(double v, const char *unit, char *buf, size_t n);
+const char *report_spec_text(const char *spec, const char *unit, char *buf, size_t n);
 int report_status_of(const cJSON *f);
 
 /* XML text with &, <, >, " and ' escaped and control characters dropped. */

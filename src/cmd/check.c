@@ -76,8 +76,6 @@ static int check_cmd(struct invocation *inv)
 		return usage_error("check", "--facts and --sysroot exclude each other");
 	if (a->bench)
 		a->audit.bench = &a->bo;
-	/* `nodeaudit` alone, without --profile: the guest profile on a guest. */
-	a->audit.guest_default = G.implicit && !a->audit.profile;
 	if (audit_run(&a->audit, &G.probe, &inv->doc.json, &code) < 0)
 		return -1;
 	inv->doc.data = &a->nfd;   /* --format nfd reads it; args outlive the rendering */
@@ -141,7 +139,8 @@ const struct command cmd_check = {
 		    "[--facts FILE.json] [--baseline FILE] [OPTIONS]",
 	.description =
 		"Probe the node (or a snapshot with --sysroot) and compare it with a profile\n"
-		"(default agent-cpu-inference).  Each check passes, warns, fails, is unknown\n"
+		"(default agent-cpu-inference; agent-vm-guest on a virtual guest, as plan\n"
+		"and plain nodeaudit choose it).  Each check passes, warns, fails, is unknown\n"
 		"(with the reason) or is skipped when it does not apply.\n",
 	.options = check_options,
 	.formats = check_formats,

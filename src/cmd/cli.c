@@ -3,15 +3,20 @@
 #include "cmd/cli.h"
 #include "cmd/options.h"
 #include "audit/checks.h"
+#include "audit/diff.h"
+#include "read/lazylib.h"
+#include "nodeaudit-describe.h"
 #include "lib/output.h"
 #include "lib/textlayout.h"
 #include "lib/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*** The command table (the order of nodeaudit(1) COMMANDS and --help) ***/
@@ -31,9 +36,43 @@ const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * --version: the release, the commit it was built from (git describe at
+ * build time, or the release tarball's), and the optional libraries: built
+ * in or not, and whether this machine can load each one a command loads
+ * when it needs it (read/lazylib.h).
+ */
 static void print_version(void)
 {
-	printf("nodeaudit %s\n", PACKAGE_VERSION);
+	static const struct {
+		const char *soname, *use;
+	} libs[] = {
+		{ HWLOC_SONAME, "hwloc's second reading of the topology; bench's thread placement" },
+		{ NUMA_SONAME, "bench's memory placement" },
+		{ PCI_SONAME, "PCI dumps (--pci-dump), a compressed pci.ids" },
+		{ CPUID_SONAME, "CPUID: codenames, a --cpuid-dump" },
+#ifdef HAVE_LIBURING
+		{ URING_SONAME, "a --sysroot read in io_uring batches" },
+#endif
+	};
+	size_t i;
+	printf("nodeaudit %s", PACKAGE_VERSION);
+	if (*NODEAUDIT_DESCRIBE)
+		printf(" (%s)", NODEAUDIT_DESCRIBE);
+	else
+		printf(" (commit unknown: built outside git, not from a release tarball)");
+	printf("\nlinked: cJSON %d.%d.%d\n", CJSON_VERSION_MAJOR, CJSON_VERSION_MINOR, CJSON_VERSION_PATCH);
+#ifndef HAVE_LIBURING
+	printf("built without liburing: a --sysroot is read file by file\n");
+#endif
+	printf("loaded when a command needs them, on this machine:\n");
+	for (i = 0; i < ARRAY_SIZE(libs); i++) {
+		struct lazylib l = { libs[i].soname, 0, "" };
+		if (lazylib_load(&l, NULL, 0) == 0)
+			printf("  %-16s found      %s\n", libs[i].soname, libs[i].use);
+		else
+			printf("  %-16s not found  %s (%s)\n", libs[i].soname, libs[i].use, l.err);
+	}
 }
 
 /*** Parsing ***/
@@ -383,6 +422,55 @@ static int stdout_done(void)
 	return EXIT_UNKNOWN;
 }
 
+/*
+ * --sysroot DIR with nothing a capture holds (no proc/, sys/ or nodeaudit/:
+ * the folder above an extracted capture, a typo'd path's sibling) would
+ * "pass" a node with no facts: refused in one line, as diff refuses it,
+ * naming the one subdirectory that is a capture when there is one.  An
+ * empty directory beside a dump (--smbios, --pci-dump, --cpuid-dump) is
+ * the dump's machine with nothing else.  An archive is the read layer's to
+ * judge; a missing path is sysroot_open()'s.
+ */
+static int refuse_non_capture(const char *dir, int dump)
+{
+	struct stat sb;
+	DIR *d;
+	struct dirent *de;
+	char *inside = NULL;
+	int n = 0, entries = 0;
+	if (!dir || !*dir || !strcmp(dir, "/") || stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode) ||
+	    diff_looks_like_snapshot(dir))
+		return 0;
+	if ((d = opendir(dir))) {
+		while ((de = readdir(d)) && n < 2) {
+			char *p;
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			entries++;
+			if (de->d_name[0] == '.')
+				continue;
+			p = xasprintf("%s%s%s", dir, str_endswith(dir, "/") ? "" : "/", de->d_name);
+			if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode) && diff_looks_like_snapshot(p)) {
+				n++;
+				free(inside);
+				inside = p;
+			} else
+				free(p);
+		}
+		closedir(d);
+	}
+	if (dump && !entries)
+		return 0;
+	if (n == 1)
+		error("cannot use sysroot '%s': it holds nothing a capture holds (no proc/, sys/ or "
+		      "nodeaudit/); '%s' does", dir, inside);
+	else
+		error("cannot use sysroot '%s': it holds nothing a capture holds (no proc/, sys/ or "
+		      "nodeaudit/)", dir);
+	free(inside);
+	return -1;
+}
+
 /* Parse, run, render; the exit status: 0 ok, 1 warning, 2 critical, 3 could not run
  * (nodeaudit(1) EXIT STATUS). */
 static int run_command(const struct command *c, int argc, char **argv)
@@ -406,6 +494,11 @@ static int run_command(const struct command *c, int argc, char **argv)
 					 G.probe.cpuid_dump)) {
 		usage_error(c->name, "'%s' reads no machine: --sysroot, --smbios, --pci-dump and "
 			    "--cpuid-dump do not apply", c->name);
+		invocation_release(&inv);
+		return EXIT_UNKNOWN;
+	}
+	if ((c->flags & CMD_PROBES) &&
+	    refuse_non_capture(G.probe.sysroot, G.probe.smbios || G.probe.pci_dump || G.probe.cpuid_dump) < 0) {
 		invocation_release(&inv);
 		return EXIT_UNKNOWN;
 	}

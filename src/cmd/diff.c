@@ -91,7 +91,8 @@ const struct command cmd_diff = {
 		"is NEW: 'nodeaudit diff golden.json' shows its drift from the golden node.\n"
 		"Facts are shown by path, arrays keyed by what identifies an element\n"
 		"(numa.nodes by id, PCI devices by address, DIMMs by locator, CPU kinds\n"
-		"by name):  pci.accelerators[0000:41:00.0].link.width.current 16 -> 8\n"
+		"by name):\n"
+		"  pci.accelerators[0000:41:00.0].link.width.current 16 -> 8\n"
 		"Checks that appeared, cleared, got worse or better are listed when both\n"
 		"sides are reports, or with --profile.\n",
 	.options = diff_options,

@@ -4,6 +4,7 @@
 #include "cmd/cli.h"
 #include "read/gguf.h"
 #include "audit/plan.h"
+#include "lib/output.h"
 #include "lib/quote.h"
 #include "lib/util.h"
 
@@ -118,6 +119,81 @@ static int plan_tuned_output(void)
 	return 0;
 }
 
+/* One file of the systemd plan under dir, written atomically; its path
+ * printed.  0, or -1 after one line. */
+static int write_unit_file(const char *dir, const char *sub, const char *name, const cJSON *plan,
+			   const cJSON *worker)
+{
+	struct output out;
+	char *d = sub ? xasprintf("%s/%s", dir, sub) : xstrdup(dir);
+	char *path = xasprintf("%s/%s", d, name);
+	int r;
+	if (sub && mkdir(d, 0755) < 0 && errno != EEXIST) {
+		r = error("cannot create '%s': %s", d, strerror(errno));
+		goto done;
+	}
+	if ((r = output_open(&out, path, G.probe.sysroot)) < 0)
+		goto done;
+	if (worker)
+		plan_render_systemd_dropin(out.fp, plan, worker);
+	else
+		plan_render_systemd_template(out.fp, plan, 1);
+	if ((r = output_close(&out, 1)) == 0)
+		printf("%s\n", path);
+done:
+	free(path);
+	free(d);
+	return r;
+}
+
+/*
+ * plan --format systemd -o DIR (a directory, or a name ending in '/'):
+ * the files themselves under DIR as under /etc/systemd/system -- the
+ * template unit NAME@.service and NAME@INSTANCE.service.d/90-nodeaudit.conf
+ * per worker -- each path printed.  0, or -1 after one line.
+ */
+static int write_systemd_dir(const char *dir, cJSON *plan)
+{
+	const char *unit = plan_systemd_unit(plan);
+	const cJSON *w;
+	char *name = xasprintf("%s@.service", unit), *d = xstrdup(dir);
+	size_t n = strlen(d);
+	int r;
+	struct stat sb;
+	while (n > 1 && d[n - 1] == '/')
+		d[--n] = '\0';
+	dir = d;
+	if (stat(dir, &sb) < 0 && mkdir(dir, 0755) < 0) {
+		error("cannot create '%s': %s", dir, strerror(errno));
+		free(name);
+		free(d);
+		return -1;
+	}
+	json_clean(plan, 1);   /* as the runner does before a renderer */
+	r = write_unit_file(dir, NULL, name, plan, NULL);
+	free(name);
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(plan, "workers")) {
+		char inst[32], *sub;
+		if (r < 0 || !plan_systemd_worker_ok(w))
+			continue;
+		plan_systemd_instance(w, inst, sizeof(inst));
+		sub = xasprintf("%s@%s.service.d", unit, inst);
+		r = write_unit_file(dir, sub, "90-nodeaudit.conf", plan, w);
+		free(sub);
+	}
+	if (r == 0 && verbosity >= 0)
+		fprintf(stderr, "nodeaudit: copy them under /etc/systemd/system, then systemctl daemon-reload\n");
+	free(d);
+	return r;
+}
+
+/* -o names a directory: an existing one, or a name ending in '/'. */
+static int output_is_dir(const char *o)
+{
+	struct stat sb;
+	return o && ((stat(o, &sb) == 0 && S_ISDIR(sb.st_mode)) || str_endswith(o, "/"));
+}
+
 static int plan_cmd(struct invocation *inv)
 {
 	struct plan_args *a = inv->args;
@@ -201,10 +277,19 @@ static int plan_cmd(struct invocation *inv)
 		cJSON_Delete(bench);
 		return -1;
 	}
+	/* Why this profile when none was given (a virtual guest): the same
+	 * choice as check's, said where the plan names its profile. */
+	if (fj_get_str(p, "chosen") && inv->doc.json)
+		cJSON_AddStringToObject(inv->doc.json, "profile_chosen", fj_get_str(p, "chosen"));
 	a->o.bench = NULL;
 	a->o.model = NULL;
 	cJSON_Delete(report);
 	cJSON_Delete(bench);
+	if (inv->doc.json && inv->format && inv->format->render == plan_render_systemd && output_is_dir(G.output)) {
+		if (write_systemd_dir(G.output, inv->doc.json) < 0)
+			return -1;
+		inv->format = NULL;   /* written: nothing left for the runner to render */
+	}
 	return EXIT_OK;
 }
 
@@ -213,7 +298,7 @@ static const struct cmd_option plan_options[] = {
 	{ "reserve", OPT_RESERVE, "N", "cores per node kept for the OS and the orchestrator" },
 	{ "unit", OPT_UNIT, "NAME", "systemd template unit for the drop-ins (default inference-worker)" },
 	{ "report", OPT_REPORT, "FILE", "plan from a saved 'check --format json' report" },
-	{ "profile", OPT_PROFILE, "NAME", "the profile whose findings are fixed (default agent-cpu-inference)" },
+	{ "profile", OPT_PROFILE, "NAME", "the profile whose findings are fixed (default agent-cpu-inference; agent-vm-guest on a virtual guest)" },
 	{ "runtime", OPT_RUNTIME, "NAME", "launch lines in a runtime's own terms: llama.cpp or vllm" },
 	{ "model", OPT_MODEL, "FILE", "the GGUF model: its size sizes --mlock, the KV cache space and\n"
 	  "the fit per node" },
@@ -249,7 +334,9 @@ const struct command cmd_plan = {
 		"and --ctx, with a finding when the model does not fit a worker's node.\n",
 	.options = plan_options,
 	.formats = plan_formats,
-	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file;\nsystemd: drop-ins; kubelet: a KubeletConfiguration fragment;\ntuned: a tuned profile (-o DIR writes DIR/tuned.conf)",
+	.format_help = "sh: a runtime script; sysctl: an /etc/sysctl.d file; systemd: the template unit and "
+		       "a drop-in per worker (-o DIR writes them as files under DIR); kubelet: a "
+		       "KubeletConfiguration fragment; tuned: a tuned profile (-o DIR writes DIR/tuned.conf)",
 	.min_operands = 0, .max_operands = 0,
 	.flags = CMD_PROBES,
 	.args_size = sizeof(struct plan_args),

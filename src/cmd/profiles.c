@@ -5,6 +5,7 @@
 #include "probe/probe.h"
 #include "audit/profile.h"
 #include "audit/recommend.h"
+#include "audit/report.h"
 #include "lib/textlayout.h"
 #include "lib/util.h"
 
@@ -137,8 +138,12 @@ void profiles_render_text(FILE *fp, const struct doc *d)
 		if (s->skip)
 			snprintf(exp, sizeof(exp), "skipped: %s", s->skip);
 		else
-			snprintf(exp, sizeof(exp), "%s%s", pspec_expected(s, buf, sizeof(buf)),
+		{
+			char u[360];   /* its figures with their unit: ">= 8.0 GiB (8589934592 bytes)" */
+			snprintf(exp, sizeof(exp), "%s%s",
+				 report_spec_text(pspec_expected(s, buf, sizeof(buf)), s->check->unit, u, sizeof(u)),
 				 strcmp(s->when, "always") ? " (when pinned)" : "");
+		}
 		tl_table_row(t, id, severity_name(s->severity), s->from, exp);
 	}
 	tl_table_print(fp, t);
@@ -164,8 +169,8 @@ static int profiles_cmd(struct invocation *inv)
 				ret = -1;
 			} else {
 				if (verbosity >= 0)
-					printf("%s: ok, profile '%s', %zu check(s), chain %zu deep\n", inv->operands[i],
-					       p.name, p.nspecs, p.nchain);
+					printf("%s: ok, profile '%s', %zu check%s, chain %zu deep\n", inv->operands[i],
+					       p.name, p.nspecs, p.nspecs == 1 ? "" : "s", p.nchain);
 				profile_release(&p);
 			}
 			free(path);

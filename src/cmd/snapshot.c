@@ -451,7 +451,7 @@ static int snapshot_cmd(struct invocation *inv)
 		goto done;
 	stage = make_stage(out, kind, parent);
 	if (!stage) {
-		error("cannot create a staging directory: %s", strerror(errno));
+		error("cannot create the staging directory of '%s': %s", out, tmpdir_strerror());
 		goto done;
 	}
 	chmod(stage, 0755);

@@ -46,34 +46,66 @@ int usage_error(const char *cmd, const char *fmt, ...)
 
 /*** Help, generated from the descriptors ***/
 
-/* One line of an option's help from column 22, wrapped under itself. */
-static void help_line(FILE *fp, const char *s, size_t n)
+/* An option's help from column 22, one paragraph wrapped under itself: the
+ * line breaks of its string are spaces (a sentence is never cut by one). */
+static void help_para(FILE *fp, const char *s)
 {
-	char *line = xstrndup(s, n);
+	char *line = tl_glue_quotes(s), *p;
+	for (p = line; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
 	tl_wrap(fp, 22, 22, line);
 	free(line);
 }
 
-/* Hand-broken text (a description, an epilog): each line wrapped to the
- * width, continuation lines under the line's own indent plus two. */
+/* A paragraph of help text at the margin, its quoted commands whole. */
+static void help_block(FILE *fp, const char *s)
+{
+	char *g = tl_glue_quotes(s);
+	tl_wrap(fp, 0, 0, g);
+	free(g);
+}
+
+/*
+ * Text broken by hand (a description, an epilog): the lines that start at
+ * the margin are joined into paragraphs and wrapped to the width (a line
+ * break meant for 80 columns never leaves "and" alone on a line); an
+ * indented line (a formula, an example) keeps its own line, wrapped under
+ * its indent plus two.
+ */
 static void help_text(FILE *fp, const char *s)
 {
+	struct strbuf para = STRBUF_INIT;
 	while (*s) {
 		size_t n = strcspn(s, "\n");
 		char *line = xstrndup(s, n);
-		tl_wrap(fp, 0, strspn(line, " ") + 2, line);
+		if (line[0] && line[0] != ' ') {
+			strbuf_addf(&para, "%s%s", para.len ? " " : "", line);
+		} else {
+			if (para.len) {
+				help_block(fp, para.buf);
+				strbuf_release(&para);
+			}
+			if (line[0])
+				tl_wrap(fp, 0, strspn(line, " ") + 2, line);
+			else
+				fputc('\n', fp);
+		}
 		free(line);
 		s += n;
 		if (*s == '\n')
 			s++;
 	}
+	if (para.len)
+		help_block(fp, para.buf);
+	strbuf_release(&para);
 }
 
 /* "  --name ARG      help" with continuation lines indented to the text. */
 static void print_option(FILE *fp, const struct cmd_option *o)
 {
 	char head[64];
-	const char *h = o->help, *nl;
+	const char *h = o->help;
 	if (!h)
 		return;
 	if (o->key > 0 && o->key < 128 && o->key != OPT_HELP && o->key != OPT_VERSION && o->arg)
@@ -87,12 +119,7 @@ static void print_option(FILE *fp, const struct cmd_option *o)
 	fprintf(fp, "  %-20s", head);
 	if (strlen(head) > 19)
 		fprintf(fp, "\n  %-20s", "");
-	while ((nl = strchr(h, '\n'))) {
-		help_line(fp, h, (size_t)(nl - h));
-		fprintf(fp, "  %-20s", "");
-		h = nl + 1;
-	}
-	help_line(fp, h, strlen(h));
+	help_para(fp, h);
 }
 
 static void print_globals(FILE *fp, int probes)
@@ -121,19 +148,11 @@ static void print_formats(FILE *fp, const struct command *c)
 	for (i = 0; i < n; i++)
 		strbuf_addf(&sb, "%s%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", c->formats[i].name,
 			    i == 0 ? " (default)" : "");
-	help_line(fp, sb.buf, sb.len);
+	help_para(fp, sb.buf);
 	strbuf_release(&sb);
 	if (c->format_help) {
-		const char *h = c->format_help, *nl;
-		while ((nl = strchr(h, '\n'))) {
-			fprintf(fp, "  %-20s", "");
-			help_line(fp, h, (size_t)(nl - h));
-			h = nl + 1;
-		}
-		if (*h) {
-			fprintf(fp, "  %-20s", "");
-			help_line(fp, h, strlen(h));
-		}
+		fprintf(fp, "  %-20s", "");
+		help_para(fp, c->format_help);
 	}
 }
 

@@ -177,17 +177,48 @@ char *tmpdir_make_scratch(const char *prefix, unsigned long long bytes, unsigned
 	return d ? d : tmpdir_make(NULL, prefix);
 }
 
+/* Where the last tmpdir_make() that failed tried, and why (tmpdir_strerror()). */
+static char fail_dir[512];
+static const char *fail_from;
+static int fail_errno;
+
+static void failed(const char *dir, const char *from, int e)
+{
+	snprintf(fail_dir, sizeof(fail_dir), "%s", dir);
+	fail_from = from;
+	fail_errno = e;
+	errno = e;
+}
+
+const char *tmpdir_strerror(void)
+{
+	static char msg[1024];
+	if (!fail_errno)
+		return "cannot create a temporary directory";
+	if (fail_errno == EMFILE && !fail_dir[0])
+		snprintf(msg, sizeof(msg), "cannot create a temporary directory: too many at once");
+	else
+		snprintf(msg, sizeof(msg), "cannot create a temporary directory in '%s'%s%s%s: %s%s", fail_dir,
+			 fail_from ? " (" : "", fail_from ? fail_from : "", fail_from ? ")" : "",
+			 strerror(fail_errno),
+			 fail_from && !strcmp(fail_from, "TMPDIR") ? "; set TMPDIR to a directory you can write in" : "");
+	return msg;
+}
+
 char *tmpdir_make(const char *dir, const char *prefix)
 {
 	char *t;
 	sigset_t old;
+	const char *from = NULL;
 	int i;
-	if (!dir)
+	if (!dir) {
+		from = tmpdir_env() ? "TMPDIR" : "the default, TMPDIR unset";
 		dir = tmpdir_env() ? tmpdir_env() : "/tmp";
+	}
 	t = xasprintf("%s/%s.XXXXXX", dir, prefix);
 	if (strlen(t) >= sizeof(dirs[0])) {
 		free(t);
-		errno = ENAMETOOLONG;
+		failed(dir, from, ENAMETOOLONG);
 		return NULL;
 	}
 	install();
@@ -198,7 +229,7 @@ char *tmpdir_make(const char *dir, const char *prefix)
 		int e = i == MAX_DIRS ? EMFILE : errno;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		free(t);
-		errno = e;
+		failed(i == MAX_DIRS ? "" : dir, from, e);
 		return NULL;
 	}
 	memcpy(dirs[i], t, strlen(t) + 1);

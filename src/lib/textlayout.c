@@ -137,15 +137,25 @@ static void wrap_into(struct strbuf *sb, size_t col, size_t indent, size_t width
 		w = tl_strnwidth(s, n);
 		if (col > indent && col + w > width)
 			newline(sb, indent, &col);
-		/* A word wider than the room: cut at the width. */
+		/* A word wider than the room: cut at the width, after its last
+		 * comma that fits when it has one (a CPU list "0,2,4,...": each
+		 * number whole, the line still one list). */
 		while (col + w > width) {
-			size_t i = 0, c, cw = 0;
+			size_t i = 0, c, cw = 0, ci = 0, ccw = 0;
 			while (i < n) {
 				size_t l = char_len(s + i, &c);
 				if (col + cw + c > width && (cw || col > indent))
 					break;
 				i += l;
 				cw += c;
+				if (s[i - 1] == ',' && i < n) {
+					ci = i;
+					ccw = cw;
+				}
+			}
+			if (ci && i < n) {
+				i = ci;
+				cw = ccw;
 			}
 			strbuf_add(sb, s, i);
 			s += i;
@@ -171,6 +181,23 @@ static void wrap_into(struct strbuf *sb, size_t col, size_t indent, size_t width
 			newline(sb, indent, &col);
 		s += run;
 	}
+}
+
+char *tl_glue_quotes(const char *s)
+{
+	char *d = xstrdup(s), *p, *q;
+	for (p = d; *p; p++) {
+		if ((*p != '\'' && *p != '"') || (p > d && p[-1] != ' ' && p[-1] != ':' && p[-1] != '('))
+			continue;
+		for (q = p + 1; *q && *q != *p && *q != '\n'; q++)
+			;
+		if (*q != *p || (q[1] && !strchr(" .,;:)\n", q[1])))
+			continue;
+		for (; p < q; p++)
+			if (*p == ' ')
+				*p = TL_GLUE[0];
+	}
+	return d;
 }
 
 void tl_wrap(FILE *fp, size_t col, size_t indent, const char *text)

@@ -30,6 +30,14 @@ size_t tl_strnwidth(const char *s, size_t n);
  * from other machines cannot hold it (text_clean() replaces controls). */
 #define TL_GLUE "\x1f"
 void tl_wrap(FILE *fp, size_t col, size_t indent, const char *text);
+/*
+ * Prose that quotes a command ('nodeaudit probe', --command "llama-server
+ * -m MODEL.gguf"): a copy with the spaces inside each quote glued, so that
+ * no line break falls inside it.  A quote opens after a space, a colon or
+ * "(" and closes before a space, a punctuation mark or the end (an
+ * apostrophe inside a word, "node's", opens nothing).  Free it.
+ */
+char *tl_glue_quotes(const char *s);
 /* The same at most width columns wide (prose kept to a readable measure). */
 void tl_wrap_width(FILE *fp, size_t col, size_t indent, size_t width, const char *text);
 void tl_wrapf(FILE *fp, size_t col, size_t indent, const char *fmt, ...)

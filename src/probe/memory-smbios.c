@@ -264,7 +264,7 @@ void mem_platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
 		platform_from_id(ctx, pl);
 		fj_bool_or_null(pl, "virtual_machine", -1);
 		add_str(pl, "hypervisor", NULL);
-		facts_gap(&ctx->facts, "platform.virtual_machine", "no SMBIOS table (its BIOS characteristics say)");
+		facts_gap(&ctx->facts, "platform.virtual_machine", "no SMBIOS table, whose BIOS characteristics would say");
 		return;
 	}
 	if (!s->bios_vendor && !s->sys_vendor && !s->sys_product && !s->board_product) {

@@ -552,7 +552,7 @@ hwloc_topology_t hwloc_load_sysroot(struct sysroot *sr, struct facts *f)
 
 	dir = tmpdir_make_scratch("nodeaudit-hwloc", 2ull * HW_MAX_BYTES, HW_MAX_FILES);
 	if (!dir) {
-		facts_gap(f, "cpu", "hwloc not run: cannot create a temporary directory: %s", strerror(errno));
+		facts_gap(f, "cpu", "hwloc not run: %s", tmpdir_strerror());
 		return NULL;
 	}
 	r = hwloc_copy_inputs(sr, dir, f);

@@ -75,7 +75,7 @@ int sysroot_open(struct sysroot *sr, const char *dir)
 			return error("cannot use sysroot '%s': not a directory or a .tar[.gz|.xz|.bz2] archive", dir);
 		t = tmpdir_make_scratch("nodeaudit-sysroot", 2ull * SR_MAX_UNPACK_BYTES, SR_MAX_UNPACK_FILES);
 		if (!t)
-			return error("cannot create a temporary directory: %s", strerror(errno));
+			return error("cannot unpack '%s': %s", dir, tmpdir_strerror());
 		sr->tmpdir = t;
 		if (sr_unpack(dir, t) < 0) {
 			sysroot_close(sr);

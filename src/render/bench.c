@@ -1,5 +1,6 @@
 /* render/bench.c - the bench document as text */
 #include "config.h"
+#include "audit/report.h"
 #include "lib/facts.h"
 #include "lib/output.h"
 #include "render/render.h"
@@ -40,13 +41,14 @@ void bench_render_text(FILE *fp, const struct doc *doc)
 		const cJSON *arch = cJSON_GetObjectItemCaseSensitive(m, "architecture");
 		tx_kv(fp, "model", "%s (%s)", cJSON_GetObjectItemCaseSensitive(m, "path")->valuestring,
 		      cJSON_IsString(arch) ? arch->valuestring : "architecture unknown");
-		tx_kv(fp, "tensor bytes", "%.0f (%s)", jnum(m, "tensor_bytes"),
-		      human_bytes(jnum(m, "tensor_bytes"), a, sizeof(a)));
+		/* Sizes in human form first, the exact byte count after. */
+		tx_kv(fp, "tensor bytes", "%s", report_value_text(jnum(m, "tensor_bytes"), "bytes", a, sizeof(a)));
 		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(m, "types"))
-			tx_kv(fp, "", "%-8s %.0f", it->string, it->valuedouble);
+			tx_kv(fp, "", "%-8s %s", it->string, report_value_text(it->valuedouble, "bytes", a, sizeof(a)));
 		v = jnum(m, "kv_bytes_per_token");
-		tx_kv(fp, "bytes per token", "%.0f (%s weights + %s KV cache at ctx %.0f)",
-		      jnum(m, "bytes_per_token"), human_bytes(jnum(m, "weight_bytes_per_token"), a, sizeof(a)),
+		tx_kv(fp, "bytes per token", "%s: %s weights + %s KV cache at ctx %.0f",
+		      report_value_text(jnum(m, "bytes_per_token"), "bytes", d, sizeof(d)),
+		      human_bytes(jnum(m, "weight_bytes_per_token"), a, sizeof(a)),
 		      isfinite(v) ? human_bytes(v, c, sizeof(c)) : "unknown", jnum(m, "ctx"));
 	}
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(b, "nodes")) {

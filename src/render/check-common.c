@@ -7,6 +7,7 @@
 #include "lib/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int report_jint(const cJSON *o, const char *k)
@@ -15,7 +16,62 @@ int report_jint(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valueint : 0;
 }
 
-/* The observed value for people: bytes as sizes, ratios with two decimals. */
+/* A figure for people, its unit with it, the human form first: "11.8 GiB
+ * (12638101504 bytes)", "0 bytes", "2600 MHz", a ratio with two decimals. */
+const char *report_value_text(double v, const char *unit, char *buf, size_t n)
+{
+	if (unit && !strcmp(unit, "bytes") && fabs(v) >= 1024) {
+		char h[32];
+		snprintf(buf, n, "%s (%.15g bytes)", human_bytes(v, h, sizeof(h)), v);
+	} else if (unit && !strcmp(unit, "bytes"))
+		snprintf(buf, n, "%.15g byte%s", v, v == 1 ? "" : "s");
+	else if (unit && !strcmp(unit, "ratio"))
+		snprintf(buf, n, "%.2f", v);
+	else if (unit && *unit)
+		snprintf(buf, n, "%.15g %s", v, unit);
+	else
+		snprintf(buf, n, "%.15g", v);
+	return buf;
+}
+
+/* The expected value of a finding ("<= 0", ">= 4294967296") with each
+ * figure in it given its unit as report_value_text() does. */
+const char *report_expected_text(const cJSON *f, char *buf, size_t n)
+{
+	const struct check *c = check_find(fj_get_str(f, "id") ? fj_get_str(f, "id") : "");
+	const char *e = fj_get_str(f, "expected");
+	return report_spec_text(e ? e : "", c ? c->unit : NULL, buf, n);
+}
+
+/* A comparison ("<= 0", ">= 8589934592") with its figures in units. */
+const char *report_spec_text(const char *e, const char *unit, char *buf, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (!unit || !strcmp(unit, "ratio")) {
+		snprintf(buf, n, "%s", e);
+		return buf;
+	}
+	while (*e) {
+		size_t w = strcspn(e, " ,");
+		char *end = NULL, *tok = xstrndup(e, w), v[64];
+		double x = w ? strtod(tok, &end) : 0;
+		if (w && end && !*end && (*tok == '-' || (*tok >= '0' && *tok <= '9')))
+			strbuf_addstr(&sb, report_value_text(x, unit, v, sizeof(v)));
+		else
+			strbuf_add(&sb, e, w);
+		free(tok);
+		e += w;
+		if (*e) {
+			strbuf_add(&sb, e, 1);
+			e++;
+		}
+	}
+	snprintf(buf, n, "%s", sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+	return buf;
+}
+
+/* The observed value for people: figures with their unit (report_value_text()). */
 const char *report_observed_text(const cJSON *f, char *buf, size_t n)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "observed");
@@ -24,21 +80,15 @@ const char *report_observed_text(const cJSON *f, char *buf, size_t n)
 		snprintf(buf, n, "%s", *v->valuestring ? v->valuestring : "''");
 	else if (cJSON_IsBool(v))
 		snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
-	else if (cJSON_IsNumber(v)) {
-		if (c && c->unit && !strcmp(c->unit, "bytes") && v->valuedouble >= 1024) {
-			char h[32];
-			snprintf(buf, n, "%.15g (%s)", v->valuedouble, human_bytes(v->valuedouble, h, sizeof(h)));
-		} else if (c && c->unit && !strcmp(c->unit, "ratio"))
-			snprintf(buf, n, "%.2f", v->valuedouble);
-		else
-			snprintf(buf, n, "%.15g", v->valuedouble);
-	} else if (cJSON_IsArray(v)) {
+	else if (cJSON_IsNumber(v))
+		report_value_text(v->valuedouble, c ? c->unit : NULL, buf, n);
+	else if (cJSON_IsArray(v)) {
 		struct strbuf sb = STRBUF_INIT;
 		const cJSON *x;
 		cJSON_ArrayForEach(x, v)
 			if (cJSON_IsString(x))
 				strbuf_addf(&sb, "%s%s", sb.len ? " " : "", x->valuestring);
-		snprintf(buf, n, "%s", sb.len ? sb.buf : "(none)");
+		snprintf(buf, n, "%s", sb.len ? sb.buf : "none");
 		if (strlen(buf) > 60)
 			strcpy(buf + 56, " ...");
 		strbuf_release(&sb);

@@ -80,7 +80,7 @@ void report_render_junit(FILE *fp, const struct doc *d)
 			xml_escape(fp, buf);
 			xml_escape(fp, report_observed_text(f, buf, sizeof(buf)));
 			fprintf(fp, ", expected ");
-			xml_escape(fp, fj_get_str(f, "expected"));
+			xml_escape(fp, report_expected_text(f, buf, sizeof(buf)));
 			fprintf(fp, "\">");
 			if (fj_get_str(f, "detail")) {
 				xml_escape(fp, fj_get_str(f, "detail"));
@@ -106,7 +106,7 @@ void report_render_junit(FILE *fp, const struct doc *d)
 			fprintf(fp, "      <system-out>%s: observed ", status_name(st));
 			xml_escape(fp, report_observed_text(f, buf, sizeof(buf)));
 			fprintf(fp, ", expected ");
-			xml_escape(fp, fj_get_str(f, "expected"));
+			xml_escape(fp, report_expected_text(f, buf, sizeof(buf)));
 			fprintf(fp, "</system-out>\n");
 		}
 		fprintf(fp, "    </testcase>\n");

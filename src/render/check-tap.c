@@ -46,8 +46,8 @@ void report_render_tap(FILE *fp, const struct doc *d)
 		if (st == ST_UNKNOWN) {
 			fputs(" # unknown: ", fp);
 			tap_text(fp, fj_get_str(f, "reason"));
-		} else if (st == ST_SKIP) {
-			fprintf(fp, " # SKIP %s: ", status_name(st));
+		} else if (st == ST_SKIP) {   /* TAP's directive, then the reason */
+			fputs(" # SKIP ", fp);
 			tap_text(fp, fj_get_str(f, "reason"));
 		}
 		fputc('\n', fp);
@@ -57,7 +57,7 @@ void report_render_tap(FILE *fp, const struct doc *d)
 			fputs(": ", fp);
 			tap_text(fp, report_observed_text(f, buf, sizeof(buf)));
 			fputs(", expected ", fp);
-			tap_text(fp, fj_get_str(f, "expected"));
+			tap_text(fp, report_expected_text(f, buf, sizeof(buf)));
 			fputc('\n', fp);
 		}
 	}

@@ -24,6 +24,29 @@ static const char *status_color(int st)
 	}
 }
 
+/* "N fail, N warn, ...; exit N", naming the drift from --baseline that
+ * gave exit 1 by itself, and how many checks could not be decided. */
+static void summary_lines(FILE *fp, const cJSON *r, const cJSON *sum, int quiet)
+{
+	const cJSON *bs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "baseline"), "summary");
+	int changed = report_jint(bs, "facts_changed"), worse = report_jint(bs, "checks_worse");
+	int u = report_jint(sum, "unknown");
+	char drift[128] = "", line[256];
+	if (changed > 0 || worse > 0)
+		snprintf(drift, sizeof(drift), " (drift from the baseline: %d fact%s changed, %d check%s worse)",
+			 changed, changed == 1 ? "" : "s", worse, worse == 1 ? "" : "s");
+	snprintf(line, sizeof(line), "%d fail, %d warn, %d info, %d pass, %d unknown, %d skip; exit %d%s",
+		 report_jint(sum, "fail"), report_jint(sum, "warn"), report_jint(sum, "info"),
+		 report_jint(sum, "pass"), u, report_jint(sum, "skip"), report_jint(sum, "exit"), drift);
+	fputc('\n', fp);
+	wrap(fp, 0, 0, line);
+	if (u && !quiet) {
+		snprintf(line, sizeof(line), "%d check%s could not be decided: see the reasons above", u,
+			 u == 1 ? "" : "s");
+		wrap(fp, 0, 0, line);
+	}
+}
+
 void report_render_text(FILE *fp, const struct doc *d)
 {
 	const cJSON *r = d->json;
@@ -80,9 +103,12 @@ void report_render_text(FILE *fp, const struct doc *d)
 				fputs(c_reset(), fp);
 				continue;
 			}
-			snprintf(line, sizeof(line), "%s: %s%s%s", key ? "value" : fj_get_str(f, "title"),
-				 report_observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
-				 st != ST_PASS ? fj_get_str(f, "expected") : "");
+			{
+				char ebuf[600];
+				snprintf(line, sizeof(line), "%s: %s%s%s", key ? "value" : fj_get_str(f, "title"),
+					 report_observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
+					 st != ST_PASS ? report_expected_text(f, ebuf, sizeof(ebuf)) : "");
+			}
 			wrap(fp, col, 10, line);
 			if (st == ST_PASS || quiet)
 				continue;
@@ -110,14 +136,5 @@ void report_render_text(FILE *fp, const struct doc *d)
 		diff_text_baseline(tl_begin(&b), cJSON_GetObjectItemCaseSensitive(r, "baseline"));
 		tl_end(fp, &b, TL_AUTO);
 	}
-	snprintf(line, sizeof(line), "%d fail, %d warn, %d info, %d pass, %d unknown, %d skip; exit %d",
-		 report_jint(sum, "fail"), report_jint(sum, "warn"), report_jint(sum, "info"), report_jint(sum, "pass"),
-		 report_jint(sum, "unknown"), report_jint(sum, "skip"), report_jint(sum, "exit"));
-	fputc('\n', fp);
-	wrap(fp, 0, 0, line);
-	if (report_jint(sum, "unknown") && !quiet) {
-		snprintf(line, sizeof(line), "%d check(s) could not be decided: see the reasons above",
-			 report_jint(sum, "unknown"));
-		wrap(fp, 0, 0, line);
-	}
+	summary_lines(fp, r, sum, quiet);
 }

@@ -202,6 +202,8 @@ void html_value(FILE *fp, const cJSON *v, const char *unit)
 		mk_text(fp, cJSON_IsTrue(v) ? "true" : "false");
 	else if (cJSON_IsString(v))
 		mk_text(fp, v->valuestring);
+	else if (cJSON_IsArray(v) && !cJSON_GetArraySize(v))
+		mk_text(fp, "none");   /* an empty list is a value: none of them */
 	else if (cJSON_IsArray(v)) {
 		MK(fp, "<ul class=\"vals\">");
 		cJSON_ArrayForEach(e, v) {

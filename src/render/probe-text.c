@@ -95,8 +95,10 @@ static void text_cpu(FILE *out, const cJSON *root)
 			char key[48], bm[32];
 			const char *ct = fj_get_str(k, "core_type");
 			snprintf(key, sizeof(key), "kind %s", fj_get_str(k, "name") ? fj_get_str(k, "name") : "?");
-			tx_kv(out, key, "%s cores, %s threads on CPUs %s%s%s, max %s, base %s [%s]%s%s%s%s",
-			      num_or(k, "cores", a, sizeof(a)), num_or(k, "threads", b, sizeof(b)),
+			num_or(k, "cores", a, sizeof(a));   /* filled before the call reads them */
+			num_or(k, "threads", b, sizeof(b));
+			tx_kv(out, key, "%s core%s, %s thread%s on CPUs %s%s%s, max %s, base %s [%s]%s%s%s%s",
+			      a, !strcmp(a, "1") ? "" : "s", b, !strcmp(b, "1") ? "" : "s",
 			      fj_get_str(k, "cpus") ? fj_get_str(k, "cpus") : "?", ct ? ", " : "", ct ? ct : "",
 			      fj_get_num(k, "max_mhz", &v) ? (snprintf(d, sizeof(d), "%g MHz", v), d) : "unknown",
 			      fj_get_num(k, "base_mhz", &v) ? (snprintf(bm, sizeof(bm), "%g MHz", v), bm) : "unknown",

@@ -46,6 +46,15 @@ render_fn plan_render_text;
 render_fn plan_render_sh;
 render_fn plan_render_sysctl;
 render_fn plan_render_systemd;
+/* plan --format systemd's files one by one (cmd/plan.c writes them under
+ * -o DIR): the template unit NAME@.service, and each worker's drop-in
+ * NAME@INSTANCE.service.d/90-nodeaudit.conf (a worker whose CPU list is not
+ * one has none).  alone: the template with the plan's header comment. */
+const char *plan_systemd_unit(const cJSON *plan);
+void plan_systemd_instance(const cJSON *worker, char *buf, size_t n);
+int plan_systemd_worker_ok(const cJSON *worker);
+void plan_render_systemd_template(FILE *out, const cJSON *plan, int alone);
+void plan_render_systemd_dropin(FILE *out, const cJSON *plan, const cJSON *worker);
 /* The runtime's launch lines and the fit, for the text plan (render/plan-runtime.c). */
 void plan_render_runtime_text(FILE *out, const cJSON *plan);
 render_fn plan_render_kubelet;   /* render/plan-kubelet.c */

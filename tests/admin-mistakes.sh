@@ -1,0 +1,157 @@
+#!/bin/sh
+# admin-mistakes.sh - what an admin gets wrong in the first hours, each named
+# in one line that says what to do (issue 45): a TMPDIR nodeaudit cannot
+# write in (named, with where it came from); a profile installed under the
+# prefix (the suite runs with profiles of its own); figures without their
+# unit or in the wrong number; --version without the commit.
+set -u
+: "${NODEAUDIT:?}" "${top_srcdir:?}"
+fx=$(cd "$top_srcdir/tests/fixtures" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mistakes.XXXXXX")
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=$((fail + 1)); }
+# run WANT NAME CMD...: stdout in $tmp/out, stderr in $tmp/err
+run() {
+	want=$1 name=$2; shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name: exit $want"
+	else nok "$name: exit $rc, want $want"; sed 's/^/# /' "$tmp/err" | head -5; fi
+}
+err_is() { # err_is LINE: stderr is exactly that one line
+	if [ "$(cat "$tmp/err")" = "$1" ]; then ok "says: $1"
+	else nok "stderr is not '$1'"; sed 's/^/# /' "$tmp/err" | head -5; fi
+}
+
+## 6. A TMPDIR that cannot be used: the path and TMPDIR named, one line.
+tar -czf "$tmp/node.tar.gz" -C "$fx/cpu-vm" .
+run 3 "check --sysroot ARCHIVE with TMPDIR missing" env TMPDIR="$tmp/no-such-dir" "$NODEAUDIT" check --sysroot "$tmp/node.tar.gz"
+err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$tmp/no-such-dir' (TMPDIR): No such file or directory; set TMPDIR to a directory you can write in"
+: >"$tmp/a-file"
+run 3 "probe --sysroot ARCHIVE with TMPDIR a file" env TMPDIR="$tmp/a-file" "$NODEAUDIT" probe --sysroot "$tmp/node.tar.gz"
+err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$tmp/a-file' (TMPDIR): Not a directory; set TMPDIR to a directory you can write in"
+run 3 "snapshot to an archive with TMPDIR missing" env TMPDIR="$tmp/no-such-dir" "$NODEAUDIT" --sysroot "$fx/cpu-vm" snapshot -o "$tmp/s.tar.gz"
+err_is "nodeaudit: cannot create the staging directory of '$tmp/s.tar.gz': cannot create a temporary directory in '$tmp/no-such-dir' (TMPDIR): No such file or directory; set TMPDIR to a directory you can write in"
+if [ "$(id -u)" != 0 ]; then   # root writes in a mode-0555 directory
+	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+	run 3 "check --sysroot ARCHIVE with TMPDIR not writable" env TMPDIR="$tmp/ro" "$NODEAUDIT" check --sysroot "$tmp/node.tar.gz"
+	err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$tmp/ro' (TMPDIR): Permission denied; set TMPDIR to a directory you can write in"
+else
+	echo "ok $((n + 1)) - TMPDIR not writable # SKIP run as root, who writes in a mode-0555 directory"; n=$((n + 1))
+fi
+
+## 8. Every figure with its unit, the human form first; plurals right.
+has() { if grep -qF -- "$1" "$tmp/out"; then ok "shows '$1'"; else nok "lacks '$1'"; sed 's/^/# /' "$tmp/out" | head -20; fi; }
+lacks() { if grep -qE -- "$1" "$tmp/out"; then nok "shows /$1/: $(grep -E -- "$1" "$tmp/out" | head -1)"; else ok "never /$1/"; fi; }
+run 2 "check, a node short of memory" env COLUMNS=200 "$NODEAUDIT" check --facts "$fx/check-facts/bad.json"
+has "Memory per core: 2.0 GiB (2147483648 bytes), expected >= 4.0 GiB (4294967296 bytes)"
+has "Swap space: 2.0 GiB (2147483648 bytes), expected <= 0 bytes"
+has "2 threads per core, control on"
+has "1 check could not be decided"
+lacks '\(s\)|[^0-9.][0-9]{5,} \('
+run 0 "profiles show" env COLUMNS=200 "$NODEAUDIT" profiles show agent-cpu-inference
+has ">= 4.0 GiB (4294967296 bytes)"
+lacks '>= [0-9]{9,}'   # a byte threshold without its unit (fs.file-max is a count)
+run 2 "check --format tap" "$NODEAUDIT" check --facts "$fx/check-facts/bad.json" --format tap
+lacks '# SKIP skip'
+has "# warn: Memory per core: 2.0 GiB (2147483648 bytes), expected >= 4.0 GiB (4294967296 bytes)"
+run 0 "check --format tap on a guest" "$NODEAUDIT" --sysroot "$fx/cpu-vm" check --format tap
+has "ok 1 - cpu.smt # SKIP the host decides this: vCPUs run on the host's threads"
+run 0 "probe, one core of a kind" env COLUMNS=200 "$NODEAUDIT" --sysroot "$fx/cpu-arm-x3-capacity" probe
+has "kind performance       1 core, 1 thread on CPUs 7"
+lacks '(^|[^0-9])1 (cores|threads)'
+run 0 "probe --format json, a VM without SMBIOS" "$NODEAUDIT" --sysroot "$fx/mem-vm-no-smbios" probe --format json
+lacks 'its BIOS characteristics say'
+# A CPU with none of the inference ISA: its Observed value is "none", in
+# text and in the HTML page's cell, not an empty one.
+run 2 "check on a CPU without AVX" env COLUMNS=200 "$NODEAUDIT" --sysroot "$fx/virt-vbox-noflag" check --profile agent-cpu-inference
+has "Instruction sets for inference: none, expected any of: avx2, neon"
+run 2 "check --format html on a CPU without AVX" "$NODEAUDIT" --sysroot "$fx/virt-vbox-noflag" check --profile agent-cpu-inference --format html
+if tr -d '\n' <"$tmp/out" | grep -Eq 'cpu\.(<wbr>)?isa</code>.{0,100}</td><td>none</td>'; then ok "HTML: cpu.isa's Observed cell says none"
+else nok "HTML: cpu.isa's Observed cell"; tr -d '\n' <"$tmp/out" | grep -Eo 'cpu\.(<wbr>)?isa</code>.{0,200}' | head -1 | sed 's/^/# /'; fi
+MKGGUF=${MKGGUF:-${top_builddir:-.}/tests/mkgguf}
+if [ -x "$MKGGUF" ] && "$MKGGUF" llama "$tmp/m.gguf" >/dev/null 2>&1; then
+	run 0 "bench MODEL --dry-run" env COLUMNS=200 "$NODEAUDIT" bench "$tmp/m.gguf" --dry-run
+	has "tensor bytes           2.3 MiB (2429952 bytes)"
+	has "F32      5.0 KiB (5120 bytes)"
+	lacks '^ +F(16|32) +[0-9]+$'
+else
+	echo "ok $((n + 1)) - bench's units # SKIP no tests/mkgguf"; n=$((n + 1))
+fi
+
+## 9. --version says the commit and which optional libraries this machine has.
+run 0 "--version" "$NODEAUDIT" --version
+ver=$(sed -n 's/^AC_INIT(\[nodeaudit\], *\[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
+if [ -e "$top_srcdir/.git" ] && git -C "$top_srcdir" rev-parse --git-dir >/dev/null 2>&1; then
+	c=$(git -C "$top_srcdir" rev-parse --short=12 HEAD)
+	if head -n 1 "$tmp/out" | grep -q "^nodeaudit $ver (.*$c"; then ok "--version names commit $c"
+	else nok "--version does not name commit $c: $(head -n 1 "$tmp/out")"; fi
+elif [ -f "$top_srcdir/.tarball-version" ]; then
+	if head -n 1 "$tmp/out" | grep -qF "nodeaudit $ver ($(cat "$top_srcdir/.tarball-version"))"; then ok "--version names the tarball's commit"
+	else nok "--version does not name the tarball's commit: $(head -n 1 "$tmp/out")"; fi
+else
+	echo "ok $((n + 1)) - --version's commit # SKIP neither git nor a release tarball"; n=$((n + 1))
+fi
+for l in libhwloc libnuma libpci libcpuid; do
+	if grep -Eq "^  $l\.so\.[0-9]+ +(found|not found) " "$tmp/out"; then ok "--version says whether $l is found"
+	else nok "--version says nothing of $l"; fi
+done
+# A library this machine lacks is named so: an empty libpci first in the
+# loader's path (as tests/lazy-libs.sh makes one).
+so=$(sed -n 's/^  \(libpci\.so\.[0-9]*\) .*/\1/p' "$tmp/out")
+mkdir -p "$tmp/lib" && : >"$tmp/lib/$so"
+run 0 "--version without a loadable libpci" env LD_LIBRARY_PATH="$tmp/lib" "$NODEAUDIT" --version
+if grep -q "^  $so *not found .*($tmp/lib/$so" "$tmp/out"; then ok "--version: $so not found, with the loader's reason"
+else nok "--version with a broken $so"; sed 's/^/# /' "$tmp/out"; fi
+
+## 10. The suite does not depend on what is installed: it runs with no
+## system profile directory (NODEAUDIT_NO_SYSTEM_PROFILES) and no user
+## NODEAUDIT_PROFILE_PATH, so an older copy installed under the prefix
+## cannot shadow the built-in profiles the tests expect.
+if [ -n "${NODEAUDIT_NO_SYSTEM_PROFILES:-}" ] && [ -z "${NODEAUDIT_PROFILE_PATH+set}" ]; then
+	ok "the suite's environment: no system profiles, no NODEAUDIT_PROFILE_PATH"
+elif [ -z "${top_builddir:-}" ]; then
+	echo "ok $((n + 1)) - the suite's environment # SKIP not run by make check"; n=$((n + 1))
+else
+	nok "the suite's environment: NODEAUDIT_NO_SYSTEM_PROFILES='${NODEAUDIT_NO_SYSTEM_PROFILES:-}', NODEAUDIT_PROFILE_PATH ${NODEAUDIT_PROFILE_PATH+set}"
+fi
+# As an admin makes it: 'make install' put an older agent-cpu-inference
+# under the prefix.  A copy of the binary whose installed-profile directory
+# (DATADIR/nodeaudit/profiles, compiled in) is a scratch one of the same
+# length stands for it; the old profile there asks for no SMT at all.
+datadir=$(strings -n 20 "$NODEAUDIT" 2>/dev/null | grep -m1 '^/.*/share/nodeaudit/profiles$')
+if [ -n "$datadir" ] && command -v python3 >/dev/null 2>&1; then
+	fake=$(printf '%s/%s' "$tmp" "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" | cut -c1-${#datadir})
+	if [ ${#fake} = ${#datadir} ] && mkdir -p "$fake" 2>/dev/null &&
+	   python3 - "$NODEAUDIT" "$tmp/nodeaudit-installed" "$datadir" "$fake" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+old, new = sys.argv[3].encode() + b"\0", sys.argv[4].encode() + b"\0"
+if b.count(old) != 1: sys.exit(1)
+open(sys.argv[2], "wb").write(b.replace(old, new))
+PY
+	then
+		chmod +x "$tmp/nodeaudit-installed"
+		cat >"$fake/agent-cpu-inference.json" <<'J'
+{"name": "agent-cpu-inference", "extends": "base", "description": "an older copy installed under the prefix",
+ "checks": {"cpu.isa": {"expect": ["avx512_bf16", "amx_tile"], "severity": "fail"}}}
+J
+		env -u NODEAUDIT_NO_SYSTEM_PROFILES "$tmp/nodeaudit-installed" --sysroot "$fx/cpu-2s-smt" check --format json >"$tmp/out" 2>"$tmp/err"
+		if grep -q "$fake/agent-cpu-inference.json" "$tmp/out"; then ok "without it, the installed profile shadows the built-in one (the mistake)"
+		else nok "the installed copy is not read: the test below proves nothing"; sed 's/^/# /' "$tmp/err" | head -3; fi
+		NODEAUDIT_NO_SYSTEM_PROFILES=1 "$tmp/nodeaudit-installed" --sysroot "$fx/cpu-2s-smt" check --format json >"$tmp/out2" 2>&1
+		"$NODEAUDIT" --sysroot "$fx/cpu-2s-smt" check --format json >"$tmp/out3" 2>&1
+		if grep -q '"source":[[:space:]]*"built-in:agent-cpu-inference"' "$tmp/out2" &&
+		   ! grep -q "$fake" "$tmp/out2"; then ok "with it, the built-in profile, whatever is installed"
+		else nok "with NODEAUDIT_NO_SYSTEM_PROFILES the installed profile is still read"; grep -m3 source "$tmp/out2" | sed 's/^/# /'; fi
+	else
+		echo "ok $((n + 1)) - an installed profile # SKIP the binary's profile directory cannot be stood in for"; n=$((n + 1))
+	fi
+else
+	echo "ok $((n + 1)) - an installed profile # SKIP no DATADIR string in the binary, or no python3"; n=$((n + 1))
+fi
+
+echo "1..$n"
+[ $fail -eq 0 ]
