@@ -126,8 +126,8 @@ static void options(FILE *fp, const char *key, const cJSON *set, const cJSON *no
 
 static long long mib(const cJSON *k, const char *key)
 {
-	double v = 0;
-	return fj_get_num(k, key, &v) ? (long long)v : 0;
+	long long v = 0;
+	return fj_int(cJSON_GetObjectItemCaseSensitive(k, key), 0, 1LL << 53, &v) == 1 ? v : 0;
 }
 
 void plan_render_kubelet(FILE *fp, const struct doc *d)
@@ -214,11 +214,13 @@ void plan_render_kubelet(FILE *fp, const struct doc *d)
 			comment(fp, 0, "Split evenly over the NUMA nodes that hold the housekeeping CPUs.");
 			fprintf(fp, "reservedMemory:\n");
 			cJSON_ArrayForEach(r, resv) {
-				double id = 0, m = 0;
-				if (!fj_get_num(r, "numa_node", &id) || !fj_get_num(r, "memory_mib", &m))
+				long long id = 0, m = 0;
+				/* The kubelet's NUMA ids are 0-63; a size past 2^53 MiB is no size. */
+				if (fj_int(cJSON_GetObjectItemCaseSensitive(r, "numa_node"), 0, 63, &id) != 1 ||
+				    fj_int(cJSON_GetObjectItemCaseSensitive(r, "memory_mib"), 0, 1LL << 53, &m) != 1)
 					continue;
-				fprintf(fp, "  - numaNode: %lld\n    limits:\n", (long long)id);
-				snprintf(buf, sizeof(buf), "%lldMi", (long long)m);
+				fprintf(fp, "  - numaNode: %lld\n    limits:\n", id);
+				snprintf(buf, sizeof(buf), "%lldMi", m);
 				keyval(fp, 6, "memory", buf);
 			}
 		}
