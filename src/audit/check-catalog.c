@@ -79,9 +79,10 @@ const struct check check_catalog[] = {
 	  .what = "Whether the CPU has at least one of the listed instruction-set flags (avx2, avx512f, "
 	  "avx512_vnni, amx_int8, neon, sve, i8mm, dotprod...).",
 	  .why = "Quantised GGUF decode (Q4_K_M/Q5_K_M in the field reports, nodeaudit-checks(7)) runs "
-	  "SIMD dot products; without AVX2 or "
-	  "NEON the kernels fall back to scalar code and the node is compute bound instead of "
-	  "memory-bandwidth bound. VNNI, AMX, i8mm and dotprod speed up int8 further.",
+	  "SIMD dot products; without AVX2 on x86, or NEON's int8 dot product (dotprod, Armv8.2) "
+	  "on Arm, the kernels fall back to slower code (NEON alone multiplies and adds "
+	  "lane by lane) and the node is compute bound instead of "
+	  "memory-bandwidth bound. VNNI, AMX, i8mm and SVE speed up int8 further.",
 	  .fixes = {
 		{ .kind = "hardware", .text = "Use a CPU with {expected} (or run a build of the model runtime for this ISA)" } } },
 

@@ -466,6 +466,12 @@ static void result_json(struct bench_state *st, cJSON *out)
 	cJSON_AddNumberToObject(out, "seconds", o->dry_run ? 0 : r->seconds);
 	cJSON_AddNumberToObject(out, "size_bytes", (double)st->size);
 	fj_str_or_null(out, "kernel", o->dry_run ? NULL : r->kernel);
+	/* Which instruction set it ran, and how wide (SVE's: the hardware's). */
+	fj_str_or_null(out, "kernel_isa", o->dry_run ? NULL : r->isa);
+	if (o->dry_run)
+		cJSON_AddNullToObject(out, "kernel_vector_bits");
+	else
+		cJSON_AddNumberToObject(out, "kernel_vector_bits", r->vector_bits);
 	if (o->dry_run)
 		cJSON_AddNullToObject(out, "passes_per_sample");
 	else

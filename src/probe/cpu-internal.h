@@ -76,6 +76,7 @@ struct cpu_state {
 	struct cache_inst *ci;
 	size_t nci, aci;
 	int arm, x86;
+	int base_cppc;           /* a base frequency is ACPI CPPC's nominal_freq */
 	int bad_pkg, bad_core;   /* a gap names the garbled file already */
 	/* The name (index into read_sib()'s and read_pkgset()'s lists) the
 	 * last CPU answered to, tried first for the next: one kernel names

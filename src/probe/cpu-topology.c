@@ -252,6 +252,15 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			p->base_khz = v;
 		else if (r != -ENOENT)
 			gap_once(st->f, &bad_freq, "cpu.base_mhz", CPUDIR "/cpu%d/cpufreq/base_frequency", id, r ? r : -EINVAL);
+		/* ACPI CPPC's nominal frequency (MHz; Documentation/admin-guide/
+		 * acpi/cppc_sysfs.rst): the base frequency of arm64 servers
+		 * (Kunpeng, Altra, Graviton, Grace), where no intel_pstate is. */
+		else if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/acpi_cppc/nominal_freq", id)) == 0 && v &&
+			 v < 100000) {
+			p->base_khz = v * 1000;
+			st->base_cppc = 1;
+		} else if (r != -ENOENT)
+			gap_once(st->f, &bad_freq, "cpu.base_mhz", CPUDIR "/cpu%d/acpi_cppc/nominal_freq", id, r ? r : -EINVAL);
 		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpufreq/cpuinfo_max_freq", id)) == 0 && v)
 			p->max_khz = v;
 		else if (r != -ENOENT)
