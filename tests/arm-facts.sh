@@ -9,6 +9,8 @@
 #   - the ISA: asimdhp as fp16, SVE with its vector length from
 #     /proc/sys/abi/sve_default_vector_length, svei8mm and svebf16;
 #   - the base frequency from ACPI CPPC's nominal_freq (MHz);
+#   - the clusters (topology/cluster_cpus_list): 32 of 4 cores, as
+#     hwloc's expected output for the capture says;
 #   - the model name from SMBIOS type 4 (a table written by tests/mksmbios);
 #   - codename and microcode "not applicable" on ARM, not x86's reasons;
 #   - a kernel architecture that /proc/cpuinfo contradicts: a gap, not []
@@ -54,15 +56,24 @@ grep_out() {
 }
 
 fresh
-want "Kunpeng 920: TaiShan v110, HiSilicon, fp16 and dotprod" \
+want "Kunpeng 920: TaiShan v110, HiSilicon, fp16 and dotprod, 32 clusters" \
 	'{"cpu": {"vendor": "HiSilicon", "model_name": "TaiShan v110", "isa": ["neon", "fp16", "dotprod"],
-	  "kinds": [{"core_type": "TaiShan v110", "cores": 128}], "codename": null, "microcode": null}}' \
+	  "kinds": [{"core_type": "TaiShan v110", "cores": 128}], "codename": null, "microcode": null,
+	  "clusters": 32}}' \
 	--sysroot "$tmp/k" probe --only cpu
-grep_out "codename: not applicable on ARM" '"reason":[[:space:]]*"not applicable on ARM: a codename is x86'
-grep_out "microcode: not applicable on ARM" '"reason":[[:space:]]*"not applicable on ARM: the kernel reports no microcode'
+# hwloc's 128arm-2pa2n8cluster4co.console: Group0(Cluster) L#0 holds PUs
+# 0-3, and 32 of them, of 4 cores each.
+grep_out "clusters of 4: 0-3 first, 124-127 last" '"cluster_cpus":[[:space:]]*\["0-3", "4-7", .*"124-127"\]'
 n=$((n + 1))
 if grep -q '"sve_vector_bits"' "$tmp/out.json"; then echo "not ok $n - no SVE, no sve_vector_bits"; fail=$((fail + 1))
 else echo "ok $n - no SVE, no sve_vector_bits"; fi
+rm "$tmp"/k/sys/devices/system/cpu/cpu5/topology/cluster_cpus_list
+want "a CPU without cluster_cpus_list: clusters null" '{"cpu": {"clusters": null}}' --sysroot "$tmp/k" probe --only cpu
+grep_out "... with a gap naming the file" 'cpu5/topology/cluster_cpus_list: missing'
+fresh
+want "Kunpeng 920 again" '{"cpu": {"codename": null, "microcode": null}}' --sysroot "$tmp/k" probe --only cpu
+grep_out "codename: not applicable on ARM" '"reason":[[:space:]]*"not applicable on ARM: a codename is x86'
+grep_out "microcode: not applicable on ARM" '"reason":[[:space:]]*"not applicable on ARM: the kernel reports no microcode'
 
 part 0x48 0xd02
 want "HiSilicon 0xd02: TaiShan v120 (Kunpeng 920B)" \
