@@ -419,9 +419,12 @@ const struct check check_catalog[] = {
 	  "cache that holds the model. llama.cpp's default mmap path uses transparent huge pages "
 	  "instead (kernel.thp), so no built-in profile asks for explicit ones.",
 	  .fixes = {
-		{ .kind = "sysctl", .command = "sysctl -w vm.nr_hugepages=N", .text = "vm.nr_hugepages = N in /etc/sysctl.d (2 MiB pages; "
-		  "per node: /sys/devices/system/node/nodeN/hugepages/hugepages-2048kB/nr_hugepages)" },
-		{ .kind = "cmdline", .text = "Reserve 1 GiB pages at boot: 'default_hugepagesz=1G hugepagesz=1G hugepages=N'" } } },
+		{ .kind = "sysctl", .command = "sysctl -w vm.nr_hugepages=N", .text = "vm.nr_hugepages = N in /etc/sysctl.d, N pages of "
+		  "the default huge page size (/proc/meminfo's Hugepagesize, kernel.hugepages.sizes: 2 MiB on "
+		  "4 KiB-page kernels, 512 MiB on 64 KiB-page arm64 kernels such as Kunpeng's and Grace's); "
+		  "per node: /sys/devices/system/node/nodeN/hugepages/hugepages-SIZEkB/nr_hugepages" },
+		{ .kind = "cmdline", .text = "Reserve 1 GiB pages at boot: 'default_hugepagesz=1G hugepagesz=1G hugepages=N' "
+		  "(4 KiB-page kernels; a 64 KiB-page arm64 kernel has 2 MiB, 512 MiB and 16 GiB pages instead)" } } },
 
 	{ .id = "bench.efficiency",
 	  .type = V_NUM,
