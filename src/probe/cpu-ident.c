@@ -148,6 +148,10 @@ static void probe_codename(struct cpu_state *st, cJSON *cpu, const struct cpu_li
 				  "(family %d, model %d) is named '%s': that is the nearest "
 				  "row's guess, not this CPU's codename", t->ext_family,
 				  t->ext_model, t->codename);
+		else if (!t && cl->libsrc)
+			facts_gap(st->f, "cpu.codename", "libcpuid did not decode %s CPUID data "
+				  "(cpu.libcpuid's gap says why)", !strcmp(cl->libsrc, "dump") ? "the dump's"
+				  : !strcmp(cl->libsrc, "snapshot") ? "the snapshot's" : "this CPU's");
 		else if (!t && st->arm)
 			facts_gap(st->f, "cpu.codename", "not applicable on ARM: a codename is x86 CPUID's "
 				  "(libcpuid); an ARM core is named by its part number (cpu.kinds[].core_type)");
