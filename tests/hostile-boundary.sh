@@ -177,12 +177,15 @@ need='hwloc: no answer within'
 run "hwloc stalls" ok env NODEAUDIT_FAULT=hwloc-stall "$NODEAUDIT" --sysroot "$base" probe --format json
 # Live, libcpuid runs on a thread of ours (x86 only): a fault there is a
 # gap naming it, not our death.
-case $(uname -m) in
+cpuid_live=$(uname -m)
+[ -n "${NODEAUDIT_EMULATOR:-}" ] && cpuid_live="emulated by $NODEAUDIT_EMULATOR: not x86"
+grep -q '^#define HAVE_LIBCPUID 1' "${top_builddir:-.}/config.h" 2>/dev/null || cpuid_live="built without libcpuid"
+case $cpuid_live in
 x86_64 | i?86)
 	need='libcpuid crashed \(signal 8\) on this CPU'
 	run "libcpuid faults on its thread" ok env NODEAUDIT_FAULT=libcpuid-crash "$NODEAUDIT" probe --only cpu --format json
 	;;
-*) ok "libcpuid faults on its thread # SKIP libcpuid runs live on x86 only" ;;
+*) ok "libcpuid faults on its thread # SKIP libcpuid runs live on x86 only ($cpuid_live)" ;;
 esac
 
 # 6. Archives.

@@ -97,7 +97,11 @@ fi
 # libcpuid dumps: x86 ones give the core types libcpuid's own test
 # expectations give (its .test files); the ARM one is
 # refused as unsupported (Debian's libcpuid 0.6.2 would die with SIGFPE).
+# Built without libcpuid (arm64 on Debian 12), an x86 dump is a gap that
+# says so.
 fix=${top_srcdir:-.}/tests/fixtures/cpu-vm
+nolib=0
+grep -q '^#define HAVE_LIBCPUID 1' "${top_builddir:-.}/config.h" 2>/dev/null || nolib=1
 while read -r file want; do
 	[ -n "$file" ] || continue
 	src=$real/cpuid/libcpuid/$file
@@ -109,9 +113,14 @@ while read -r file want; do
 	esac
 	sed '/^--------------------------------------------------------------------------------$/,$d' \
 		"$dump.full" >"$dump"
+	case $nolib$file in
+	1cortex*|0*) ;;
+	*) want='{"cpu": {"libcpuid": null, "codename": null}}' ;;
+	esac
 	printf '%s\n' "$want" >"$tmp/want.json"
 	if timeout 60 "$NODEAUDIT" --sysroot "$fix" --cpuid-dump "$dump" probe --format json \
-		>"$tmp/out.json" 2>"$tmp/err" && "$JSUBSET" "$tmp/want.json" "$tmp/out.json" >"$tmp/diff" 2>&1; then
+		>"$tmp/out.json" 2>"$tmp/err" && "$JSUBSET" "$tmp/want.json" "$tmp/out.json" >"$tmp/diff" 2>&1 &&
+	   { [ $nolib -eq 0 ] || case $file in cortex*) true ;; *) grep -q '"reason":.*built without libcpuid' "$tmp/out.json" ;; esac; }; then
 		pass "libcpuid $file"
 	else
 		flunk "libcpuid $file"
@@ -134,7 +143,9 @@ fi
 # VM): one conflict says so, it carries the dump as evidence, and its
 # counts are not compared with this machine's (no cpu.threads conflict).
 dump=$tmp/amd-epyc-7763-64-core-processor-dual.test
-if timeout 60 "$NODEAUDIT" --sysroot "$fix" --cpuid-dump "$dump" probe --format json >"$tmp/out.json" 2>"$tmp/err" &&
+if [ $nolib -eq 1 ]; then
+	n=$((n + 1)); echo "ok $n - a dump of another CPU # SKIP nodeaudit built without libcpuid"
+elif timeout 60 "$NODEAUDIT" --sysroot "$fix" --cpuid-dump "$dump" probe --format json >"$tmp/out.json" 2>"$tmp/err" &&
    [ "$(grep -c '"fact":[[:space:]]*"cpu.libcpuid"' "$tmp/out.json")" -ge 1 ] &&
    grep -q '"note":[[:space:]]*"the CPUID dump.*not this CPU"' "$tmp/out.json" &&
    ! grep -q '"note":[[:space:]]*"libcpuid counts' "$tmp/out.json" &&

@@ -116,8 +116,12 @@ if [ -e "$src" ] && xz -dc "$src" >"$tmp/epyc.full" 2>/dev/null; then
 	chmod -R u+w "$tmp/epyc-root"
 	sed -i 's/^vendor_id\t: .*/vendor_id\t: AuthenticAMD/; s/^model name\t: .*/model name\t: AMD EPYC 7763 64-Core Processor/' \
 		"$tmp/epyc-root/proc/cpuinfo"
-	json "EPYC dump on an EPYC sysroot: EPYC (Milan)" '{"cpu": {"codename": "EPYC (Milan)"}}' \
-		--sysroot "$tmp/epyc-root" --cpuid-dump "$tmp/epyc.dump"
+	if grep -q '^#define HAVE_LIBCPUID 1' "${top_builddir:-.}/config.h" 2>/dev/null; then
+		json "EPYC dump on an EPYC sysroot: EPYC (Milan)" '{"cpu": {"codename": "EPYC (Milan)"}}' \
+			--sysroot "$tmp/epyc-root" --cpuid-dump "$tmp/epyc.dump"
+	else
+		n=$((n + 1)); echo "ok $n - EPYC dump on an EPYC sysroot # SKIP nodeaudit built without libcpuid"
+	fi
 else
 	flunk "EPYC dump: cannot unpack"
 fi

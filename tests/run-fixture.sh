@@ -16,6 +16,8 @@
 #                              width the older expected files were written at
 #   requires-shared: PATH      skip (77) unless $NODEAUDIT_SHARED/PATH (the
 #                              real-machine captures, HACKING) exists
+#   requires: libcpuid         skip (77) where nodeaudit was built without
+#                              libcpuid (config.h; arm64 on Debian 12)
 #   wrong:   TEXT              a line of the output known to be wrong (may
 #                              repeat): the expect-text file holds the right
 #                              text, the test is in XFAIL_TESTS, and
@@ -41,6 +43,13 @@ want_exit=$(val exit | head -n 1); want_exit=${want_exit:-0}
 COLUMNS=$(val columns | head -n 1); COLUMNS=${COLUMNS:-100}
 export COLUMNS
 
+for req in $(val requires); do
+	case $req in
+	libcpuid) grep -q '^#define HAVE_LIBCPUID 1' "${top_builddir:-.}/config.h" 2>/dev/null ||
+		{ echo "SKIP: nodeaudit was built without libcpuid"; exit 77; } ;;
+	*) echo "unknown requirement '$req'"; exit 99 ;;
+	esac
+done
 for req in $(val requires-shared); do
 	shared=${NODEAUDIT_SHARED:-$tests/../../shared}
 	[ -e "$shared/$req" ] || { echo "SKIP: $shared/$req absent"; exit 77; }

@@ -79,9 +79,10 @@ const struct check check_catalog[] = {
 	  .what = "Whether the CPU has at least one of the listed instruction-set flags (avx2, avx512f, "
 	  "avx512_vnni, amx_int8, neon, sve, i8mm, dotprod...).",
 	  .why = "Quantised GGUF decode (Q4_K_M/Q5_K_M in the field reports, nodeaudit-checks(7)) runs "
-	  "SIMD dot products; without AVX2 or "
-	  "NEON the kernels fall back to scalar code and the node is compute bound instead of "
-	  "memory-bandwidth bound. VNNI, AMX, i8mm and dotprod speed up int8 further.",
+	  "SIMD dot products; without AVX2 on x86, or NEON's int8 dot product (dotprod, Armv8.2) "
+	  "on Arm, the kernels fall back to slower code (NEON alone multiplies and adds "
+	  "lane by lane) and the node is compute bound instead of "
+	  "memory-bandwidth bound. VNNI, AMX, i8mm and SVE speed up int8 further.",
 	  .fixes = {
 		{ .kind = "hardware", .text = "Use a CPU with {expected} (or run a build of the model runtime for this ISA)" } } },
 
@@ -418,9 +419,12 @@ const struct check check_catalog[] = {
 	  "cache that holds the model. llama.cpp's default mmap path uses transparent huge pages "
 	  "instead (kernel.thp), so no built-in profile asks for explicit ones.",
 	  .fixes = {
-		{ .kind = "sysctl", .command = "sysctl -w vm.nr_hugepages=N", .text = "vm.nr_hugepages = N in /etc/sysctl.d (2 MiB pages; "
-		  "per node: /sys/devices/system/node/nodeN/hugepages/hugepages-2048kB/nr_hugepages)" },
-		{ .kind = "cmdline", .text = "Reserve 1 GiB pages at boot: 'default_hugepagesz=1G hugepagesz=1G hugepages=N'" } } },
+		{ .kind = "sysctl", .command = "sysctl -w vm.nr_hugepages=N", .text = "vm.nr_hugepages = N in /etc/sysctl.d, N pages of "
+		  "the default huge page size (/proc/meminfo's Hugepagesize, kernel.hugepages.sizes: 2 MiB on "
+		  "4 KiB-page kernels, 512 MiB on 64 KiB-page arm64 kernels such as Kunpeng's and Grace's); "
+		  "per node: /sys/devices/system/node/nodeN/hugepages/hugepages-SIZEkB/nr_hugepages" },
+		{ .kind = "cmdline", .text = "Reserve 1 GiB pages at boot: 'default_hugepagesz=1G hugepagesz=1G hugepages=N' "
+		  "(4 KiB-page kernels; a 64 KiB-page arm64 kernel has 2 MiB, 512 MiB and 16 GiB pages instead)" } } },
 
 	{ .id = "bench.efficiency",
 	  .type = V_NUM,

@@ -45,17 +45,20 @@ static void num_or_null(cJSON *obj, const char *key, double v)
 }
 
 /* Where the mapped file's pages sit now (after the copy touched them):
- * {"sampled_pages": n, "nodes": {"0": fraction, ...}}. */
+ * {"sampled_pages": n, "nodes": {"0": fraction, ...}}; NULL with errno
+ * set when move_pages(2) cannot say (qemu-user has none: ENOSYS). */
 static cJSON *page_cache_nodes(const uint8_t *map, uint64_t from, uint64_t len)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	uint64_t first = from / pg, last = (from + len + pg - 1) / pg, npages = last - first, i;
 	unsigned long n = npages < 4096 ? npages : 4096;
 	void **pages;
-	int *status;
+	int *status, e;
 	cJSON *j = NULL, *nodes;
-	if (!n || pg <= 0)
+	if (!n || pg <= 0) {
+		errno = EINVAL;
 		return NULL;
+	}
 	pages = xcalloc(n, sizeof(*pages));
 	status = xcalloc(n, sizeof(*status));
 	for (i = 0; i < n; i++)
@@ -79,8 +82,10 @@ static cJSON *page_cache_nodes(const uint8_t *map, uint64_t from, uint64_t len)
 			}
 		cJSON_AddNumberToObject(j, "not_resident", (double)other / n);
 	}
+	e = errno;
 	free(pages);
 	free(status);
+	errno = e;
 	return j;
 }
 
@@ -373,6 +378,12 @@ static int bench_measure(struct bench_state *st)
 		cJSON *pc = page_cache_nodes(st->g.map, st->g.data_offset, mo->src_len);
 		if (pc)
 			cJSON_AddItemToObject(st->mj, "page_cache", pc);
+		else {
+			int e = errno;
+			cJSON_AddNullToObject(st->mj, "page_cache");
+			facts_gap(&st->ctx->facts, "bench.model.page_cache", "move_pages(2) cannot say where "
+				  "the model's pages are: %s", strerror(e));
+		}
 		cJSON_AddNumberToObject(st->mj, "streamed_bytes", (double)mo->src_len);
 	}
 	return 0;
@@ -466,6 +477,12 @@ static void result_json(struct bench_state *st, cJSON *out)
 	cJSON_AddNumberToObject(out, "seconds", o->dry_run ? 0 : r->seconds);
 	cJSON_AddNumberToObject(out, "size_bytes", (double)st->size);
 	fj_str_or_null(out, "kernel", o->dry_run ? NULL : r->kernel);
+	/* Which instruction set it ran, and how wide (SVE's: the hardware's). */
+	fj_str_or_null(out, "kernel_isa", o->dry_run ? NULL : r->isa);
+	if (o->dry_run)
+		cJSON_AddNullToObject(out, "kernel_vector_bits");
+	else
+		cJSON_AddNumberToObject(out, "kernel_vector_bits", r->vector_bits);
 	if (o->dry_run)
 		cJSON_AddNullToObject(out, "passes_per_sample");
 	else

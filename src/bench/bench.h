@@ -41,6 +41,8 @@ struct membw_result {
 	uint64_t streamed_bytes;  /* per node per pass */
 	unsigned passes;          /* over the buffer per sample (> 1 for buffers in caches) */
 	char kernel[48];          /* the variant chosen: "avx512 16 streams prefetch" */
+	char isa[16];             /* its instruction set: avx512f, avx2, sse2, sve, neon, generic */
+	int vector_bits;          /* its vector width (SVE's: the hardware's) */
 	double seconds;           /* wall time used */
 	char note[160];           /* a caveat for the report, or "" */
 };

@@ -29,7 +29,7 @@
 /*** Kernels ***/
 
 #define STREAM_STEP 128u          /* bytes each stream advances per iteration */
-#define SLICE_ALIGN 4096u         /* each thread's slice is whole pages */
+#define SLICE_ALIGN 4096u         /* at least: 16 streams x STREAM_STEP, and a 4 KiB page */
 #define PREFETCH_AHEAD 1024u
 #define MIN_SAMPLE 0.01           /* seconds: a sample repeats the pass until it is this long */
 #define MAX_PASSES (1u << 20)
@@ -88,11 +88,75 @@ DEFINE_KERNEL(k_avx512_16p, AVX512, v64, 16, 1)
 DEFINE_KERNEL(k_base_8p, , v16, 8, 1)
 DEFINE_KERNEL(k_base_16p, , v16, 16, 1)
 
+/*
+ * SVE (Graviton 3 and 4, Grace, A64FX, Neoverse V and N2 parts): the
+ * vector length is the hardware's, read at run time (svcntb()), 128 to
+ * 2048 bits; each load is predicated to the 128 bytes a stream advances,
+ * so any length works.  GCC compiles these functions for SVE alone
+ * (target "+sve"); they run only where HWCAP_SVE says the CPU and the
+ * kernel have it.  SVE types have no size: the 8 accumulators are named.
+ */
+#if defined(__aarch64__) && (defined(__ARM_FEATURE_SVE) || (defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10))
+#define HAVE_SVE_KERNELS 1
+#include <arm_sve.h>
+#include <sys/auxv.h>
+#ifdef __ARM_FEATURE_SVE
+#define SVE_ATTR
+#else
+#define SVE_ATTR __attribute__((target("+sve")))
+#endif
+#define SVE_LOAD(I) a##I = svadd_u64_m(pg, a##I, svld1_u64(pg, (const uint64_t *)(base + (I) * stride + off + u)))
+#define DEFINE_SVE_KERNEL(NAME, PF)                                                   \
+	SVE_ATTR static uint64_t NAME(const uint8_t *base, uint64_t len)              \
+	{                                                                             \
+		const uint64_t stride = len / 8, vb = svcntb();                       \
+		svuint64_t a0 = svdup_n_u64(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0,  \
+			   a5 = a0, a6 = a0, a7 = a0;                                 \
+		uint64_t off, u;                                                      \
+		for (off = 0; off < stride; off += STREAM_STEP) {                     \
+			if (PF) {                                                     \
+				unsigned s;                                           \
+				for (s = 0; s < 8; s++)                               \
+					__builtin_prefetch(base + s * stride + off + PREFETCH_AHEAD); \
+			}                                                             \
+			for (u = 0; u < STREAM_STEP; u += vb) {                       \
+				svbool_t pg = svwhilelt_b64_u64(u / 8, STREAM_STEP / 8); \
+				SVE_LOAD(0); SVE_LOAD(1); SVE_LOAD(2); SVE_LOAD(3);   \
+				SVE_LOAD(4); SVE_LOAD(5); SVE_LOAD(6); SVE_LOAD(7);   \
+			}                                                             \
+		}                                                                     \
+		a0 = svadd_u64_x(svptrue_b64(), svadd_u64_x(svptrue_b64(), a0, a1),  \
+				 svadd_u64_x(svptrue_b64(), a2, a3));                 \
+		a4 = svadd_u64_x(svptrue_b64(), svadd_u64_x(svptrue_b64(), a4, a5),  \
+				 svadd_u64_x(svptrue_b64(), a6, a7));                 \
+		return svaddv_u64(svptrue_b64(), svadd_u64_x(svptrue_b64(), a0, a4)); \
+	}
+DEFINE_SVE_KERNEL(k_sve_8, 0)
+DEFINE_SVE_KERNEL(k_sve_8p, 1)
+
+/* The hardware's SVE vector length in bits. */
+SVE_ATTR static unsigned sve_bits(void)
+{
+	return (unsigned)svcntb() * 8;
+}
+#endif
+
 struct kernel {
 	const char *name;
 	kernel_fn fn;
 	const char *isa;          /* NULL: always available */
 };
+
+/* The ISA of the kernels that need none: the 128-bit vectors of GCC's
+ * generic vector type are NEON on arm64 (Advanced SIMD is part of every
+ * ARMv8-A CPU Linux runs on) and SSE2 on x86-64. */
+#if defined(__aarch64__)
+#define BASE_ISA "neon"
+#elif defined(__x86_64__)
+#define BASE_ISA "sse2"
+#else
+#define BASE_ISA "generic"
+#endif
 
 /* Widest first: the candidates are the variants of the widest usable ISA. */
 static const struct kernel kernels[] = {
@@ -106,10 +170,14 @@ static const struct kernel kernels[] = {
 	{ "avx2 8 streams prefetch", k_avx2_8p, "avx2" },
 	{ "avx2 16 streams prefetch", k_avx2_16p, "avx2" },
 #endif
-	{ "base 8 streams", k_base_8, NULL },
-	{ "base 16 streams", k_base_16, NULL },
-	{ "base 8 streams prefetch", k_base_8p, NULL },
-	{ "base 16 streams prefetch", k_base_16p, NULL },
+#ifdef HAVE_SVE_KERNELS
+	{ "sve 8 streams", k_sve_8, "sve" },
+	{ "sve 8 streams prefetch", k_sve_8p, "sve" },
+#endif
+	{ BASE_ISA " 8 streams", k_base_8, NULL },
+	{ BASE_ISA " 16 streams", k_base_16, NULL },
+	{ BASE_ISA " 8 streams prefetch", k_base_8p, NULL },
+	{ BASE_ISA " 16 streams prefetch", k_base_16p, NULL },
 };
 
 /*
@@ -140,6 +208,11 @@ static int isa_ok(const char *isa)
 		if (!strcmp(isa, "avx512f"))   /* and the opmask and ZMM state */
 			return (b & bit_AVX512F) != 0 && (xcr0 & 0xe6) == 0xe6;
 	}
+#endif
+#ifdef HAVE_SVE_KERNELS
+	/* The kernel says whether the CPU has SVE and it saves SVE state. */
+	if (!strcmp(isa, "sve"))
+		return (getauxval(AT_HWCAP) & HWCAP_SVE) != 0;
 #endif
 	return 0;
 }
@@ -387,6 +460,8 @@ static int plan_workers(struct run *s)
 {
 	hwloc_topology_t topo = s->topo;
 	const struct membw_opts *o = s->o;
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t align = pg > (long)SLICE_ALIGN ? (uint64_t)pg : SLICE_ALIGN;
 	int i, j;
 	/* Threads and buffers per node. */
 	for (i = 0; i < o->nnodes; i++) {
@@ -410,8 +485,11 @@ static int plan_workers(struct run *s)
 		s->nb[i].node = o->nodes[i];
 		s->nb[i].first = s->nw;
 		s->nb[i].count = k;
+		/* Each thread's slice is whole pages, so that the pages it
+		 * touches first are its own node's: 4 KiB, or 16 or 64 KiB on
+		 * arm64 kernels built so (Kunpeng and Grace distributions). */
 		slice = (o->size + k - 1) / k;
-		slice = (slice + SLICE_ALIGN - 1) / SLICE_ALIGN * SLICE_ALIGN;
+		slice = (slice + align - 1) / align * align;
 		s->nb[i].len = slice * k;
 		s->w = xrealloc(s->w, (s->nw + k) * sizeof(*s->w));
 		for (j = 0; j < k; j++) {
@@ -551,6 +629,12 @@ static int pick_kernel(struct run *s)
 		return -1;
 	}
 	snprintf(r->kernel, sizeof(r->kernel), "%s", kernels[s->best].name);
+	snprintf(r->isa, sizeof(r->isa), "%s", kernels[s->best].isa ? kernels[s->best].isa : BASE_ISA);
+	r->vector_bits = !strcmp(r->isa, "avx512f") ? 512 : !strcmp(r->isa, "avx2") ? 256 : 128;
+#ifdef HAVE_SVE_KERNELS
+	if (!strcmp(r->isa, "sve"))
+		r->vector_bits = (int)sve_bits();
+#endif
 	s->team.passes = passes_for(s->best_dt / s->team.passes);
 	r->passes = s->team.passes;
 	return 0;

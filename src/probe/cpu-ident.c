@@ -4,12 +4,14 @@
 #include "lib/facts.h"
 #include "lib/output.h"
 #include "lib/util.h"
+#include "read/smbios.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *vendor_name(const char *vendor_id, long implementer)
 {
@@ -21,7 +23,7 @@ static const char *vendor_name(const char *vendor_id, long implementer)
 		{ 0x41, "ARM" }, { 0x42, "Broadcom" }, { 0x43, "Cavium" }, { 0x46, "Fujitsu" },
 		{ 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" }, { 0x50, "APM" }, { 0x51, "Qualcomm" },
 		{ 0x53, "Samsung" }, { 0x56, "Marvell" }, { 0x61, "Apple" }, { 0x69, "Intel" },
-		{ 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
+		{ 0x6d, "Microsoft" }, { 0x70, "Phytium" }, { 0xc0, "Ampere" },
 	};
 	size_t i;
 	if (vendor_id) {
@@ -54,6 +56,43 @@ static void probe_vendor(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 	fj_str_or_null(cpu, "vendor", v);
 	if (!v)
 		facts_gap(st->f, "cpu.vendor", "/proc/cpuinfo names no vendor_id or CPU implementer");
+}
+
+/* The processor's name in the sysroot's own SMBIOS table (type 4, its
+ * Processor Version: "Kunpeng 920-4826", "Ampere(R) Altra(R) Processor
+ * Q80-30 CPU @ 3.0GHz"), malloc'd; NULL when there is no table, its
+ * firmware is a hypervisor's, or no populated socket names its CPU
+ * (placeholders such as "Not Specified" name none). */
+static char *smbios_model(struct cpu_state *st)
+{
+	static const char *const none[] = { "Not Specified", "Unknown", "To Be Filled By O.E.M.",
+					    "Default string", "None", "N/A" };
+	char *ep = NULL, *tab = NULL, *err = NULL, *m = NULL;
+	size_t eplen = 0, tlen = 0, i, k;
+	struct smbios_info si;
+	memset(&si, 0, sizeof(si));
+	if (sr_read(st->sr, "/sys/firmware/dmi/tables/smbios_entry_point", &ep, &eplen) == 0 &&
+	    sr_read(st->sr, "/sys/firmware/dmi/tables/DMI", &tab, &tlen) == 0 &&
+	    smbios_parse_split((uint8_t *)ep, eplen, (uint8_t *)tab, tlen, &si, &err) == 0 &&
+	    !smbios_hypervisor(&si))
+		for (i = 0; i < si.nprocs && !m; i++) {
+			const char *v = si.procs[i].version;
+			int placeholder = 0;
+			if (!si.procs[i].populated || !v)
+				continue;
+			m = strsquash(xstrdup(v));
+			for (k = 0; k < ARRAY_SIZE(none); k++)
+				placeholder |= !strcasecmp(m, none[k]);
+			if (!*m || placeholder) {
+				free(m);
+				m = NULL;
+			}
+		}
+	smbios_free(&si);
+	free(err);
+	free(ep);
+	free(tab);
+	return m;
 }
 
 /* arm64 cpuinfo has no model name: the core names, biggest first
@@ -109,6 +148,13 @@ static void probe_codename(struct cpu_state *st, cJSON *cpu, const struct cpu_li
 				  "(family %d, model %d) is named '%s': that is the nearest "
 				  "row's guess, not this CPU's codename", t->ext_family,
 				  t->ext_model, t->codename);
+		else if (!t && cl->libsrc)
+			facts_gap(st->f, "cpu.codename", "libcpuid did not decode %s CPUID data "
+				  "(cpu.libcpuid's gap says why)", !strcmp(cl->libsrc, "dump") ? "the dump's"
+				  : !strcmp(cl->libsrc, "snapshot") ? "the snapshot's" : "this CPU's");
+		else if (!t && st->arm)
+			facts_gap(st->f, "cpu.codename", "not applicable on ARM: a codename is x86 CPUID's "
+				  "(libcpuid); an ARM core is named by its part number (cpu.kinds[].core_type)");
 		else
 			facts_gap(st->f, "cpu.codename", t ? "libcpuid names no codename for this CPU"
 				  : "no CPUID source (live x86, --cpuid-dump or a snapshot's copy)");
@@ -124,7 +170,12 @@ void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu,
 	char *armmodel = NULL;
 	probe_vendor(st, ci, cpu, cl, vid);
 	if (st->arm && st->nc > 0 && (!model || !strncmp(model, "ARMv", 4))) {
-		armmodel = arm_model_name(cpu);
+		/* The product from the firmware's table, else the cores. */
+		armmodel = smbios_model(st);
+		if (armmodel)
+			facts_evidence(st->f, "cpu.model_name", "SMBIOS type 4 (Processor Version)");
+		else
+			armmodel = arm_model_name(cpu);
 		if (armmodel)
 			model = armmodel;
 	}
@@ -174,9 +225,13 @@ void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 	} bitmap_foreach_end();
 	if (first || missing) {
 		fj_set(cpu, "microcode", cJSON_CreateNull());
-		facts_gap(st->f, "cpu.microcode", first ? "no microcode revision in /proc/cpuinfo or "
-			  CPUDIR "/cpu*/microcode/version (x86 kernels print it)"
-			  : "the microcode revision of some online CPUs is unknown");
+		if (first && st->arm)
+			facts_gap(st->f, "cpu.microcode", "not applicable on ARM: the kernel reports no microcode "
+				  "revision for ARM cores (firmware versions are SMBIOS's)");
+		else
+			facts_gap(st->f, "cpu.microcode", first ? "no microcode revision in /proc/cpuinfo or "
+				  CPUDIR "/cpu*/microcode/version (x86 kernels print it)"
+				  : "the microcode revision of some online CPUs is unknown");
 		return;
 	}
 	if (mixed) {

@@ -76,6 +76,7 @@ struct cpu_state {
 	struct cache_inst *ci;
 	size_t nci, aci;
 	int arm, x86;
+	int base_cppc;           /* a base frequency is ACPI CPPC's nominal_freq */
 	int bad_pkg, bad_core;   /* a gap names the garbled file already */
 	/* The name (index into read_sib()'s and read_pkgset()'s lists) the
 	 * last CPU answered to, tried first for the next: one kernel names
@@ -90,6 +91,8 @@ int cpu_rd_str(struct sysroot *sr, char **v, const char *fmt, int cpu);
 void cpu_read_online(struct cpu_state *st, const struct cpuinfo *ci);
 void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci);
 void cpu_group_cores(struct cpu_state *st);
+/* cpu.clusters, cpu.cluster_cpus (ARM; topology/cluster_cpus_list). */
+void cpu_probe_clusters(struct cpu_state *st, cJSON *cpu);
 /* CPU p's L2 and L3 into st->ci (one entry per instance) and p->l2 (cpu-caches.c). */
 void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad);
 /* The cache/index* names of dir (a CPU's cache directory), in order; free

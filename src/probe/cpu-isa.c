@@ -5,7 +5,9 @@
 #include "lib/output.h"
 #include "lib/util.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 static const struct { const char *flag, *name; } isa_x86[] = {
@@ -15,17 +17,72 @@ static const struct { const char *flag, *name; } isa_x86[] = {
 	{ "avx512_fp16", "avx512_fp16" }, { "amx_tile", "amx_tile" }, { "amx_int8", "amx_int8" },
 	{ "amx_bf16", "amx_bf16" },
 }, isa_arm[] = {
-	{ "asimd", "neon" }, { "neon", "neon" }, { "asimddp", "dotprod" }, { "i8mm", "i8mm" },
-	{ "sve", "sve" }, { "sve2", "sve2" }, { "bf16", "bf16" }, { "sme", "sme" },
+	/* The kernel's hwcap names (Documentation/arch/arm64/elf_hwcaps.rst):
+	 * asimdhp is Advanced SIMD half precision (FEAT_FP16), svei8mm and
+	 * svebf16 the SVE forms of the int8 matrix multiply and bf16. */
+	{ "asimd", "neon" }, { "neon", "neon" }, { "asimdhp", "fp16" }, { "asimddp", "dotprod" },
+	{ "i8mm", "i8mm" }, { "sve", "sve" }, { "sve2", "sve2" }, { "svei8mm", "sve_i8mm" },
+	{ "bf16", "bf16" }, { "svebf16", "sve_bf16" }, { "sme", "sme" },
 };
+
+/* What /proc/cpuinfo's first block describes: "x86" (vendor_id, no
+ * implementer), "ARM" (a CPU implementer), NULL when it cannot tell. */
+static const char *cpuinfo_arch(const struct cpuinfo *ci)
+{
+	const struct ci_proc *p = &ci->p[0];
+	if (p->implementer >= 0 || ci->g.implementer >= 0)
+		return "ARM";
+	if (ci_str(ci, p, offsetof(struct ci_proc, vendor)))
+		return "x86";
+	return NULL;
+}
+
+/* The kernel's architecture against /proc/cpuinfo's: a binary run under
+ * an emulator (qemu-user reads the host's /proc/cpuinfo) or a capture put
+ * together from two machines.  1 after the gap when they differ. */
+static int arch_mismatch(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu)
+{
+	const char *what = cpuinfo_arch(ci);
+	const char *arch = cJSON_GetStringValue(facts_get(st->f->root, "host.arch"));
+	if (!what || (!(st->arm && !strcmp(what, "x86")) && !(st->x86 && !strcmp(what, "ARM"))))
+		return 0;
+	fj_set(cpu, "isa", cJSON_CreateNull());
+	facts_gap(st->f, "cpu.isa", "the kernel's architecture is %s but /proc/cpuinfo describes an %s CPU: "
+		  "an emulator (qemu-user shows the host's /proc/cpuinfo) or a capture of two machines",
+		  arch ? arch : st->arm ? "ARM" : "x86", what);
+	return 1;
+}
+
+/* cpu.sve_vector_bits: the SVE vector length new processes get
+ * (/proc/sys/abi/sve_default_vector_length, bytes): the kernel sets it at
+ * boot to the largest length the hardware has up to 512 bits, so it is
+ * the hardware's on every SVE server so far (128 bits on Grace, 256 on
+ * Graviton 3, 512 on A64FX), unless an administrator lowered it. */
+static void sve_length(struct cpu_state *st, cJSON *cpu)
+{
+	uint64_t b;
+	int r = sr_read_u64(st->sr, "/proc/sys/abi/sve_default_vector_length", &b);
+	if (r == 0 && b >= 16 && b <= 256 && b % 16 == 0) {
+		fj_num(cpu, "sve_vector_bits", (double)(b * 8));
+		facts_evidence(st->f, "cpu.sve_vector_bits", "/proc/sys/abi/sve_default_vector_length");
+		return;
+	}
+	fj_set(cpu, "sve_vector_bits", cJSON_CreateNull());
+	if (r < 0)
+		facts_gap_read(st->f, "cpu.sve_vector_bits", "/proc/sys/abi/sve_default_vector_length", r);
+	else
+		facts_gap(st->f, "cpu.sve_vector_bits", "/proc/sys/abi/sve_default_vector_length: %llu bytes "
+			  "is not an SVE vector length (16 to 256, a multiple of 16)", (unsigned long long)b);
+}
 
 /* Flags every online CPU has (kernels print the same list for all, but a
  * capture may be edited or truncated). */
 void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, const char **first)
 {
 	cJSON *a;
+	const cJSON *e0;
 	size_t i, nt = st->x86 ? ARRAY_SIZE(isa_x86) : ARRAY_SIZE(isa_arm);
-	int id, any = 0;
+	int id, any = 0, sve = 0;
 	bitmap_t none = bitmap_alloc();
 	*first = NULL;
 	if (!ci->read_ok) {
@@ -42,6 +99,10 @@ void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, c
 		} else
 			bitmap_set(none, (unsigned)id);
 	} bitmap_foreach_end();
+	if (any && arch_mismatch(st, ci, cpu)) {
+		bitmap_free(none);
+		return;
+	}
 	if (!any || (!st->x86 && !st->arm)) {
 		fj_set(cpu, "isa", cJSON_CreateNull());
 		facts_gap(st->f, "cpu.isa", any ? "/proc/cpuinfo: the architecture is neither x86 nor ARM"
@@ -79,6 +140,11 @@ void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, c
 	}
 	fj_set(cpu, "isa", a);
 	facts_evidence(st->f, "cpu.isa", "/proc/cpuinfo");
+	cJSON_ArrayForEach(e0, a)
+		if (!strcmp(e0->valuestring, "sve"))
+			sve = 1;
+	if (st->arm && sve)
+		sve_length(st, cpu);
 }
 
 /* The kernel may hide what the CPU has (clearcpuid=, a hypervisor's

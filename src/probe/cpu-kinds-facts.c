@@ -197,7 +197,7 @@ static cJSON *kind_object(struct cpu_state *st, const struct ck_result *res, int
 		facts_gap(st->f, fact, "no cpufreq cpuinfo_max_freq for these CPUs");
 	snprintf(fact, sizeof(fact), "cpu.kinds[%d].base_mhz", k);
 	if (!bs)
-		facts_gap(st->f, fact, "no cpufreq base_frequency for these CPUs");
+		facts_gap(st->f, fact, "no cpufreq base_frequency or ACPI CPPC nominal_freq for these CPUs");
 	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "driver"))) {
 		snprintf(fact, sizeof(fact), "cpu.kinds[%d].driver", k);
 		facts_gap(st->f, fact, "no cpufreq scaling_driver for these CPUs");
@@ -260,7 +260,10 @@ static void freq_facts(struct cpu_state *st, cJSON *cpu, const struct kind_freq 
 		facts_gap(st->f, "cpu.max_mhz", "no cpufreq cpuinfo_max_freq (no cpufreq driver, or a VM)");
 	fj_num_or_null(cpu, "base_mhz", kf->has_base, kf->kbase);
 	if (!kf->has_base)
-		facts_gap(st->f, "cpu.base_mhz", "no cpufreq base_frequency (only intel_pstate exposes it)");
+		facts_gap(st->f, "cpu.base_mhz", "no cpufreq base_frequency (intel_pstate's) or ACPI CPPC "
+			  "nominal_freq (arm64 servers' firmware)");
+	else if (st->base_cppc)
+		facts_evidence(st->f, "cpu.base_mhz", CPUDIR "/cpu*/acpi_cppc/nominal_freq");
 }
 
 /* cpu.kinds and cpu.hybrid from cpu-kinds.c's grouping of the cores,

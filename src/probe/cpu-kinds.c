@@ -126,6 +126,21 @@ static const struct {
 	{ 0xc0ac3, "Ampere-1", 4 }, { 0xc0ac4, "Ampere-1a", 4 },
 	{ 0x48d01, "TaiShan v110", 4 }, { 0x46001, "A64FX", 4 },
 	{ 0x4e004, "Carmel", 4 },
+	/* The server parts below: Linux arch/arm64/include/asm/cputype.h
+	 * (HISI_CPU_PART_HIP09 0xD02, the Kunpeng 920B's core, first named
+	 * TSV200 there; HISI_CPU_PART_HIP12 0xD06; CAVIUM_CPU_PART_THUNDERX*
+	 * and BRCM_CPU_PART_VULCAN, ThunderX2's part before Cavium took it;
+	 * MICROSOFT_CPU_PART_AZURE_COBALT_100 0xD49, "based on r0p0 of ARM
+	 * Neoverse N2"; APM_CPU_PART_XGENE; NVIDIA_CPU_PART_DENVER), and
+	 * util-linux's sys-utils/lscpu-arm.c for ThunderX3 (0x43/0x0b8) and
+	 * Phytium's FTC66x (implementer 0x70).  Graviton 2/3/4 and Grace
+	 * are ARM's own Neoverse N1/V1/V2 (implementer 0x41, above). */
+	{ 0x48d02, "TaiShan v120", 4 }, { 0x48d06, "HIP12", 4 },
+	{ 0x430a1, "ThunderX", 4 }, { 0x430a2, "ThunderX-81XX", 4 }, { 0x430a3, "ThunderX-83XX", 4 },
+	{ 0x430af, "ThunderX2", 4 }, { 0x42516, "ThunderX2", 4 }, { 0x430b8, "ThunderX3", 4 },
+	{ 0x6dd49, "Azure Cobalt 100", 4 }, { 0x50000, "X-Gene", 4 }, { 0x4e003, "Denver", 4 },
+	{ 0x70660, "FTC660", 4 }, { 0x70661, "FTC661", 4 }, { 0x70662, "FTC662", 4 },
+	{ 0x70663, "FTC663", 4 },
 };
 
 const char *ck_arm_part_name(long part, int *rank)

@@ -96,11 +96,14 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 				     input_strerror(-r)) * 2;
 		*src = "dump";
 	} else if (sr->live) {
-		*src = "live";
 		r = st->ctx->cpuid.pid != 0 ? cpuid_wait(&st->ctx->cpuid, info, "this CPU")
 					   : cpuid_collect(NULL, info);
+		/* Not x86 (or built without libcpuid): nothing to say, and no
+		 * key, as the probe of this host's snapshot (which then holds
+		 * no CPUID dump) leaves it out too. */
 		if (r == -ENOTSUP)
-			return -1;   /* not x86: nothing to say */
+			return -1;
+		*src = "live";
 		if (r < 0) {
 			facts_gap(st->f, "cpu.libcpuid", "%s", info->err);
 			return -1;

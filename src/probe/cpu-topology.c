@@ -252,6 +252,15 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 			p->base_khz = v;
 		else if (r != -ENOENT)
 			gap_once(st->f, &bad_freq, "cpu.base_mhz", CPUDIR "/cpu%d/cpufreq/base_frequency", id, r ? r : -EINVAL);
+		/* ACPI CPPC's nominal frequency (MHz; Documentation/admin-guide/
+		 * acpi/cppc_sysfs.rst): the base frequency of arm64 servers
+		 * (Kunpeng, Altra, Graviton, Grace), where no intel_pstate is. */
+		else if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/acpi_cppc/nominal_freq", id)) == 0 && v &&
+			 v < 100000) {
+			p->base_khz = v * 1000;
+			st->base_cppc = 1;
+		} else if (r != -ENOENT)
+			gap_once(st->f, &bad_freq, "cpu.base_mhz", CPUDIR "/cpu%d/acpi_cppc/nominal_freq", id, r ? r : -EINVAL);
 		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpufreq/cpuinfo_max_freq", id)) == 0 && v)
 			p->max_khz = v;
 		else if (r != -ENOENT)
@@ -342,4 +351,56 @@ void cpu_group_cores(struct cpu_state *st)
 				n++;
 		st->cores[p->core].l2_cores = n;
 	}
+}
+
+/*
+ * cpu.clusters and cpu.cluster_cpus (ARM): the kernel's clusters, CPUs
+ * that share a level below the package (topology/cluster_cpus_list,
+ * Linux 5.16 and later, from the ACPI PPTT or the device tree): on
+ * Kunpeng 920 the 4 cores that share a slice of L3 tags, 32 in a
+ * two-socket server.  One list per cluster, of its online CPUs, in the
+ * order of their first CPU.  Where the firmware describes no cluster the
+ * kernel gives each core its own, and that is what is said.
+ */
+void cpu_probe_clusters(struct cpu_state *st, cJSON *cpu)
+{
+	bitmap_t *sets = NULL, s;
+	size_t n = 0, i;
+	int k, missing = -1;
+	char path[128], b[4096];
+	if (!st->arm || st->nc == 0)
+		return;
+	s = bitmap_alloc();
+	for (k = 0; k < st->nc && missing < 0; k++) {
+		int id = st->c[k].id;
+		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/cluster_cpus_list", id);
+		bitmap_zero(s);
+		if (sr_read_cpulist(st->sr, path, s) < 0 || !bitmap_isset(s, (unsigned)id)) {
+			missing = id;
+			break;
+		}
+		bitmap_and(s, s, st->online);
+		for (i = 0; i < n && !bitmap_isequal(sets[i], s); i++)
+			;
+		if (i == n) {
+			sets = xrealloc(sets, (n + 1) * sizeof(*sets));
+			sets[n++] = bitmap_dup(s);
+		}
+	}
+	if (missing >= 0) {
+		fj_set(cpu, "clusters", cJSON_CreateNull());
+		facts_gap(st->f, "cpu.clusters", CPUDIR "/cpu%d/topology/cluster_cpus_list: missing or not "
+			  "listing the CPU (kernels before 5.16 do not say)", missing);
+	} else {
+		cJSON *a = cJSON_CreateArray();
+		fj_num(cpu, "clusters", (double)n);
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(cpulist_str(sets[i], b, sizeof(b))));
+		fj_set(cpu, "cluster_cpus", a);
+		facts_evidence(st->f, "cpu.clusters", CPUDIR "/cpu*/topology/cluster_cpus_list");
+	}
+	for (i = 0; i < n; i++)
+		bitmap_free(sets[i]);
+	free(sets);
+	bitmap_free(s);
 }

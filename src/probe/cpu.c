@@ -206,6 +206,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	cpu_package_cpus(&st, cpu);
 	note_compute_units(&st);
 	core_facts(&st, cpu);
+	cpu_probe_clusters(&st, cpu);
 	probe_smt(&st, cpu);
 
 	r = cpu_libcpuid(&st, &ci, cpu, &lib);

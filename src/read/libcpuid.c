@@ -8,7 +8,9 @@
  * copy-on-write fault on every page it then writes (about 80, 1 to 1.5 ms
  * of a 14 ms check on the reference VM, where each fault traps to the
  * hypervisor), and CPUID's input is this machine's, not a stranger's.
- * Non-x86 dumps are recognised here and refused. */
+ * Non-x86 dumps are recognised here and refused.  Built without libcpuid
+ * (an architecture whose archive lacks it: configure.ac), the same calls
+ * answer with why, and a snapshot holds no CPUID dump. */
 #include "config.h"
 #include "read/libcpuid.h"
 #include "probe/probe.h"
@@ -27,7 +29,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef HAVE_LIBCPUID
 #include <libcpuid/libcpuid.h>
+#endif
 
 /* How long libcpuid may take (CPUID on every CPU; on a VM each instruction
  * traps to the hypervisor) before it is given up. */
@@ -49,6 +53,12 @@ int cpuid_dump_kind(const char *buf)
 	return x86 ? CPUID_DUMP_X86 : CPUID_DUMP_UNKNOWN;
 }
 
+#ifdef HAVE_LIBCPUID
+#define HAVE_LIBCPUID_BUILT 1
+#else
+#define HAVE_LIBCPUID_BUILT 0
+#endif
+
 static int host_is_x86(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -58,6 +68,7 @@ static int host_is_x86(void)
 #endif
 }
 
+#ifdef HAVE_LIBCPUID
 static void quiet(const char *msg)
 {
 	(void)msg;
@@ -98,7 +109,8 @@ static int cpuid_load(char *err, size_t n)
 	};
 	if (lazylib_load(&libcpuid, syms, ARRAY_SIZE(syms)) == 0)
 		return 0;
-	snprintf(err, n, "cannot load libcpuid: %s", libcpuid.err);
+	/* The loader's message (up to 255 bytes) cut to what err holds. */
+	snprintf(err, n, "cannot load libcpuid: %.*s", (int)(n > 24 ? n - 24 : 0), libcpuid.err);
 	return -1;
 }
 
@@ -152,6 +164,18 @@ static int collect(const char *dump, struct cpuid_info *info)
 	L.free_raw_data_array(&raw);
 	return 0;
 }
+
+#else /* !HAVE_LIBCPUID */
+
+/* Built without libcpuid: a dump (or live CPUID) cannot be decoded. */
+static int collect(const char *dump, struct cpuid_info *info)
+{
+	(void)dump;
+	snprintf(info->err, sizeof(info->err),
+		 "nodeaudit was built without libcpuid (not packaged for this architecture)");
+	return 0;
+}
+#endif /* HAVE_LIBCPUID */
 
 /*** Live: a thread, and its fence ***/
 
@@ -350,8 +374,9 @@ int cpuid_start(const char *dump, struct cpuid_job *job, struct cpuid_info *info
 	job->pid = 0;
 	job->fd = -1;
 	memset(info, 0, sizeof(*info));
-	if (!dump && !host_is_x86()) {
-		snprintf(info->err, sizeof(info->err), "no CPUID instruction on this host");
+	if (!dump && (!host_is_x86() || !HAVE_LIBCPUID_BUILT)) {
+		snprintf(info->err, sizeof(info->err), "%s", host_is_x86() ? "nodeaudit was built without libcpuid"
+			 : "no CPUID instruction on this host");
 		return -ENOTSUP;
 	}
 	if (!dump)
@@ -453,6 +478,7 @@ int cpuid_collect(const char *dump, struct cpuid_info *info)
 	return r < 0 ? r : cpuid_wait(&job, info, dump ? "the dump" : "this CPU");
 }
 
+#ifdef HAVE_LIBCPUID
 int cpu_snapshot_cpuid(const char *path)
 {
 	struct cpu_raw_data_array_t raw;
@@ -474,3 +500,10 @@ int cpu_snapshot_cpuid(const char *path)
 		return error("cannot write '%s': %s", path, L.error());
 	return 0;
 }
+#else
+int cpu_snapshot_cpuid(const char *path)
+{
+	(void)path;
+	return -ENOTSUP;   /* nothing to decode it with: no dump kept */
+}
+#endif
