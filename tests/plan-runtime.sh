@@ -4,11 +4,12 @@
 # list is one online hardware thread per physical core of its node (P-cores
 # only on hybrids) less the reserved cores, derived here from the fixture's
 # own files (online, thread_siblings_list, nodeN/cpulist, cpu_capacity or
-# base_frequency), not from the tool; vLLM's bind list is the workers'
-# lists joined by '|' in worker order, its tensor parallel size the worker
-# count; the text line of each llama.cpp worker, read by sh, is the argv of
-# the JSON plan.  Then the fit on a 20 GiB model (mkgguf big) against
-# 16 GiB nodes, --mlock against RLIMIT_MEMLOCK, and bad options.
+# base_frequency), not from the tool; without a model, vLLM runs one replica
+# per worker (tensor parallel size 1), each bound to its worker's list; the
+# text line of each llama.cpp worker, read by sh, is the argv of the JSON
+# plan.  Then the fit on a 20 GiB model (mkgguf big; for vLLM a checkpoint
+# directory of the same size) against 16 GiB nodes, the lock against
+# RLIMIT_MEMLOCK, and bad options.
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}" "${JSUBSET:?}"
 MKGGUF=${MKGGUF:-${top_builddir:-.}/tests/mkgguf}
@@ -146,12 +147,17 @@ one() {
 		ok $r "$name $rt: one online thread per physical core of each node, less the reserved"
 		[ $r -eq 0 ] || sed 's/^/#   /' "$tmp/d"
 		if [ "$rt" = vllm ]; then
-			bind=$(cut -d' ' -f2 "$tmp/want" | paste -sd'|' -)
 			cnt=$(wc -l <"$tmp/want")
-			printf '{"runtime":"vllm","tensor_parallel_size":%d,"env":{"VLLM_CPU_OMP_THREADS_BIND":"%s"}}' \
-				"$cnt" "$bind" >"$tmp/w.json"
+			printf '{"runtime":"vllm","tensor_parallel_size":1,"parallel":{"mode":"replicas","replicas":%d},"workers":[' \
+				"$cnt" >"$tmp/w.json"
+			sep=
+			while read -r _ list; do
+				printf '%s{"replica":"<any>","rank":0,"env":{"VLLM_CPU_OMP_THREADS_BIND":"%s"}}' "$sep" "$list" >>"$tmp/w.json"
+				sep=,
+			done <"$tmp/want"
+			printf ']}' >>"$tmp/w.json"
 			"$JSUBSET" "$tmp/w.json" "$tmp/plan.json" >"$tmp/d" 2>&1; r=$?
-			ok $r "$name vllm: the bind list is the workers' in order, tensor parallel size $cnt"
+			ok $r "$name vllm: no model: one replica per worker ($cnt), each bound to its worker's list"
 			[ $r -eq 0 ] || sed 's/^/#   /' "$tmp/d"
 		else
 			# Each worker's line in the text, read by sh, is its JSON argv:
@@ -213,30 +219,38 @@ if "$MKGGUF" big "$tmp/big.gguf" >/dev/null 2>&1; then
 	"$JSUBSET" "$tmp/w.json" "$tmp/fit.json"; ok $? "fit: a finding per node, with the figures"
 	grep -q 'smaller quant' "$tmp/fit.json" && grep -q 'interleave=all' "$tmp/fit.json"
 	ok $? "fit: says what to do (a smaller quant, one worker interleaved over the nodes)"
-	"$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime vllm --model "$tmp/big.gguf" --ctx 2048 \
+	# The same 20 GiB as a checkpoint for vLLM: 40 heads, 8 KV heads, 2
+	# layers, hidden 5120 (head_dim 128), bfloat16 (tests/mkckpt.sh).
+	sh "$top_srcdir/tests/mkckpt.sh" "$tmp/ck" 40 8 2 5120 21474836480
+	"$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime vllm --model "$tmp/ck" --ctx 2048 \
 		--format json -o "$tmp/fitv.json"
-	printf '{"fit":{"fits":true,"shards":2},"tensor_parallel_size":2,"env":{"VLLM_CPU_KVCACHE_SPACE":"4"}}' >"$tmp/w.json"
-	# 90% of 16 GiB less a 10 GiB shard: 4.4 GiB, floored.
-	"$JSUBSET" "$tmp/w.json" "$tmp/fitv.json"; ok $? "fit: vllm splits it over 2 ranks; KV cache space 4 GiB"
+	# Not one node's 90% of 16 GiB: split over 2 ranks (2 divides 40 and 8).
+	# KV space: 14.4 GiB less the 10 GiB shard less the reserve (a tenth of
+	# the shard, at least 1 GiB): 3.4 GiB, floored.
+	printf '{"fit":{"fits":true,"shards":2,"weights_bytes":21474836480},"tensor_parallel_size":2,"parallel":{"mode":"tensor","replicas":1},"env":{"VLLM_CPU_KVCACHE_SPACE":"3"}}' >"$tmp/w.json"
+	"$JSUBSET" "$tmp/w.json" "$tmp/fitv.json"; ok $? "fit: vllm splits a checkpoint over 2 ranks; KV cache space 3 GiB"
 	grep -q '"findings"' "$tmp/fitv.json"; [ $? -ne 0 ]; ok $? "fit: no finding when it fits"
 	# --mlock: the limit of the process reading the plan's facts.
 	cp -R "$fx/numa-2node" "$tmp/ml" && mkdir -p "$tmp/ml/proc/self"
 	printf 'Limit                     Soft Limit           Hard Limit           Units     \nMax locked memory         8388608              8388608              bytes     \n' >"$tmp/ml/proc/self/limits"
 	"$NODEAUDIT" plan --sysroot "$tmp/ml" --runtime llama.cpp --model "$tmp/big.gguf" --format json -o "$tmp/ml.json"
-	! grep -q '"--mlock"' "$tmp/ml.json" && grep -q 'no --mlock: RLIMIT_MEMLOCK is 8.0 MiB' "$tmp/ml.json"
+	! grep -q '"mlock"' "$tmp/ml.json" && grep -q 'no --mlock: RLIMIT_MEMLOCK is 8.0 MiB' "$tmp/ml.json"
 	ok $? "mlock: left out under an 8 MiB RLIMIT_MEMLOCK, and says why"
 	printf 'Limit                     Soft Limit           Hard Limit           Units     \nMax locked memory         unlimited            unlimited            bytes     \n' >"$tmp/ml/proc/self/limits"
 	"$NODEAUDIT" plan --sysroot "$tmp/ml" --runtime llama.cpp --model "$tmp/big.gguf" --format json -o "$tmp/ml.json"
-	[ "$(grep -c '"--mlock"' "$tmp/ml.json")" -eq 4 ]; ok $? "mlock: in every line when unlimited"
+	# Two workers, no mmap (one copy per node), locked: -lm mlock in both lines of each.
+	[ "$(grep -o '"-lm",[[:space:]]*"mlock"' "$tmp/ml.json" | wc -l)" -eq 4 ]; ok $? "mlock: -lm mlock in every line when unlimited"
 else
 	echo "not ok $((n + 1)) - mkgguf big"; n=$((n + 1)); fail=$((fail + 1))
 fi
 # A hybrid: nothing is reserved per node, so vLLM's API server runs on the
 # E-cores (cpu-rpl-laptop: CPUs 8-15 have the lower base_frequency), and the
-# container's cpuset holds them beside the worker's.
+# container's cpuset holds them beside the worker's.  No taskset narrows
+# vllm serve; Docker's default seccomp profile, /dev/shm of 4g.
 "$NODEAUDIT" plan --sysroot "$fx/cpu-rpl-laptop" --runtime vllm --format json -o "$tmp/h.json"
-printf '{"launch":["taskset","-c","8-15","vllm","serve","<model>","--tensor-parallel-size","1"],"container":{"docker_args":["--cap-add","SYS_NICE","--security-opt","<any>","--cpuset-cpus","0,2,4,6,8-15","--cpuset-mems","0"]}}' >"$tmp/w.json"
-"$JSUBSET" "$tmp/w.json" "$tmp/h.json"; ok $? "hybrid vllm: the API server on the E-cores, inside the container's cpuset"
+printf '{"launch":["vllm","serve","<model>","--tensor-parallel-size","1"],"container":{"seccomp":"docker-default","docker_args":["--cap-add","SYS_NICE","--shm-size","4g","--cpuset-cpus","0,2,4,6,8-15","--cpuset-mems","0"]}}' >"$tmp/w.json"
+"$JSUBSET" "$tmp/w.json" "$tmp/h.json" && grep -q 'reserved cores (8-15), where the API server' "$tmp/h.json"
+ok $? "hybrid vllm: the API server on the E-cores, inside the container's cpuset"
 "$NODEAUDIT" plan --runtime tensorrt >/dev/null 2>"$tmp/err"; [ $? -eq 3 ] && grep -q "llama.cpp or vllm" "$tmp/err"
 ok $? "unknown runtime: exit 3, names the runtimes"
 "$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime vllm --model /nonexistent.gguf >/dev/null 2>"$tmp/err"
