@@ -30,7 +30,8 @@
  * library's own constructor, and the field offsets are found by parsing
  * known lines and seeing which bytes change (-t 1234 -> n_threads), then
  * every other field's place relative to it is checked the same way (-tb,
- * -lm, --numa, -C, -m) before a plan's line is read.  None of llama.cpp's
+ * -C, --cpu-strict), and load_mode, numa and model.path are found the same
+ * way (-lm, --numa, -m), before a plan's line is read.  None of llama.cpp's
  * code is here; the enum values are those of llama.h and ggml.h. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -130,7 +131,7 @@ static int calibrate(void)
 			     "/calibration/of/llama-parse/model.gguf", "--cpu-strict", "1", NULL };
 	static char *u[] = { "llama-server", "-lm", "none", "--numa", "distribute", NULL };
 	void *pb = run(b), *pt = run(t), *pu = run(u);
-	long off, align;
+	long off;
 	int r = -1;
 	if (!pb || !pt || !pu) {
 		r = fail_layout("a calibration line was refused");
@@ -163,17 +164,24 @@ static int calibrate(void)
 		r = fail_layout("--cpu-strict is not in cpuparams.strict_cpu");
 		goto out;
 	}
-	off_lm = off_t_ - 8;
-	if (i32(pt, off_lm) != 3 || i32(pu, off_lm) != 0) {
-		r = fail_layout("-lm is not two ints before cpuparams");
+	/* load_mode and numa: the int that is -1 / 0 / 3 (auto, none,
+	 * mmap+mlock) and the one that is 0 / 1 / 3 (disabled, distribute,
+	 * numactl) in the three objects.  In 0ad4a86 load_mode sits two ints
+	 * before cpuparams and numa after cpuparams_batch and cb_eval's two
+	 * pointers; other releases move them, so they are found, not assumed. */
+	off_lm = off_numa = -1;
+	for (off = 0; off + 4 <= (long)OBJ_SIZE; off += 4) {
+		if (off_lm < 0 && i32(pb, off) == -1 && i32(pu, off) == 0 && i32(pt, off) == 3)
+			off_lm = off;
+		if (off_numa < 0 && i32(pb, off) == 0 && i32(pu, off) == 1 && i32(pt, off) == 3)
+			off_numa = off;
+	}
+	if (off_lm < 0) {
+		r = fail_layout("-lm changed no int from -1 (auto) to 0 (none) and 3 (mmap+mlock)");
 		goto out;
 	}
-	/* cb_eval, a pointer, is aligned to 8 after cpuparams_batch. */
-	off = off_t_ + 2 * CPUP_SIZE;
-	align = ((uintptr_t)pt + (uintptr_t)off) % 8;
-	off_numa = off + (align ? 8 - align : 0) + 16;
-	if (i32(pt, off_numa) != 3 || i32(pu, off_numa) != 1) {
-		r = fail_layout("--numa is not after cb_eval and its user data");
+	if (off_numa < 0) {
+		r = fail_layout("--numa changed no int from 0 to 1 (distribute) and 3 (numactl)");
 		goto out;
 	}
 	off_model = -1;

@@ -379,10 +379,13 @@ static void llama_tail(cJSON *argv, const struct llama_line *l, int no_mmap)
 			argv_add(argv, lm);
 		}
 	} else {
-		if (l->mlock)
-			argv_add(argv, "--mlock");
+		/* --no-mmap first: the builds that took both spellings mapped
+		 * "--mlock --no-mmap", in that order, to no lock (llama.cpp PR
+		 * 26133); before them the two were independent. */
 		if (no_mmap)
 			argv_add(argv, "--no-mmap");
+		if (l->mlock)
+			argv_add(argv, "--mlock");
 	}
 }
 
