@@ -9,8 +9,10 @@
 #include "lib/quote.h"
 #include "lib/util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { OPT_COMMAND = 256, OPT_RESERVE, OPT_UNIT, OPT_REPORT, OPT_PROFILE, OPT_RUNTIME, OPT_MODEL,
 	OPT_CTX, OPT_BENCH, OPT_RUNTIME_BIN };
@@ -103,6 +105,8 @@ static int plan_read_model(struct plan_args *a, const char *path, struct plan_mo
 		pm->n_ctx_train = h->max_pos;
 		return 0;
 	}
+	if (rt && !strcmp(rt, "vllm") && access(path, F_OK) < 0)
+		return error("cannot read '%s': %s", path, strerror(errno));
 	if (rt && !strcmp(rt, "vllm"))
 		return error("'%s': vLLM's CPU backend cannot load a GGUF file: plan it with --runtime "
 			     "llama.cpp, or give --model a Hugging Face checkpoint directory", path);

@@ -122,6 +122,15 @@ static int read_config(struct hf_model *m, const char *dir)
 		     (unsigned long long)m->kv_heads, (unsigned long long)m->heads);
 		goto out;
 	}
+	{
+		/* The KV cache per position must not overflow 64 bits (and stays far below). */
+		uint64_t kv;
+		if (__builtin_mul_overflow(m->layers, m->kv_heads, &kv) || __builtin_mul_overflow(kv, m->head_dim, &kv) ||
+		    kv > (1ull << 50)) {
+			fail(m, "%s: num_hidden_layers x num_key_value_heads x head_dim is beyond 2^50", path);
+			goto out;
+		}
+	}
 	if (get_dim(m, path, c, "max_position_embeddings", &m->max_pos) < 0)
 		goto out;
 	d = cJSON_GetObjectItemCaseSensitive(c, "torch_dtype");
