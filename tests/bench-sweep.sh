@@ -65,11 +65,13 @@ else
 fi
 
 # plan --bench: a hand-written sweep for numa-2node (7 worker cores per node):
-# node 0's knee 4 is below them, node 1's 8 is not.
+# node 0's knee 4 is below them, node 1's 8 is not.  -t is the knee, -tb
+# the 7 cores (prompt processing wants them all); two workers: no mmap
+# (-lm none, today's syntax: no llama-server asked for a --sysroot).
 printf '{"schema":"nodeaudit.bench/1","bench":{"sweep":{"nodes":[{"node":0,"points":[{"threads":1,"bytes_per_s":1e10},{"threads":4,"bytes_per_s":2e10},{"threads":8,"bytes_per_s":2.05e10}],"knee_threads":4},{"node":1,"knee_threads":8}]}}}' >"$tmp/sweep.json"
 "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/numa-2node" --bench "$tmp/sweep.json" --runtime llama.cpp \
 	--format json -o "$tmp/p.json"; ok $? "plan --bench runs"
-printf '{"workers":[{"node":0,"threads":4,"threads_from":"bench knee","command":["numactl","--physcpubind=1-7","--membind=0","--","llama-server","-m","<model.gguf>","-t","4","--no-mmap","--numa","numactl"]},{"node":1,"threads":7,"threads_from":{"$absent":true}}]}' >"$tmp/w.json"
+printf '{"workers":[{"node":0,"threads":4,"threads_from":"bench knee","command":["numactl","--physcpubind=1-7","--membind=0","--","llama-server","-m","<model.gguf>","-t","4","-tb","7","-lm","none","--numa","numactl"]},{"node":1,"threads":7,"threads_from":{"$absent":true}}]}' >"$tmp/w.json"
 "$JSUBSET" "$tmp/w.json" "$tmp/p.json"; ok $? "the knee below the cores is -t; the one above is not"
 grep -q 'node 0: -t 4, not 7: bench --sweep measured' "$tmp/p.json" && grep -q 'node 1: the measured knee (8 threads) is not below' "$tmp/p.json"
 ok $? "the notes say so"

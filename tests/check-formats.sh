@@ -52,11 +52,16 @@ done
 add plan "$NODEAUDIT" plan --report "$top_srcdir/tests/fixtures/plan/report-2s.json" --format json
 # Launch plans in the runtimes' terms, with a model that fits and one that does not.
 mk=${top_builddir:-.}/tests/mkgguf
+# llama.cpp loads GGUF files, vLLM checkpoint directories (tests/mkckpt.sh).
 "$mk" llama "$tmp/m.gguf" >/dev/null 2>&1 && "$mk" big "$tmp/big.gguf" >/dev/null 2>&1
+sh "$top_srcdir/tests/mkckpt.sh" "$tmp/m.ckpt" 8 8 2 256 1048576 >/dev/null 2>&1
+sh "$top_srcdir/tests/mkckpt.sh" "$tmp/big.ckpt" 40 8 2 5120 21474836480 >/dev/null 2>&1
 for rt in llama.cpp vllm; do
+	m=m.gguf big=big.gguf
+	[ $rt = vllm ] && m=m.ckpt big=big.ckpt
 	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/numa-2node" --runtime $rt --format json
-	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/cpu-rpl-laptop" --runtime $rt --model "$tmp/m.gguf" --format json
-	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/numa-2node" --runtime $rt --model "$tmp/big.gguf" --ctx 4096 --format json
+	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/cpu-rpl-laptop" --runtime $rt --model "$tmp/$m" --format json
+	add plan "$NODEAUDIT" plan --sysroot "$top_srcdir/tests/fixtures/numa-2node" --runtime $rt --model "$tmp/$big" --ctx 4096 --format json
 done
 # This machine too (mostly unknowns on a build machine: they must validate as well).
 add probe "$NODEAUDIT" probe --format json

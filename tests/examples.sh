@@ -11,7 +11,8 @@
 # (building the tree, enabling a unit) is listed, not run.  They run here:
 #   - in a scratch directory, with the built nodeaudit first in PATH, on
 #     this machine; the inputs they name but do not make (golden.json,
-#     node17.tar.gz, reports/, model.gguf, node1.lspci, site-inference.json,
+#     node17.tar.gz, reports/, model.gguf, Qwen2.5-7B-Instruct/ (a
+#     checkpoint), node1.lspci, site-inference.json,
 #     ...) are made first, from this machine or the fixtures;
 #   - after the README's own install: this build's 'make install' into a
 #     scratch DESTDIR, its nodeaudit in PATH, /usr/local/... paths the
@@ -96,6 +97,8 @@ lspci -xxx >node1.lspci 2>/dev/null && [ -s node1.lspci ] ||
 if [ -x "$MKGGUF" ]; then
 	"$MKGGUF" llama model.gguf >/dev/null && cp model.gguf model-Q4_K_M.gguf
 fi
+# A Hugging Face checkpoint directory for vLLM (config.json, safetensors).
+sh "$src/tests/mkckpt.sh" Qwen2.5-7B-Instruct 28 4 28 3584 1048576
 cat >site-inference.json <<'P'
 {
   "name": "site-inference",

@@ -301,12 +301,14 @@ static int mlock_allowed(cJSON *plan, const cJSON *facts, const struct sizing *z
 		}
 		plan_note(plan, "no --mlock: RLIMIT_MEMLOCK is %s, the weights are %s (llama.cpp warns and "
 		     "runs unlocked); raise it first: LimitMEMLOCK=infinity in the unit, or "
-		     "'memlock unlimited' in /etc/security/limits.conf, then add --mlock",
+		     "'memlock unlimited' in /etc/security/limits.conf, then lock the weights (-lm mlock; "
+		     "--mlock before llama.cpp's --load-mode)",
 		     hb(soft->valuedouble, a, sizeof(a)), hb(z->weights, b, sizeof(b)));
 		return 0;
 	}
 	plan_note(plan, "no --mlock: RLIMIT_MEMLOCK is unknown (process.limits); add it when 'ulimit -l' "
-	     "in the worker's environment covers the model");
+	     "in the worker's environment covers the model (-lm mlock; --mlock before llama.cpp's "
+	     "--load-mode)");
 	return -1;
 }
 
@@ -330,176 +332,368 @@ static int page_cache_node(const struct plan_opts *o)
 
 /*** llama.cpp ***/
 
-static void llama_tail(cJSON *argv, const char *model, int threads, const struct sizing *z,
-		       int mlock, int no_mmap)
+/* GGML_MAX_N_THREADS: llama.cpp's -C keeps 128 hex digits, CPUs 0-511; a
+ * longer mask parses and pins the wrong CPUs (common/common.cpp
+ * parse_cpu_mask). */
+#define LLAMA_MASK_CPUS 512
+
+/* A model path as a runtime's argument: a relative path that starts with
+ * '-' gets "./" so that no parser can read it as an option. */
+char *plan_path_arg(const char *path)
+{
+	return path[0] == '-' ? xasprintf("./%s", path) : xstrdup(path);
+}
+
+/* -lm's value for the intent (mmap or not, lock or not); NULL: the default
+ * (auto: mmap where the device allows it). */
+static const char *load_mode(int mlock, int no_mmap)
+{
+	if (no_mmap)
+		return mlock ? "mlock" : "none";
+	return mlock ? "mmap+mlock" : NULL;
+}
+
+struct llama_line {
+	const char *model;
+	int threads, threads_batch, mlock, no_mmap, load_mode_syntax;
+	const struct sizing *z;
+};
+
+static void llama_tail(cJSON *argv, const struct llama_line *l, int no_mmap)
 {
 	argv_add(argv, "llama-server");
 	argv_add(argv, "-m");
-	argv_add(argv, model);
+	argv_add(argv, l->model);
 	argv_add(argv, "-t");
-	argv_addf(argv, "%d", threads);
-	if (z->ctx_given) {
+	argv_addf(argv, "%d", l->threads);
+	argv_add(argv, "-tb");
+	argv_addf(argv, "%d", l->threads_batch);
+	if (l->z->ctx_given) {
 		argv_add(argv, "-c");
-		argv_addf(argv, "%llu", (unsigned long long)z->ctx);
+		argv_addf(argv, "%llu", (unsigned long long)l->z->ctx);
 	}
-	if (mlock)
-		argv_add(argv, "--mlock");
-	if (no_mmap)
-		argv_add(argv, "--no-mmap");
+	if (l->load_mode_syntax) {
+		const char *lm = load_mode(l->mlock, no_mmap);
+		if (lm) {
+			argv_add(argv, "-lm");
+			argv_add(argv, lm);
+		}
+	} else {
+		/* --no-mmap first: the builds that took both spellings mapped
+		 * "--mlock --no-mmap", in that order, to no lock (llama.cpp PR
+		 * 26133); before them the two were independent. */
+		if (no_mmap)
+			argv_add(argv, "--no-mmap");
+		if (l->mlock)
+			argv_add(argv, "--mlock");
+	}
+}
+
+/* Which llama-server syntax, said in the plan. */
+static int llama_syntax(cJSON *plan, const struct plan_opts *o)
+{
+	const struct plan_syntax *sx = o->syntax;
+	cJSON *s = cJSON_AddObjectToObject(plan, "runtime_syntax");
+	int lm = sx ? sx->load_mode : 1;
+	cJSON_AddStringToObject(s, "load", lm ? "-lm/--load-mode" : "--no-mmap/--mlock");
+	if (sx && sx->bin) {
+		cJSON_AddStringToObject(s, "from", sx->bin);
+		if (sx->version)
+			cJSON_AddStringToObject(s, "version", sx->version);
+		else
+			cJSON_AddNullToObject(s, "version");
+		plan_note(plan, "llama.cpp: '%s --help' %s, so the lines use %s", sx->bin,
+			  lm ? "has -lm/--load-mode" : "has --no-mmap/--mlock and no --load-mode",
+			  lm ? "-lm (none, mlock, mmap+mlock)" : "--no-mmap and --mlock");
+	} else {
+		const char *why = sx && sx->why ? sx->why : "no llama-server was asked";
+		cJSON_AddNullToObject(s, "from");
+		cJSON_AddStringToObject(s, "assumed_because", why);
+		plan_note(plan, "llama.cpp: today's syntax is assumed (-lm/--load-mode, which replaced --mmap, "
+			  "--no-mmap, --mlock and --direct-io): %s; a llama-server older than that wants "
+			  "--no-mmap/--mlock instead: give --runtime-bin PATH and the plan asks it", why);
+	}
+	return lm;
+}
+
+/* The worker's CPUs as -C's mask, or NULL with the reason in why. */
+static char *llama_mask(const char *cpus, const char **why)
+{
+	bitmap_t set = bitmap_alloc();
+	char *mask = NULL;
+	if (!cpus || parse_cpulist(cpus, set) < 0 || bitmap_iszero(set))
+		*why = "the worker has no CPU list";
+	else if (bitmap_last(set) >= LLAMA_MASK_CPUS)
+		*why = "a CPU is at 512 or above, beyond the 128 hex digits llama.cpp's -C keeps "
+		       "(GGML_MAX_N_THREADS): a longer mask would pin the wrong CPUs";
+	else
+		mask = cpu_mask_hex(cpus);
+	bitmap_free(set);
+	return mask;
+}
+
+static void llama_options(cJSON *plan)
+{
+	cJSON *opts = cJSON_AddArrayToObject(plan, "runtime_options"), *e;
+	e = cJSON_CreateObject();
+	cJSON_AddItemToObject(e, "args", cJSON_CreateStringArray((const char *[]){ "--prio", "2" }, 2));
+	cJSON_AddStringToObject(e, "why", "high priority for the server's threads: a token's latency is "
+				"the slowest thread's, and a preempted one stalls the rest at the barrier; needs "
+				"CAP_SYS_NICE (or root), else llama.cpp warns and runs at normal priority");
+	cJSON_AddItemToArray(opts, e);
+	e = cJSON_CreateObject();
+	cJSON_AddItemToObject(e, "args", cJSON_CreateStringArray((const char *[]){ "--poll", "100" }, 2));
+	cJSON_AddStringToObject(e, "why", "threads spin for work instead of sleeping (default 50): less "
+				"wake-up latency between an agent's short requests, at the cost of the worker's "
+				"cores at 100% while idle; leave it at the default on a shared node");
+	cJSON_AddItemToArray(opts, e);
 }
 
 static void build_llama(cJSON *plan, const cJSON *facts, const struct plan_opts *o)
 {
 	cJSON *w, *workers = cJSON_GetObjectItemCaseSensitive(plan, "workers");
 	struct sizing z;
-	int n = cJSON_GetArraySize(workers), mlock, pc = o->bench ? page_cache_node(o) : -1;
-	const char *model = o->model ? o->model->path : MODEL_PLACEHOLDER;
+	struct llama_line l = { 0 };
+	int n = cJSON_GetArraySize(workers), pc = o->bench ? page_cache_node(o) : -1, masked = 0;
+	char *model = plan_path_arg(o->model ? o->model->path : MODEL_PLACEHOLDER);
+	bitmap_t set = bitmap_alloc();
 
 	sizing(o, &z);
-	mlock = mlock_allowed(plan, facts, &z) == 1;
+	l.z = &z;
+	l.model = model;
+	l.load_mode_syntax = llama_syntax(plan, o);
+	l.mlock = mlock_allowed(plan, facts, &z) == 1;
 	if (n > 1)
-		plan_note(plan, "--no-mmap: with one worker per node each loads its own copy into its node's "
+		plan_note(plan, "no mmap: with one worker per node each loads its own copy into its node's "
 		     "memory; mapped, the one page-cache copy sits on one node and the other workers "
 		     "read it across the interconnect");
 	cJSON_ArrayForEach(w, workers) {
-		cJSON *argv = cJSON_CreateArray(), *alt = cJSON_CreateArray();
-		int id = worker_node(w), threads = 1, no_mmap = n > 1;
-		const char *cpus = fj_get_str(w, "cpus");
-		char *mask = cpus ? cpu_mask_hex(cpus) : NULL;
+		cJSON *argv, *alt;
+		int id = worker_node(w);
+		const char *cpus = fj_get_str(w, "cpus"), *why = NULL;
+		char *mask;
 		double d;
-		if (fj_get_num(w, "threads", &d))
-			threads = (int)d;
+		l.threads = fj_get_num(w, "threads", &d) ? (int)d : 1;
+		l.threads_batch = cpus && parse_cpulist(cpus, set) == 0 && !bitmap_iszero(set)
+			? bitmap_weight(set) : l.threads;
+		l.no_mmap = n > 1;
+		if (!cpus || !*cpus) {
+			plan_note(plan, "node %d: the worker has no CPU: no launch line", id);
+			continue;
+		}
+		fj_set(w, "threads_batch", cJSON_CreateNumber(l.threads_batch));
 		if (n == 1 && pc >= 0 && id >= 0 && pc != id) {
-			no_mmap = 1;
-			plan_note(plan, "--no-mmap: the bench found the model's page cache on node %d, the worker "
+			l.no_mmap = 1;
+			plan_note(plan, "no mmap: the bench found the model's page cache on node %d, the worker "
 			     "runs on node %d: loaded privately, its copy lands on its own node", pc, id);
 		}
+		argv = cJSON_CreateArray();
 		argv_add(argv, "numactl");
-		argv_addf(argv, "--physcpubind=%s", cpus ? cpus : "");
+		argv_addf(argv, "--physcpubind=%s", cpus);
 		if (id >= 0)
 			argv_addf(argv, "--membind=%d", id);
 		argv_add(argv, "--");
-		llama_tail(argv, model, threads, &z, mlock, no_mmap);
+		llama_tail(argv, &l, l.no_mmap);
 		argv_add(argv, "--numa");
 		argv_add(argv, "numactl");
 		cJSON_AddItemToObject(w, "command", argv);
 		cJSON_AddObjectToObject(w, "env");
-		/* Where numactl is not installed: llama.cpp's own affinity mask;
-		 * memory then follows first touch by the pinned threads. */
-		llama_tail(alt, model, threads, &z, mlock, 1);
-		argv_add(alt, "-C");
-		argv_add(alt, mask ? mask : "");
-		argv_add(alt, "--cpu-strict");
-		argv_add(alt, "1");
+		/* Where numactl is not installed: llama.cpp's own affinity masks
+		 * for both thread pools; memory then follows first touch by the
+		 * pinned threads, hence no mmap. */
+		alt = cJSON_CreateArray();
+		llama_tail(alt, &l, 1);
+		mask = llama_mask(cpus, &why);
+		if (mask) {
+			argv_add(alt, "-C");
+			argv_add(alt, mask);
+			argv_add(alt, "--cpu-strict");
+			argv_add(alt, "1");
+			argv_add(alt, "--cpu-mask-batch");
+			argv_add(alt, mask);
+			argv_add(alt, "--cpu-strict-batch");
+			argv_add(alt, "1");
+			masked++;
+		} else {
+			plan_note(plan, "node %d: no -C in the line without numactl: %s; the numactl line is the "
+				  "only binding for this worker", id, why);
+		}
 		cJSON_AddItemToObject(w, "command_without_numactl", alt);
 		free(mask);
 	}
 	plan_note(plan, "llama.cpp: whether numactl is installed on the node is not probed: each worker "
-	     "has a numactl line (--membind keeps its memory on its node) and one with llama.cpp's own "
-	     "mask (-C, --cpu-strict 1; --no-mmap so that the pinned threads' first touch places "
-	     "the weights)");
+	     "has a numactl line (--physcpubind and --membind bind the threads and the memory; the "
+	     "reliable binding) and one with llama.cpp's own masks (-C, --cpu-mask-batch, strict; no "
+	     "mmap, so that the pinned threads' first touch places the weights). Some llama.cpp builds "
+	     "parse -C and do not apply it (llama.cpp issues 26997, 28650): prefer the numactl line");
+	plan_note(plan, "llama.cpp: -t is the decode threads (decode is bandwidth bound: the knee from "
+		  "bench --sweep where given), -tb the prompt threads, one per physical core of the "
+		  "worker (prompt processing is compute bound)");
+	llama_options(plan);
 	if (!o->model)
 		plan_note(plan, "the model is a placeholder: give it with --model FILE.gguf (its size decides "
-		     "--mlock and the fit)");
+		     "the lock and the fit)");
 	else
 		plan_fit(plan, facts, &z, 1, "llama.cpp");
+	bitmap_free(set);
+	free(model);
 }
 
 /*** vLLM (CPU backend) ***/
 
-/* What the vLLM launch shares: the ranks' bind list, their CPUs and nodes. */
+/* Docker's /dev/shm is 64 MB; vLLM's docker examples for the CPU backend
+ * give 4g (PyTorch's processes share tensors through it, the CPU ranks
+ * all-reduce through it). */
+#define VLLM_SHM "4g"
+
+/* vLLM's checks on a tensor-parallel size tp:
+ *  - vllm/config (ModelConfig.verify_with_parallel_config): "Total number
+ *    of attention heads (H) must be divisible by tensor parallel size (tp)";
+ *  - vllm/model_executor/layers/linear.py (QKVParallelLinear.__init__):
+ *    the KV heads are split (divide(kv, tp)) when tp < kv, else replicated
+ *    (divide(tp, kv)): one must divide the other. */
+int plan_vllm_tp_ok(uint64_t heads, uint64_t kv, int tp)
+{
+	if (tp < 1 || !heads || heads % (uint64_t)tp)
+		return 0;
+	if (!kv)
+		return 1;
+	return (uint64_t)tp < kv ? kv % (uint64_t)tp == 0 : (uint64_t)tp % kv == 0;
+}
+
 struct vllm {
-	cJSON *plan, *workers, *env, *launch;
-	struct strbuf bind;
-	bitmap_t resv, all, s, mems;
+	cJSON *plan, *workers;
 	struct sizing z;
-	int tp, nodes_known;
-	double kvspace;
+	const struct plan_model *m;
+	int n, tp, groups, nodes_known;
+	double budget_min;      /* the smallest worker node's memory x NODE_SHARE; NAN unknown */
+	bitmap_t all, mems, s, resv;
 };
 
-/* One rank per worker, in worker order: its bind list, CPUs and node, and
- * the KV cache space the smallest node leaves. */
-static void vllm_ranks(struct vllm *v, const cJSON *facts)
+/* The memory of worker w's node, or NAN. */
+static double worker_mem(const cJSON *facts, const cJSON *w)
 {
-	cJSON *w;
-	int rank = 0;
-	cJSON_ArrayForEach(w, v->workers) {
-		int id = worker_node(w);
-		const char *cpus = fj_get_str(w, "cpus"), *r = fj_get_str(w, "reserved_cpus");
-		if (rank)
-			strbuf_addstr(&v->bind, "|");
-		strbuf_addstr(&v->bind, cpus ? cpus : "");
-		if (cpus && parse_cpulist(cpus, v->s) == 0)
-			bitmap_or(v->all, v->all, v->s);
-		if (r && *r && parse_cpulist(r, v->s) == 0) {
-			bitmap_or(v->resv, v->resv, v->s);
-			bitmap_or(v->all, v->all, v->s);
-		}
-		if (id >= 0)
-			bitmap_set(v->mems, (unsigned)id);
-		else
-			v->nodes_known = 0;
-		if (v->z.have_model && id >= 0) {
-			const cJSON *n = node_fact(facts, id);
-			double mem;
-			if (n && fj_get_num(n, "memory_bytes", &mem) && mem > 0) {
-				double left = mem * NODE_SHARE - v->z.weights / v->tp;
-				if (left < v->kvspace)
-					v->kvspace = left;
-			}
-		}
-		cJSON_AddNumberToObject(w, "rank", rank++);
-	}
+	const cJSON *n = worker_node(w) >= 0 ? node_fact(facts, worker_node(w)) : NULL;
+	double mem;
+	if (n && fj_get_num(n, "memory_bytes", &mem) && mem > 0)
+		return mem;
+	if (worker_node(w) < 0 && fj_get_num(facts_get(facts, "memory"), "total_bytes", &mem) && mem > 0)
+		return mem;
+	return NAN;
 }
 
-/* VLLM_CPU_KVCACHE_SPACE, or a note why not. */
-static void vllm_kvcache(struct vllm *v)
+/* Tensor parallel or one replica per node, and why. */
+static void vllm_choose(struct vllm *v, cJSON *par)
+{
+	const struct plan_model *m = v->m;
+	double need = v->z.weights + v->z.kv;
+	char a[32], b[32], *why = NULL;
+	int t;
+	v->tp = 1;
+	if (!m)
+		why = xstrdup("no --model: one replica per node (no cross-node traffic); give --model DIR, a "
+			      "Hugging Face checkpoint, and a model that does not fit one node is split by "
+			      "tensor parallelism");
+	else if (!isfinite(v->budget_min))
+		why = xstrdup("the nodes' memory is unknown, so whether the model fits one node is too: one "
+			      "replica per node");
+	else if (need <= v->budget_min)
+		why = xasprintf("the model (%s with its KV cache at --ctx %llu) fits one node (%s usable on "
+				"the smallest): one replica per node; tensor parallelism across nodes would put "
+				"a cross-node all-reduce in every layer", hb(need, a, sizeof(a)),
+				(unsigned long long)v->z.ctx, hb(v->budget_min, b, sizeof(b)));
+	else {
+		for (t = 2; t <= v->n; t++)
+			if (plan_vllm_tp_ok(m->heads, m->kv_heads, t) && need / t <= v->budget_min)
+				break;
+		if (t <= v->n) {
+			v->tp = t;
+			why = xasprintf("the model (%s with its KV cache at --ctx %llu) does not fit one node (%s "
+					"usable): tensor parallel %d, the smallest size that divides its %llu "
+					"attention heads (and %llu KV heads) and fits", hb(need, a, sizeof(a)),
+					(unsigned long long)v->z.ctx, hb(v->budget_min, b, sizeof(b)), t,
+					(unsigned long long)m->heads, (unsigned long long)m->kv_heads);
+		} else {
+			for (t = v->n; t > 1 && !plan_vllm_tp_ok(m->heads, m->kv_heads, t); t--)
+				;
+			v->tp = t;
+			why = xasprintf("the model (%s) fits no split over these %d nodes (see the fit): tensor "
+					"parallel %d, the largest size that divides its %llu attention heads and "
+					"%llu KV heads", hb(need, a, sizeof(a)), v->n, t,
+					(unsigned long long)m->heads, (unsigned long long)m->kv_heads);
+		}
+	}
+	v->groups = v->n / v->tp;
+	cJSON_AddStringToObject(par, "mode", v->tp > 1 ? "tensor" : "replicas");
+	cJSON_AddNumberToObject(par, "tensor_parallel_size", v->tp);
+	cJSON_AddNumberToObject(par, "replicas", v->groups);
+	cJSON_AddStringToObject(par, "why", why);
+	plan_note(v->plan, "vLLM: %s", why);
+	free(why);
+}
+
+/* VLLM_CPU_KVCACHE_SPACE for a replica whose smallest node has budget bytes
+ * usable: what its weight shard and the runtime's own reserve leave. */
+static void vllm_kvcache(struct vllm *v, cJSON *env, double budget, int first)
 {
 	cJSON *plan = v->plan;
-	double kvspace = v->kvspace;
-	char a[32];
-	if (!v->z.have_model)
-		plan_note(plan, "VLLM_CPU_KVCACHE_SPACE not set: give --model FILE.gguf, and it is sized from "
-		     "each node's memory less the worker's weight shard");
-	else if (!isfinite(kvspace))
-		plan_note(plan, "VLLM_CPU_KVCACHE_SPACE not set: the nodes' memory is unknown");
-	else if (kvspace < GIB)
-		plan_note(plan, "VLLM_CPU_KVCACHE_SPACE not set: less than 1 GiB is left on the smallest "
-		     "node once its weight shard is loaded (see the fit)");
-	else {
+	double shard = v->z.weights / v->tp, reserve = shard / 10 > GIB ? shard / 10 : GIB, left;
+	char a[32], b[32], c[32];
+	if (!v->z.have_model) {
+		if (first)
+			plan_note(plan, "VLLM_CPU_KVCACHE_SPACE not set: give --model DIR, and it is sized from "
+				  "each node's memory less the weight shard and the runtime's reserve");
+		return;
+	}
+	if (!isfinite(budget)) {
+		if (first)
+			plan_note(plan, "VLLM_CPU_KVCACHE_SPACE not set: the nodes' memory is unknown");
+		return;
+	}
+	left = budget - shard - reserve;
+	if (left < GIB) {
+		if (first)
+			plan_note(plan, "VLLM_CPU_KVCACHE_SPACE not set: less than 1 GiB is left on the smallest "
+				  "node once its weight shard and the runtime's reserve are counted (see the fit)");
+		return;
+	}
+	{
 		char val[32];
-		snprintf(val, sizeof(val), "%.0f", na_floor(kvspace / GIB));
-		cJSON_AddStringToObject(v->env, "VLLM_CPU_KVCACHE_SPACE", val);
-		plan_note(plan, "VLLM_CPU_KVCACHE_SPACE=%s (GiB per rank): %.0f%% of the smallest worker node's "
-		     "memory less its 1/%d share of the %s of weights", val, NODE_SHARE * 100, v->tp,
-		     hb(v->z.weights, a, sizeof(a)));
+		snprintf(val, sizeof(val), "%.0f", na_floor(left / GIB));
+		cJSON_AddStringToObject(env, "VLLM_CPU_KVCACHE_SPACE", val);
+		if (first)
+			plan_note(plan, "VLLM_CPU_KVCACHE_SPACE=%s (GiB per rank): %.0f%% of the smallest node's "
+				  "memory (the rest is the OS's and the page cache's) less the %s weight shard "
+				  "and a reserve of %s for the runtime's activations and buffers (a tenth of the "
+				  "shard, at least 1 GiB; check the rank's resident size under load)", val,
+				  NODE_SHARE * 100, hb(shard, a, sizeof(a)), hb(reserve, b, sizeof(b)));
+		if (first && v->z.kv_known && v->z.kv / v->tp > left)
+			plan_note(plan, "VLLM_CPU_KVCACHE_SPACE: less than one sequence at --ctx %llu fits (%s "
+				  "of KV cache per rank)", (unsigned long long)v->z.ctx,
+				  hb(v->z.kv / v->tp, c, sizeof(c)));
 	}
 }
 
-/* The API server on the reserved cores; then the one launch, each worker's
- * command and env. */
-static void vllm_launch(struct vllm *v, const struct plan_opts *o)
+/* One replica: workers [g*tp, g*tp+tp), one vllm serve, its env. */
+static void vllm_replica(struct vllm *v, const cJSON *facts, const struct plan_opts *o, int g,
+			 cJSON **top_env, cJSON **top_launch)
 {
-	cJSON *plan = v->plan, *launch = v->launch, *w;
-	const char *model = o->model ? o->model->path : "<model>";
-	char buf[8192];
-	/* On hybrids nothing is reserved per node: the E-cores keep house. */
-	if (bitmap_iszero(v->resv)) {
-		const char *h = fj_get_str(cJSON_GetObjectItemCaseSensitive(plan, "housekeeping"), "cpus");
-		if (h && *h && parse_cpulist(h, v->s) == 0)
-			bitmap_copy(v->resv, v->s);
+	cJSON *env = cJSON_CreateObject(), *launch = cJSON_CreateArray(), *w;
+	struct strbuf bind = STRBUF_INIT;
+	double budget = INFINITY;
+	int i, r = 0;
+	char *model = plan_path_arg(o->model ? o->model->path : "<model>");
+	for (i = g * v->tp; i < (g + 1) * v->tp; i++) {
+		const char *cpus;
+		double mem;
+		w = cJSON_GetArrayItem(v->workers, i);
+		cpus = fj_get_str(w, "cpus");
+		strbuf_addf(&bind, "%s%s", i > g * v->tp ? "|" : "", cpus ? cpus : "");
+		mem = worker_mem(facts, w);
+		budget = isfinite(mem) && mem * NODE_SHARE < budget ? mem * NODE_SHARE : isfinite(mem) ? budget : NAN;
 	}
-	bitmap_or(v->all, v->all, v->resv);
-	if (!bitmap_iszero(v->resv)) {
-		argv_add(launch, "taskset");
-		argv_add(launch, "-c");
-		argv_add(launch, cpulist_str(v->resv, buf, sizeof(buf)));
-		plan_note(plan, "vLLM: the API server runs on the housekeeping cores (taskset -c %s); the ranks' "
-		     "OpenMP threads on their bind lists. VLLM_CPU_NUM_OF_RESERVED_CPU is left unset: it "
-		     "applies to automatic binding, and the bind list leaves the reserved cores out already", buf);
-	} else
-		plan_note(plan, "vLLM: no core is reserved for the API server (--reserve 0): it competes with "
-		     "rank 0's threads; the docs keep one or two cores for it");
+	cJSON_AddStringToObject(env, "VLLM_CPU_OMP_THREADS_BIND", bind.buf ? bind.buf : "");
+	vllm_kvcache(v, env, budget, g == 0);
 	argv_add(launch, "vllm");
 	argv_add(launch, "serve");
 	argv_add(launch, model);
@@ -509,41 +703,56 @@ static void vllm_launch(struct vllm *v, const struct plan_opts *o)
 		argv_add(launch, "--max-model-len");
 		argv_addf(launch, "%llu", (unsigned long long)v->z.ctx);
 	}
-	cJSON_ArrayForEach(w, v->workers) {
-		cJSON_AddItemToObject(w, "command", cJSON_Duplicate(launch, 1));
-		cJSON_AddItemToObject(w, "env", cJSON_Duplicate(v->env, 1));
+	if (v->groups > 1) {
+		argv_add(launch, "--port");
+		argv_addf(launch, "%d", 8000 + g);
 	}
+	for (i = g * v->tp; i < (g + 1) * v->tp; i++) {
+		w = cJSON_GetArrayItem(v->workers, i);
+		cJSON_AddNumberToObject(w, "replica", g);
+		cJSON_AddNumberToObject(w, "rank", r++);
+		cJSON_AddItemToObject(w, "command", cJSON_Duplicate(launch, 1));
+		cJSON_AddItemToObject(w, "env", cJSON_Duplicate(env, 1));
+	}
+	if (g == 0) {
+		*top_env = env;
+		*top_launch = launch;
+	} else {
+		cJSON_Delete(env);
+		cJSON_Delete(launch);
+	}
+	strbuf_release(&bind);
+	free(model);
 }
 
-/* In a container: binding needs CAP_SYS_NICE and the NUMA system calls. */
+/* In a container: binding needs CAP_SYS_NICE; the page of NUMA system calls
+ * Docker's default seccomp profile opens with it. */
 static void vllm_container(struct vllm *v, const cJSON *facts)
 {
-	cJSON *plan = v->plan, *ctr;
+	cJSON *plan = v->plan, *ctr = cJSON_AddObjectToObject(plan, "container"), *d, *sc;
 	char buf[8192];
-	ctr = cJSON_AddObjectToObject(plan, "container");
-	{
-		cJSON *d = cJSON_AddArrayToObject(ctr, "docker_args"), *sc;
-		argv_add(d, "--cap-add");
-		argv_add(d, "SYS_NICE");
-		argv_add(d, "--security-opt");
-		argv_add(d, "seccomp=PROFILE.json");
-		argv_add(d, "--cpuset-cpus");
-		argv_add(d, cpulist_str(v->all, buf, sizeof(buf)));
-		if (v->nodes_known) {
-			argv_add(d, "--cpuset-mems");
-			argv_add(d, cpulist_str(v->mems, buf, sizeof(buf)));
-		}
-		sc = cJSON_AddArrayToObject(ctr, "seccomp_allow");
-		argv_add(sc, "get_mempolicy");
-		argv_add(sc, "set_mempolicy");
-		argv_add(sc, "mbind");
-		argv_add(sc, "migrate_pages");
-		argv_add(sc, "move_pages");
-		cJSON_AddStringToObject(ctr, "why",
-			"the ranks bind their threads and memory with sched_setaffinity and the NUMA system "
-			"calls: without CAP_SYS_NICE and a seccomp profile that allows get_mempolicy and "
-			"migrate_pages, binding silently weakens");
+	d = cJSON_AddArrayToObject(ctr, "docker_args");
+	argv_add(d, "--cap-add");
+	argv_add(d, "SYS_NICE");
+	argv_add(d, "--shm-size");
+	argv_add(d, VLLM_SHM);
+	argv_add(d, "--cpuset-cpus");
+	argv_add(d, cpulist_str(v->all, buf, sizeof(buf)));
+	if (v->nodes_known) {
+		argv_add(d, "--cpuset-mems");
+		argv_add(d, cpulist_str(v->mems, buf, sizeof(buf)));
 	}
+	cJSON_AddStringToObject(ctr, "seccomp", "docker-default");
+	sc = cJSON_AddArrayToObject(ctr, "seccomp_allow");
+	argv_add(sc, "get_mempolicy");
+	argv_add(sc, "mbind");
+	argv_add(sc, "set_mempolicy");
+	cJSON_AddStringToObject(ctr, "why",
+		"the ranks bind their threads (sched_setaffinity) and memory (set_mempolicy, mbind: "
+		"vLLM's init_cpu_threads_env) themselves. Docker's default seccomp profile allows "
+		"get_mempolicy, mbind and set_mempolicy to a container with CAP_SYS_NICE, so no profile "
+		"of its own is needed; it denies migrate_pages, so the pages a rank touched before it "
+		"bound itself stay where they are (vLLM warns). --shm-size: Docker's /dev/shm is 64 MB");
 	{
 		const cJSON *nice = facts_get(facts, "process.capabilities.sys_nice");
 		const cJSON *gm = facts_get(facts, "process.mempolicy.get_mempolicy");
@@ -552,44 +761,84 @@ static void vllm_container(struct vllm *v, const cJSON *facts)
 			     "its memory (docker: --cap-add SYS_NICE)");
 		if (cJSON_IsString(gm) && !strcmp(gm->valuestring, "denied"))
 			plan_note(plan, "get_mempolicy is denied here (seccomp): vLLM's NUMA binding needs it; "
-			     "allow it in the container's seccomp profile");
+			     "Docker's default profile allows it with CAP_SYS_NICE");
 	}
 }
 
 static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *o)
 {
-	struct vllm v = { .plan = plan, .bind = STRBUF_INIT, .nodes_known = 1, .kvspace = INFINITY };
-	const int tp = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "workers"));
+	struct vllm v = { .plan = plan, .nodes_known = 1, .budget_min = INFINITY, .m = o->model };
+	cJSON *w, *par, *env = NULL, *launch = NULL;
+	int g;
+	char buf[8192];
 
 	v.workers = cJSON_GetObjectItemCaseSensitive(plan, "workers");
-	v.env = cJSON_CreateObject();
-	v.launch = cJSON_CreateArray();
-	v.resv = bitmap_alloc();
+	v.n = cJSON_GetArraySize(v.workers);
 	v.all = bitmap_alloc();
-	v.s = bitmap_alloc();
 	v.mems = bitmap_alloc();
-	v.tp = tp;
+	v.s = bitmap_alloc();
+	v.resv = bitmap_alloc();
 	sizing(o, &v.z);
-	vllm_ranks(&v, facts);
-	cJSON_AddStringToObject(v.env, "VLLM_CPU_OMP_THREADS_BIND", v.bind.buf ? v.bind.buf : "");
-	vllm_kvcache(&v);
-	vllm_launch(&v, o);
-	if (o->model && str_endswith(o->model->path, ".gguf"))
-		plan_note(plan, "vLLM reads a GGUF file with the tokenizer of the model it came from: add "
-		     "--tokenizer ORIGINAL-MODEL to the launch");
-	cJSON_AddItemToObject(plan, "env", v.env);
-	cJSON_AddNumberToObject(plan, "tensor_parallel_size", tp);
-	cJSON_AddItemToObject(plan, "launch", v.launch);
-	plan_note(plan, "vLLM: one process starts all %d rank%s (one per worker, in worker order); each "
-	     "worker's command and env are that one launch", tp, tp == 1 ? "" : "s");
+	cJSON_ArrayForEach(w, v.workers) {
+		const char *cpus = fj_get_str(w, "cpus"), *r = fj_get_str(w, "reserved_cpus");
+		double mem = worker_mem(facts, w);
+		if (cpus && parse_cpulist(cpus, v.s) == 0)
+			bitmap_or(v.all, v.all, v.s);
+		if (r && *r && parse_cpulist(r, v.s) == 0) {
+			bitmap_or(v.all, v.all, v.s);
+			bitmap_or(v.resv, v.resv, v.s);
+		}
+		if (worker_node(w) >= 0)
+			bitmap_set(v.mems, (unsigned)worker_node(w));
+		else
+			v.nodes_known = 0;
+		if (!isfinite(mem))
+			v.budget_min = NAN;
+		else if (mem * NODE_SHARE < v.budget_min)
+			v.budget_min = mem * NODE_SHARE;
+	}
+	{
+		/* On hybrids nothing is reserved per node: the E-cores keep house. */
+		const char *h = fj_get_str(cJSON_GetObjectItemCaseSensitive(plan, "housekeeping"), "cpus");
+		if (bitmap_iszero(v.resv) && h && *h && parse_cpulist(h, v.s) == 0) {
+			bitmap_or(v.all, v.all, v.s);
+			bitmap_or(v.resv, v.resv, v.s);
+		}
+	}
+	par = cJSON_AddObjectToObject(plan, "parallel");
+	vllm_choose(&v, par);
+	for (g = 0; g < v.groups; g++)
+		vllm_replica(&v, facts, o, g, &env, &launch);
+	if (v.n % v.tp)
+		plan_note(plan, "vLLM: %d worker%s left without a rank (%d nodes are not a multiple of tensor "
+			  "parallel %d)", v.n % v.tp, v.n % v.tp == 1 ? "" : "s", v.n, v.tp);
+	cJSON_AddNumberToObject(plan, "tensor_parallel_size", v.tp);
+	if (v.groups == 1) {
+		cJSON_AddItemToObject(plan, "env", env);
+		cJSON_AddItemToObject(plan, "launch", launch);
+		plan_note(plan, "vLLM: one process starts all %d rank%s (one per worker, in worker order); "
+			  "each worker's command and env are that one launch", v.tp, v.tp == 1 ? "" : "s");
+	} else {
+		cJSON_Delete(env);
+		cJSON_Delete(launch);
+		plan_note(plan, "vLLM: %d processes, one per replica, on ports 8000-%d: put a load balancer "
+			  "in front", v.groups, 8000 + v.groups - 1);
+	}
+	if (bitmap_iszero(v.resv))
+		plan_note(plan, "vLLM: no core is reserved for the API server (--reserve 0): it competes with "
+			  "the ranks' threads; the docs keep one or two cores for it");
+	else
+		plan_note(plan, "vLLM: the API server is not pinned: taskset on vllm serve would narrow the "
+			  "affinity its ranks inherit and that vLLM's automatic binding reads "
+			  "(sched_getaffinity); the bind list keeps the ranks' OpenMP threads off the reserved "
+			  "cores (%s), where the API server then runs", cpulist_str(v.resv, buf, sizeof(buf)));
 	vllm_container(&v, facts);
 	if (v.z.have_model)
-		plan_fit(plan, facts, &v.z, tp > 0 ? tp : 1, "vllm");
-	strbuf_release(&v.bind);
-	bitmap_free(v.resv);
+		plan_fit(plan, facts, &v.z, v.tp, "vllm");
 	bitmap_free(v.all);
-	bitmap_free(v.s);
 	bitmap_free(v.mems);
+	bitmap_free(v.s);
+	bitmap_free(v.resv);
 }
 
 /*** The table ***/

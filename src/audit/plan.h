@@ -15,11 +15,26 @@ struct plan_opts {
 	const struct plan_model *model;   /* from --model, or NULL */
 	int64_t ctx;           /* --ctx; -1: the model's, capped at 4096 */
 	const cJSON *bench;    /* a bench document (bench --sweep), or NULL */
+	/* llama.cpp's syntax: how cmd/plan.c found it out (runtime_syntax()). */
+	const struct plan_syntax *syntax;
 };
 
-/* What the planner knows of the model (cmd/plan.c reads the GGUF). */
+/* The llama-server the lines are for: its --help decides the syntax. */
+struct plan_syntax {
+	int load_mode;         /* 1: -lm/--load-mode; 0: --no-mmap/--mlock (before PR 20834) */
+	const char *bin;       /* the program asked; NULL: none, today's syntax assumed */
+	const char *version;   /* its --version line, or NULL */
+	const char *why;       /* when assumed: why no program was asked (one line) */
+};
+
+/* What the planner knows of the model (cmd/plan.c reads the GGUF, or the
+ * Hugging Face checkpoint directory: config.json and safetensors headers). */
 struct plan_model {
 	const char *path;
+	int checkpoint;               /* 1: a checkpoint directory (vLLM); 0: a GGUF file */
+	/* A checkpoint's config.json (0 for a GGUF file): */
+	uint64_t heads, kv_heads, layers, hidden, head_dim;
+	const char *dtype;
 	uint64_t weight_bytes;        /* the tensor table's sum: what each copy holds */
 	uint64_t kv_bytes_per_pos;    /* KV cache per context position (f16); 0 unknown */
 	uint64_t n_ctx_train;         /* 0 unknown */
@@ -34,6 +49,12 @@ struct plan_runtime {
 };
 extern const struct plan_runtime plan_runtimes[];
 const struct plan_runtime *plan_runtime_find(const char *name);
+/* A model path as a runtime's argument (malloc'd): "./" before a relative
+ * path that starts with '-', so that no parser reads it as an option. */
+char *plan_path_arg(const char *path);
+/* Whether vLLM accepts tensor parallel size tp for a model of heads
+ * attention heads and kv KV heads (audit/plan-runtime.c cites its checks). */
+int plan_vllm_tp_ok(uint64_t heads, uint64_t kv, int tp);
 /* After the workers are placed: the bench knee, the runtime, the fit. */
 void plan_runtime_apply(cJSON *plan, const cJSON *facts, const struct plan_opts *o);
 

@@ -3,6 +3,8 @@
 #include "audit/audit.h"
 #include "cmd/cli.h"
 #include "read/gguf.h"
+#include "read/hfmodel.h"
+#include "read/runbin.h"
 #include "audit/plan.h"
 #include "lib/output.h"
 #include "lib/quote.h"
@@ -12,9 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum { OPT_COMMAND = 256, OPT_RESERVE, OPT_UNIT, OPT_REPORT, OPT_PROFILE, OPT_RUNTIME, OPT_MODEL,
-	OPT_CTX, OPT_BENCH };
+	OPT_CTX, OPT_BENCH, OPT_RUNTIME_BIN };
 
 struct plan_args {
 	struct plan_opts o;
@@ -22,6 +25,10 @@ struct plan_args {
 	const char *profile;
 	const char *model;
 	const char *bench;
+	const char *runtime_bin;
+	struct plan_syntax syntax;
+	struct hf_model hf;
+	char *bin_found, *version;
 };
 
 static void plan_init(void *args)
@@ -66,17 +73,46 @@ static int plan_option(void *args, int key, const char *arg)
 		return 0;
 	}
 	case OPT_BENCH: a->bench = arg; return 0;
+	case OPT_RUNTIME_BIN: a->runtime_bin = arg; return 0;
 	}
 	return -1;
 }
 
 /* The model's figures for the planner: weights from the tensor table, KV
  * cache per position (f16) from the metadata, as bench reads them. */
-static int plan_read_model(const char *path, struct plan_model *pm)
+static int plan_read_model(struct plan_args *a, const char *path, struct plan_model *pm)
 {
 	struct gguf_file g;
 	struct gguf_model m;
-	int e = gguf_open(&g, path);
+	const char *rt = a->o.runtime ? a->o.runtime->name : NULL;
+	int e;
+	if (hf_is_dir(path)) {
+		struct hf_model *h = &a->hf;
+		if (rt && !strcmp(rt, "llama.cpp"))
+			return error("'%s' is a checkpoint directory: llama.cpp loads one GGUF file (convert it "
+				     "with llama.cpp's convert_hf_to_gguf.py)", path);
+		if (hf_model_read(path, h) < 0)
+			return error("%s", h->err);
+		memset(pm, 0, sizeof(*pm));
+		pm->path = path;
+		pm->checkpoint = 1;
+		pm->heads = h->heads;
+		pm->kv_heads = h->kv_heads;
+		pm->layers = h->layers;
+		pm->hidden = h->hidden;
+		pm->head_dim = h->head_dim;
+		pm->dtype = h->dtype;
+		pm->weight_bytes = h->weight_bytes;
+		pm->kv_bytes_per_pos = hf_kv_bytes_per_pos(h);
+		pm->n_ctx_train = h->max_pos;
+		return 0;
+	}
+	if (rt && !strcmp(rt, "vllm") && access(path, F_OK) < 0)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	if (rt && !strcmp(rt, "vllm"))
+		return error("'%s': vLLM's CPU backend cannot load a GGUF file: plan it with --runtime "
+			     "llama.cpp, or give --model a Hugging Face checkpoint directory", path);
+	e = gguf_open(&g, path);
 	if (e == GGUF_EIO) {
 		error("cannot read '%s': %s", path, g.err);
 		gguf_close(&g);
@@ -194,7 +230,71 @@ static int output_is_dir(const char *o)
 	return o && ((stat(o, &sb) == 0 && S_ISDIR(sb.st_mode)) || str_endswith(o, "/"));
 }
 
-static int plan_cmd(struct invocation *inv)
+/* The first line of text that holds needle, into a malloc'd string. */
+static char *line_with(const char *text, const char *needle)
+{
+	const char *p = strstr(text, needle), *b, *e;
+	if (!p)
+		return NULL;
+	for (b = p; b > text && b[-1] != '\n'; b--)
+		;
+	e = strchrnul(p, '\n');
+	return xstrndup(b, (size_t)(e - b));
+}
+
+/* llama.cpp's syntax from the llama-server the node runs: --runtime-bin, else
+ * llama-server on $PATH when the plan is for this machine (no --sysroot, no
+ * --report); without one, today's (-lm/--load-mode), said so in the plan. */
+static int plan_syntax(struct plan_args *a)
+{
+	struct plan_syntax *s = &a->syntax;
+	const char *bin = a->runtime_bin;
+	char err[600], *out = NULL;
+	int st;
+	s->load_mode = 1;
+	a->o.syntax = s;
+	if (!bin) {
+		if (a->report || G.probe.sysroot) {
+			s->why = a->report ? "the plan is from a saved report" : "the plan is for a --sysroot, "
+				"not this machine";
+			return 0;
+		}
+		bin = a->bin_found = runbin_lookup("llama-server");
+		if (!bin) {
+			s->why = "no llama-server on $PATH";
+			return 0;
+		}
+	}
+	if (runbin_capture(bin, "--help", 20, &out, &st, err, sizeof(err)) < 0) {
+		if (a->runtime_bin)
+			return error("--runtime-bin: %s", err);
+		s->why = "llama-server on $PATH could not be asked";
+		return 0;
+	}
+	if (strstr(out, "--load-mode"))
+		s->load_mode = 1;
+	else if (strstr(out, "--no-mmap") || strstr(out, "--mlock"))
+		s->load_mode = 0;
+	else {
+		char b[64];
+		free(out);
+		if (a->runtime_bin)
+			return error("--runtime-bin: '%s --help' names neither --load-mode nor --no-mmap: not a "
+				     "llama-server", str_shown(bin, b, sizeof(b)));
+		s->why = "llama-server on $PATH names neither --load-mode nor --no-mmap in its --help";
+		return 0;
+	}
+	free(out);
+	s->bin = bin;
+	if (runbin_capture(bin, "--version", 20, &out, &st, err, sizeof(err)) == 0) {
+		a->version = line_with(out, "version:");
+		s->version = a->version;
+		free(out);
+	}
+	return 0;
+}
+
+static int plan_cmd_run(struct invocation *inv)
 {
 	struct plan_args *a = inv->args;
 	cJSON *report;
@@ -204,7 +304,11 @@ static int plan_cmd(struct invocation *inv)
 	struct plan_model model;
 	cJSON *bench = NULL;
 
-	if (a->model && plan_read_model(a->model, &model) < 0)
+	if (a->model && plan_read_model(a, a->model, &model) < 0)
+		return -1;
+	if (a->runtime_bin && (!a->o.runtime || strcmp(a->o.runtime->name, "llama.cpp")))
+		return usage_error("plan", "--runtime-bin goes with --runtime llama.cpp");
+	if (a->o.runtime && !strcmp(a->o.runtime->name, "llama.cpp") && plan_syntax(a) < 0)
 		return -1;
 	if (a->model)
 		a->o.model = &model;
@@ -283,6 +387,7 @@ static int plan_cmd(struct invocation *inv)
 		cJSON_AddStringToObject(inv->doc.json, "profile_chosen", fj_get_str(p, "chosen"));
 	a->o.bench = NULL;
 	a->o.model = NULL;
+	a->o.syntax = NULL;
 	cJSON_Delete(report);
 	cJSON_Delete(bench);
 	if (inv->doc.json && inv->format && inv->format->render == plan_render_systemd && output_is_dir(G.output)) {
@@ -293,6 +398,17 @@ static int plan_cmd(struct invocation *inv)
 	return EXIT_OK;
 }
 
+static int plan_cmd(struct invocation *inv)
+{
+	struct plan_args *a = inv->args;
+	int r = plan_cmd_run(inv);
+	a->o.syntax = NULL;
+	free(a->bin_found);
+	free(a->version);
+	a->bin_found = a->version = NULL;
+	return r;
+}
+
 static const struct cmd_option plan_options[] = {
 	{ "command", OPT_COMMAND, "CMD", "the worker command (default: a marked placeholder)" },
 	{ "reserve", OPT_RESERVE, "N", "cores per node kept for the OS and the orchestrator" },
@@ -300,11 +416,14 @@ static const struct cmd_option plan_options[] = {
 	{ "report", OPT_REPORT, "FILE", "plan from a saved 'check --format json' report" },
 	{ "profile", OPT_PROFILE, "NAME", "the profile whose findings are fixed (default agent-cpu-inference; agent-vm-guest on a virtual guest)" },
 	{ "runtime", OPT_RUNTIME, "NAME", "launch lines in a runtime's own terms: llama.cpp or vllm" },
-	{ "model", OPT_MODEL, "FILE", "the GGUF model: its size sizes --mlock, the KV cache space and\n"
-	  "the fit per node" },
+	{ "model", OPT_MODEL, "PATH", "the model: a GGUF file (llama.cpp) or a Hugging Face checkpoint\n"
+	  "directory (vLLM); its size sizes --mlock, the KV cache space,\n"
+	  "vLLM's tensor parallelism and the fit per node" },
 	{ "ctx", OPT_CTX, "N", "context length the fit counts the KV cache at (and -c/--max-model-len)" },
 	{ "bench", OPT_BENCH, "FILE", "a 'bench --sweep --format json' document: its knee per node\n"
 	  "becomes -t where below the cores" },
+	{ "runtime-bin", OPT_RUNTIME_BIN, "PATH", "the llama-server whose --help decides the syntax (default:\n"
+	  "llama-server on $PATH, when planning for this machine)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -323,7 +442,7 @@ const struct command cmd_plan = {
 	.name = "plan",
 	.summary = "the fixes: numactl/taskset per NUMA node, sysctl.d, kernel command line, systemd, BIOS",
 	.synopsis = "[--command CMD] [--reserve N] [--unit NAME] [--report FILE] [--profile NAME]\n"
-		    "[--runtime NAME] [--model FILE] [--ctx N] [--bench FILE]",
+		    "[--runtime NAME] [--model PATH] [--ctx N] [--bench FILE] [--runtime-bin PATH]",
 	.description =
 		"Print the fixes for this node; never change anything.  One inference worker\n"
 		"per NUMA node with CPUs, one hardware thread per physical core (P-cores only\n"

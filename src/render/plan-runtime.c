@@ -68,6 +68,92 @@ static void sh_line(FILE *out, const char *indent, const cJSON *env, const cJSON
 	strbuf_release(&sb);
 }
 
+/* vLLM: each replica's line (at its rank 0), the container line. */
+static void render_vllm(FILE *out, const cJSON *plan, const cJSON *workers)
+{
+	const cJSON *w, *it;
+	const cJSON *ctr = cJSON_GetObjectItemCaseSensitive(plan, "container");
+	const cJSON *par = cJSON_GetObjectItemCaseSensitive(plan, "parallel");
+	double d;
+	int tp = fj_get_num(par, "tensor_parallel_size", &d) ? (int)d : 1;
+	if (tp > 1)
+		tx_section(out, "Launch (vLLM CPU backend: tensor parallel, one rank per worker)");
+	else
+		tx_section(out, "Launch (vLLM CPU backend: one replica per worker)");
+	cJSON_ArrayForEach(w, workers) {
+		const cJSON *node = cJSON_GetObjectItemCaseSensitive(w, "node");
+		double rank, rep;
+		if (!fj_get_num(w, "rank", &rank) || rank != 0 || !fj_get_num(w, "replica", &rep))
+			continue;
+		if (cJSON_IsNumber(node))
+			fprintf(out, "  replica %d (from node %d):\n", (int)rep, node->valueint);
+		else
+			fprintf(out, "  replica %d:\n", (int)rep);
+		sh_line(out, "    ", cJSON_GetObjectItemCaseSensitive(w, "env"),
+			cJSON_GetObjectItemCaseSensitive(w, "command"));
+	}
+	if (ctr) {
+		struct strbuf sb = STRBUF_INIT;
+		int bad = 0;
+		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ctr, "docker_args")) {
+			if (!cJSON_IsString(it))
+				continue;
+			strbuf_add(&sb, " ", 1);
+			bad |= sh_word(&sb, it->valuestring) < 0;
+		}
+		fprintf(out, "  in a container: docker run%s ...\n", bad ? " (refused: a word is not one line)" : sb.buf ? sb.buf : "");
+		strbuf_release(&sb);
+		fputs("    Docker's default seccomp profile allows", out);
+		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ctr, "seccomp_allow"))
+			if (cJSON_IsString(it))
+				fprintf(out, " %s", it->valuestring);
+		fputs(" with SYS_NICE\n", out);
+	}
+}
+
+/* llama.cpp: the syntax, each worker's two lines, the optional options. */
+static void render_llama(FILE *out, const cJSON *plan, const cJSON *workers)
+{
+	const cJSON *w, *it;
+	const cJSON *sx = cJSON_GetObjectItemCaseSensitive(plan, "runtime_syntax");
+	tx_section(out, "Launch (llama.cpp: one server per worker)");
+	if (sx) {
+		const char *from = fj_get_str(sx, "from"), *load = fj_get_str(sx, "load");
+		if (from)
+			fprintf(out, "  syntax: %s, from %s --help\n", load ? load : "?", from);
+		else
+			fprintf(out, "  syntax: %s, assumed (%s)\n", load ? load : "?",
+				fj_get_str(sx, "assumed_because") ? fj_get_str(sx, "assumed_because") : "?");
+	}
+	cJSON_ArrayForEach(w, workers) {
+		const cJSON *node = cJSON_GetObjectItemCaseSensitive(w, "node");
+		if (!cJSON_GetObjectItemCaseSensitive(w, "command"))
+			continue;
+		if (cJSON_IsNumber(node))
+			fprintf(out, "  node %d:\n", node->valueint);
+		else
+			fputs("  all CPUs:\n", out);
+		sh_line(out, "    ", cJSON_GetObjectItemCaseSensitive(w, "env"),
+			cJSON_GetObjectItemCaseSensitive(w, "command"));
+		if (cJSON_GetObjectItemCaseSensitive(w, "command_without_numactl")) {
+			fputs("    without numactl:\n", out);
+			sh_line(out, "    ", NULL, cJSON_GetObjectItemCaseSensitive(w, "command_without_numactl"));
+		}
+	}
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(plan, "runtime_options")) {
+		const cJSON *arg;
+		struct strbuf sb = STRBUF_INIT;
+		cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(it, "args"))
+			if (cJSON_IsString(arg)) {
+				strbuf_add(&sb, " ", 1);
+				sh_word(&sb, arg->valuestring);
+			}
+		fprintf(out, "  may add%s: %s\n", sb.buf ? sb.buf : "",
+			fj_get_str(it, "why") ? fj_get_str(it, "why") : "");
+		strbuf_release(&sb);
+	}
+}
+
 void plan_render_runtime_text(FILE *out, const cJSON *plan)
 {
 	const char *rt = fj_get_str(plan, "runtime");
@@ -75,44 +161,10 @@ void plan_render_runtime_text(FILE *out, const cJSON *plan)
 	char a[32], b[32];
 	if (!rt || !cJSON_GetArraySize(workers))
 		return;
-	if (!strcmp(rt, "vllm")) {
-		const cJSON *ctr = cJSON_GetObjectItemCaseSensitive(plan, "container");
-		tx_section(out, "Launch (vLLM CPU backend: one rank per worker)");
-		sh_line(out, "  ", cJSON_GetObjectItemCaseSensitive(plan, "env"),
-			cJSON_GetObjectItemCaseSensitive(plan, "launch"));
-		if (ctr) {
-			struct strbuf sb = STRBUF_INIT;
-			int bad = 0;
-			cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ctr, "docker_args")) {
-				if (!cJSON_IsString(it))
-					continue;
-				strbuf_add(&sb, " ", 1);
-				bad |= sh_word(&sb, it->valuestring) < 0;
-			}
-			fprintf(out, "  in a container: docker run%s ...\n", bad ? " (refused: a word is not one line)" : sb.buf ? sb.buf : "");
-			strbuf_release(&sb);
-			fputs("    where PROFILE.json allows", out);
-			cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ctr, "seccomp_allow"))
-				if (cJSON_IsString(it))
-					fprintf(out, " %s", it->valuestring);
-			fputc('\n', out);
-		}
-	} else {
-		tx_section(out, "Launch (llama.cpp: one server per worker)");
-		cJSON_ArrayForEach(w, workers) {
-			const cJSON *node = cJSON_GetObjectItemCaseSensitive(w, "node");
-			if (cJSON_IsNumber(node))
-				fprintf(out, "  node %d:\n", node->valueint);
-			else
-				fputs("  all CPUs:\n", out);
-			sh_line(out, "    ", cJSON_GetObjectItemCaseSensitive(w, "env"),
-				cJSON_GetObjectItemCaseSensitive(w, "command"));
-			if (cJSON_GetObjectItemCaseSensitive(w, "command_without_numactl")) {
-				fputs("    without numactl:\n", out);
-				sh_line(out, "    ", NULL, cJSON_GetObjectItemCaseSensitive(w, "command_without_numactl"));
-			}
-		}
-	}
+	if (!strcmp(rt, "vllm"))
+		render_vllm(out, plan, workers);
+	else
+		render_llama(out, plan, workers);
 	fit = cJSON_GetObjectItemCaseSensitive(plan, "fit");
 	if (fit) {
 		const cJSON *kv = cJSON_GetObjectItemCaseSensitive(fit, "kv_bytes");
