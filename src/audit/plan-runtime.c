@@ -10,6 +10,7 @@
 #include "lib/fmath.h"
 
 #include "lib/bitmap.h"
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,9 +32,9 @@ static const char *hb(double v, char *buf, size_t n)
 static const cJSON *node_fact(const cJSON *facts, int id)
 {
 	const cJSON *n;
-	double d;
+	long long d;
 	cJSON_ArrayForEach(n, facts_get(facts, "numa.nodes"))
-		if (fj_get_num(n, "id", &d) && (int)d == id)
+		if (fj_int(cJSON_GetObjectItemCaseSensitive(n, "id"), 0, INT_MAX, &d) == 1 && d == id)
 			return n;
 	return NULL;
 }
@@ -41,8 +42,8 @@ static const cJSON *node_fact(const cJSON *facts, int id)
 /* A worker's node id, or -1 when it has none (the nodes are unknown). */
 static int worker_node(const cJSON *w)
 {
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(w, "node");
-	return cJSON_IsNumber(n) ? (int)n->valuedouble : -1;
+	long long n;
+	return fj_int(cJSON_GetObjectItemCaseSensitive(w, "node"), 0, INT_MAX, &n) == 1 ? (int)n : -1;
 }
 
 static void argv_add(cJSON *argv, const char *s)
