@@ -276,6 +276,15 @@ for c in check probe plan snapshot bench; do
 done
 bad "$tmp/emptydir" "cannot use sysroot '$tmp/emptydir': it holds nothing a capture holds" "an empty --sysroot" check --format tap
 bad "$tmp/emptydir" "it holds nothing a capture holds" "an empty --sysroot" -q
+# The same folder as an archive (tar czf of the folder above a capture, with
+# the capture one level too deep, and a second folder beside it): refused after
+# unpacking, for every command that reads a machine.
+mkdir "$tmp/above/notes"
+tar -C "$tmp/above" -czf "$tmp/above.tar.gz" .
+for c in check probe plan; do
+	bad "$tmp/above.tar.gz" "the archive holds nothing a capture holds \\(no proc/, sys/ or nodeaudit/\\)" \
+		"--sysroot archive of the folder above a capture" $c
+done
 # An empty one beside a dump is the dump's machine with nothing else.
 "$NODEAUDIT" --sysroot "$tmp/emptydir" --smbios /dev/null probe --only memory >/dev/null 2>"$tmp/err"
 if grep -q "holds nothing a capture holds" "$tmp/err"; then nok "an empty --sysroot beside --smbios refused"

@@ -86,8 +86,8 @@ grep -q '"llama-server -m MODEL.gguf"' "$tmp/t60"; ok $? "a note's quoted comman
 # plan --help: no sentence broken by a hard line break ("and" or "node" alone).
 COLUMNS=80 "$NODEAUDIT" plan --help >"$tmp/help"
 ! grep -Eqx ' *(and|node)' "$tmp/help"; ok $? "plan --help: no 'and' or 'node' alone on a line"
-tr '\n' ' ' <"$tmp/help" | tr -s ' ' | grep -q 'the KV cache space and the fit per node --ctx'; ok $? "plan --help: --model's sentence whole"
-tr '\n' ' ' <"$tmp/help" | tr -s ' ' | grep -q 'its knee per node becomes -t where below the cores --format'; ok $? "plan --help: --bench's sentence whole"
+tr '\n' ' ' <"$tmp/help" | tr -s ' ' | grep -q 'which sizes --mlock, the KV cache, vLLM.s tensor parallelism and the fit per node --ctx'; ok $? "plan --help: --model's sentence whole"
+tr '\n' ' ' <"$tmp/help" | tr -s ' ' | grep -q 'its knee per node becomes -t where below the cores --runtime-bin'; ok $? "plan --help: --bench's sentence whole"
 "$NODEAUDIT" plan --report "$rep" --format json -o "$tmp/plan.json"; ok $? "json format runs"
 printf '{"schema":"nodeaudit.plan/1","workers":[{"node":0,"cpus":"1-3","threads":3,"reserved_cpus":"0,8"},{"node":1,"cpus":"5-7","threads":3}],"feeders":[{"bdf":"0000:81:00.0","node":1}]}' >"$tmp/want.json"
 "$JSUBSET" "$tmp/want.json" "$tmp/plan.json"; ok $? "json plan as designed"

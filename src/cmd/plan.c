@@ -417,8 +417,8 @@ static const struct cmd_option plan_options[] = {
 	{ "profile", OPT_PROFILE, "NAME", "the profile whose findings are fixed (default agent-cpu-inference; agent-vm-guest on a virtual guest)" },
 	{ "runtime", OPT_RUNTIME, "NAME", "launch lines in a runtime's own terms: llama.cpp or vllm" },
 	{ "model", OPT_MODEL, "PATH", "the model: a GGUF file (llama.cpp) or a Hugging Face checkpoint\n"
-	  "directory (vLLM); its size sizes --mlock, the KV cache space,\n"
-	  "vLLM's tensor parallelism and the fit per node" },
+	  "directory (vLLM), which sizes --mlock, the KV cache, vLLM's tensor\n"
+	  "parallelism and the fit per node" },
 	{ "ctx", OPT_CTX, "N", "context length the fit counts the KV cache at (and -c/--max-model-len)" },
 	{ "bench", OPT_BENCH, "FILE", "a 'bench --sweep --format json' document: its knee per node\n"
 	  "becomes -t where below the cores" },

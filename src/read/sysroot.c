@@ -16,6 +16,23 @@
 
 /*** Opening and closing ***/
 
+/* Whether root has a proc/, sys/ or nodeaudit/ directory: what every
+ * capture holds. */
+static int holds_capture(const char *root)
+{
+	static const char *const parts[] = { "nodeaudit", "proc", "sys" };
+	size_t i;
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		char *p = xasprintf("%s/%s", root, parts[i]);
+		struct stat sb;
+		int ok = lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+		free(p);
+		if (ok)
+			return 1;
+	}
+	return 0;
+}
+
 /* An archive holding one top-level directory (as hwloc's and util-linux's
  * test dumps do) has its sysroot inside that directory. */
 static void descend_single_dir(struct sysroot *sr)
@@ -85,6 +102,15 @@ int sysroot_open(struct sysroot *sr, const char *dir)
 		/* An archive holding one top-level directory (as hwloc's and
 		 * util-linux's test dumps do) has its sysroot inside it. */
 		descend_single_dir(sr);
+		/* An archive of anything else (the folder above a capture, a
+		 * backup) would pass a node with no facts: refused, as a
+		 * directory holding none of these is (cmd/cli.c). */
+		if (!holds_capture(sr->root)) {
+			error("cannot use sysroot '%s': the archive holds nothing a capture holds (no proc/, sys/ "
+			      "or nodeaudit/)", dir);
+			sysroot_close(sr);
+			return -1;
+		}
 	} else if (S_ISDIR(st.st_mode)) {
 		size_t n = strlen(dir);
 		sr->root = xstrdup(dir);
