@@ -294,6 +294,32 @@ static int plan_syntax(struct plan_args *a)
 	return 0;
 }
 
+/* A 'bench --sweep --format json' document with a sweep whose figures are
+ * in range, or NULL after one line. */
+static cJSON *plan_load_bench(const char *path)
+{
+	cJSON *bench = audit_load_doc(path, "nodeaudit.bench/1",
+				      "a 'nodeaudit bench --sweep --format json' document", 64u << 20);
+	char *why;
+	if (!bench)
+		return NULL;
+	if (!facts_get(cJSON_GetObjectItemCaseSensitive(bench, "bench"), "sweep.nodes")) {
+		cJSON_Delete(bench);
+		error("'%s' has no thread sweep (bench.sweep.nodes): run 'nodeaudit bench --sweep --format json'",
+		      path);
+		return NULL;
+	}
+	why = plan_sweep_refusal(facts_get(cJSON_GetObjectItemCaseSensitive(bench, "bench"), "sweep.nodes"),
+				 "bench.sweep.nodes");
+	if (why) {
+		error("'%s': %s", path, why);
+		free(why);
+		cJSON_Delete(bench);
+		return NULL;
+	}
+	return bench;
+}
+
 static int plan_cmd_run(struct invocation *inv)
 {
 	struct plan_args *a = inv->args;
@@ -313,25 +339,8 @@ static int plan_cmd_run(struct invocation *inv)
 	if (a->model)
 		a->o.model = &model;
 	if (a->bench) {
-		bench = audit_load_doc(a->bench, "nodeaudit.bench/1",
-				       "a 'nodeaudit bench --sweep --format json' document", 64u << 20);
-		if (!bench)
+		if (!(bench = plan_load_bench(a->bench)))
 			return -1;
-		if (!facts_get(cJSON_GetObjectItemCaseSensitive(bench, "bench"), "sweep.nodes")) {
-			cJSON_Delete(bench);
-			return error("'%s' has no thread sweep (bench.sweep.nodes): run 'nodeaudit bench "
-				     "--sweep --format json'", a->bench);
-		}
-		{
-			char *why = plan_sweep_refusal(facts_get(cJSON_GetObjectItemCaseSensitive(bench, "bench"),
-								 "sweep.nodes"), "bench.sweep.nodes");
-			if (why) {
-				error("'%s': %s", a->bench, why);
-				free(why);
-				cJSON_Delete(bench);
-				return -1;
-			}
-		}
 		a->o.bench = bench;
 	}
 	if (a->report) {
@@ -354,6 +363,7 @@ static int plan_cmd_run(struct invocation *inv)
 				error("'%s': %s", a->report, why);
 				free(why);
 				cJSON_Delete(report);
+				cJSON_Delete(bench);
 				return -1;
 			}
 		}
