@@ -96,6 +96,8 @@ else
 fi
 for l in libhwloc libnuma libpci libcpuid; do
 	if grep -Eq "^  $l\.so\.[0-9]+ +(found|not found) " "$tmp/out"; then ok "--version says whether $l is found"
+	elif [ $l = libcpuid ] && grep -q '^built without libcpuid: ' "$tmp/out"; then
+		ok "--version says it was built without libcpuid"
 	else nok "--version says nothing of $l"; fi
 done
 # A library this machine lacks is named so: an empty libpci first in the

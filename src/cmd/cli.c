@@ -50,7 +50,9 @@ static void print_version(void)
 		{ HWLOC_SONAME, "hwloc's second reading of the topology; bench's thread placement" },
 		{ NUMA_SONAME, "bench's memory placement" },
 		{ PCI_SONAME, "PCI dumps (--pci-dump), a compressed pci.ids" },
+#ifdef HAVE_LIBCPUID
 		{ CPUID_SONAME, "CPUID: codenames, a --cpuid-dump" },
+#endif
 #ifdef HAVE_LIBURING
 		{ URING_SONAME, "a --sysroot read in io_uring batches" },
 #endif
@@ -64,6 +66,9 @@ static void print_version(void)
 	printf("\nlinked: cJSON %d.%d.%d\n", CJSON_VERSION_MAJOR, CJSON_VERSION_MINOR, CJSON_VERSION_PATCH);
 #ifndef HAVE_LIBURING
 	printf("built without liburing: a --sysroot is read file by file\n");
+#endif
+#ifndef HAVE_LIBCPUID
+	printf("built without libcpuid: no CPUID decoding (codenames, --cpuid-dump)\n");
 #endif
 	printf("loaded when a command needs them, on this machine:\n");
 	for (i = 0; i < ARRAY_SIZE(libs); i++) {
