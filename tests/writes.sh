@@ -3,7 +3,7 @@
 # renamed in the same directory: never into the sysroot it reads (also not
 # through a symlink), nothing (not even the temporary file) left behind on
 # failure, an existing file untouched by a failed run; snapshot refuses to
-# write inside the sysroot; bench refuses a --size beyond its memory budget
+# write inside the sysroot, nor plan make a directory there; bench refuses a --size beyond its memory budget
 # before allocating it.  The read-only directory case runs as uid 65534
 # (root and setpriv needed; skipped otherwise).
 set -u
@@ -50,6 +50,10 @@ refused "snapshot -o the sysroot itself" 'sysroot' "$sr" \
 	"$NODEAUDIT" --sysroot "$sr" snapshot -o "$sr"
 refused "snapshot -o an archive inside the sysroot" 'inside the sysroot' "$sr" \
 	"$NODEAUDIT" --sysroot "$sr" snapshot -o "$sr/snap.tar.gz"
+refused "plan --format tuned -o a new profile directory inside the sysroot" 'inside the sysroot' "$sr" \
+	"$NODEAUDIT" --sysroot "$sr" plan --format tuned -o "$sr/agent-node"
+refused "plan --format systemd -o a new directory tree inside the sysroot" 'inside the sysroot' "$sr" \
+	"$NODEAUDIT" --sysroot "$sr" plan --format systemd -o "$sr/units/system/"
 
 ### Atomic replacement ###
 mkdir "$tmp/out"

@@ -144,6 +144,8 @@ static int plan_tuned_output(void)
 	struct stat st;
 	if (!G.output || !strcmp(G.output, "-"))
 		return 0;
+	if (output_refused(G.output, G.probe.sysroot) < 0)
+		return -1;
 	if (mkdir(G.output, 0755) < 0 && errno != EEXIST)
 		return error("cannot create directory '%s': %s", G.output, strerror(errno));
 	if (stat(G.output, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -199,6 +201,11 @@ static int write_systemd_dir(const char *dir, cJSON *plan)
 	while (n > 1 && d[n - 1] == '/')
 		d[--n] = '\0';
 	dir = d;
+	if (output_refused(dir, G.probe.sysroot) < 0) {
+		free(name);
+		free(d);
+		return -1;
+	}
 	if (stat(dir, &sb) < 0 && mkdir(dir, 0755) < 0) {
 		error("cannot create '%s': %s", dir, strerror(errno));
 		free(name);

@@ -24,6 +24,36 @@ int color_on;
  * block device, a socket, a symbolic link to a file -- is refused, so that
  * nothing but a regular file is ever created or replaced.
  */
+/* 1 when real (a resolved path) is root or below it. */
+static int path_below(const char *real, const char *root)
+{
+	size_t n = strlen(root);
+	return strcmp(root, "/") && !strncmp(real, root, n) && (real[n] == '\0' || real[n] == '/');
+}
+
+int output_refused(const char *path, const char *refuse_under)
+{
+	char *p, *real = NULL, *rs;
+	int inside;
+	if (!refuse_under || !(rs = realpath(refuse_under, NULL)))
+		return 0;
+	/* The nearest part of path that exists: what is still to be made
+	 * would be made under it. */
+	p = xstrdup(path);
+	while (!(real = realpath(p, NULL)) && errno == ENOENT && strcmp(p, ".") && strcmp(p, "/")) {
+		char *up = path_dirname(p);
+		free(p);
+		p = up;
+	}
+	free(p);
+	inside = real && path_below(real, rs);
+	free(real);
+	free(rs);
+	if (inside)
+		return error("refusing to write '%s' inside the sysroot '%s'", path, refuse_under);
+	return 0;
+}
+
 int output_open(struct output *o, const char *path, const char *refuse_under)
 {
 	char *dir, *realdir;
@@ -63,20 +93,11 @@ int output_open(struct output *o, const char *path, const char *refuse_under)
 		free(dir);
 		return -1;
 	}
-	if (refuse_under) {
-		char *rs = realpath(refuse_under, NULL);
-		size_t n = rs ? strlen(rs) : 0;
-		if (rs && strcmp(rs, "/") && !strncmp(realdir, rs, n) &&
-		    (realdir[n] == '\0' || realdir[n] == '/')) {
-			error("refusing to write '%s' inside the sysroot '%s'", path, refuse_under);
-			free(rs);
-			free(realdir);
-			free(dir);
-			return -1;
-		}
-		free(rs);
-	}
 	free(realdir);
+	if (output_refused(path, refuse_under) < 0) {
+		free(dir);
+		return -1;
+	}
 	o->path = xstrdup(path);
 	/* A short name: the target's own may already be NAME_MAX long. */
 	o->tmp = xasprintf("%s/.nodeaudit-out.XXXXXX", dir);

@@ -16,6 +16,9 @@ struct output {
  * Refuses to write inside the sysroot being read (refuse_under, may be NULL).
  * Returns 0 or -1 after printing one line. */
 int output_open(struct output *o, const char *path, const char *refuse_under);
+/* -1 after one line when path (a file or a directory, made or still to be
+ * made) is inside refuse_under, the sysroot being read; else 0. */
+int output_refused(const char *path, const char *refuse_under);
 /* ok: flush, fsync and rename into place; !ok: remove the temporary file.
  * Returns 0 or -1 after printing one line (a write error, a full disk). */
 int output_close(struct output *o, int ok);
