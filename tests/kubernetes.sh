@@ -333,6 +333,19 @@ audit "pci-8gpu-switches: 8 NVIDIA 3D controllers" "$top/tests/fixtures/pci-8gpu
 audit "pci-gpu-downtrained-x4: a GPU at x4 of x16" "$top/tests/fixtures/pci-gpu-downtrained-x4" \
 	pci.accelerators.link=downtrained pci.accelerators.link-downtrained=1
 
+# The Memory Manager's sum is named only where the fragment sets its Static policy.
+for fx in numa-2node:1 cpu-vm:0; do
+	"$NODEAUDIT" --sysroot "$top/tests/fixtures/${fx%:*}" plan --format kubelet >"$tmp/mm" 2>/dev/null
+	want=${fx#*:}
+	got=$(sed -n 's/^# //p' "$tmp/mm" | tr '\n' ' ' | grep -c 'requires reservedMemory to add up')
+	static=$(grep -c '^memoryManagerPolicy: "Static"' "$tmp/mm")
+	if [ "$got" = "$want" ] && [ "$static" = "$want" ]; then
+		ok "${fx%:*}: the reservations comment names reservedMemory only with the Static policy"
+	else
+		nok "${fx%:*}: reservedMemory named $got, Static $static (want $want)"; grep -n 'Reserv\|reservedMemory\|memoryManager' "$tmp/mm" | sed 's/^/#   /'
+	fi
+done
+
 # hwloc's captures past the kubelet's NUMA limits (tests/fixtures/hwloc/README).
 audit "hwloc nvidiagpunumanodes: NUMA ids 0, 8 and 250-255 (GPU memory)" \
 	"$top/tests/fixtures/hwloc/nvidiagpunumanodes.tar.bz2" numa.nodes=8 \

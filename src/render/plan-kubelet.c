@@ -187,10 +187,14 @@ void plan_render_kubelet(FILE *fp, const struct doc *d)
 	}
 
 	/* Reservations, which the Memory Manager's reservedMemory must add up to. */
-	commentf(fp, 0, "Reservations: the kubelet and the runtime (kubeReserved), the OS (systemReserved: 1%% of "
-		 "MemTotal, at least 1024Mi) and the hard eviction threshold. The Memory Manager requires "
-		 "reservedMemory to add up to their sum: %lldMi + %lldMi + %lldMi = %lldMi.",
-		 kube, sys, evict, kube + sys + evict);
+	if (mem && !strcmp(mem, "Static"))
+		commentf(fp, 0, "Reservations: the kubelet and the runtime (kubeReserved), the OS (systemReserved: "
+			 "1%% of MemTotal, at least 1024Mi) and the hard eviction threshold. The Memory Manager "
+			 "requires reservedMemory to add up to their sum: %lldMi + %lldMi + %lldMi = %lldMi.",
+			 kube, sys, evict, kube + sys + evict);
+	else
+		comment(fp, 0, "Reservations: the kubelet and the runtime (kubeReserved), the OS (systemReserved: 1% "
+			       "of MemTotal, at least 1024Mi) and the hard eviction threshold.");
 	fprintf(fp, "kubeReserved:\n");
 	snprintf(buf, sizeof(buf), "%lldMi", kube);
 	keyval(fp, 2, "memory", buf);
