@@ -189,6 +189,9 @@ grep -q '"findings"' "$tmp/s.json"; [ $? -ne 0 ]; ok $? "a checkpoint that fits 
 "$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime vllm --model "$tmp/small" >"$tmp/s.txt"
 grep -q '^    VLLM_CPU_OMP_THREADS_BIND=9-15 VLLM_CPU_KVCACHE_SPACE=12 vllm serve .* --port 8001$' "$tmp/s.txt"
 ok $? "the text: replica 1's line"
+"$NODEAUDIT" plan --sysroot "$fx/cpu-vm" --runtime vllm --model "$tmp/small" >"$tmp/one.txt"
+grep -q 'one process, one rank;' "$tmp/one.txt" && ! grep -q 'all 1 rank' "$tmp/one.txt"
+ok $? "one node, one rank: the note says one rank, not 'all 1 rank'"
 
 # An option-shaped checkpoint path: ./ before it.
 cp -R "$tmp/small" "$tmp/--trust-remote-code"

@@ -817,8 +817,11 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 	if (v.groups == 1) {
 		cJSON_AddItemToObject(plan, "env", env);
 		cJSON_AddItemToObject(plan, "launch", launch);
-		plan_note(plan, "vLLM: one process starts all %d rank%s (one per worker, in worker order); "
-			  "each worker's command and env are that one launch", v.tp, v.tp == 1 ? "" : "s");
+		if (v.tp == 1)
+			plan_note(plan, "vLLM: one process, one rank; the worker's command and env are that launch");
+		else
+			plan_note(plan, "vLLM: one process starts all %d ranks (one per worker, in worker order); "
+				  "each worker's command and env are that one launch", v.tp);
 	} else {
 		cJSON_Delete(env);
 		cJSON_Delete(launch);
