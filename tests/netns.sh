@@ -3,7 +3,8 @@
 # private one (unshare -n) never reports that namespace's values as the
 # host's; they are null with a gap that says why.  On a capture, the links
 # /proc/self/ns/net and /proc/1/ns/net it records decide: the same
-# namespace gives the values, another one or none gives the gap.  The
+# namespace gives the values, another one or none gives the gap; the
+# initial namespace's fixed inode decides alone.  The
 # unshare part skips where no network namespace can be made.
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}"
@@ -59,6 +60,23 @@ cp -R "$fx" "$tmp/none"
 rm -rf "$tmp/none/proc/1" "$tmp/none/proc/self"
 "$NODEAUDIT" --sysroot "$tmp/none" probe --only kernel --format json >"$tmp/none.json" 2>"$tmp/err"
 every_net_null "$tmp/none.json" "capture without the links" "holds no /proc/self/ns/net link"
+
+# The initial namespace's fixed inode (NET_NS_INIT_INO, 0xEFFFFFF9) names the
+# host's namespace without pid 1's link; any other inode needs that link.
+cp -R "$fx" "$tmp/init"
+rm -rf "$tmp/init/proc/1"
+ln -sfn 'net:[4026531833]' "$tmp/init/proc/self/ns/net"
+"$NODEAUDIT" --sysroot "$tmp/init" probe --only kernel --format json >"$tmp/init.json" 2>"$tmp/err"
+if python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["kernel"]["sysctl"]
+sys.exit(0 if (s["net.ipv4.tcp_fin_timeout"], s["net.ipv4.tcp_tw_reuse"]) == ("60", "1") else 1)' "$tmp/init.json" &&
+   [ "$(is_host "$tmp/init.json")" = true ]; then ok "no pid 1 link, the initial namespace's fixed inode: its net.* values"
+else nok "no pid 1 link, the initial namespace's fixed inode: its net.* values"; cat "$tmp/err"; fi
+cp -R "$tmp/init" "$tmp/noinit"
+ln -sfn 'net:[4026532239]' "$tmp/noinit/proc/self/ns/net"
+"$NODEAUDIT" --sysroot "$tmp/noinit" probe --only kernel --format json >"$tmp/noinit.json" 2>"$tmp/err"
+every_net_null "$tmp/noinit.json" "no pid 1 link, another inode" "holds no /proc/1/ns/net link"
 
 # The profile that reads them: its net checks are unknown, never a warning
 # about the other namespace's values.

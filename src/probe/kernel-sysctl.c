@@ -91,6 +91,14 @@ static char *netns_not_host(struct probe_ctx *ctx, char **own, char **host, int 
 		*own = NULL;
 	if (ri < 0)
 		*host = NULL;
+	/* Recent kernels give the initial network namespace a fixed inode
+	 * (NET_NS_INIT_INO, 0xEFFFFFF9, in <linux/nsfs.h>), below the range
+	 * they hand out to namespaces made later (proc_alloc_inum(): from
+	 * 0xF0000000 up), so that link alone names the host's namespace, with
+	 * no need to read pid 1's (which takes CAP_SYS_PTRACE).  Any other
+	 * inode still needs pid 1's link to compare with. */
+	if (rs == 0 && !strcmp(*own, "net:[4026531833]"))   /* 0xEFFFFFF9 */
+		return NULL;
 	if (rs == 0 && ri == 0)
 		return strcmp(*own, *host)
 			       ? xasprintf("this process's network namespace (%s) is not the host's (pid 1's, %s)",
@@ -118,12 +126,13 @@ static char *probe_netns(struct probe_ctx *ctx)
 		cJSON *ns = facts_obj(&ctx->facts, "kernel.netns");
 		fj_str_or_null(ns, "own", own);
 		fj_str_or_null(ns, "host", host);
-		fj_bool_or_null(ns, "is_host", own && host ? !why : -1);
+		fj_bool_or_null(ns, "is_host", !why ? 1 : own && host ? 0 : -1);
 		if (why && !(own && host))
 			facts_gap(&ctx->facts, "kernel.netns.is_host", "%s", why);
 		else {
 			facts_evidence(&ctx->facts, "kernel.netns.is_host", "/proc/self/ns/net");
-			facts_evidence(&ctx->facts, "kernel.netns.is_host", "/proc/1/ns/net");
+			if (host)
+				facts_evidence(&ctx->facts, "kernel.netns.is_host", "/proc/1/ns/net");
 		}
 	}
 	free(own);
