@@ -30,9 +30,13 @@ check() { # check NAME EXPECTED-JSON
 
 # net.* sysctls are the host's only where this process shares pid 1's network
 # namespace; where that is not so, or cannot be told (pid 1's link is root's
-# with CAP_SYS_PTRACE), the probe leaves them null.
-own=$(readlink /proc/self/ns/net 2>/dev/null) && init=$(readlink /proc/1/ns/net 2>/dev/null) &&
-	[ "$own" = "$init" ] && hostns=1 || hostns=0
+# with CAP_SYS_PTRACE, and the kernel does not give the initial namespace its
+# fixed inode, net:[4026531833]), the probe leaves them null.
+own=$(readlink /proc/self/ns/net 2>/dev/null)
+if [ "$own" = 'net:[4026531833]' ]; then hostns=1
+else
+	init=$(readlink /proc/1/ns/net 2>/dev/null) && [ -n "$own" ] && [ "$own" = "$init" ] && hostns=1 || hostns=0
+fi
 for key in vm.swappiness vm.overcommit_memory vm.max_map_count net.core.somaxconn \
 	   net.ipv4.ip_local_port_range fs.file-max fs.nr_open; do
 	case $key in net.*) if [ $hostns = 0 ]; then
