@@ -4,7 +4,6 @@
 #include "lib/facts.h"
 #include "read/sysroot.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include "lib/bitmap.h"
 
@@ -377,7 +376,7 @@ void obs_mem_per_core(const cJSON *root, const char *key, struct obs *o)
 		return;
 	if (b <= 0)
 		return unknown(o, "cpu.cores is %g", b);
-	value_num(o, na_floor(a / b));
+	value_num(o, floor(a / b));
 	detail(o, "%s per core (%g core%s)", human_bytes(a / b, buf, sizeof(buf)), b, b == 1 ? "" : "s");
 }
 

@@ -4,7 +4,6 @@
 #include "lib/jindex.h"
 #include "lib/facts.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -322,7 +321,7 @@ static char *element_id(const cJSON *e, const struct identity *id)
 			strbuf_addstr(&sb, "/");
 		if (cJSON_IsString(v) && *v->valuestring && !strpbrk(v->valuestring, "[]"))
 			strbuf_addstr(&sb, v->valuestring);
-		else if (cJSON_IsNumber(v) && v->valuedouble == na_floor(v->valuedouble) &&
+		else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
 			 fabs(v->valuedouble) < 1e15)
 			strbuf_addf(&sb, "%.0f", v->valuedouble);
 		else {

@@ -4,7 +4,6 @@
 #include "lib/facts.h"
 #include "lib/jindex.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -38,7 +37,7 @@ const char *fleet_fmt_num(char *buf, size_t n, double x)
 {
 	if (isnan(x))
 		snprintf(buf, n, "%s", "");
-	else if (x == na_floor(x) && fabs(x) < 1e15)
+	else if (x == floor(x) && fabs(x) < 1e15)
 		snprintf(buf, n, "%.0f", x);
 	else
 		snprintf(buf, n, "%.15g", x);

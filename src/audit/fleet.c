@@ -2,7 +2,6 @@
 #include "config.h"
 #include "audit/fleet-internal.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -139,7 +138,7 @@ static int want_count(const cJSON *j, const char *key, int max, int *out, char *
 	if (want_type(j, cJSON_IsNumber, key, "a number", why) < 0)
 		return -1;
 	d = j->valuedouble;
-	if (!(d >= 0 && d <= max) || d != na_floor(d)) {
+	if (!(d >= 0 && d <= max) || d != floor(d)) {
 		*why = xasprintf("'%s' is %g, not an integer from 0 to %d", key, d, max);
 		return -1;
 	}

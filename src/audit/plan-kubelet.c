@@ -6,7 +6,6 @@
 #include "lib/facts.h"
 #include "read/sysroot.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include "lib/bitmap.h"
 #include <math.h>
@@ -44,7 +43,7 @@ static void knote(cJSON *k, const char *s)
 static int whole(const cJSON *v, double *out)
 {
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 ||
-	    v->valuedouble != na_floor(v->valuedouble))
+	    v->valuedouble != floor(v->valuedouble))
 		return 0;
 	*out = v->valuedouble;
 	return 1;
@@ -308,8 +307,8 @@ static void kube_memory(struct kube *kb, const cJSON *facts)
 	if (got > 0)
 		total_mib = (double)v / 1048576.0;
 	sys_mib = SYSTEM_RESERVED_MIN_MIB;
-	if (total_mib > 0 && na_ceil(total_mib / 100) > sys_mib)
-		sys_mib = (long long)na_ceil(total_mib / 100);
+	if (total_mib > 0 && ceil(total_mib / 100) > sys_mib)
+		sys_mib = (long long)ceil(total_mib / 100);
 	else if (got < 0) {
 		char *s = xasprintf("memory.total_bytes is %.15g, not a byte count: systemReserved memory is "
 				    "the 1024Mi floor", total->valuedouble);

@@ -7,7 +7,6 @@
 #include "lib/facts.h"
 #include "read/sysroot.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include "lib/bitmap.h"
 #include <limits.h>
@@ -181,7 +180,7 @@ static void add_finding(cJSON *plan, int node, double need, double have, const c
 	cJSON_AddStringToObject(f, "status", "fail");
 	cJSON_AddNumberToObject(f, "node", node);
 	cJSON_AddNumberToObject(f, "observed", need);
-	cJSON_AddNumberToObject(f, "expected", na_floor(have));
+	cJSON_AddNumberToObject(f, "expected", floor(have));
 	cJSON_AddStringToObject(f, "text", text);
 	cJSON_AddItemToArray(fs, f);
 }
@@ -255,7 +254,7 @@ static void plan_fit(cJSON *plan, const cJSON *facts, const struct sizing *z, in
 				    "(at most %s of weights fits at this context)", NODE_SHARE * 100,
 				    hb(mem, a, sizeof(a)), hb(wmax, b, sizeof(b)));
 			if (z->weights / shards < budget && z->kv_known && z->kv > 0) {
-				double fitctx = na_floor((budget - z->weights / shards) / (z->kv / shards / (double)z->ctx));
+				double fitctx = floor((budget - z->weights / shards) / (z->kv / shards / (double)z->ctx));
 				strbuf_addf(&sb, "; a shorter context (at most %.0f positions fit)", fitctx);
 			}
 			if (!strcmp(runtime, "llama.cpp") && nworkers > 1 && machine >= need)
@@ -660,7 +659,7 @@ static void vllm_kvcache(struct vllm *v, cJSON *env, double budget, int first)
 	}
 	{
 		char val[32];
-		snprintf(val, sizeof(val), "%.0f", na_floor(left / GIB));
+		snprintf(val, sizeof(val), "%.0f", floor(left / GIB));
 		cJSON_AddStringToObject(env, "VLLM_CPU_KVCACHE_SPACE", val);
 		if (first)
 			plan_note(plan, "VLLM_CPU_KVCACHE_SPACE=%s (GiB per rank): %.0f%% of the smallest node's "

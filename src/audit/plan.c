@@ -7,7 +7,6 @@
 #include "lib/facts.h"
 #include "read/sysroot.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include "lib/bitmap.h"
 #include <math.h>
@@ -428,7 +427,7 @@ static char *target_value(const cJSON *finding, const cJSON *fix)
 	}
 	if (cJSON_IsNumber(v)) {
 		/* No cast: 1e300 does not fit a long long (undefined behaviour). */
-		if (isfinite(v->valuedouble) && v->valuedouble == na_floor(v->valuedouble) && fabs(v->valuedouble) < 1e19)
+		if (isfinite(v->valuedouble) && v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 1e19)
 			return xasprintf("%.0f", v->valuedouble);
 		return isfinite(v->valuedouble) ? xasprintf("%.15g", v->valuedouble) : NULL;
 	}

@@ -2,7 +2,6 @@
 #include "config.h"
 #include "bench/bench.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <errno.h>
 #include <math.h>
@@ -290,8 +289,8 @@ static double pass(struct team *t, struct worker *w, kernel_fn fn)
 	pthread_barrier_wait(&t->start);
 	pthread_barrier_wait(&t->end);
 	for (i = t->active_from; i < t->active_to; i++) {
-		t0 = na_fmin(t0, w[i].t0);
-		t1 = na_fmax(t1, w[i].t1);
+		t0 = fmin(t0, w[i].t0);
+		t1 = fmax(t1, w[i].t1);
 	}
 	return t1 - t0;
 }
@@ -301,7 +300,7 @@ static unsigned passes_for(double one)
 {
 	if (one >= MIN_SAMPLE)
 		return 1;
-	return one > 0 ? (unsigned)na_fmin(MIN_SAMPLE / one + 1, MAX_PASSES) : MAX_PASSES;
+	return one > 0 ? (unsigned)fmin(MIN_SAMPLE / one + 1, MAX_PASSES) : MAX_PASSES;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -610,7 +609,7 @@ static int pick_kernel(struct run *s)
 		s->team.active_to = s->nw;
 		dt = pass(&s->team, s->w, kernels[i].fn);
 		if (reps > 1)
-			dt = na_fmin(dt, pass(&s->team, s->w, kernels[i].fn));
+			dt = fmin(dt, pass(&s->team, s->w, kernels[i].fn));
 		for (j = 0; j < s->nw; j++)
 			if (s->w[j].sum != s->w[j].ref)
 				break;
@@ -658,7 +657,7 @@ static void warm_up(struct run *s)
 		double dt = pass(&s->team, s->w, kernels[s->best].fn), bw = dt > 0 ? bytes / dt : 0;
 		if (bw > best)
 			best = bw;
-		if ((k >= 2 && now() - t0 >= na_fmin(0.3, s->o->seconds / 10) && prev >= 0.9 * best &&
+		if ((k >= 2 && now() - t0 >= fmin(0.3, s->o->seconds / 10) && prev >= 0.9 * best &&
 		     bw >= 0.9 * best) || now() - t0 > s->o->seconds / 5)
 			break;
 		prev = bw;

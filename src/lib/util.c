@@ -1,7 +1,6 @@
 /* lib/util.c - allocation, messages and small string helpers */
 #include "config.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <ctype.h>
 #include <malloc.h>
@@ -527,7 +526,7 @@ int rfc3339_format(time_t t, char *buf, size_t n)
 
 int num_int_ok(double v, long long lo, long long hi)
 {
-	return isfinite(v) && v == na_floor(v) && v >= (double)lo && v <= (double)hi;
+	return isfinite(v) && v == floor(v) && v >= (double)lo && v <= (double)hi;
 }
 
 int num_clamp(double v, int lo, int hi)

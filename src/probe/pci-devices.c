@@ -5,7 +5,6 @@
 #include "lib/output.h"
 #include "read/libpci.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 #include "probe/pci-internal.h"
 
 #include <errno.h>
@@ -369,7 +368,7 @@ static void shared_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON 
 	pci_speed_num(sh, "speed_gts_max", pci_link_known(u) ? u->s_max : 0);
 	fj_num_or_null(sh, "bandwidth_bytes_per_s", cap > 0, (double)cap);
 	fj_num_or_null(sh, "devices_bandwidth_bytes_per_s", !unknown, (double)sum);
-	fj_num_or_null(sh, "ratio", cap > 0 && !unknown, cap ? na_round((double)sum / (double)cap * 100) / 100 : 0);
+	fj_num_or_null(sh, "ratio", cap > 0 && !unknown, cap ? round((double)sum / (double)cap * 100) / 100 : 0);
 	fj_bool_or_null(sh, "oversubscribed", cap > 0 && !unknown ? sum > cap : -1);
 	if (!cap || unknown)
 		facts_gap(&ctx->facts, fact, "%s", !cap ? "the uplink's link width or speed is unknown"

@@ -5,7 +5,6 @@
 #include "lib/output.h"
 #include "read/libpci.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 #include "probe/pci-internal.h"
 
 #include <errno.h>
@@ -39,7 +38,7 @@ static int generation(double gts)
  */
 uint64_t pci_link_bandwidth(double gts, int width)
 {
-	uint64_t mt = (uint64_t)na_llround(gts * 1000), num, den;
+	uint64_t mt = (uint64_t)llround(gts * 1000), num, den;
 	if (gts <= 0 || width <= 0)
 		return 0;
 	if (gts < 8) {

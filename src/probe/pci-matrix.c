@@ -5,7 +5,6 @@
 #include "lib/output.h"
 #include "read/libpci.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 #include "probe/pci-internal.h"
 
 #include <errno.h>
@@ -313,8 +312,8 @@ static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const cha
 		while (bit >= 4 && !(c1 & 1u << bit))
 			bit--;
 		fj_num(rb, "bar", (double)(c2 & 7));
-		fj_num(rb, "current_bytes", na_pow2(cur + 20));
-		fj_num_or_null(rb, "max_bytes", bit >= 4, na_pow2(bit + 16));
+		fj_num(rb, "current_bytes", ldexp(1.0, cur + 20));
+		fj_num_or_null(rb, "max_bytes", bit >= 4, ldexp(1.0, bit + 16));
 		fj_bool_or_null(rb, "at_max", bit >= 4 ? cur + 20 >= bit + 16 : -1);
 	} else if (cap == 0)
 		cJSON_AddFalseToObject(o, "resizable_bar");

@@ -6,7 +6,6 @@
 #include "config.h"
 #include "read/hfmodel.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -73,7 +72,7 @@ static int get_dim(struct hf_model *m, const char *file, const cJSON *o, const c
 	if (!v || cJSON_IsNull(v))
 		return 0;
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 1 ||
-	    v->valuedouble > (double)MAX_DIM || v->valuedouble != na_floor(v->valuedouble))
+	    v->valuedouble > (double)MAX_DIM || v->valuedouble != floor(v->valuedouble))
 		return fail(m, "%s: \"%s\" is not a whole number from 1 to 2^40", file, key);
 	*out = (uint64_t)v->valuedouble;
 	return 1;
@@ -183,7 +182,7 @@ static unsigned st_bits(const char *t)
 static int num_u64(const cJSON *v, uint64_t *out)
 {
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 ||
-	    v->valuedouble >= 18446744073709551616.0 || v->valuedouble != na_floor(v->valuedouble))
+	    v->valuedouble >= 18446744073709551616.0 || v->valuedouble != floor(v->valuedouble))
 		return -1;
 	*out = (uint64_t)v->valuedouble;
 	return 0;

@@ -7,7 +7,6 @@
 #include "audit/checks.h"
 #include "lib/facts.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <errno.h>
 #include <math.h>
@@ -122,7 +121,7 @@ static void label(struct nfd *n, const char *name, const char *fmt, ...)
 static long long whole(const cJSON *v)
 {
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 ||
-	    v->valuedouble > 9007199254740992.0 || v->valuedouble != na_floor(v->valuedouble))
+	    v->valuedouble > 9007199254740992.0 || v->valuedouble != floor(v->valuedouble))
 		return -1;
 	return (long long)v->valuedouble;
 }
@@ -144,7 +143,7 @@ static void label_bool(struct nfd *n, const char *name, const cJSON *v, const ch
 static void label_mbps(struct nfd *n, const char *name, const cJSON *v)
 {
 	if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 && v->valuedouble < 1e18)
-		label(n, name, "%lld", (long long)na_floor(v->valuedouble / 1e6));
+		label(n, name, "%lld", (long long)floor(v->valuedouble / 1e6));
 }
 
 /*** The audit ***/

@@ -4,7 +4,6 @@
 #include "lib/facts.h"
 #include "lib/output.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +35,7 @@ static void put_value(FILE *fp, const cJSON *v)
 		fputs(cJSON_IsTrue(v) ? "true" : "false", fp);
 	else if (cJSON_IsString(v))
 		put_clean(fp, *v->valuestring ? v->valuestring : "\"\"", VALUE_MAX);
-	else if (cJSON_IsNumber(v) && v->valuedouble == na_floor(v->valuedouble) && fabs(v->valuedouble) < 1e15)
+	else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 1e15)
 		fprintf(fp, "%.0f", v->valuedouble);
 	else if ((s = cJSON_PrintUnformatted(v))) {
 		put_clean(fp, s, VALUE_MAX);

@@ -4,7 +4,6 @@
 #include "render/markup.h"
 #include "lib/output.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -147,7 +146,7 @@ const char *html_human(double v, const char *unit, char *buf, size_t n)
 		snprintf(buf, n, "%g", v);
 	else if (unit && !strcmp(unit, "ratio")) {
 		double p = v * 100;
-		snprintf(buf, n, fabs(p - na_round(p)) < 0.05 ? "%.0f%%" : "%.1f%%", p);
+		snprintf(buf, n, fabs(p - round(p)) < 0.05 ? "%.0f%%" : "%.1f%%", p);
 	} else if (unit && !strcmp(unit, "bytes")) {
 		static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 		size_t k = 0;
@@ -156,10 +155,10 @@ const char *html_human(double v, const char *unit, char *buf, size_t n)
 			x /= 1024;
 			k++;
 		}
-		snprintf(buf, n, k && fabs(x - na_round(x)) >= 0.05 ? "%.1f %s" : "%.0f %s", x, u[k]);
+		snprintf(buf, n, k && fabs(x - round(x)) >= 0.05 ? "%.1f %s" : "%.0f %s", x, u[k]);
 	} else if (unit && !strcmp(unit, "MHz"))
 		snprintf(buf, n, v >= 1000 ? "%.2f GHz" : "%.0f MHz", v >= 1000 ? v / 1000 : v);
-	else if (fabs(v - na_round(v)) < 1e-9 && fabs(v) < 1e15)
+	else if (fabs(v - round(v)) < 1e-9 && fabs(v) < 1e15)
 		snprintf(buf, n, "%.0f", v);
 	else
 		snprintf(buf, n, "%.4g", v);
@@ -169,7 +168,7 @@ const char *html_human(double v, const char *unit, char *buf, size_t n)
 /* The raw text of a number as the report holds it (no float noise). */
 static void raw_num(double v, char *buf, size_t n)
 {
-	if (fabs(v - na_round(v)) < 1e-9 && fabs(v) < 1e15)
+	if (fabs(v - round(v)) < 1e-9 && fabs(v) < 1e15)
 		snprintf(buf, n, "%.0f", v);
 	else
 		snprintf(buf, n, "%.17g", v);

@@ -7,7 +7,6 @@
 #include "render/markup.h"
 #include "read/sysroot.h"
 #include "lib/util.h"
-#include "lib/fmath.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -339,7 +338,7 @@ const char *svg_bytes_h(double v, char *buf, size_t n)
 		v /= 1024;
 		k++;
 	}
-	if (fabs(v - na_round(v)) < 0.05)
+	if (fabs(v - round(v)) < 0.05)
 		snprintf(buf, n, "%.0f %s", v, u[k]);
 	else
 		snprintf(buf, n, "%.1f %s", v, u[k]);
