@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = malloc(size + 1), buf[256];
-	bitmap_t set = bitmap_alloc();
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	uint64_t u;
 	int64_t i;
 	double d;
@@ -20,17 +20,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	if (parse_cpulist(s, set) == 0) {
 		/* Whatever parses must stay inside the stated bound. */
-		if (bitmap_last(set) >= SR_MAX_CPUS)
+		if (hwloc_bitmap_last(set) >= SR_MAX_CPUS)
 			abort();
 		cpulist_str(set, buf, sizeof(buf));
 	}
-	if (parse_cpumask(s, set) == 0 && bitmap_last(set) >= SR_MAX_CPUS)
+	if (parse_cpumask(s, set) == 0 && hwloc_bitmap_last(set) >= SR_MAX_CPUS)
 		abort();
 	(void)parse_u64(s, &u);
 	(void)parse_s64(s, &i);
 	(void)parse_double(s, &d);
 	strsquash(s);
-	bitmap_free(set);
+	hwloc_bitmap_free(set);
 	free(s);
 	return 0;
 }

@@ -183,9 +183,9 @@ grep -q '^#define HAVE_LIBCPUID 1' "${top_builddir:-.}/config.h" 2>/dev/null || 
 case $cpuid_live in
 x86_64 | i?86)
 	need='libcpuid crashed \(signal 8\) on this CPU'
-	run "libcpuid faults on its thread" ok env NODEAUDIT_FAULT=libcpuid-crash "$NODEAUDIT" probe --only cpu --format json
+	run "libcpuid faults in its child" ok env NODEAUDIT_FAULT=libcpuid-crash "$NODEAUDIT" probe --only cpu --format json
 	;;
-*) ok "libcpuid faults on its thread # SKIP libcpuid runs live on x86 only ($cpuid_live)" ;;
+*) ok "libcpuid faults in its child # SKIP libcpuid runs live on x86 only ($cpuid_live)" ;;
 esac
 
 # 6. Archives.

@@ -6,12 +6,13 @@
 # read where no namespace fence can be set up; its child (it names itself
 # nodeaudit-hwloc) is held to the same rule on its own.  Every open(2) of
 # `nodeaudit check` and `probe` (live), of `probe` over a fixture sysroot
-# with hwloc asked (NODEAUDIT_HWLOC_ALWAYS), and of `check` over sysroots
-# read in io_uring batches and one by one (NODEAUDIT_NO_BATCH), is traced
-# with strace;
+# with hwloc asked (NODEAUDIT_HWLOC_ALWAYS), and of `check` over sysroots,
+# is traced with strace;
 # a path opened twice by us, or twice by hwloc's child, fails, except
 #   /sys/devices/system/cpu/online  glibc's sysconf(_SC_NPROCESSORS_ONLN)
 #                                   inside libcpuid's identification
+# and what the process opens before main() (libnuma's constructor), as a
+# run of --help shows it: those may be opened once more.
 # Not counted: the dynamic loader's libraries and locale files, O_PATH and
 # O_DIRECTORY opens (path walks, listings), and the private copy under
 # TMPDIR.  Skips (77) without strace, where ptrace is not allowed, and for
@@ -33,18 +34,35 @@ if ! strace -f -qq -o "$tmp/probe.log" true >/dev/null 2>&1; then
 fi
 n=0 fail=0
 
-# twice LOG: the files opened for reading more than once, by the real
-# path strace -y prints for the descriptor an open returned ("= 4</a/b>"),
-# whatever the open was relative to.
-twice() {
+# opened LOG [PATTERN]: the files opened for reading, one line an open, by
+# the real path strace -y prints for the descriptor an open returned
+# ("= 4</a/b>"), whatever the open was relative to; /proc/PID/ as
+# /proc/self/.
+opened() {
 	grep -E '(^|[[:space:]])(open|openat|openat2)\(' "$1" |
 		{ if [ -n "${2:-}" ]; then grep -E "$2"; else cat; fi } |
 		grep -v -e 'O_PATH' -e 'O_DIRECTORY' -e 'O_WRONLY' -e 'O_RDWR' |
 		sed -n 's/^.*) = [0-9][0-9]*<\(.*\)>$/\1/p' |
+		sed 's|^/proc/[0-9][0-9]*/|/proc/self/|' |
 		grep -v -e '^/etc/ld\.so' -e '^/lib/' -e '^/lib64/' -e '^/usr/lib/' -e '^/usr/lib64/' \
-			-e '^/usr/share/locale' -e "^$tmp/t" -e '^/sys/devices/system/cpu/online$' |
-		sort | uniq -d
+			-e '^/usr/share/locale' -e "^$tmp/t" -e '^/sys/devices/system/cpu/online$'
 }
+# twice LOG [PATTERN] [BEFORE]: the files opened more than once, besides the
+# opens BEFORE lists (a file of opened's lines: what the process opens
+# before main(), libnuma's constructor, as a run of --help shows it).
+twice() {
+	opened "$1" "${2:-}" | sort >"$tmp/opens"
+	if [ -n "${3:-}" ]; then
+		sort "$3" | comm -23 "$tmp/opens" - | uniq -d
+	else
+		uniq -d "$tmp/opens"
+	fi
+}
+
+# What every run opens before main(): the linked libraries' constructors
+# (libnuma reads /proc/self/status and, live, each node's meminfo).
+strace -f -qq -y -e trace=open,openat,openat2 -o "$tmp/help.log" "$NODEAUDIT" --help >/dev/null 2>&1
+opened "$tmp/help.log" >"$tmp/before-main"
 
 run() { # run LABEL ENV... -- ARGS...
 	label=$1
@@ -66,7 +84,7 @@ run() { # run LABEL ENV... -- ARGS...
 		cp "$tmp/log" "$tmp/ours"
 		dup=""
 	fi
-	dup="$(twice "$tmp/ours")$dup"
+	dup="$(twice "$tmp/ours" "" "$tmp/before-main")$dup"
 	if [ -n "$dup" ]; then
 		echo "not ok $n - $label: opened twice:"; printf '%s\n' "$dup" | sed 's/^/#   /'
 		fail=$((fail + 1))
@@ -81,13 +99,8 @@ fix=$(cd "$top_srcdir/tests/fixtures/numa-2node" && pwd)
 run "probe of a sysroot, hwloc asked" env NODEAUDIT_HWLOC_ALWAYS=1 "$NODEAUDIT" --sysroot "$fix" probe --format json
 fix=$(cd "$top_srcdir/tests/fixtures/cpu-arm-cluster-pkgid" && pwd)
 run "check of a sysroot whose last-level cache spans packages (hwloc asked)" "$NODEAUDIT" --sysroot "$fix" check --format json
-# A sysroot read in batches (read/batch.c, where io_uring and the private
-# view are had): the files a batch opens inside io_uring_enter are not
-# seen here, so the same runs one by one show every open.
 fix=$(cd "$top_srcdir/tests/fixtures/cpu-2s-smt" && pwd)
-run "check of a sysroot, in batches" "$NODEAUDIT" --sysroot "$fix" check --format json
-run "check of a sysroot, one by one" env NODEAUDIT_NO_BATCH=1 "$NODEAUDIT" --sysroot "$fix" check --format json
-run "probe of a sysroot, hwloc asked, one by one" env NODEAUDIT_NO_BATCH=1 NODEAUDIT_HWLOC_ALWAYS=1 \
-	"$NODEAUDIT" --sysroot "$fix" probe --format json
+run "check of a sysroot" "$NODEAUDIT" --sysroot "$fix" check --format json
+run "probe of a sysroot, hwloc asked" env NODEAUDIT_HWLOC_ALWAYS=1 "$NODEAUDIT" --sysroot "$fix" probe --format json
 echo "1..$n"
 [ $fail -eq 0 ]

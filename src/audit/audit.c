@@ -277,10 +277,8 @@ int audit_run(const struct audit_opts *o, const struct probe_opts *po, cJSON **r
 		if (chosen)
 			say_chosen(*report);
 		*exit_code = report_apply_unknown(*report, o->unknown, *exit_code);
-		if (exit_frees()) {   /* else the command's exit takes them back */
-			cJSON_Delete(conflicts);
-			cJSON_Delete(doc);
-		}
+		cJSON_Delete(conflicts);
+		cJSON_Delete(doc);
 		profile_release(&prof);
 		return 0;
 	}

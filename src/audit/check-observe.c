@@ -5,7 +5,7 @@
 #include "read/sysroot.h"
 #include "lib/util.h"
 
-#include "lib/bitmap.h"
+#include <hwloc.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -743,26 +743,26 @@ void obs_bench_efficiency(const cJSON *root, const char *key, struct obs *o)
 }
 
 /* The CPUs a plan puts workers on: the first online thread of each core. */
-static int plan_cpus(const cJSON *root, struct obs *o, bitmap_t out, int *cores)
+static int plan_cpus(const cJSON *root, struct obs *o, hwloc_bitmap_t out, int *cores)
 {
 	const cJSON *list = fact(o, root, "cpu.core_cpus"), *it;
-	bitmap_t s = bitmap_alloc();
-	bitmap_zero(out);
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	hwloc_bitmap_zero(out);
 	*cores = 0;
 	cJSON_ArrayForEach(it, list) {
-		if (!cJSON_IsString(it) || parse_cpulist(it->valuestring, s) < 0 || bitmap_iszero(s))
+		if (!cJSON_IsString(it) || parse_cpulist(it->valuestring, s) < 0 || hwloc_bitmap_iszero(s))
 			continue;
-		bitmap_set(out, (unsigned)bitmap_first(s));
+		hwloc_bitmap_set(out, (unsigned)hwloc_bitmap_first(s));
 		(*cores)++;
 	}
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 	return *cores > 0;
 }
 
 void obs_process_cpuset(const cJSON *root, const char *key, struct obs *o)
 {
 	const cJSON *cs = fact(o, root, "process.cgroup.cpuset_cpus");
-	bitmap_t want = bitmap_alloc(), have = bitmap_alloc(), miss = bitmap_alloc();
+	hwloc_bitmap_t want = hwloc_bitmap_alloc(), have = hwloc_bitmap_alloc(), miss = hwloc_bitmap_alloc();
 	int cores;
 	char a[256], b[256];
 	(void)key;
@@ -771,23 +771,23 @@ void obs_process_cpuset(const cJSON *root, const char *key, struct obs *o)
 	else if (!plan_cpus(root, o, want, &cores))
 		unknown(o, "the physical cores (cpu.core_cpus) are unknown, so the plan's CPUs are");
 	else {
-		bitmap_andnot(miss, want, have);
-		value_bool(o, bitmap_iszero(miss));
-		if (!bitmap_iszero(miss))
+		hwloc_bitmap_andnot(miss, want, have);
+		value_bool(o, hwloc_bitmap_iszero(miss));
+		if (!hwloc_bitmap_iszero(miss))
 			detail(o, "the cgroup's cpuset is %s: CPUs %s of the plan's one thread per core are "
 			       "outside it", cs->valuestring, cpulist_str(miss, a, sizeof(a)));
 		else
 			detail(o, "cpuset %s holds the plan's %s", cs->valuestring, cpulist_str(want, b, sizeof(b)));
 	}
-	bitmap_free(want);
-	bitmap_free(have);
-	bitmap_free(miss);
+	hwloc_bitmap_free(want);
+	hwloc_bitmap_free(have);
+	hwloc_bitmap_free(miss);
 }
 
 void obs_process_quota(const cJSON *root, const char *key, struct obs *o)
 {
 	const cJSON *q = fact(o, root, "process.cgroup.cpu_quota_cpus");
-	bitmap_t want = bitmap_alloc();
+	hwloc_bitmap_t want = hwloc_bitmap_alloc();
 	int cores;
 	(void)key;
 	if (cJSON_IsString(q) && !strcmp(q->valuestring, "unlimited")) {
@@ -802,7 +802,7 @@ void obs_process_quota(const cJSON *root, const char *key, struct obs *o)
 		detail(o, "a CPU quota of %.2f CPUs for the plan's %d threads (one per core)%s",
 		       q->valuedouble, cores, q->valuedouble >= cores ? "" : ": the workers are throttled");
 	}
-	bitmap_free(want);
+	hwloc_bitmap_free(want);
 }
 
 void obs_process_memlock(const cJSON *root, const char *key, struct obs *o)

@@ -7,7 +7,7 @@
 #include "read/sysroot.h"
 #include "lib/util.h"
 
-#include "lib/bitmap.h"
+#include <hwloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +108,7 @@ struct kube {
 	cJSON *k;
 	const cJSON *house;
 	const char *hcpus;
-	bitmap_t hset, nset;
+	hwloc_bitmap_t hset, nset;
 	int nnodes;
 	int *cpu_idx;
 	const cJSON **node;
@@ -184,7 +184,7 @@ static void kube_cpu_manager(struct kube *kb, const cJSON *facts)
 	const int ncpu = kb->ncpu;
 	const double packages = kb->packages;
 	int split;
-	kb->static_cpu = hcpus && *hcpus && parse_cpulist(hcpus, kb->hset) == 0 && !bitmap_iszero(kb->hset);
+	kb->static_cpu = hcpus && *hcpus && parse_cpulist(hcpus, kb->hset) == 0 && !hwloc_bitmap_iszero(kb->hset);
 	cJSON_AddStringToObject(k, "cpu_manager_policy", kb->static_cpu ? "static" : "none");
 	opts = cJSON_AddArrayToObject(k, "cpu_manager_policy_options");
 	notset = cJSON_AddArrayToObject(k, "cpu_manager_policy_options_not_set");
@@ -262,7 +262,7 @@ static void kube_reserved_memory(struct kube *kb, cJSON *resv, long long sum)
 	for (j = 0; j < ncpu; j++) {
 		const char *nc = fj_get_str(kb->node[j], "cpus");
 		if (kb->static_cpu && nc && parse_cpulist(nc, kb->nset) == 0 &&
-		    bitmap_intersects(kb->nset, kb->hset))
+		    hwloc_bitmap_intersects(kb->nset, kb->hset))
 			tgt[nt++] = j;
 	}
 	if (!nt)
@@ -338,8 +338,8 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 	kb.k = cJSON_AddObjectToObject(plan, "kubelet");
 	kb.house = cJSON_GetObjectItemCaseSensitive(plan, "housekeeping");
 	kb.hcpus = fj_get_str(kb.house, "cpus");
-	kb.hset = bitmap_alloc();
-	kb.nset = bitmap_alloc();
+	kb.hset = hwloc_bitmap_alloc();
+	kb.nset = hwloc_bitmap_alloc();
 	kb.nnodes = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
 	kb.cpu_idx = xcalloc((size_t)(kb.nnodes ? kb.nnodes : 1), sizeof(*kb.cpu_idx));
 	kb.node = xcalloc((size_t)(kb.nnodes ? kb.nnodes : 1), sizeof(*kb.node));
@@ -352,6 +352,6 @@ void plan_kubelet(cJSON *plan, const cJSON *facts)
 	kube_memory(&kb, facts);
 	free(kb.cpu_idx);
 	free(kb.node);
-	bitmap_free(kb.hset);
-	bitmap_free(kb.nset);
+	hwloc_bitmap_free(kb.hset);
+	hwloc_bitmap_free(kb.nset);
 }

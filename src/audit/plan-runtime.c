@@ -8,7 +8,7 @@
 #include "read/sysroot.h"
 #include "lib/util.h"
 
-#include "lib/bitmap.h"
+#include <hwloc.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -65,23 +65,23 @@ static void argv_addf(cJSON *argv, const char *fmt, ...)
 /* A cpulist as the plain hex mask llama.cpp's -C takes ("0xfe"). */
 static char *cpu_mask_hex(const char *list)
 {
-	bitmap_t set = bitmap_alloc();
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	struct strbuf sb = STRBUF_INIT;
 	int last, nib;
-	if (parse_cpulist(list, set) < 0 || bitmap_iszero(set)) {
-		bitmap_free(set);
+	if (parse_cpulist(list, set) < 0 || hwloc_bitmap_iszero(set)) {
+		hwloc_bitmap_free(set);
 		return NULL;
 	}
-	last = bitmap_last(set);
+	last = hwloc_bitmap_last(set);
 	strbuf_addstr(&sb, "0x");
 	for (nib = last / 4; nib >= 0; nib--) {
 		unsigned v = 0, b;
 		for (b = 0; b < 4; b++)
-			if (bitmap_isset(set, (unsigned)(nib * 4) + b))
+			if (hwloc_bitmap_isset(set, (unsigned)(nib * 4) + b))
 				v |= 1u << b;
 		strbuf_addf(&sb, "%x", v);
 	}
-	bitmap_free(set);
+	hwloc_bitmap_free(set);
 	return strbuf_detach(&sb);
 }
 
@@ -419,16 +419,16 @@ static int llama_syntax(cJSON *plan, const struct plan_opts *o)
 /* The worker's CPUs as -C's mask, or NULL with the reason in why. */
 static char *llama_mask(const char *cpus, const char **why)
 {
-	bitmap_t set = bitmap_alloc();
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	char *mask = NULL;
-	if (!cpus || parse_cpulist(cpus, set) < 0 || bitmap_iszero(set))
+	if (!cpus || parse_cpulist(cpus, set) < 0 || hwloc_bitmap_iszero(set))
 		*why = "the worker has no CPU list";
-	else if (bitmap_last(set) >= LLAMA_MASK_CPUS)
+	else if (hwloc_bitmap_last(set) >= LLAMA_MASK_CPUS)
 		*why = "a CPU is at 512 or above, beyond the 128 hex digits llama.cpp's -C keeps "
 		       "(GGML_MAX_N_THREADS): a longer mask would pin the wrong CPUs";
 	else
 		mask = cpu_mask_hex(cpus);
-	bitmap_free(set);
+	hwloc_bitmap_free(set);
 	return mask;
 }
 
@@ -456,7 +456,7 @@ static void build_llama(cJSON *plan, const cJSON *facts, const struct plan_opts 
 	struct llama_line l = { 0 };
 	int n = cJSON_GetArraySize(workers), pc = o->bench ? page_cache_node(o) : -1, masked = 0;
 	char *model = plan_path_arg(o->model ? o->model->path : MODEL_PLACEHOLDER);
-	bitmap_t set = bitmap_alloc();
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 
 	sizing(o, &z);
 	l.z = &z;
@@ -474,8 +474,8 @@ static void build_llama(cJSON *plan, const cJSON *facts, const struct plan_opts 
 		char *mask;
 		double d;
 		l.threads = fj_get_num(w, "threads", &d) ? (int)d : 1;
-		l.threads_batch = cpus && parse_cpulist(cpus, set) == 0 && !bitmap_iszero(set)
-			? bitmap_weight(set) : l.threads;
+		l.threads_batch = cpus && parse_cpulist(cpus, set) == 0 && !hwloc_bitmap_iszero(set)
+			? hwloc_bitmap_weight(set) : l.threads;
 		l.no_mmap = n > 1;
 		if (!cpus || !*cpus) {
 			plan_note(plan, "node %d: the worker has no CPU: no launch line", id);
@@ -535,7 +535,7 @@ static void build_llama(cJSON *plan, const cJSON *facts, const struct plan_opts 
 		     "the lock and the fit)");
 	else
 		plan_fit(plan, facts, &z, 1, "llama.cpp");
-	bitmap_free(set);
+	hwloc_bitmap_free(set);
 	free(model);
 }
 
@@ -567,7 +567,7 @@ struct vllm {
 	const struct plan_model *m;
 	int n, tp, groups, nodes_known;
 	double budget_min;      /* the smallest worker node's memory x NODE_SHARE; NAN unknown */
-	bitmap_t all, mems, s, resv;
+	hwloc_bitmap_t all, mems, s, resv;
 };
 
 /* The memory of worker w's node, or NAN. */
@@ -774,22 +774,22 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 
 	v.workers = cJSON_GetObjectItemCaseSensitive(plan, "workers");
 	v.n = cJSON_GetArraySize(v.workers);
-	v.all = bitmap_alloc();
-	v.mems = bitmap_alloc();
-	v.s = bitmap_alloc();
-	v.resv = bitmap_alloc();
+	v.all = hwloc_bitmap_alloc();
+	v.mems = hwloc_bitmap_alloc();
+	v.s = hwloc_bitmap_alloc();
+	v.resv = hwloc_bitmap_alloc();
 	sizing(o, &v.z);
 	cJSON_ArrayForEach(w, v.workers) {
 		const char *cpus = fj_get_str(w, "cpus"), *r = fj_get_str(w, "reserved_cpus");
 		double mem = worker_mem(facts, w);
 		if (cpus && parse_cpulist(cpus, v.s) == 0)
-			bitmap_or(v.all, v.all, v.s);
+			hwloc_bitmap_or(v.all, v.all, v.s);
 		if (r && *r && parse_cpulist(r, v.s) == 0) {
-			bitmap_or(v.all, v.all, v.s);
-			bitmap_or(v.resv, v.resv, v.s);
+			hwloc_bitmap_or(v.all, v.all, v.s);
+			hwloc_bitmap_or(v.resv, v.resv, v.s);
 		}
 		if (worker_node(w) >= 0)
-			bitmap_set(v.mems, (unsigned)worker_node(w));
+			hwloc_bitmap_set(v.mems, (unsigned)worker_node(w));
 		else
 			v.nodes_known = 0;
 		if (!isfinite(mem))
@@ -800,9 +800,9 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 	{
 		/* On hybrids nothing is reserved per node: the E-cores keep house. */
 		const char *h = fj_get_str(cJSON_GetObjectItemCaseSensitive(plan, "housekeeping"), "cpus");
-		if (bitmap_iszero(v.resv) && h && *h && parse_cpulist(h, v.s) == 0) {
-			bitmap_or(v.all, v.all, v.s);
-			bitmap_or(v.resv, v.resv, v.s);
+		if (hwloc_bitmap_iszero(v.resv) && h && *h && parse_cpulist(h, v.s) == 0) {
+			hwloc_bitmap_or(v.all, v.all, v.s);
+			hwloc_bitmap_or(v.resv, v.resv, v.s);
 		}
 	}
 	par = cJSON_AddObjectToObject(plan, "parallel");
@@ -827,7 +827,7 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 		plan_note(plan, "vLLM: %d processes, one per replica, on ports 8000-%d: put a load balancer "
 			  "in front", v.groups, 8000 + v.groups - 1);
 	}
-	if (bitmap_iszero(v.resv))
+	if (hwloc_bitmap_iszero(v.resv))
 		plan_note(plan, "vLLM: no core is reserved for the API server (--reserve 0): it competes with "
 			  "the ranks' threads; the docs keep one or two cores for it");
 	else
@@ -838,10 +838,10 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 	vllm_container(&v, facts);
 	if (v.z.have_model)
 		plan_fit(plan, facts, &v.z, v.tp, "vllm");
-	bitmap_free(v.all);
-	bitmap_free(v.mems);
-	bitmap_free(v.s);
-	bitmap_free(v.resv);
+	hwloc_bitmap_free(v.all);
+	hwloc_bitmap_free(v.mems);
+	hwloc_bitmap_free(v.s);
+	hwloc_bitmap_free(v.resv);
 }
 
 /*** The table ***/

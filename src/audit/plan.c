@@ -8,7 +8,7 @@
 #include "read/sysroot.h"
 #include "lib/util.h"
 
-#include "lib/bitmap.h"
+#include <hwloc.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -18,13 +18,13 @@
 #define NUMA_NODE_MAX 1023
 
 /* A cpulist fact into a bitmap; 0 when absent or unparsable. */
-static int fact_set(const cJSON *o, const char *key, bitmap_t set)
+static int fact_set(const cJSON *o, const char *key, hwloc_bitmap_t set)
 {
 	const char *s = fj_get_str(o, key);
 	return s && parse_cpulist(s, set) == 0;
 }
 
-static char *setstr(const_bitmap_t set)
+static char *setstr(hwloc_const_bitmap_t set)
 {
 	char buf[8192];
 	return xstrdup(cpulist_str(set, buf, sizeof(buf)));
@@ -35,7 +35,7 @@ static char *setstr(const_bitmap_t set)
 /* Physical cores: each an hwloc bitmap of its hardware threads, in the order
  * of their first thread.  From cpu.core_cpus (["0,16", "1,17", ...]). */
 struct cores {
-	bitmap_t *set;
+	hwloc_bitmap_t *set;
 	size_t n;
 };
 
@@ -47,9 +47,9 @@ static int load_cores(const cJSON *facts, struct cores *c)
 		return -1;
 	c->set = xcalloc((size_t)cJSON_GetArraySize(list), sizeof(*c->set));
 	cJSON_ArrayForEach(it, list) {
-		bitmap_t s = bitmap_alloc();
-		if (!cJSON_IsString(it) || parse_cpulist(it->valuestring, s) < 0 || bitmap_iszero(s)) {
-			bitmap_free(s);
+		hwloc_bitmap_t s = hwloc_bitmap_alloc();
+		if (!cJSON_IsString(it) || parse_cpulist(it->valuestring, s) < 0 || hwloc_bitmap_iszero(s)) {
+			hwloc_bitmap_free(s);
 			continue;
 		}
 		c->set[c->n++] = s;
@@ -61,7 +61,7 @@ static void free_cores(struct cores *c)
 {
 	size_t i;
 	for (i = 0; i < c->n; i++)
-		bitmap_free(c->set[i]);
+		hwloc_bitmap_free(c->set[i]);
 	free(c->set);
 }
 
@@ -80,7 +80,7 @@ static void index_cores(const struct cores *c, struct core_index *x)
 	int f;
 	x->ncpu = 0;
 	for (i = 0; i < c->n; i++) {
-		f = bitmap_first(c->set[i]);
+		f = hwloc_bitmap_first(c->set[i]);
 		if (f + 1 > x->ncpu)
 			x->ncpu = f + 1;
 	}
@@ -88,13 +88,13 @@ static void index_cores(const struct cores *c, struct core_index *x)
 	x->by_first = xcalloc(c->n, sizeof(*x->by_first));
 	x->cand = xcalloc(c->n, sizeof(*x->cand));
 	for (i = 0; i < c->n; i++)
-		x->start[bitmap_first(c->set[i]) + 1]++;
+		x->start[hwloc_bitmap_first(c->set[i]) + 1]++;
 	for (f = 0; f < x->ncpu; f++)
 		x->start[f + 1] += x->start[f];
 	next = xcalloc((size_t)x->ncpu + 1, sizeof(*next));
 	memcpy(next, x->start, ((size_t)x->ncpu + 1) * sizeof(*next));
 	for (i = 0; i < c->n; i++)
-		x->by_first[next[bitmap_first(c->set[i])]++] = i;
+		x->by_first[next[hwloc_bitmap_first(c->set[i])]++] = i;
 	free(next);
 }
 
@@ -114,42 +114,42 @@ static int cmp_size(const void *a, const void *b)
 /* The cores set can hold (their first thread is in it), in the cores'
  * order, into x->cand: every core where set has as many CPUs as there are
  * cores (looking each CPU up would cost more than the pass). */
-static size_t core_candidates(const struct cores *c, struct core_index *x, const_bitmap_t set)
+static size_t core_candidates(const struct cores *c, struct core_index *x, hwloc_const_bitmap_t set)
 {
-	int w = bitmap_weight(set), cpu;
+	int w = hwloc_bitmap_weight(set), cpu;
 	size_t n = 0, i, j;
 	if (w < 0 || (size_t)w >= c->n) {
 		for (i = 0; i < c->n; i++)
 			x->cand[n++] = i;
 		return n;
 	}
-	bitmap_foreach_begin(cpu, set) {
+	hwloc_bitmap_foreach_begin(cpu, set) {
 		if (cpu >= x->ncpu)
 			break;
 		for (j = x->start[cpu]; j < x->start[cpu + 1]; j++)
 			x->cand[n++] = x->by_first[j];
-	} bitmap_foreach_end();
+	} hwloc_bitmap_foreach_end();
 	qsort(x->cand, n, sizeof(*x->cand), cmp_size);
 	return n;
 }
 
 /* The union of the CPUs of the kinds named (or not named) name. */
-static int kind_set(const cJSON *facts, const char *name, int invert, bitmap_t out)
+static int kind_set(const cJSON *facts, const char *name, int invert, hwloc_bitmap_t out)
 {
 	const cJSON *kinds = facts_get(facts, "cpu.kinds"), *k;
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	int found = 0;
-	bitmap_zero(out);
+	hwloc_bitmap_zero(out);
 	cJSON_ArrayForEach(k, kinds) {
 		const char *n = fj_get_str(k, "name");
 		if (!n || (!strcmp(n, name)) == invert)
 			continue;
 		if (fact_set(k, "cpus", s)) {
-			bitmap_or(out, out, s);
+			hwloc_bitmap_or(out, out, s);
 			found = 1;
 		}
 	}
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 	return found;
 }
 
@@ -160,12 +160,12 @@ static const char *worker_command(const struct plan_opts *o)
 
 /*** Workers ***/
 
-static void add_worker(cJSON *workers, const cJSON *node_id, const_bitmap_t cpus,
-		       const_bitmap_t reserved, const char *kind, const struct plan_opts *o)
+static void add_worker(cJSON *workers, const cJSON *node_id, hwloc_const_bitmap_t cpus,
+		       hwloc_const_bitmap_t reserved, const char *kind, const struct plan_opts *o)
 {
 	cJSON *w = cJSON_CreateObject();
 	char *list = setstr(cpus);
-	int threads = bitmap_weight(cpus);
+	int threads = hwloc_bitmap_weight(cpus);
 	const char *cmd = worker_command(o);
 	if (node_id && cJSON_IsNumber(node_id)) {
 		int id = (int)node_id->valuedouble;
@@ -210,7 +210,7 @@ struct placement {
 	const struct plan_opts *o;
 	struct cores cores;
 	struct core_index index;
-	bitmap_t pset, eset, house, online;
+	hwloc_bitmap_t pset, eset, house, online;
 	int hybrid, reserve;
 };
 
@@ -239,8 +239,8 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 	cJSON *plan = p->plan;
 	const struct cores cores = p->cores;
 	const int hybrid = p->hybrid;
-	bitmap_t ncpus = bitmap_alloc(), work = bitmap_alloc();
-	bitmap_t resv = bitmap_alloc();
+	hwloc_bitmap_t ncpus = hwloc_bitmap_alloc(), work = hwloc_bitmap_alloc();
+	hwloc_bitmap_t resv = hwloc_bitmap_alloc();
 	const cJSON *id = NULL;
 	size_t ncores = 0, kept = 0, skip, i, c, nc;
 	if (node) {
@@ -252,20 +252,20 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 		}
 		if (!cJSON_IsNumber(id))
 			id = NULL;
-		if (!fact_set(node, "cpus", ncpus) || bitmap_iszero(ncpus)) {
+		if (!fact_set(node, "cpus", ncpus) || hwloc_bitmap_iszero(ncpus)) {
 			if (id)
 				plan_note(plan, "node %d has no CPUs (memory only): no worker", (int)id->valuedouble);
 			goto next;
 		}
 	} else
-		bitmap_copy(ncpus, p->online);
-	bitmap_and(ncpus, ncpus, p->online);
+		hwloc_bitmap_copy(ncpus, p->online);
+	hwloc_bitmap_and(ncpus, ncpus, p->online);
 	nc = core_candidates(&p->cores, &p->index, ncpus);
 	/* Cores of this node eligible for inference, in order. */
 	for (c = 0; c < nc; c++) {
 		i = p->index.cand[c];
-		if (bitmap_isincluded(cores.set[i], ncpus) &&
-		    (!hybrid || bitmap_isincluded(cores.set[i], p->pset)))
+		if (hwloc_bitmap_isincluded(cores.set[i], ncpus) &&
+		    (!hybrid || hwloc_bitmap_isincluded(cores.set[i], p->pset)))
 			ncores++;
 	}
 	skip = (size_t)p->reserve;
@@ -277,29 +277,29 @@ static void place_node(struct placement *p, const cJSON *node, int k)
 	}
 	for (c = 0; c < nc; c++) {
 		i = p->index.cand[c];
-		if (!bitmap_isincluded(cores.set[i], ncpus))
+		if (!hwloc_bitmap_isincluded(cores.set[i], ncpus))
 			continue;
-		if (hybrid && !bitmap_isincluded(cores.set[i], p->pset)) {
-			bitmap_or(p->house, p->house, cores.set[i]);
+		if (hybrid && !hwloc_bitmap_isincluded(cores.set[i], p->pset)) {
+			hwloc_bitmap_or(p->house, p->house, cores.set[i]);
 			continue;
 		}
 		if (kept++ < skip) {
-			bitmap_or(resv, resv, cores.set[i]);
-			bitmap_or(p->house, p->house, cores.set[i]);
+			hwloc_bitmap_or(resv, resv, cores.set[i]);
+			hwloc_bitmap_or(p->house, p->house, cores.set[i]);
 			continue;
 		}
 		/* One hardware thread per core: the first. */
-		bitmap_set(work, (unsigned)bitmap_first(cores.set[i]));
+		hwloc_bitmap_set(work, (unsigned)hwloc_bitmap_first(cores.set[i]));
 	}
-	if (bitmap_iszero(work)) {
+	if (hwloc_bitmap_iszero(work)) {
 		plan_note(plan, "node %d: no core left for a worker", (int)(id ? id->valuedouble : -1));
 		goto next;
 	}
 	add_worker(p->workers, id, work, resv, hybrid ? "performance" : "all", p->o);
 next:
-	bitmap_free(ncpus);
-	bitmap_free(work);
-	bitmap_free(resv);
+	hwloc_bitmap_free(ncpus);
+	hwloc_bitmap_free(work);
+	hwloc_bitmap_free(resv);
 }
 
 /* plan.housekeeping: the CPUs no worker got. */
@@ -333,10 +333,10 @@ static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts
 	int k = 0;
 
 	p.workers = cJSON_AddArrayToObject(plan, "workers");
-	p.pset = bitmap_alloc();
-	p.eset = bitmap_alloc();
-	p.house = bitmap_alloc();
-	p.online = bitmap_alloc();
+	p.pset = hwloc_bitmap_alloc();
+	p.eset = hwloc_bitmap_alloc();
+	p.house = hwloc_bitmap_alloc();
+	p.online = hwloc_bitmap_alloc();
 	if (load_cores(facts, &p.cores) < 0) {
 		plan_note(plan, "no worker plan: the physical cores (cpu.core_cpus) are unknown, so SMT "
 			   "siblings cannot be told apart; see the gaps of 'nodeaudit probe'");
@@ -346,7 +346,7 @@ static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts
 	placement_kinds(&p, facts);
 	if (!fact_set(facts_get(facts, "cpu"), "online", p.online))
 		for (i = 0; i < p.cores.n; i++)
-			bitmap_or(p.online, p.online, p.cores.set[i]);
+			hwloc_bitmap_or(p.online, p.online, p.cores.set[i]);
 
 	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) == 0) {
 		plan_note(plan, "the NUMA nodes are unknown: one worker over all cores, without --membind");
@@ -362,10 +362,10 @@ static void plan_workers(cJSON *plan, const cJSON *facts, const struct plan_opts
 	free_index(&p.index);
 	free_cores(&p.cores);
 out:
-	bitmap_free(p.pset);
-	bitmap_free(p.eset);
-	bitmap_free(p.house);
-	bitmap_free(p.online);
+	hwloc_bitmap_free(p.pset);
+	hwloc_bitmap_free(p.eset);
+	hwloc_bitmap_free(p.house);
+	hwloc_bitmap_free(p.online);
 }
 
 /*** Accelerator feeders ***/

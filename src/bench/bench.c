@@ -6,7 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
-#include "read/libnuma.h"
+#include <numa.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +63,7 @@ static cJSON *page_cache_nodes(const uint8_t *map, uint64_t from, uint64_t len)
 	status = xcalloc(n, sizeof(*status));
 	for (i = 0; i < n; i++)
 		pages[i] = (void *)(map + (first + i * npages / n) * pg);
-	if (numa_lazy_move_pages(0, n, pages, NULL, status, 0) == 0) {
+	if (numa_move_pages(0, n, pages, NULL, status, 0) == 0) {
 		int counts[1024] = { 0 }, other = 0;
 		j = cJSON_CreateObject();
 		cJSON_AddNumberToObject(j, "sampled_pages", n);
@@ -238,32 +238,32 @@ static int bench_nodes(struct bench_state *st)
 {
 	const struct bench_opts *o = st->o;
 	hwloc_topology_t topo;
-	bitmap_t want_nodes;
+	hwloc_bitmap_t want_nodes;
 	hwloc_obj_t n = NULL;
 	unsigned id;
 
 	topo = st->topo = probe_bind_topology(st->ctx);
 	if (!topo) {
 		const char *why;
-		if (hwloc_lib_load(&why) < 0)
-			error("bench: hwloc places its threads, and it cannot be loaded: %s", why);
+		if ((why = hwloc_api_mismatch()))
+			error("bench: hwloc places its threads, and it cannot be used: %s", why);
 		else
 			error("bench: cannot load the topology of this machine (hwloc)");
 		return -1;
 	}
-	want_nodes = bitmap_alloc();
+	want_nodes = hwloc_bitmap_alloc();
 	if (o->nodes)
 		parse_cpulist(o->nodes, want_nodes);
-	st->ids = xcalloc(hwl_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE) + 1, sizeof(*st->ids));
-	while ((n = hwl_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n))) {
-		if (o->nodes ? !bitmap_isset(want_nodes, n->os_index)
-			     : HW.bitmap_iszero(n->cpuset))
+	st->ids = xcalloc(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE) + 1, sizeof(*st->ids));
+	while ((n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n))) {
+		if (o->nodes ? !hwloc_bitmap_isset(want_nodes, n->os_index)
+			     : hwloc_bitmap_iszero(n->cpuset))
 			continue;
 		st->ids[st->nids++] = (int)n->os_index;
-		bitmap_clr(want_nodes, n->os_index);
+		hwloc_bitmap_clr(want_nodes, n->os_index);
 	}
-	id = bitmap_first(want_nodes);
-	bitmap_free(want_nodes);
+	id = hwloc_bitmap_first(want_nodes);
+	hwloc_bitmap_free(want_nodes);
 	if (o->nodes && (int)id != -1) {
 		error("bench: --nodes: this machine has no NUMA node %u", id);
 		return -1;

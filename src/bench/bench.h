@@ -3,7 +3,7 @@
 #define NODEAUDIT_BENCH_H
 
 #include <stdint.h>
-#include "read/hwloc-lib.h"
+#include "read/hwloc.h"
 #include <cjson/cJSON.h>
 #include "probe/probe.h"
 

@@ -5,7 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
-#include "read/libnuma.h"
+#include <numa.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -333,40 +333,40 @@ static void stats(const double *s, int n, double *median, double *min, double *m
 static int node_pus(hwloc_topology_t topo, int node, int *pus, int max)
 {
 	hwloc_obj_t nobj = NULL, core = NULL, pu = NULL;
-	bitmap_t allowed = bitmap_alloc(), set = bitmap_alloc(),
-		       used = bitmap_alloc(), c = bitmap_alloc();
+	hwloc_bitmap_t allowed = hwloc_bitmap_alloc(), set = hwloc_bitmap_alloc(),
+		       used = hwloc_bitmap_alloc(), c = hwloc_bitmap_alloc();
 	hwloc_bitmap_t hset;
 	int n = 0;
 
-	while ((nobj = hwl_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
+	while ((nobj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
 		if ((int)nobj->os_index == node)
 			break;
 	if (nobj) {
-		hwl_allowed_cpus(topo, allowed);
-		bitmap_from_hwloc(set, nobj->cpuset);
-		bitmap_and(set, set, allowed);
-		hset = bitmap_to_hwloc(set);
-		while (n < max && (core = hwl_next_obj_inside_cpuset_by_type(topo, hset,
+		hwloc_allowed_cpus(topo, allowed);
+		hwloc_bitmap_copy(set, nobj->cpuset);
+		hwloc_bitmap_and(set, set, allowed);
+		hset = hwloc_bitmap_dup(set);
+		while (n < max && (core = hwloc_get_next_obj_inside_cpuset_by_type(topo, hset,
 				HWLOC_OBJ_CORE, core))) {
 			int first;
-			bitmap_from_hwloc(c, core->cpuset);
-			bitmap_and(c, c, set);
-			first = bitmap_first(c);
+			hwloc_bitmap_copy(c, core->cpuset);
+			hwloc_bitmap_and(c, c, set);
+			first = hwloc_bitmap_first(c);
 			if (first >= 0) {
 				pus[n++] = first;
-				bitmap_set(used, first);
+				hwloc_bitmap_set(used, first);
 			}
 		}
-		while (n < max && (pu = hwl_next_obj_inside_cpuset_by_type(topo, hset,
+		while (n < max && (pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, hset,
 				HWLOC_OBJ_PU, pu)))
-			if (!bitmap_isset(used, pu->os_index))
+			if (!hwloc_bitmap_isset(used, pu->os_index))
 				pus[n++] = pu->os_index;
-		HW.bitmap_free(hset);
+		hwloc_bitmap_free(hset);
 	}
-	bitmap_free(allowed);
-	bitmap_free(set);
-	bitmap_free(used);
-	bitmap_free(c);
+	hwloc_bitmap_free(allowed);
+	hwloc_bitmap_free(set);
+	hwloc_bitmap_free(used);
+	hwloc_bitmap_free(c);
 	return n;
 }
 
@@ -376,12 +376,12 @@ static int node_cores(hwloc_topology_t topo, int node)
 	hwloc_obj_t nobj = NULL, core = NULL;
 	int n = 0;
 	(void)pus;
-	while ((nobj = hwl_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
+	while ((nobj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nobj)))
 		if ((int)nobj->os_index == node)
 			break;
 	if (!nobj)
 		return 0;
-	while ((core = hwl_next_obj_inside_cpuset_by_type(topo, nobj->cpuset, HWLOC_OBJ_CORE, core)))
+	while ((core = hwloc_get_next_obj_inside_cpuset_by_type(topo, nobj->cpuset, HWLOC_OBJ_CORE, core)))
 		n++;
 	return n;
 }
@@ -509,7 +509,7 @@ static int fill_buffers(struct run *s)
 	int i, j;
 	for (i = 0; i < o->nnodes; i++) {
 		if (s->have_numa)
-			s->nb[i].buf = numa_lazy_alloc_onnode(s->nb[i].len, s->nb[i].node);
+			s->nb[i].buf = numa_alloc_onnode(s->nb[i].len, s->nb[i].node);
 		else {
 			void *p = mmap(NULL, s->nb[i].len, PROT_READ | PROT_WRITE,
 				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -679,14 +679,14 @@ static int measure_nodes(struct run *s)
 	r->nnodes = o->nnodes;
 	for (i = 0; i < o->nnodes; i++) {
 		struct membw_node *m = &r->nodes[i];
-		bitmap_t set = bitmap_alloc();
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
 		char what[32];
 		m->node = s->nb[i].node;
 		m->threads = s->nb[i].count;
 		for (j = 0; j < s->nb[i].count; j++)
-			bitmap_set(set, s->w[s->nb[i].first + j].cpu);
+			hwloc_bitmap_set(set, s->w[s->nb[i].first + j].cpu);
 		cpulist_str(set, m->cpus, sizeof(m->cpus));
-		bitmap_free(set);
+		hwloc_bitmap_free(set);
 		snprintf(what, sizeof(what), "node %d", m->node);
 		if (measure(&s->team, s->w, s->nb[i].first, s->nb[i].first + s->nb[i].count,
 			    kernels[s->best].fn, budget, o, what, &m->samples, &m->nsamples) < 0)
@@ -733,7 +733,7 @@ static void free_buffers(struct run *s)
 	int i;
 	for (i = 0; i < s->o->nnodes; i++)
 		if (s->nb[i].buf)
-			s->have_numa ? numa_lazy_free(s->nb[i].buf, s->nb[i].len) : (void)munmap(s->nb[i].buf, s->nb[i].len);
+			s->have_numa ? numa_free(s->nb[i].buf, s->nb[i].len) : (void)munmap(s->nb[i].buf, s->nb[i].len);
 }
 
 int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_result *r)
@@ -754,11 +754,10 @@ int membw_run(hwloc_topology_t topo, const struct membw_opts *o, struct membw_re
 	/* Without NUMA support (or with the memory-policy calls blocked, as
 	 * container seccomp profiles do) buffers are plain pages; the note says
 	 * their placement was not enforced. */
-	s.have_numa = numa_lazy_available() >= 0;
+	s.have_numa = numa_available() >= 0;
 	if (!s.have_numa)
-		snprintf(r->note, sizeof(r->note), "libnuma is not usable here%s%s%s: buffers were not "
-			 "placed on their node (first touch by the main thread)",
-			 *numa_lazy_error() ? " (" : "", numa_lazy_error(), *numa_lazy_error() ? ")" : "");
+		snprintf(r->note, sizeof(r->note), "libnuma is not usable here (numa_available(): no NUMA "
+			 "support): buffers were not placed on their node (first touch by the main thread)");
 	if (plan_workers(&s) < 0 || fill_buffers(&s) < 0)
 		goto out;
 	start_team(&s, &old);

@@ -17,24 +17,24 @@
 static void node_counts(hwloc_topology_t topo, int node, int *cores, int *pus)
 {
 	hwloc_obj_t n = NULL, c = NULL;
-	bitmap_t allowed = bitmap_alloc(), set = bitmap_alloc();
+	hwloc_bitmap_t allowed = hwloc_bitmap_alloc(), set = hwloc_bitmap_alloc();
 	*cores = *pus = 0;
-	while ((n = hwl_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n)))
+	while ((n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n)))
 		if ((int)n->os_index == node)
 			break;
 	if (n) {
 		hwloc_bitmap_t hset;
-		hwl_allowed_cpus(topo, allowed);
-		bitmap_from_hwloc(set, n->cpuset);
-		bitmap_and(set, set, allowed);
-		*pus = bitmap_weight(set);
-		hset = bitmap_to_hwloc(set);
-		while ((c = hwl_next_obj_inside_cpuset_by_type(topo, hset, HWLOC_OBJ_CORE, c)))
+		hwloc_allowed_cpus(topo, allowed);
+		hwloc_bitmap_copy(set, n->cpuset);
+		hwloc_bitmap_and(set, set, allowed);
+		*pus = hwloc_bitmap_weight(set);
+		hset = hwloc_bitmap_dup(set);
+		while ((c = hwloc_get_next_obj_inside_cpuset_by_type(topo, hset, HWLOC_OBJ_CORE, c)))
 			(*cores)++;
-		HW.bitmap_free(hset);
+		hwloc_bitmap_free(hset);
 	}
-	bitmap_free(allowed);
-	bitmap_free(set);
+	hwloc_bitmap_free(allowed);
+	hwloc_bitmap_free(set);
 }
 
 /* 1, 2, 4, ... below cores, then cores, then pus when SMT adds threads. */

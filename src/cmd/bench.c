@@ -77,10 +77,10 @@ static int bench_option(void *args, int val, const char *arg)
 		o->threads = (int)s;
 		return 0;
 	case OPT_NODES: {
-		bitmap_t set = bitmap_alloc();
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
 		int r = parse_cpulist(arg, set);
-		int empty = bitmap_iszero(set);
-		bitmap_free(set);
+		int empty = hwloc_bitmap_iszero(set);
+		hwloc_bitmap_free(set);
 		if (r < 0 || empty)
 			return usage_error("bench", "--nodes takes a node list such as 0 or 0-1,3, not '%s'", arg);
 		o->nodes = arg;

@@ -15,6 +15,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <hwloc.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,46 +39,34 @@ const struct command *find_command(const char *name)
 
 /*
  * --version: the release, the commit it was built from (git describe at
- * build time, or the release tarball's), and the optional libraries: built
- * in or not, and whether this machine can load each one a command loads
- * when it needs it (read/lazylib.h).
+ * build time, or the release tarball's), the libraries it links, and the
+ * one it loads by name where a platform may lack it (libcpuid, optional):
+ * whether this machine has it, lacks it, or has one that does not load.
  */
 static void print_version(void)
 {
-	static const struct {
-		const char *soname, *use;
-	} libs[] = {
-		{ HWLOC_SONAME, "hwloc's second reading of the topology; bench's thread placement" },
-		{ NUMA_SONAME, "bench's memory placement" },
-		{ PCI_SONAME, "PCI dumps (--pci-dump), a compressed pci.ids" },
-#ifdef HAVE_LIBCPUID
-		{ CPUID_SONAME, "CPUID: codenames, a --cpuid-dump" },
-#endif
-#ifdef HAVE_LIBURING
-		{ URING_SONAME, "a --sysroot read in io_uring batches" },
-#endif
-	};
-	size_t i;
+	unsigned hv = hwloc_get_api_version();
 	printf("nodeaudit %s", PACKAGE_VERSION);
 	if (*NODEAUDIT_DESCRIBE)
 		printf(" (%s)", NODEAUDIT_DESCRIBE);
 	else
 		printf(" (commit unknown: built outside git, not from a release tarball)");
-	printf("\nlinked: cJSON %d.%d.%d\n", CJSON_VERSION_MAJOR, CJSON_VERSION_MINOR, CJSON_VERSION_PATCH);
-#ifndef HAVE_LIBURING
-	printf("built without liburing: a --sysroot is read file by file\n");
-#endif
-#ifndef HAVE_LIBCPUID
+	printf("\nlinked: cJSON %d.%d.%d, hwloc API %u.%u.%u, libnuma, libpci, libm\n", CJSON_VERSION_MAJOR,
+	       CJSON_VERSION_MINOR, CJSON_VERSION_PATCH, hv >> 16, hv >> 8 & 0xff, hv & 0xff);
+#ifdef HAVE_LIBCPUID
+	{
+		struct lazylib l = { CPUID_SONAME, 0, "" };
+		const char *use = "CPUID: codenames, a --cpuid-dump";
+		printf("loaded by name when a command needs it, on this machine:\n");
+		if (lazylib_load(&l, NULL, 0) == 0)
+			printf("  %-16s found          %s\n", CPUID_SONAME, use);
+		else
+			printf("  %-16s %-14s %s (%s)\n", CPUID_SONAME,
+			       l.state == LAZYLIB_MISSING ? "not installed" : "broken", use, l.err);
+	}
+#else
 	printf("built without libcpuid: no CPUID decoding (codenames, --cpuid-dump)\n");
 #endif
-	printf("loaded when a command needs them, on this machine:\n");
-	for (i = 0; i < ARRAY_SIZE(libs); i++) {
-		struct lazylib l = { libs[i].soname, 0, "" };
-		if (lazylib_load(&l, NULL, 0) == 0)
-			printf("  %-16s found      %s\n", libs[i].soname, libs[i].use);
-		else
-			printf("  %-16s not found  %s (%s)\n", libs[i].soname, libs[i].use, l.err);
-	}
 }
 
 /*** Parsing ***/
@@ -362,8 +351,6 @@ int cli_parse(const struct command *c, int argc, char **argv, struct invocation 
 
 void invocation_release(struct invocation *inv)
 {
-	if (!exit_frees())
-		return;   /* the process ends next: the kernel takes it all back */
 	cJSON_Delete(inv->doc.json);
 	if (inv->doc.free_data && inv->doc.data)
 		inv->doc.free_data((void *)inv->doc.data);
@@ -540,7 +527,6 @@ int cli_main(int argc, char **argv)
 	size_t i;
 	int at;
 
-	exit_leave_memory();
 	at = cli_find_command(argc - 1, argv + 1);
 	if (at < 0) {
 		cmd = find_command(cli_default_command);

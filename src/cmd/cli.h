@@ -104,8 +104,7 @@ extern const struct command cmd_probe, cmd_check, cmd_plan, cmd_bench, cmd_snaps
  * one line (exit 3).  Exposed for the fuzzer.
  */
 int cli_parse(const struct command *cmd, int argc, char **argv, struct invocation *inv);
-/* Frees what the invocation holds; nothing when exit_frees() is 0
- * (lib/util.h): cli_main()'s process ends next. */
+/* Frees what the invocation holds. */
 void invocation_release(struct invocation *inv);
 /* The command word in argv (skipping options and their values), or -1. */
 int cli_find_command(int argc, char **argv);

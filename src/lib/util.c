@@ -3,7 +3,6 @@
 #include "lib/util.h"
 
 #include <ctype.h>
-#include <malloc.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <errno.h>
@@ -95,79 +94,6 @@ char *xasprintf(const char *fmt, ...)
 	p = xvasprintf(fmt, ap);
 	va_end(ap);
 	return p;
-}
-
-#if defined(__SANITIZE_ADDRESS__)   /* gcc */
-#define UTIL_ASAN 1
-#elif defined(__has_feature)       /* clang */
-#if __has_feature(address_sanitizer)
-#define UTIL_ASAN 1
-#endif
-#endif
-
-static int leave_memory;
-
-void exit_leave_memory(void)
-{
-#ifndef UTIL_ASAN
-	leave_memory = getenv("NODEAUDIT_FREE_AT_EXIT") == NULL;
-#endif
-}
-
-int exit_frees(void)
-{
-	return !leave_memory;
-}
-
-/*
- * A probe's memory is many small blocks carved from the top of glibc's
- * heap (cJSON nodes, strings, CPU sets), and the first write to each new
- * page of it is a page fault, which on a paravirtualised guest traps to
- * the hypervisor (about 5 us each on the reference VM; 150 of them on a
- * 64-CPU capture).  So the top of the heap is made to hold bytes at once
- * and its pages are faulted in by one madvise(MADV_POPULATE_WRITE):
- * M_TOP_PAD makes the next growth add bytes (and a trim keep them), and
- * 32 KiB blocks are taken from the top until it has them, growing it
- * when they drain it; the blocks then go back to the top, where the next
- * allocations find those pages.  Blocks of 32 KiB stay below the mmap
- * threshold, which is left as glibc keeps it.
- */
-void heap_warm(size_t bytes)
-{
-#if defined(__GLIBC__) && defined(M_TOP_PAD) && defined(MADV_POPULATE_WRITE) && !defined(UTIL_ASAN)
-	enum { STEP = 32 << 10, MAXB = 96 };
-	void *blk[MAXB];
-	struct mallinfo2 mi = { 0 };
-	uintptr_t lo, hi;
-	size_t arena0;
-	int n = 0, k;
-	if (bytes > (64u << 20))
-		bytes = 64u << 20;
-	mallopt(M_TOP_PAD, (int)bytes);
-	arena0 = mallinfo2().arena;
-	/* Blocks from the top until it has bytes free: at once, or once the
-	 * top they drained grew by bytes. */
-	do {
-		if (!(blk[n] = malloc(STEP)))
-			break;
-		n++;
-		mi = mallinfo2();
-	} while (mi.keepcost < bytes && mi.arena == arena0 && n < MAXB);
-	if (n > 0 && mi.keepcost + STEP >= bytes) {
-		/* The blocks and the top above the last one. */
-		for (lo = (uintptr_t)blk[0], k = 1; k < n; k++)
-			if ((uintptr_t)blk[k] < lo)
-				lo = (uintptr_t)blk[k];
-		lo = (lo + 4095) & ~(uintptr_t)4095;
-		hi = ((uintptr_t)blk[n - 1] + STEP + mi.keepcost - 64) & ~(uintptr_t)4095;
-		if (hi > lo)
-			(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-	}
-	while (n > 0)
-		free(blk[--n]);
-#else
-	(void)bytes;
-#endif
 }
 
 /* Every message is one line: what it names (a file name, a key, a value

@@ -26,19 +26,6 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
-/* Memory at exit.  A one-shot command (cmd/cli.c calls exit_leave_memory()
- * first) leaves what it allocated to the kernel, which takes it back whole
- * at exit, instead of freeing it piece by piece just before: the release
- * functions on its way out (probe_release(), invocation_release()) free
- * memory only when exit_frees() says so, and still end children, remove
- * temporary directories and close files.  Memory is freed all the same
- * under AddressSanitizer (LeakSanitizer checks the frees), when
- * NODEAUDIT_FREE_AT_EXIT is set (valgrind's leak check; the test suite),
- * and in any program that does not call exit_leave_memory() (the unit
- * tests, the fuzz targets, which loop). */
-void exit_leave_memory(void);
-int exit_frees(void);
-
 /* All n bytes to fd, through EINTR and short writes: 0, or -1 with errno. */
 int write_all(int fd, const void *p, size_t n);
 
@@ -51,10 +38,6 @@ int write_all(int fd, const void *p, size_t n);
  * closes or removes it and frees path. */
 char *private_copy(const char *name, const char *text, size_t len, int *memfd, char **err);
 void private_copy_drop(char *path, int memfd);
-
-/* Fault in at least bytes of free heap at once, ahead of the allocations
- * about to be made (glibc only; not under AddressSanitizer; at most 64 MiB). */
-void heap_warm(size_t bytes);
 
 /* "nodeaudit: MSG" on stderr.  error() returns -1 so callers may write
  * "return error(...)"; warning() is silenced by -q; debug() needs -v. */

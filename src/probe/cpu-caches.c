@@ -121,7 +121,7 @@ void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 	for (i = 0; i < n; i++) {
 		uint64_t lvl, size;
 		int r, instr, first;
-		bitmap_t set;
+		hwloc_bitmap_t set;
 		if (strncmp(names[i], "index", 5))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/level", dir, names[i]);
@@ -152,26 +152,26 @@ void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 			}
 			continue;
 		}
-		set = bitmap_alloc();
+		set = hwloc_bitmap_alloc();
 		snprintf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, names[i]);
 		r = sr_read_cpulist(st->sr, path, set);
 		if (r == -ENOENT) {
 			snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
 			r = sr_read_cpumask(st->sr, path, set);
 		}
-		if (r < 0 || !bitmap_isset(set, p->id)) {
+		if (r < 0 || !hwloc_bitmap_isset(set, p->id)) {
 			if (!*bad) {
 				*bad = 1;
 				facts_gap_read(st->f, "cpu.caches", path, r ? r : -EINVAL);
 			}
-			bitmap_free(set);
+			hwloc_bitmap_free(set);
 			continue;
 		}
-		bitmap_and(set, set, st->online);
-		first = bitmap_first(set);
+		hwloc_bitmap_and(set, set, st->online);
+		first = hwloc_bitmap_first(set);
 		for (j = 0; j < st->nci; j++)
 			if (st->ci[j].level == (int)lvl && st->ci[j].first == first &&
-			    bitmap_isequal(st->ci[j].set, set))
+			    hwloc_bitmap_isequal(st->ci[j].set, set))
 				break;
 		if (j == st->nci) {
 			if (st->nci == st->aci) {
@@ -180,13 +180,13 @@ void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 			}
 			st->ci[j].level = (int)lvl;
 			st->ci[j].first = first;
-			st->ci[j].set = bitmap_dup(set);
+			st->ci[j].set = hwloc_bitmap_dup(set);
 			st->ci[j].size = size;
 			st->nci++;
 		}
 		if (lvl == 2 && !p->l2)
-			p->l2 = bitmap_dup(set);
-		bitmap_free(set);
+			p->l2 = hwloc_bitmap_dup(set);
+		hwloc_bitmap_free(set);
 	}
 	sr_free_list(names, n);
 }
@@ -201,7 +201,7 @@ static void cache_groups(struct cpu_state *st, int lvl, cJSON *o)
 	cJSON *arr;
 	for (i = 0; i < st->nci; i++) {
 		struct cache_inst *c = &st->ci[i];
-		int w = bitmap_weight(c->set);
+		int w = hwloc_bitmap_weight(c->set);
 		if (c->level != lvl)
 			continue;
 		for (j = 0; j < ng; j++)
@@ -245,7 +245,7 @@ void cpu_probe_caches(struct cpu_state *st, cJSON *cpu)
 		snprintf(key, sizeof(key), "l%d", lvl);
 		for (i = 0; i < st->nci; i++) {
 			struct cache_inst *c = &st->ci[i];
-			int w = bitmap_weight(c->set);
+			int w = hwloc_bitmap_weight(c->set);
 			if (c->level != lvl)
 				continue;
 			if (inst && c->size != max)

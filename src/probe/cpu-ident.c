@@ -193,14 +193,11 @@ void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu,
 void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu)
 {
 	uint64_t rev = 0, v;
-	int id, first = 1, mixed = 0, from_sysfs = 0, missing = 0, k = 0;
-	sr_batch_model(st->sr);
-	bitmap_foreach_begin(id, st->online) {
+	int id, first = 1, mixed = 0, from_sysfs = 0, missing = 0;
+	hwloc_bitmap_foreach_begin(id, st->online) {
 		const struct ci_proc *p = ci->read_ok ? ci_find(ci, id) : NULL;
 		char *s = NULL, *end;
 		int ok = 0;
-		if (k++ == 1)   /* the first CPU's files, below the others' at once */
-			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", bitmap_first(st->online), st->online);
 		if (p && p->microcode) {
 			errno = 0;
 			v = strtoull(p->microcode, &end, 16);
@@ -222,7 +219,7 @@ void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 		if (first || v > rev)
 			rev = v;
 		first = 0;
-	} bitmap_foreach_end();
+	} hwloc_bitmap_foreach_end();
 	if (first || missing) {
 		fj_set(cpu, "microcode", cJSON_CreateNull());
 		if (first && st->arm)

@@ -2,7 +2,7 @@
 #ifndef NODEAUDIT_CPU_INTERNAL_H
 #define NODEAUDIT_CPU_INTERNAL_H
 
-#include "lib/bitmap.h"
+#include <hwloc.h>
 #include "probe/probe.h"
 #include "probe/cpu-kinds.h"
 #include "read/libcpuid.h"
@@ -47,10 +47,10 @@ struct pcpu {
 	int id;
 	int64_t pkg, core_id;
 	int pkg_ok, core_ok;
-	bitmap_t sib;      /* online threads of its core, NULL unknown */
-	bitmap_t l2;       /* online CPUs sharing its L2, NULL unknown */
-	bitmap_t pkgset;   /* online CPUs of its package (kernel mask), NULL unknown */
-	bitmap_t policy;   /* cpufreq related_cpus: CPUs sharing its policy, NULL unknown */
+	hwloc_bitmap_t sib;      /* online threads of its core, NULL unknown */
+	hwloc_bitmap_t l2;       /* online CPUs sharing its L2, NULL unknown */
+	hwloc_bitmap_t pkgset;   /* online CPUs of its package (kernel mask), NULL unknown */
+	hwloc_bitmap_t policy;   /* cpufreq related_cpus: CPUs sharing its policy, NULL unknown */
 	uint64_t base_khz, max_khz, capacity;
 	long part;
 	char *driver, *governor;
@@ -60,7 +60,7 @@ struct pcpu {
 struct cache_inst {
 	int level;
 	int first;              /* the set's first CPU: compared before the sets */
-	bitmap_t set;
+	hwloc_bitmap_t set;
 	uint64_t size;
 };
 
@@ -68,7 +68,7 @@ struct cpu_state {
 	struct probe_ctx *ctx;
 	struct sysroot *sr;
 	struct facts *f;
-	bitmap_t online;
+	hwloc_bitmap_t online;
 	struct pcpu *c;
 	int nc;
 	struct ck_core *cores;

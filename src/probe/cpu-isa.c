@@ -83,55 +83,55 @@ void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, c
 	const cJSON *e0;
 	size_t i, nt = st->x86 ? ARRAY_SIZE(isa_x86) : ARRAY_SIZE(isa_arm);
 	int id, any = 0, sve = 0;
-	bitmap_t none = bitmap_alloc();
+	hwloc_bitmap_t none = hwloc_bitmap_alloc();
 	*first = NULL;
 	if (!ci->read_ok) {
 		fj_set(cpu, "isa", cJSON_CreateNull());
-		bitmap_free(none);
+		hwloc_bitmap_free(none);
 		return;   /* the gap for /proc/cpuinfo is already there */
 	}
-	bitmap_foreach_begin(id, st->online) {
+	hwloc_bitmap_foreach_begin(id, st->online) {
 		const char *fl = ci_str(ci, ci_find(ci, id), offsetof(struct ci_proc, flags));
 		if (fl) {
 			any = 1;
 			if (!*first)
 				*first = fl;
 		} else
-			bitmap_set(none, (unsigned)id);
-	} bitmap_foreach_end();
+			hwloc_bitmap_set(none, (unsigned)id);
+	} hwloc_bitmap_foreach_end();
 	if (any && arch_mismatch(st, ci, cpu)) {
-		bitmap_free(none);
+		hwloc_bitmap_free(none);
 		return;
 	}
 	if (!any || (!st->x86 && !st->arm)) {
 		fj_set(cpu, "isa", cJSON_CreateNull());
 		facts_gap(st->f, "cpu.isa", any ? "/proc/cpuinfo: the architecture is neither x86 nor ARM"
 			  : "/proc/cpuinfo: no flags or Features line");
-		bitmap_free(none);
+		hwloc_bitmap_free(none);
 		return;
 	}
 	/* An online CPU without flags (no block of its own, none shared) is
 	 * unknown, not a CPU that lacks them: what all CPUs have is unknown. */
-	if (!bitmap_iszero(none)) {
+	if (!hwloc_bitmap_iszero(none)) {
 		char b[256];
 		fj_set(cpu, "isa", cJSON_CreateNull());
 		facts_gap(st->f, "cpu.isa", "/proc/cpuinfo has no flags or Features for online CPU%s %s",
-			  bitmap_weight(none) == 1 ? "" : "s", cpulist_str(none, b, sizeof(b)));
-		bitmap_free(none);
+			  hwloc_bitmap_weight(none) == 1 ? "" : "s", cpulist_str(none, b, sizeof(b)));
+		hwloc_bitmap_free(none);
 		return;
 	}
-	bitmap_free(none);
+	hwloc_bitmap_free(none);
 	a = cJSON_CreateArray();
 	for (i = 0; i < nt; i++) {
 		const char *flag = st->x86 ? isa_x86[i].flag : isa_arm[i].flag;
 		const char *name = st->x86 ? isa_x86[i].name : isa_arm[i].name;
 		int all = 1, dup = 0;
 		const cJSON *e;
-		bitmap_foreach_begin(id, st->online) {
+		hwloc_bitmap_foreach_begin(id, st->online) {
 			const char *fl = ci_str(ci, ci_find(ci, id), offsetof(struct ci_proc, flags));
 			if (!fl || !cpu_has_word(fl, flag))
 				all = 0;
-		} bitmap_foreach_end();
+		} hwloc_bitmap_foreach_end();
 		cJSON_ArrayForEach(e, a)
 			if (!strcmp(e->valuestring, name))
 				dup = 1;

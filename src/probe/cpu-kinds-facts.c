@@ -4,7 +4,7 @@
 #include "lib/facts.h"
 #include "lib/output.h"
 #include "lib/util.h"
-#include "read/hwloc-lib.h"
+#include "read/hwloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,12 +45,12 @@ static int kinds_inputs_vary(const struct cpu_state *st)
  * kind of ours and inputs that leave hwloc one kind at most, there is
  * nothing to compare, and hwloc is not loaded to read them again. */
 static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
-			     bitmap_t *sets, int nk)
+			     hwloc_bitmap_t *sets, int nk)
 {
 	hwloc_topology_t t;
 	hwloc_bitmap_t hs;
 	int nr, i, j, same = 1;
-	bitmap_t s;
+	hwloc_bitmap_t s;
 	char buf[256];
 	struct strbuf sb = STRBUF_INIT;
 	if (!probe_hwloc_asked(nk <= 1 && !kinds_inputs_vary(st)))
@@ -60,20 +60,20 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 			       : "NODEAUDIT_HWLOC_ALWAYS is set");
 	if (!t)
 		return;
-	nr = HW.cpukinds_get_nr(t, 0);
+	nr = hwloc_cpukinds_get_nr(t, 0);
 	if (nr <= 0 || (nr == 1 && nk <= 1))
 		return;
-	s = bitmap_alloc();
-	hs = HW.bitmap_alloc();
+	s = hwloc_bitmap_alloc();
+	hs = hwloc_bitmap_alloc();
 	for (i = 0; i < nr; i++) {
-		HW.cpukinds_get_info(t, (unsigned)i, hs, NULL, NULL, NULL, 0);
-		bitmap_from_hwloc(s, hs);
-		bitmap_and(s, s, st->online);
+		hwloc_cpukinds_get_info(t, (unsigned)i, hs, NULL, NULL, NULL, 0);
+		hwloc_bitmap_copy(s, hs);
+		hwloc_bitmap_and(s, s, st->online);
 		if (i)
 			strbuf_addstr(&sb, " / ");
 		strbuf_addstr(&sb, cpulist_str(s, buf, sizeof(buf)));
 		for (j = 0; j < nk; j++)
-			if (bitmap_isequal(s, sets[j]))
+			if (hwloc_bitmap_isequal(s, sets[j]))
 				break;
 		if (j == nk)
 			same = 0;
@@ -83,8 +83,8 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 			       "hwloc reports %d CPU kind%s (%s), %s gives %d", nr, nr == 1 ? "" : "s",
 			       sb.buf ? sb.buf : "", ck_source_name(res->source), nk);
 	strbuf_release(&sb);
-	bitmap_free(s);
-	HW.bitmap_free(hs);
+	hwloc_bitmap_free(s);
+	hwloc_bitmap_free(hs);
 }
 
 /* The highest clocks over the kinds: cpu.max_mhz and cpu.base_mhz. */
@@ -150,7 +150,7 @@ static void kind_core_type(struct cpu_state *st, const struct ck_result *res, in
 /* Kind k: its CPUs (into sets[k]), cores, threads, clocks, source, core
  * type, driver and governor, and the gaps of what it lacks. */
 static cJSON *kind_object(struct cpu_state *st, const struct ck_result *res, int k,
-			  bitmap_t *sets, struct kind_freq *kf)
+			  hwloc_bitmap_t *sets, struct kind_freq *kf)
 {
 	cJSON *o = cJSON_CreateObject();
 	int cores = 0, threads = 0, nd = 0, i;
@@ -158,12 +158,12 @@ static cJSON *kind_object(struct cpu_state *st, const struct ck_result *res, int
 	const char **drv = xcalloc((size_t)st->nc + 1, sizeof(*drv));
 	const char **gov = xcalloc((size_t)st->nc + 1, sizeof(*gov));
 	char fact[64], buf[4096], nm[32];
-	sets[k] = bitmap_alloc();
+	sets[k] = hwloc_bitmap_alloc();
 	for (i = 0; i < st->nc; i++) {
 		struct pcpu *p = &st->c[i];
 		if (res->kind[p->core] != k)
 			continue;
-		bitmap_set(sets[k], p->id);
+		hwloc_bitmap_set(sets[k], p->id);
 		threads++;
 		if (st->cores[p->core].first_cpu == p->id)
 			cores++;
@@ -272,7 +272,7 @@ void cpu_probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *
 {
 	struct ck_result res;
 	cJSON *arr;
-	bitmap_t sets[CK_MAX_KINDS];
+	hwloc_bitmap_t sets[CK_MAX_KINDS];
 	struct kind_freq kf = { 0, 0, 0, 0 };
 	int k;
 
@@ -296,7 +296,7 @@ void cpu_probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *
 	crosscheck_hwloc(st, &res, sets, res.nkinds);
 	kinds_vs_libcpuid(st, &res, lib);
 	for (k = 0; k < res.nkinds; k++)
-		bitmap_free(sets[k]);
+		hwloc_bitmap_free(sets[k]);
 	ck_result_release(&res);
 freq:
 	freq_facts(st, cpu, &kf);

@@ -5,7 +5,7 @@
 #include "lib/output.h"
 #include "lib/util.h"
 #include "read/smbios.h"
-#include "read/hwloc-lib.h"
+#include "read/hwloc.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -46,13 +46,13 @@ static int smbios_sockets(struct cpu_state *st)
  * from the highest down, so that a lower level's type is not read at all
  * (the CPU probe read every index's level and its L2's and L3's type and
  * list already).  Returns the level, 0 when unknown. */
-static int llc_span(struct cpu_state *st, int id, bitmap_t set)
+static int llc_span(struct cpu_state *st, int id, hwloc_bitmap_t set)
 {
 	char dir[128], path[192], **names, *t = NULL;
 	size_t n = 0, i;
 	uint64_t *lvl;
 	int best = 0, want;
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", id);
 	names = cpu_cache_indexes(st, dir, &n, NULL, NULL);
 	lvl = xcalloc(n + 1, sizeof(*lvl));
@@ -78,30 +78,30 @@ static int llc_span(struct cpu_state *st, int id, bitmap_t set)
 				snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
 				r = sr_read_cpumask(st->sr, path, s);
 			}
-			if (r == 0 && bitmap_isset(s, id)) {
+			if (r == 0 && hwloc_bitmap_isset(s, id)) {
 				best = want;
-				bitmap_and(set, s, st->online);
+				hwloc_bitmap_and(set, s, st->online);
 			}
 		}
 	sr_free_list(names, n);
 	free(lvl);
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 	return best;
 }
 
 /* Merge the kernel's package groups that set spans (into the first); the
  * number of groups it spans. */
-static int merge_span(bitmap_t *grp, int ng, const_bitmap_t set, int *merged)
+static int merge_span(hwloc_bitmap_t *grp, int ng, hwloc_const_bitmap_t set, int *merged)
 {
 	int j, first = -1, span = 0;
 	for (j = 0; j < ng; j++)
-		if (grp[j] && bitmap_intersects(grp[j], set)) {
+		if (grp[j] && hwloc_bitmap_intersects(grp[j], set)) {
 			span++;
 			if (first < 0)
 				first = j;
 			else {
-				bitmap_or(grp[first], grp[first], grp[j]);
-				bitmap_free(grp[j]);
+				hwloc_bitmap_or(grp[first], grp[first], grp[j]);
+				hwloc_bitmap_free(grp[j]);
 				grp[j] = NULL;
 				(*merged)++;
 			}
@@ -219,13 +219,13 @@ struct pkg_witness {
  * die spans (merged already, *merged of them), the device tree's sockets,
  * the SMBIOS sockets.  One count when they agree; -1 with a conflict when
  * they do not or when there is none. */
-static int arm_packages(struct cpu_state *st, bitmap_t *grp, int ng, int *merged, int smb)
+static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *merged, int smb)
 {
 	struct pkg_witness w[6];
 	int nw = 0, i, j, cluster = st->nc > 0, dt, mp, agree = 1;
 	char **names = NULL, path[160], buf[256];
 	size_t n = 0, k;
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	struct strbuf sb = STRBUF_INIT;
 	/* NUMA nodes do not span packages. */
 	if (sr_list(st->sr, "/sys/devices/system/node", &names, &n) == 0) {
@@ -236,7 +236,7 @@ static int arm_packages(struct cpu_state *st, bitmap_t *grp, int ng, int *merged
 			snprintf(path, sizeof(path), "/sys/devices/system/node/%s/cpulist", names[k]);
 			if (sr_read_cpulist(st->sr, path, s) < 0)
 				continue;
-			bitmap_and(s, s, st->online);
+			hwloc_bitmap_and(s, s, st->online);
 			if ((sp = merge_span(grp, ng, s, merged)) > 1)
 				facts_conflict(st->f, "cpu.packages", "NUMA node span", "package masks",
 					       "NUMA %s (CPUs %s) spans %d of the kernel's packages: on arm64 "
@@ -246,28 +246,22 @@ static int arm_packages(struct cpu_state *st, bitmap_t *grp, int ng, int *merged
 		sr_free_list(names, n);
 	}
 	/* Nor do dies (die_id -1: the kernel does not know the die). */
-	sr_batch_model(st->sr);
 	for (i = 0; i < st->nc; i++) {
 		int64_t die;
 		int sp;
-		if (i == 1)   /* the first CPU's files, below the others' at once */
-			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", st->c[0].id, st->online);
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/die_id", st->c[i].id);
 		if (sr_read_s64(st->sr, path, &die) < 0 || die < 0)
 			continue;
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/die_cpus_list", st->c[i].id);
 		if (sr_read_cpulist(st->sr, path, s) < 0)
 			continue;
-		bitmap_and(s, s, st->online);
+		hwloc_bitmap_and(s, s, st->online);
 		if ((sp = merge_span(grp, ng, s, merged)) > 1)
 			facts_conflict(st->f, "cpu.packages", "die span", "package masks",
 				       "die %" PRId64 " (CPUs %s) spans %d of the kernel's packages", die,
 				       cpulist_str(s, buf, sizeof(buf)), sp);
 	}
-	sr_batch_model(st->sr);
 	for (i = 0; i < st->nc && cluster; i++) {
-		if (i == 1)
-			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", st->c[0].id, st->online);
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/cluster_id", st->c[i].id);
 		cluster = sr_exists(st->sr, path);
 	}
@@ -289,7 +283,7 @@ static int arm_packages(struct cpu_state *st, bitmap_t *grp, int ng, int *merged
 			agree = 0;
 		strbuf_addf(&sb, "%s%s: %d", i ? "; " : "", w[i].name, w[i].n);
 	}
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 	if (nw == 0) {
 		facts_gap(st->f, "cpu.packages", "the kernel gives %d package masks, which arm64 kernels "
 			  "without cluster_id or an ACPI PPTT fill with clusters, and nothing else (a shared "
@@ -315,7 +309,7 @@ static int arm_packages(struct cpu_state *st, bitmap_t *grp, int ng, int *merged
 
 /* The state cpu_count_packages()'s steps share. */
 struct pkg_count {
-	bitmap_t *grp;     /* the kernel's package masks, distinct (NULL: merged away) */
+	hwloc_bitmap_t *grp;     /* the kernel's package masks, distinct (NULL: merged away) */
 	int64_t *ids;            /* the distinct physical_package_id values */
 	int ng, masks, nid, ids_ok, ids_neg, n;
 	int merged, smb, arm_n;
@@ -331,11 +325,11 @@ static void pkg_masks(struct cpu_state *st, struct pkg_count *pc)
 		if (!st->c[i].pkgset)
 			pc->masks = 0;
 	for (i = 0; pc->masks && i < st->nc; i++) {
-		for (j = 0; j < pc->ng && !bitmap_isequal(pc->grp[j], st->c[i].pkgset); j++)
-			if (bitmap_intersects(pc->grp[j], st->c[i].pkgset))
+		for (j = 0; j < pc->ng && !hwloc_bitmap_isequal(pc->grp[j], st->c[i].pkgset); j++)
+			if (hwloc_bitmap_intersects(pc->grp[j], st->c[i].pkgset))
 				pc->masks = 0;      /* overlapping masks: not a partition */
 		if (pc->masks && j == pc->ng)
-			pc->grp[pc->ng++] = bitmap_dup(st->c[i].pkgset);
+			pc->grp[pc->ng++] = hwloc_bitmap_dup(st->c[i].pkgset);
 	}
 }
 
@@ -369,20 +363,20 @@ static void pkg_llc_merge(struct cpu_state *st, struct pkg_count *pc)
 {
 	int i, j, lvl;
 	char buf[256];
-	bitmap_t llc = bitmap_alloc(), done = bitmap_alloc();
+	hwloc_bitmap_t llc = hwloc_bitmap_alloc(), done = hwloc_bitmap_alloc();
 	for (i = 0; pc->masks && pc->ng > 1 && i < st->nc; i++) {
 		int first = -1, span = 0;
-		if (bitmap_isset(done, st->c[i].id) || !(lvl = llc_span(st, st->c[i].id, llc)))
+		if (hwloc_bitmap_isset(done, st->c[i].id) || !(lvl = llc_span(st, st->c[i].id, llc)))
 			continue;
-		bitmap_or(done, done, llc);
+		hwloc_bitmap_or(done, done, llc);
 		for (j = 0; j < pc->ng; j++)
-			if (pc->grp[j] && bitmap_intersects(pc->grp[j], llc)) {
+			if (pc->grp[j] && hwloc_bitmap_intersects(pc->grp[j], llc)) {
 				span++;
 				if (first < 0)
 					first = j;
 				else if (st->arm) {
-					bitmap_or(pc->grp[first], pc->grp[first], pc->grp[j]);
-					bitmap_free(pc->grp[j]);
+					hwloc_bitmap_or(pc->grp[first], pc->grp[first], pc->grp[j]);
+					hwloc_bitmap_free(pc->grp[j]);
 					pc->grp[j] = NULL;
 					pc->merged++;
 				}
@@ -395,8 +389,8 @@ static void pkg_llc_merge(struct cpu_state *st, struct pkg_count *pc)
 				       st->arm ? ": on arm64 these are clusters of one chip, counted as one package"
 				       : "");
 	}
-	bitmap_free(llc);
-	bitmap_free(done);
+	hwloc_bitmap_free(llc);
+	hwloc_bitmap_free(done);
 }
 
 /* The count (n, and src its evidence): the masks (on arm64 with the
@@ -478,12 +472,12 @@ static void pkg_vs_hwloc(struct cpu_state *st, const struct pkg_count *pc)
 			: "NODEAUDIT_HWLOC_ALWAYS is set");
 		int hp = 0;
 		hwloc_obj_t o = NULL;
-		bitmap_t s = bitmap_alloc();
-		while (t && (o = hwl_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o))) {
-			bitmap_from_hwloc(s, o->cpuset);
-			hp += bitmap_intersects(s, st->online);
+		hwloc_bitmap_t s = hwloc_bitmap_alloc();
+		while (t && (o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o))) {
+			hwloc_bitmap_copy(s, o->cpuset);
+			hp += hwloc_bitmap_intersects(s, st->online);
 		}
-		bitmap_free(s);
+		hwloc_bitmap_free(s);
 		if (hp > 0 && hp != n)
 			facts_conflict(st->f, "cpu.packages", "sysfs", "hwloc",
 				       "hwloc counts %d package%s, sysfs %d", hp, hp == 1 ? "" : "s", n);
@@ -514,7 +508,7 @@ void cpu_count_packages(struct cpu_state *st, cJSON *cpu)
 	pkg_vs_smbios(st, &pc);
 	pkg_vs_hwloc(st, &pc);
 	for (j = 0; j < pc.ng; j++)
-		bitmap_free(pc.grp[j]);
+		hwloc_bitmap_free(pc.grp[j]);
 	free(pc.grp);
 	free(pc.ids);
 }
@@ -525,15 +519,15 @@ void cpu_count_packages(struct cpu_state *st, cJSON *cpu)
 void cpu_package_cpus(struct cpu_state *st, cJSON *cpu)
 {
 	const cJSON *np = cJSON_GetObjectItemCaseSensitive(cpu, "packages");
-	bitmap_t grp[256];
+	hwloc_bitmap_t grp[256];
 	int64_t ids[256];
 	int ng = 0, i, j, ok = st->nc > 0;
 	char buf[4096];
 	for (i = 0; i < st->nc && ok; i++) {
 		const struct pcpu *c = &st->c[i];
 		for (j = 0; j < ng; j++)
-			if (c->pkgset ? bitmap_isset(grp[j], (unsigned)c->id) ||
-					bitmap_isequal(grp[j], c->pkgset)
+			if (c->pkgset ? hwloc_bitmap_isset(grp[j], (unsigned)c->id) ||
+					hwloc_bitmap_isequal(grp[j], c->pkgset)
 				      : c->pkg_ok && c->pkg >= 0 && ids[j] == c->pkg)
 				break;
 		if (j == ng) {
@@ -541,21 +535,21 @@ void cpu_package_cpus(struct cpu_state *st, cJSON *cpu)
 				ok = 0;
 				break;
 			}
-			grp[ng] = c->pkgset ? bitmap_dup(c->pkgset) : bitmap_alloc();
+			grp[ng] = c->pkgset ? hwloc_bitmap_dup(c->pkgset) : hwloc_bitmap_alloc();
 			ids[ng++] = c->pkg;
 		}
-		bitmap_set(grp[j], (unsigned)c->id);
+		hwloc_bitmap_set(grp[j], (unsigned)c->id);
 	}
 	if (ok && cJSON_IsNumber(np) && np->valueint == ng) {
 		cJSON *arr = cJSON_AddArrayToObject(cpu, "package_cpus");
 		for (j = 1; j < ng; j++)   /* by first CPU */
-			for (i = j; i > 0 && bitmap_first(grp[i]) < bitmap_first(grp[i - 1]); i--) {
-				bitmap_t t = grp[i];
+			for (i = j; i > 0 && hwloc_bitmap_first(grp[i]) < hwloc_bitmap_first(grp[i - 1]); i--) {
+				hwloc_bitmap_t t = grp[i];
 				grp[i] = grp[i - 1];
 				grp[i - 1] = t;
 			}
 		for (j = 0; j < ng; j++) {
-			bitmap_and(grp[j], grp[j], st->online);
+			hwloc_bitmap_and(grp[j], grp[j], st->online);
 			cJSON_AddItemToArray(arr, cJSON_CreateString(cpulist_str(grp[j], buf, sizeof(buf))));
 		}
 		facts_evidence(st->f, "cpu.package_cpus", CPUDIR "/cpu*/topology/{package_cpus_list,physical_package_id}");
@@ -564,5 +558,5 @@ void cpu_package_cpus(struct cpu_state *st, cJSON *cpu)
 		facts_gap(st->f, "cpu.package_cpus", "the CPUs of each package are unknown (see cpu.packages)");
 	}
 	for (j = 0; j < ng; j++)
-		bitmap_free(grp[j]);
+		hwloc_bitmap_free(grp[j]);
 }

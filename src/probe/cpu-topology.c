@@ -53,13 +53,13 @@ void cpu_read_online(struct cpu_state *st, const struct cpuinfo *ci)
 	char **names = NULL;
 	size_t n = 0, i;
 	int r = sr_read_cpulist(st->sr, CPUDIR "/online", st->online);
-	if (r == 0 && !bitmap_iszero(st->online)) {
+	if (r == 0 && !hwloc_bitmap_iszero(st->online)) {
 		facts_evidence(st->f, "cpu.online", CPUDIR "/online");
 		return;
 	}
 	if (r != -ENOENT)
 		facts_gap_read(st->f, "cpu.online", CPUDIR "/online", r ? r : -EINVAL);
-	bitmap_zero(st->online);
+	hwloc_bitmap_zero(st->online);
 	if (sr_list(st->sr, CPUDIR, &names, &n) == 0) {
 		for (i = 0; i < n; i++) {
 			int id;
@@ -68,18 +68,18 @@ void cpu_read_online(struct cpu_state *st, const struct cpuinfo *ci)
 				continue;
 			if (rd_u64(st->sr, &on, CPUDIR "/cpu%d/online", id) == 0 && on == 0)
 				continue;
-			bitmap_set(st->online, id);
+			hwloc_bitmap_set(st->online, id);
 		}
 		sr_free_list(names, n);
 	}
-	if (!bitmap_iszero(st->online)) {
+	if (!hwloc_bitmap_iszero(st->online)) {
 		facts_evidence(st->f, "cpu.online", CPUDIR "/cpu*/ (no cpu/online file: the CPU "
 			       "directories present, less those with online = 0)");
 		return;
 	}
 	for (i = 0; i < ci->n; i++)
-		bitmap_set(st->online, ci->p[i].id);
-	if (!bitmap_iszero(st->online))
+		hwloc_bitmap_set(st->online, ci->p[i].id);
+	if (!hwloc_bitmap_iszero(st->online))
 		facts_evidence(st->f, "cpu.online", "/proc/cpuinfo (no CPU directories in sysfs)");
 }
 
@@ -100,14 +100,14 @@ static int read_sib(struct cpu_state *st, struct pcpu *p)
 					     "thread_siblings" };
 	char path[160];
 	size_t k;
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	for (k = 0; k < ARRAY_SIZE(names); k++) {
 		size_t i = try_order(k, st->sib_pref);
 		int r;
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, names[i]);
 		r = i < 2 ? sr_read_cpulist(st->sr, path, s) : sr_read_cpumask(st->sr, path, s);
-		if (r == 0 && bitmap_isset(s, p->id)) {
-			bitmap_and(s, s, st->online);
+		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
+			hwloc_bitmap_and(s, s, st->online);
 			p->sib = s;
 			st->sib_pref = (int)i;
 			return 0;
@@ -115,11 +115,11 @@ static int read_sib(struct cpu_state *st, struct pcpu *p)
 		if (r == 0 || (r != -ENOENT))
 			r = r ? r : -EINVAL;
 		if (r != -ENOENT) {
-			bitmap_free(s);
+			hwloc_bitmap_free(s);
 			return r;      /* garbled: do not try the next name */
 		}
 	}
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 	return -ENOENT;
 }
 
@@ -133,7 +133,7 @@ static void read_pkgset(struct cpu_state *st, struct pcpu *p)
 					     "package_cpus", "core_siblings" };
 	char path[160];
 	size_t k;
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	for (k = 0; k < ARRAY_SIZE(names); k++) {
 		size_t i = try_order(k, st->pkg_pref);
 		int r;
@@ -141,15 +141,15 @@ static void read_pkgset(struct cpu_state *st, struct pcpu *p)
 		r = i < 2 ? sr_read_cpulist(st->sr, path, s) : sr_read_cpumask(st->sr, path, s);
 		if (r == -ENOENT)
 			continue;
-		if (r == 0 && bitmap_isset(s, p->id)) {
-			bitmap_and(s, s, st->online);
+		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
+			hwloc_bitmap_and(s, s, st->online);
 			p->pkgset = s;
 			st->pkg_pref = (int)i;
 			return;
 		}
 		break;
 	}
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 }
 
 /* A CPU without a cpufreq directory of its own (old kernels linked it to
@@ -164,7 +164,7 @@ static void policy_share(struct cpu_state *st)
 			continue;
 		for (j = 0; j < st->nc; j++) {
 			struct pcpu *o = &st->c[j];
-			if (j == i || !o->policy || !bitmap_isset(o->policy, (unsigned)p->id))
+			if (j == i || !o->policy || !hwloc_bitmap_isset(o->policy, (unsigned)p->id))
 				continue;
 			p->max_khz = o->max_khz;
 			if (!p->base_khz)
@@ -203,23 +203,15 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 	int id, k = 0;
 	int bad_sib = 0, bad_freq = 0, bad_cache = 0, bad_cap = 0;
 	int *bad_pkg = &st->bad_pkg, *bad_core = &st->bad_core;
-	st->nc = bitmap_weight(st->online);
+	st->nc = hwloc_bitmap_weight(st->online);
 	st->c = xcalloc(st->nc ? st->nc : 1, sizeof(*st->c));
-	bitmap_foreach_begin(id, st->online) {
+	hwloc_bitmap_foreach_begin(id, st->online) {
 		struct pcpu *p = &st->c[k++];
 		uint64_t v;
 		int64_t s;
 		char path[160];
 		int r;
 		const struct ci_proc *cp = ci_find(ci, id);
-		/* The second CPU's files, below every other online CPU's
-		 * directory at once (read/batch.c).  The second: the first
-		 * tried every name until the kernel's answered (try_order()),
-		 * the second asks what every other will. */
-		if (k == 2)
-			sr_batch_model(st->sr);
-		else if (k == 3)
-			sr_batch_like_set(st->sr, CPUDIR "/cpu%d", st->c[1].id, st->online);
 		p->id = id;
 		p->part = -1;
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/physical_package_id", id);
@@ -272,15 +264,15 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 		if (p->max_khz) {
 			static const char *const pol[] = { "related_cpus", "affected_cpus" };
 			size_t q;
-			p->policy = bitmap_alloc();
+			p->policy = hwloc_bitmap_alloc();
 			for (q = 0; q < ARRAY_SIZE(pol); q++) {
 				snprintf(path, sizeof(path), CPUDIR "/cpu%d/cpufreq/%s", id, pol[q]);
 				if (sr_read_cpulist(st->sr, path, p->policy) == 0 &&
-				    bitmap_isset(p->policy, (unsigned)id))
+				    hwloc_bitmap_isset(p->policy, (unsigned)id))
 					break;
 			}
 			if (q == ARRAY_SIZE(pol)) {
-				bitmap_free(p->policy);
+				hwloc_bitmap_free(p->policy);
 				p->policy = NULL;
 			}
 		}
@@ -296,7 +288,7 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 		if (st->arm)
 			read_midr(st, ci, cp, p);
 		cpu_read_caches(st, p, &bad_cache);
-	} bitmap_foreach_end();
+	} hwloc_bitmap_foreach_end();
 	policy_share(st);
 }
 
@@ -320,7 +312,7 @@ void cpu_group_cores(struct cpu_state *st)
 		struct pcpu *p = &st->c[i];
 		for (j = 0; j < i; j++) {
 			struct pcpu *q = &st->c[j];
-			if (by_sib ? bitmap_isset(q->sib, p->id)
+			if (by_sib ? hwloc_bitmap_isset(q->sib, p->id)
 				   : (q->pkg == p->pkg && q->core_id == p->core_id))
 				break;
 		}
@@ -347,7 +339,7 @@ void cpu_group_cores(struct cpu_state *st)
 			continue;
 		for (j = 0; j < st->nc; j++)
 			if (st->cores[st->c[j].core].first_cpu == st->c[j].id &&
-			    bitmap_isset(p->l2, st->c[j].id))
+			    hwloc_bitmap_isset(p->l2, st->c[j].id))
 				n++;
 		st->cores[p->core].l2_cores = n;
 	}
@@ -364,27 +356,27 @@ void cpu_group_cores(struct cpu_state *st)
  */
 void cpu_probe_clusters(struct cpu_state *st, cJSON *cpu)
 {
-	bitmap_t *sets = NULL, s;
+	hwloc_bitmap_t *sets = NULL, s;
 	size_t n = 0, i;
 	int k, missing = -1;
 	char path[128], b[4096];
 	if (!st->arm || st->nc == 0)
 		return;
-	s = bitmap_alloc();
+	s = hwloc_bitmap_alloc();
 	for (k = 0; k < st->nc && missing < 0; k++) {
 		int id = st->c[k].id;
 		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/cluster_cpus_list", id);
-		bitmap_zero(s);
-		if (sr_read_cpulist(st->sr, path, s) < 0 || !bitmap_isset(s, (unsigned)id)) {
+		hwloc_bitmap_zero(s);
+		if (sr_read_cpulist(st->sr, path, s) < 0 || !hwloc_bitmap_isset(s, (unsigned)id)) {
 			missing = id;
 			break;
 		}
-		bitmap_and(s, s, st->online);
-		for (i = 0; i < n && !bitmap_isequal(sets[i], s); i++)
+		hwloc_bitmap_and(s, s, st->online);
+		for (i = 0; i < n && !hwloc_bitmap_isequal(sets[i], s); i++)
 			;
 		if (i == n) {
 			sets = xrealloc(sets, (n + 1) * sizeof(*sets));
-			sets[n++] = bitmap_dup(s);
+			sets[n++] = hwloc_bitmap_dup(s);
 		}
 	}
 	if (missing >= 0) {
@@ -400,7 +392,7 @@ void cpu_probe_clusters(struct cpu_state *st, cJSON *cpu)
 		facts_evidence(st->f, "cpu.clusters", CPUDIR "/cpu*/topology/cluster_cpus_list");
 	}
 	for (i = 0; i < n; i++)
-		bitmap_free(sets[i]);
+		hwloc_bitmap_free(sets[i]);
 	free(sets);
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 }

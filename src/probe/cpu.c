@@ -49,9 +49,9 @@ static void set_arch(struct cpu_state *st, const struct cpuinfo *ci)
 static void online_fact(struct cpu_state *st, cJSON *cpu)
 {
 	char lst[4096];
-	fj_str_or_null(cpu, "online", bitmap_iszero(st->online) ? NULL
+	fj_str_or_null(cpu, "online", hwloc_bitmap_iszero(st->online) ? NULL
 		       : cpulist_str(st->online, lst, sizeof(lst)));
-	if (bitmap_iszero(st->online))
+	if (hwloc_bitmap_iszero(st->online))
 		facts_gap(st->f, "cpu.online", "no " CPUDIR "/online, no CPU directories and no /proc/cpuinfo");
 }
 
@@ -70,17 +70,17 @@ static void core_facts(struct cpu_state *st, cJSON *cpu)
 	 * placement plan needs to take one thread per core. */
 	if (st->ncores > 0 && st->nc > 0) {
 		cJSON *list = cJSON_AddArrayToObject(cpu, "core_cpus");
-		bitmap_t set = bitmap_alloc();
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
 		char lbuf[4096];
 		int k;
 		for (k = 0; k < st->ncores; k++) {
-			bitmap_zero(set);
+			hwloc_bitmap_zero(set);
 			for (i = 0; i < st->nc; i++)
 				if (st->c[i].core == k)
-					bitmap_set(set, (unsigned)st->c[i].id);
+					hwloc_bitmap_set(set, (unsigned)st->c[i].id);
 			cJSON_AddItemToArray(list, cJSON_CreateString(cpulist_str(set, lbuf, sizeof(lbuf))));
 		}
-		bitmap_free(set);
+		hwloc_bitmap_free(set);
 		facts_evidence(st->f, "cpu.core_cpus", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");
 	} else {
 		fj_set(cpu, "core_cpus", cJSON_CreateNull());
@@ -162,19 +162,19 @@ static void cpu_state_release(struct cpu_state *st)
 	size_t j;
 	int i;
 	for (i = 0; i < st->nc; i++) {
-		bitmap_free(st->c[i].sib);
-		bitmap_free(st->c[i].l2);
-		bitmap_free(st->c[i].pkgset);
-		bitmap_free(st->c[i].policy);
+		hwloc_bitmap_free(st->c[i].sib);
+		hwloc_bitmap_free(st->c[i].l2);
+		hwloc_bitmap_free(st->c[i].pkgset);
+		hwloc_bitmap_free(st->c[i].policy);
 		free(st->c[i].driver);
 		free(st->c[i].governor);
 	}
 	for (j = 0; j < st->nci; j++)
-		bitmap_free(st->ci[j].set);
+		hwloc_bitmap_free(st->ci[j].set);
 	free(st->ci);
 	free(st->c);
 	free(st->cores);
-	bitmap_free(st->online);
+	hwloc_bitmap_free(st->online);
 }
 
 int probe_cpu(struct probe_ctx *ctx)
@@ -191,7 +191,7 @@ int probe_cpu(struct probe_ctx *ctx)
 	st.ctx = ctx;
 	st.sr = &ctx->sr;
 	st.f = &ctx->facts;
-	st.online = bitmap_alloc();
+	st.online = hwloc_bitmap_alloc();
 	cpu = facts_obj(st.f, "cpu");
 
 	read_cpuinfo(&st, &ci);

@@ -181,8 +181,6 @@ static void pci_witness(struct sysroot *sr, struct witness *w)
 	/* The kernel's list names every function's vendor: sysfs is asked
 	 * only without it (captures of sysfs alone), not a second time. */
 	if (!listed && sr_list(sr, "/sys/bus/pci/devices", &names, &n) == 0) {
-		static const char *const vendor[] = { "vendor" };
-		sr_batch_files(sr, "/sys/bus/pci/devices", names, n, vendor, 1);   /* at once (read/batch.c) */
 		for (i = 0; i < n; i++) {
 			char *path = xasprintf("/sys/bus/pci/devices/%s/vendor", names[i]);
 			uint64_t v = 0;

@@ -2,7 +2,7 @@
 #include "config.h"
 #include "probe/probe.h"
 #include "read/hwloc.h"
-#include "read/hwloc-lib.h"
+#include "read/hwloc.h"
 #include "lib/util.h"
 
 #include <stdlib.h>
@@ -46,7 +46,7 @@ hwloc_topology_t probe_bind_topology(struct probe_ctx *ctx)
 		return probe_topology(ctx);
 	if (ctx->bind_topo || ctx->bind_failed)
 		return ctx->bind_topo;
-	if (hwloc_lib_load(&why) < 0) {
+	if ((why = hwloc_api_mismatch())) {
 		ctx->bind_failed = 1;
 		facts_gap(&ctx->facts, "cpu", "hwloc not run: %s", why);
 		return NULL;
@@ -56,14 +56,14 @@ hwloc_topology_t probe_bind_topology(struct probe_ctx *ctx)
 	setenv("HWLOC_COMPONENTS", "linux,stop", 1);
 	/* hwloc's own complaints go to stderr; ours are gaps. */
 	setenv("HWLOC_HIDE_ERRORS", "2", 1);
-	if (HW.topology_init(&t) < 0) {
+	if (hwloc_topology_init(&t) < 0) {
 		ctx->bind_failed = 1;
 		facts_gap(&ctx->facts, "cpu", "hwloc: cannot initialise a topology");
 		return NULL;
 	}
 	hwloc_set_filters(t);
-	if (HW.topology_load(t) < 0) {
-		HW.topology_destroy(t);
+	if (hwloc_topology_load(t) < 0) {
+		hwloc_topology_destroy(t);
 		ctx->bind_failed = 1;
 		facts_gap(&ctx->facts, "cpu", "hwloc: cannot load the topology of '%s'", ctx->sr.root);
 		return NULL;

@@ -33,17 +33,17 @@ static const char *agg(const cJSON *pols, const char *key)
 
 static void cpus_fact(struct probe_ctx *ctx, cJSON *obj, const char *key, const char *path)
 {
-	bitmap_t set = bitmap_alloc();
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	char buf[1024];
 	int r = sr_read_cpulist(&ctx->sr, path, set);
-	if (r == 0 && bitmap_iszero(set))
+	if (r == 0 && hwloc_bitmap_iszero(set))
 		r = -EINVAL;
 	fj_str_or_null(obj, key, r == 0 ? cpulist_str(set, buf, sizeof(buf)) : NULL);
 	if (r == 0)
 		facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
 	else
 		facts_gap_read(&ctx->facts, "kernel.cpufreq.policies", path, r);
-	bitmap_free(set);
+	hwloc_bitmap_free(set);
 }
 
 /* boost: cpufreq/boost (acpi-cpufreq and others), intel_pstate/no_turbo
@@ -176,31 +176,28 @@ static cJSON *read_policy(struct probe_ctx *ctx, const char *dir, uint64_t id, i
 
 /* CPUs a policy covers: affected_cpus (related_cpus can be a wider
  * hardware domain whose CPUs have policies of their own). */
-static void policy_cover(const cJSON *p, bitmap_t set)
+static void policy_cover(const cJSON *p, hwloc_bitmap_t set)
 {
-	bitmap_t t = bitmap_alloc();
+	hwloc_bitmap_t t = hwloc_bitmap_alloc();
 	if (fj_get_str(p, "cpus") && parse_cpulist(fj_get_str(p, "cpus"), t) == 0)
-		bitmap_or(set, set, t);
-	bitmap_free(t);
+		hwloc_bitmap_or(set, set, t);
+	hwloc_bitmap_free(t);
 }
 
 /* Kernels before 4.3: each CPU's cpufreq directory of names (the CPU
  * directory's listing) as a policy, the CPUs one covers skipped; how many. */
 static int cpu_policies(struct probe_ctx *ctx, cJSON *pols, char **names, size_t n, int *no_epp)
 {
-	bitmap_t covered = bitmap_alloc();
+	hwloc_bitmap_t covered = hwloc_bitmap_alloc();
 	size_t i;
-	int npol = 0, ncpu = 0;
-	sr_batch_model(&ctx->sr);
+	int npol = 0;
 	for (i = 0; i < n; i++) {
 		uint64_t id;
 		char *dir;
 		cJSON *p;
 		if (!str_startswith(names[i], "cpu") || parse_u64(names[i] + 3, &id) < 0 ||
-		    id >= SR_MAX_CPUS || bitmap_isset(covered, (unsigned)id))
+		    id >= SR_MAX_CPUS || hwloc_bitmap_isset(covered, (unsigned)id))
 			continue;
-		if (ncpu++ == 1)   /* as above, below each CPU's directory */
-			sr_batch_like_listed(&ctx->sr, "/sys/devices/system/cpu", names, n, "cpu", "");
 		dir = xasprintf("/sys/devices/system/cpu/%s/cpufreq", names[i]);
 		if (sr_is_dir(&ctx->sr, dir)) {
 			npol++;
@@ -210,7 +207,7 @@ static int cpu_policies(struct probe_ctx *ctx, cJSON *pols, char **names, size_t
 		}
 		free(dir);
 	}
-	bitmap_free(covered);
+	hwloc_bitmap_free(covered);
 	return npol;
 }
 
@@ -227,14 +224,11 @@ void probe_cpufreq(struct probe_ctx *ctx)
 	pols = cJSON_CreateArray();
 	if (sr_list(&ctx->sr, CPUFREQ, &names, &n) < 0)
 		n = 0;
-	sr_batch_model(&ctx->sr);
 	for (i = 0; i < n; i++) {
 		uint64_t id;
 		char *dir;
 		if (!str_startswith(names[i], "policy") || parse_u64(names[i] + 6, &id) < 0)
 			continue;
-		if (npol == 1)   /* the first policy's files, below the others' at once */
-			sr_batch_like_listed(&ctx->sr, CPUFREQ, names, n, "policy", "");
 		npol++;
 		dir = xasprintf(CPUFREQ "/%s", names[i]);
 		cJSON_AddItemToArray(pols, read_policy(ctx, dir, id, &no_epp));

@@ -74,9 +74,9 @@ static int cpu_dir_id(const char *name, unsigned *id)
 static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, const char **src)
 {
 	char **names = NULL;
-	size_t i, nn = 0, ng = 0, ncpu = 0;
+	size_t i, nn = 0, ng = 0;
 	int n = 0, ok = 1;
-	bitmap_t seen, set;
+	hwloc_bitmap_t seen, set;
 	for (i = 0; s && i < s->nprocs; i++)
 		n += s->procs[i].populated;
 	if (n > 0) {
@@ -88,9 +88,8 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 		return -1;     /* a dump: the probed host's CPUs are another machine's */
 	if (sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &nn) < 0)
 		return -1;
-	seen = bitmap_alloc();
-	set = bitmap_alloc();
-	sr_batch_model(&ctx->sr);
+	seen = hwloc_bitmap_alloc();
+	set = hwloc_bitmap_alloc();
 	for (i = 0; i < nn && ok; i++) {
 		static const char *const files[] = { "package_cpus_list", "core_siblings_list" };
 		char buf[320];
@@ -99,24 +98,22 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 		unsigned id;
 		if (cpu_dir_id(names[i], &id) != 1)
 			continue;
-		if (ncpu++ == 1)   /* the first CPU's files, below the others' at once */
-			sr_batch_like_listed(&ctx->sr, "/sys/devices/system/cpu", names, nn, "cpu", "");
 		for (k = 0; k < ARRAY_SIZE(files) && r == -ENOENT; k++) {
 			char *path = cpu_topology_path(buf, sizeof(buf), names[i], files[k]);
 			r = sr_read_cpulist(&ctx->sr, path, set);
 			if (path != buf)
 				free(path);
 		}
-		if (r < 0 || !bitmap_isset(set, id)) {
+		if (r < 0 || !hwloc_bitmap_isset(set, id)) {
 			ok = 0;
 			break;
 		}
-		if (!bitmap_intersects(seen, set))
+		if (!hwloc_bitmap_intersects(seen, set))
 			ng++;
-		bitmap_or(seen, seen, set);
+		hwloc_bitmap_or(seen, seen, set);
 	}
-	bitmap_free(seen);
-	bitmap_free(set);
+	hwloc_bitmap_free(seen);
+	hwloc_bitmap_free(set);
 	sr_free_list(names, nn);
 	if (!ok || !ng)
 		return -1;
@@ -132,7 +129,7 @@ static void hugepages_per_node(struct probe_ctx *ctx, cJSON *mem)
 {
 	struct sysroot *sr = &ctx->sr;
 	char **nodes = NULL;
-	size_t nn = 0, i, j, nnode = 0;
+	size_t nn = 0, i, j;
 	cJSON *arr;
 	if (sr_list(sr, "/sys/devices/system/node", &nodes, &nn) < 0) {
 		fj_set(mem, "hugepages_per_node", cJSON_CreateNull());
@@ -140,15 +137,12 @@ static void hugepages_per_node(struct probe_ctx *ctx, cJSON *mem)
 		return;
 	}
 	arr = cJSON_AddArrayToObject(mem, "hugepages_per_node");
-	sr_batch_model(sr);
 	for (i = 0; i < nn; i++) {
 		char *dir, **sz = NULL;
 		size_t ns = 0;
 		cJSON *e, *pages;
 		if (strncmp(nodes[i], "node", 4) || !isdigit((unsigned char)nodes[i][4]))
 			continue;
-		if (nnode++ == 1)   /* the first node's files, below the others' at once */
-			sr_batch_like_listed(sr, "/sys/devices/system/node", nodes, nn, "node", "");
 		e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "node", atoi(nodes[i] + 4));
 		pages = cJSON_AddArrayToObject(e, "pages");

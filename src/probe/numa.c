@@ -3,7 +3,7 @@
 #include "probe/probe.h"
 #include "lib/output.h"
 #include "lib/util.h"
-#include "read/hwloc-lib.h"
+#include "read/hwloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,7 +25,7 @@
 
 struct node {
 	unsigned id;
-	bitmap_t cpus;   /* raw, as sysfs lists them; NULL: unreadable */
+	hwloc_bitmap_t cpus;   /* raw, as sysfs lists them; NULL: unreadable */
 	char cpus_path[128];   /* the file they came from */
 	int has_mem;           /* memory_bytes known */
 	uint64_t mem;          /* bytes */
@@ -126,37 +126,37 @@ bad:
 
 /*** Reading ***/
 
-static int node_ids(struct probe_ctx *ctx, bitmap_t ids, const char **src)
+static int node_ids(struct probe_ctx *ctx, hwloc_bitmap_t ids, const char **src)
 {
 	struct sysroot *sr = &ctx->sr;
 	char **names;
 	size_t n, i;
 	int r = sr_read_cpulist(sr, NODE_DIR "/online", ids);
-	if (r == 0 && bitmap_last(ids) >= SR_MAX_NODES)
+	if (r == 0 && hwloc_bitmap_last(ids) >= SR_MAX_NODES)
 		/* Node numbers stop at 1023: 0-65535 is not 65536 nodes to read. */
 		facts_gap(&ctx->facts, "numa.online", NODE_DIR "/online: node numbers stop at %d",
 			  SR_MAX_NODES - 1);
-	else if (r == 0 && !bitmap_iszero(ids)) {
+	else if (r == 0 && !hwloc_bitmap_iszero(ids)) {
 		*src = NODE_DIR "/online";
 		return 0;
 	} else if (r < 0 && r != -ENOENT)
 		facts_gap_read(&ctx->facts, "numa.online", NODE_DIR "/online", r);
 	/* No (usable) online file: the nodeN directories say which exist. */
-	bitmap_zero(ids);
+	hwloc_bitmap_zero(ids);
 	if (sr_list(sr, NODE_DIR, &names, &n) < 0)
 		return -ENOENT;
 	for (i = 0; i < n; i++) {
 		uint64_t id;
 		if (!strncmp(names[i], "node", 4) && isdigit((unsigned char)names[i][4]) &&
 		    parse_u64(names[i] + 4, &id) == 0 && id < SR_MAX_NODES)
-			bitmap_set(ids, (unsigned)id);
+			hwloc_bitmap_set(ids, (unsigned)id);
 		else if (!strncmp(names[i], "node", 4) && isdigit((unsigned char)names[i][4]))
 			facts_gap(&ctx->facts, "numa.online", NODE_DIR "/%.40s: not a node number below %d",
 				  names[i], SR_MAX_NODES);
 	}
 	sr_free_list(names, n);
 	*src = NODE_DIR;
-	return bitmap_iszero(ids) ? -ENOENT : 0;
+	return hwloc_bitmap_iszero(ids) ? -ENOENT : 0;
 }
 
 /* Whether every "node..." entry of the node directory is "node" and a
@@ -190,7 +190,7 @@ static void read_node(struct probe_ctx *ctx, struct node *nd, size_t idx)
 	size_t len;
 	int r;
 
-	nd->cpus = bitmap_alloc();
+	nd->cpus = hwloc_bitmap_alloc();
 	snprintf(fact, sizeof(fact), "numa.nodes[%zu].cpus", idx);
 	snprintf(path, sizeof(path), NODE_DIR "/node%u/cpulist", nd->id);
 	r = sr_read_cpulist(sr, path, nd->cpus);
@@ -202,7 +202,7 @@ static void read_node(struct probe_ctx *ctx, struct node *nd, size_t idx)
 	snprintf(nd->cpus_path, sizeof(nd->cpus_path), "%s", path);
 	if (r < 0) {
 		facts_gap_read(f, fact, path, r);
-		bitmap_free(nd->cpus);
+		hwloc_bitmap_free(nd->cpus);
 		nd->cpus = NULL;
 	}
 
@@ -254,48 +254,44 @@ static int check_row(struct node *nd, size_t idx, size_t nnodes)
 }
 
 /* The CPUs with a cpuN directory, less those whose cpuN/online is 0. */
-static int cpu_dirs(struct sysroot *sr, bitmap_t set)
+static int cpu_dirs(struct sysroot *sr, hwloc_bitmap_t set)
 {
 	char **names;
 	size_t n, i;
-	size_t ncpu = 0;
-	bitmap_zero(set);
+	hwloc_bitmap_zero(set);
 	if (sr_list(sr, "/sys/devices/system/cpu", &names, &n) < 0)
 		return -ENOENT;
-	sr_batch_model(sr);
 	for (i = 0; i < n; i++) {
 		uint64_t id, on;
 		char path[96];
 		if (strncmp(names[i], "cpu", 3) || !isdigit((unsigned char)names[i][3]) ||
 		    parse_u64(names[i] + 3, &id) < 0 || id >= SR_MAX_CPUS)
 			continue;
-		if (ncpu++ == 1)   /* the first CPU's files, below the others' at once */
-			sr_batch_like_listed(sr, "/sys/devices/system/cpu", names, n, "cpu", "");
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s/online", names[i]);
 		if (sr_read_u64(sr, path, &on) == 0 && on == 0)
 			continue;
-		bitmap_set(set, (unsigned)id);
+		hwloc_bitmap_set(set, (unsigned)id);
 	}
 	sr_free_list(names, n);
-	return bitmap_iszero(set) ? -ENOENT : 0;
+	return hwloc_bitmap_iszero(set) ? -ENOENT : 0;
 }
 
 /* A set as a kernel-style list, whatever its length (interleaved node
  * lists of big machines run to kilobytes); "" for an empty set.  malloc'd. */
-static char *list_str(const_bitmap_t set)
+static char *list_str(hwloc_const_bitmap_t set)
 {
 	char *s = NULL;
-	if (bitmap_iszero(set))
+	if (hwloc_bitmap_iszero(set))
 		return xstrdup("");
-	if (bitmap_list_asprintf(&s, set) < 0 || !s)
+	if (hwloc_bitmap_list_asprintf(&s, set) < 0 || !s)
 		die("out of memory");
 	return s;
 }
 
-static void set_list(cJSON *o, const char *key, const_bitmap_t set)
+static void set_list(cJSON *o, const char *key, hwloc_const_bitmap_t set)
 {
 	char *s;
-	if (!set || bitmap_weight(set) < 0) {
+	if (!set || hwloc_bitmap_weight(set) < 0) {
 		fj_set(o, key, cJSON_CreateNull());
 		return;
 	}
@@ -306,7 +302,7 @@ static void set_list(cJSON *o, const char *key, const_bitmap_t set)
 
 /* The whole machine as one node (no node directory, or unusable node data). */
 static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
-		     const_bitmap_t cpus, const char *cpus_src, const char *why)
+		     hwloc_const_bitmap_t cpus, const char *cpus_src, const char *why)
 {
 	struct facts *f = &ctx->facts;
 	cJSON *nodes, *n = cJSON_CreateObject();
@@ -320,7 +316,7 @@ static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
 	cJSON_AddItemToArray(nodes, n);
 	cJSON_AddNumberToObject(n, "id", id);
 	set_list(n, "cpus", cpus);
-	fj_num_or_null(n, "cpu_count", cpus != NULL, cpus ? bitmap_weight(cpus) : 0);
+	fj_num_or_null(n, "cpu_count", cpus != NULL, cpus ? hwloc_bitmap_weight(cpus) : 0);
 	if (!cpus)
 		facts_gap(f, "numa.nodes[0].cpus", "the online CPUs are unknown");
 	else
@@ -363,7 +359,7 @@ static void cross_check_hwloc(struct probe_ctx *ctx, int count, int settled, con
 	t = probe_topology_for(ctx, "the NUMA probe", settled ? "NODEAUDIT_HWLOC_ALWAYS is set" : why);
 	if (!t)
 		return;
-	h = hwl_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+	h = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
 	if (h >= 0 && h != count)
 		facts_conflict(&ctx->facts, "numa.node_count", "sysfs", "hwloc",
 			       "sysfs gives %d NUMA node%s, hwloc %d", count, count == 1 ? "" : "s", h);
@@ -376,22 +372,22 @@ static void cross_check_hwloc(struct probe_ctx *ctx, int count, int settled, con
 static void cross_check_state(struct probe_ctx *ctx, const struct node *nd, size_t nn,
 			      const char *file)
 {
-	bitmap_t set = bitmap_alloc();
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	char path[64];
 	size_t i;
 	int cpu = !strcmp(file, "has_cpu");
 	snprintf(path, sizeof(path), NODE_DIR "/%s", file);
 	/* Empty is seen on real machines (a ghw capture of a Ryzen desktop
 	 * has an empty has_cpu): the kernel did not fill it, nothing to say. */
-	if (sr_read_cpulist(&ctx->sr, path, set) == 0 && !bitmap_iszero(set))
+	if (sr_read_cpulist(&ctx->sr, path, set) == 0 && !hwloc_bitmap_iszero(set))
 		for (i = 0; i < nn; i++) {
-			int listed = bitmap_isset(set, nd[i].id), has;
+			int listed = hwloc_bitmap_isset(set, nd[i].id), has;
 			char fact[64];
 			if (cpu && !nd[i].cpus)
 				continue;
 			if (!cpu && !nd[i].has_mem)
 				continue;
-			has = cpu ? !bitmap_iszero(nd[i].cpus) : nd[i].mem > 0;
+			has = cpu ? !hwloc_bitmap_iszero(nd[i].cpus) : nd[i].mem > 0;
 			if (has == listed)
 				continue;
 			snprintf(fact, sizeof(fact), "numa.nodes[%zu].%s", i, cpu ? "cpus" : "memory_bytes");
@@ -402,13 +398,13 @@ static void cross_check_state(struct probe_ctx *ctx, const struct node *nd, size
 				       has ? (cpu ? "it has online CPUs" : "it has memory")
 					   : (cpu ? "it has no online CPU" : "it has no memory"));
 		}
-	bitmap_free(set);
+	hwloc_bitmap_free(set);
 }
 
 /* The online CPUs into online: cpu/online, else (captures without it,
  * ghw's) the cpuN directories whose online file does not say 0; where
  * they came from in *src.  1 when known, else 0. */
-static int read_online(struct probe_ctx *ctx, bitmap_t online, const char **src)
+static int read_online(struct probe_ctx *ctx, hwloc_bitmap_t online, const char **src)
 {
 	struct sysroot *sr = &ctx->sr;
 	int has_online, r;
@@ -427,21 +423,18 @@ static int read_online(struct probe_ctx *ctx, bitmap_t online, const char **src)
 }
 
 /* Each node of ids, read; *nn of them. */
-static struct node *read_nodes(struct probe_ctx *ctx, const_bitmap_t ids, size_t *nn)
+static struct node *read_nodes(struct probe_ctx *ctx, hwloc_const_bitmap_t ids, size_t *nn)
 {
 	struct node *nd;
 	size_t i = 0;
 	unsigned id;
-	*nn = (size_t)bitmap_weight(ids);
+	*nn = (size_t)hwloc_bitmap_weight(ids);
 	nd = xcalloc(*nn, sizeof(*nd));
-	sr_batch_model(&ctx->sr);
-	bitmap_foreach_begin(id, ids) {
-		if (i == 1)   /* the first node's files, below the others' at once */
-			sr_batch_like_set(&ctx->sr, NODE_DIR "/node%d", (int)nd[0].id, ids);
+	hwloc_bitmap_foreach_begin(id, ids) {
 		nd[i].id = id;
 		read_node(ctx, &nd[i], i);
 		i++;
-	} bitmap_foreach_end();
+	} hwloc_bitmap_foreach_end();
 	return nd;
 }
 
@@ -450,7 +443,7 @@ static void free_nodes(struct node *nd, size_t nn)
 	size_t i;
 	for (i = 0; i < nn; i++) {
 		if (nd[i].cpus)
-			bitmap_free(nd[i].cpus);
+			hwloc_bitmap_free(nd[i].cpus);
 		free(nd[i].dist);
 	}
 	free(nd);
@@ -461,14 +454,14 @@ static void free_nodes(struct node *nd, size_t nn)
  * a conflict) when two nodes list a CPU, else 0. */
 static int nodes_overlap(struct facts *f, const struct node *nd, size_t nn)
 {
-	bitmap_t tmp = bitmap_alloc();
+	hwloc_bitmap_t tmp = hwloc_bitmap_alloc();
 	size_t i, j;
 	int overlap = 0;
 	for (i = 0; i < nn && !overlap; i++)
 		for (j = i + 1; j < nn && !overlap; j++)
-			if (nd[i].cpus && nd[j].cpus && bitmap_intersects(nd[i].cpus, nd[j].cpus)) {
+			if (nd[i].cpus && nd[j].cpus && hwloc_bitmap_intersects(nd[i].cpus, nd[j].cpus)) {
 				char *both;
-				bitmap_and(tmp, nd[i].cpus, nd[j].cpus);
+				hwloc_bitmap_and(tmp, nd[i].cpus, nd[j].cpus);
 				both = list_str(tmp);
 				overlap = 1;
 				facts_conflict(f, "numa.node_count", "one node", "sysfs node CPU lists",
@@ -477,43 +470,43 @@ static int nodes_overlap(struct facts *f, const struct node *nd, size_t nn)
 					       nd[i].id, nd[j].id, both, nn);
 				free(both);
 			}
-	bitmap_free(tmp);
+	hwloc_bitmap_free(tmp);
 	return overlap;
 }
 
 /* Overlapping nodes, reported as one holding all their (online) CPUs. */
 static void overlapping_as_one(struct probe_ctx *ctx, cJSON *numa, const struct node *nd, size_t nn,
-			       const_bitmap_t online, const char *online_src)
+			       hwloc_const_bitmap_t online, const char *online_src)
 {
-	bitmap_t all = bitmap_alloc();
+	hwloc_bitmap_t all = hwloc_bitmap_alloc();
 	size_t i;
 	for (i = 0; i < nn; i++)
 		if (nd[i].cpus) {
-			bitmap_or(all, all, nd[i].cpus);
+			hwloc_bitmap_or(all, all, nd[i].cpus);
 			facts_evidence(&ctx->facts, "numa.nodes[0].cpus", nd[i].cpus_path);
 		}
 	if (online)
-		bitmap_and(all, all, online);
+		hwloc_bitmap_and(all, all, online);
 	one_node(ctx, numa, nd[0].id, all, online_src, NODE_DIR " (overlapping CPU lists: one node)");
 	cross_check_hwloc(ctx, 1, 0, "the nodes' CPU lists overlap: we count one node, hwloc its own");
-	bitmap_free(all);
+	hwloc_bitmap_free(all);
 }
 
 /* numa.nodes[i].cpus and cpu_count (the online ones), and whether it is
  * CPU-less. */
-static void node_cpus(struct facts *f, cJSON *n, struct node *nd, size_t i, const_bitmap_t online,
+static void node_cpus(struct facts *f, cJSON *n, struct node *nd, size_t i, hwloc_const_bitmap_t online,
 		      cJSON *cpuless)
 {
 	char fact[64];
 	if (nd->cpus) {
 		/* Offline CPUs still appear in the node's list. */
 		if (online)
-			bitmap_and(nd->cpus, nd->cpus, online);
+			hwloc_bitmap_and(nd->cpus, nd->cpus, online);
 		set_list(n, "cpus", nd->cpus);
 		snprintf(fact, sizeof(fact), "numa.nodes[%zu].cpus", i);
 		facts_evidence(f, fact, nd->cpus_path);
-		cJSON_AddNumberToObject(n, "cpu_count", bitmap_weight(nd->cpus));
-		if (bitmap_iszero(nd->cpus))
+		cJSON_AddNumberToObject(n, "cpu_count", hwloc_bitmap_weight(nd->cpus));
+		if (hwloc_bitmap_iszero(nd->cpus))
 			cJSON_AddItemToArray(cpuless, cJSON_CreateNumber(nd->id));
 	} else {
 		fj_set(n, "cpus", cJSON_CreateNull());
@@ -580,9 +573,9 @@ static void node_distances(struct facts *f, cJSON *n, struct node *nd, size_t i,
 
 /* numa.node_count, online, possible, nodes[] and cpuless_nodes[]. */
 static void nodes_json(struct probe_ctx *ctx, cJSON *numa, struct node *nd, size_t nn,
-		       const_bitmap_t ids, const_bitmap_t online)
+		       hwloc_const_bitmap_t ids, hwloc_const_bitmap_t online)
 {
-	bitmap_t possible = bitmap_alloc();
+	hwloc_bitmap_t possible = hwloc_bitmap_alloc();
 	cJSON *nodes, *cpuless;
 	size_t i;
 	cJSON_AddNumberToObject(numa, "node_count", (double)nn);
@@ -599,7 +592,7 @@ static void nodes_json(struct probe_ctx *ctx, cJSON *numa, struct node *nd, size
 		node_memory(ctx, n, &nd[i], i, nn);
 		node_distances(&ctx->facts, n, &nd[i], i, nn);
 	}
-	bitmap_free(possible);
+	hwloc_bitmap_free(possible);
 }
 
 /* hwloc asked where its count may differ from ours. */
@@ -613,7 +606,7 @@ static void cross_check_nodes(struct probe_ctx *ctx, const struct node *nd, size
 	char buf[4096];
 	size_t i;
 	for (i = 0; i < nn && settled; i++)
-		if (!(nd[i].cpus && !bitmap_iszero(nd[i].cpus)) && !(nd[i].has_mem && nd[i].mem)) {
+		if (!(nd[i].cpus && !hwloc_bitmap_iszero(nd[i].cpus)) && !(nd[i].has_mem && nd[i].mem)) {
 			settled = 0;
 			snprintf(buf, sizeof(buf), "node %u has no CPU or memory we could read: "
 				 "hwloc keeps or drops it by its own rule", nd[i].id);
@@ -627,14 +620,14 @@ int probe_numa(struct probe_ctx *ctx)
 	struct sysroot *sr = &ctx->sr;
 	struct facts *f = &ctx->facts;
 	cJSON *numa = facts_obj(f, "numa");
-	bitmap_t online = bitmap_alloc(), ids = bitmap_alloc();
+	hwloc_bitmap_t online = hwloc_bitmap_alloc(), ids = hwloc_bitmap_alloc();
 	struct node *nd = NULL;
 	size_t nn = 0;
 	const char *ids_src = NULL, *online_src;
 	int has_online = read_online(ctx, online, &online_src);
 
 	if (!sr_is_dir(sr, NODE_DIR) || node_ids(ctx, ids, &ids_src) < 0) {
-		bitmap_t cpus = has_online ? online : NULL;
+		hwloc_bitmap_t cpus = has_online ? online : NULL;
 		one_node(ctx, numa, 0, cpus, online_src, sr_is_dir(sr, NODE_DIR)
 			 ? NODE_DIR " (no nodes listed: one node assumed)"
 			 : NODE_DIR " (absent: one node assumed)");
@@ -656,7 +649,7 @@ int probe_numa(struct probe_ctx *ctx)
 	cross_check_nodes(ctx, nd, nn, ids_src);
 out:
 	free_nodes(nd, nn);
-	bitmap_free(online);
-	bitmap_free(ids);
+	hwloc_bitmap_free(online);
+	hwloc_bitmap_free(ids);
 	return 0;
 }

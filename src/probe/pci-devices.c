@@ -26,12 +26,12 @@ void pci_hex_id(cJSON *o, const char *key, int have, unsigned v, int digits)
 }
 
 /* The package the local CPUs belong to (one package, or null). */
-static void package_json(struct probe_ctx *ctx, struct pci_scan *s, const_bitmap_t set, cJSON *o,
+static void package_json(struct probe_ctx *ctx, struct pci_scan *s, hwloc_const_bitmap_t set, cJSON *o,
 			 const char *base)
 {
 	char *fact = xasprintf("%s.package", base), *path = NULL;
 	int cpu, pkg = -1, other = -1, r = 0;
-	bitmap_foreach_begin(cpu, set) {
+	hwloc_bitmap_foreach_begin(cpu, set) {
 		int v2;
 		if (cpu >= SR_MAX_CPUS)
 			break;
@@ -63,7 +63,7 @@ static void package_json(struct probe_ctx *ctx, struct pci_scan *s, const_bitmap
 			pkg = v2;
 		else if (v2 != pkg)
 			other = v2;
-	} bitmap_foreach_end();
+	} hwloc_bitmap_foreach_end();
 	if (pkg >= 0 && other < 0) {
 		fj_num(o, "package", pkg);
 		facts_evidence(&ctx->facts, fact, "/sys/devices/system/cpu/cpuN/topology/physical_package_id");
@@ -88,7 +88,7 @@ static void numa_json(struct probe_ctx *ctx, struct pci_scan *s, const struct pd
 	char *fact = xasprintf("%s.numa_node", base), *path;
 	int64_t node;
 	int r;
-	bitmap_t set;
+	hwloc_bitmap_t set;
 	if (!p->sys) {
 		cJSON_AddNullToObject(o, "numa_node");
 		facts_gap(f, fact, "a PCI config dump holds no NUMA locality");
@@ -123,7 +123,7 @@ static void numa_json(struct probe_ctx *ctx, struct pci_scan *s, const struct pd
 	free(fact);
 
 	fact = xasprintf("%s.local_cpus", base);
-	set = bitmap_alloc();
+	set = hwloc_bitmap_alloc();
 	path = xasprintf("%s/local_cpulist", p->sys);
 	r = sr_read_cpulist(sr, path, set);
 	if (r == -ENOENT) {
@@ -131,7 +131,7 @@ static void numa_json(struct probe_ctx *ctx, struct pci_scan *s, const struct pd
 		path = xasprintf("%s/local_cpus", p->sys);
 		r = sr_read_cpumask(sr, path, set);
 	}
-	if (r == 0 && !bitmap_iszero(set)) {
+	if (r == 0 && !hwloc_bitmap_iszero(set)) {
 		char buf[4096];
 		cJSON_AddStringToObject(o, "local_cpus", cpulist_str(set, buf, sizeof(buf)));
 		facts_evidence(f, fact, path);
@@ -147,7 +147,7 @@ static void numa_json(struct probe_ctx *ctx, struct pci_scan *s, const struct pd
 		facts_gap(f, pf, "its local CPUs are unknown");
 		free(pf);
 	}
-	bitmap_free(set);
+	hwloc_bitmap_free(set);
 	free(path);
 	free(fact);
 }

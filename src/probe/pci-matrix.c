@@ -383,7 +383,7 @@ static void mx_numa(struct probe_ctx *ctx, const struct pci_scan *s, int *numa)
 static void mx_local_cpus(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, const char *fact)
 {
 	if (p->sys) {
-		bitmap_t set = bitmap_alloc();
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
 		char *path = xasprintf("%s/local_cpulist", p->sys), buf[4096];
 		int r = sr_read_cpulist(&ctx->sr, path, set);
 		if (r == -ENOENT) {
@@ -391,7 +391,7 @@ static void mx_local_cpus(struct probe_ctx *ctx, const struct pdev *p, cJSON *o,
 			path = xasprintf("%s/local_cpus", p->sys);
 			r = sr_read_cpumask(&ctx->sr, path, set);
 		}
-		if (r == 0 && !bitmap_iszero(set))
+		if (r == 0 && !hwloc_bitmap_iszero(set))
 			cJSON_AddStringToObject(o, "local_cpus", cpulist_str(set, buf, sizeof(buf)));
 		else {
 			cJSON_AddNullToObject(o, "local_cpus");
@@ -400,7 +400,7 @@ static void mx_local_cpus(struct probe_ctx *ctx, const struct pdev *p, cJSON *o,
 			else
 				mx_gap(fact, "%s: %s", path, sr_reason(r));
 		}
-		bitmap_free(set);
+		hwloc_bitmap_free(set);
 		free(path);
 	} else {
 		cJSON_AddNullToObject(o, "local_cpus");

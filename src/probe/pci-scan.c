@@ -273,15 +273,8 @@ int pci_scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 	size_t n = 0, i;
 	struct dev_paths dp = { NULL, 0, 0 };
 	int r = sr_list(sr, "/sys/bus/pci/devices", &names, &n);
-	/* The files the PCI probe reads of every function, at once
-	 * (read/batch.c; each still read below as before). */
-	static const char *const files[] = {
-		"uevent", "vendor", "device", "class", "max_link_width", "max_link_speed",
-		"current_link_width", "current_link_speed", "numa_node", "local_cpulist", "resource",
-	};
 	if (r < 0)
 		return r;
-	sr_batch_files(sr, "/sys/bus/pci/devices", names, n, files, ARRAY_SIZE(files));
 	for (i = 0; i < n; i++) {
 		unsigned dom, bus, dev, fn;
 		struct pdev *p;

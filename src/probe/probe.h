@@ -25,7 +25,7 @@ struct probe_ctx {
 	int topo_failed;         /* 1: hwloc could not load it (message in gaps) */
 	hwloc_topology_t bind_topo;  /* probe_bind_topology()'s, live */
 	int bind_failed;
-	struct cpuid_job cpuid;  /* live: libcpuid's thread, started before the probes */
+	struct cpuid_job cpuid;  /* live: libcpuid's child, started before the probes */
 };
 
 /* One probe per subject.  fn fills ctx->facts and returns 0, or a negative
@@ -42,9 +42,8 @@ extern const size_t nprobers;
 /* Open the sysroot, run every probe (or only those named in `only`, a comma
  * list; NULL = all).  Returns 0, or -1 after printing one line. */
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
-/* libcpuid's thread or child done, an unpacked archive removed; the memory freed
- * and the descriptors closed only when exit_frees() (lib/util.h), else
- * left to the exit that follows. */
+/* libcpuid's child done, an unpacked archive removed, the memory freed and
+ * the descriptors closed. */
 void probe_release(struct probe_ctx *ctx);
 
 /* hwloc, asked by the probes (probe/hwloc-ask.c).  hwloc's reading of the

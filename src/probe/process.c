@@ -213,15 +213,15 @@ static int cg_cpuset(struct probe_ctx *ctx, const char *mount, const char *path,
 		char *dir = cg_dir(mount, p), *f = xasprintf("%s/%s", dir, file), *s = NULL;
 		free(dir);
 		if (sr_read_str(&ctx->sr, f, &s) == 0) {
-			bitmap_t set = bitmap_alloc();
-			if (*s && parse_cpulist(s, set) == 0 && !bitmap_iszero(set)) {
+			hwloc_bitmap_t set = hwloc_bitmap_alloc();
+			if (*s && parse_cpulist(s, set) == 0 && !hwloc_bitmap_iszero(set)) {
 				char buf[8192];
 				*out = xstrdup(cpulist_str(set, buf, sizeof(buf)));
 				*where = f;
 				f = NULL;
 				r = 0;
 			}
-			bitmap_free(set);
+			hwloc_bitmap_free(set);
 			free(s);
 		}
 		free(f);

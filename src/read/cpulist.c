@@ -6,9 +6,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-int parse_cpulist(const char *s, bitmap_t set)
+int parse_cpulist(const char *s, hwloc_bitmap_t set)
 {
-	bitmap_zero(set);
+	hwloc_bitmap_zero(set);
 	if (!s)   /* a document's list that is missing or not a string */
 		return -EINVAL;
 	while (isspace((unsigned char)*s))
@@ -35,7 +35,7 @@ int parse_cpulist(const char *s, bitmap_t set)
 				return -EINVAL;
 			s = end;
 		}
-		bitmap_set_range(set, (unsigned)a, (unsigned)b);
+		hwloc_bitmap_set_range(set, (unsigned)a, (int)b);
 		if (*s == ',')
 			s++;
 		else if (*s && !isspace((unsigned char)*s))
@@ -48,12 +48,12 @@ int parse_cpulist(const char *s, bitmap_t set)
 	return *s ? -EINVAL : 0;
 }
 
-int parse_cpumask(const char *s, bitmap_t set)
+int parse_cpumask(const char *s, hwloc_bitmap_t set)
 {
 	/* Comma-separated 32-bit hex words, most significant first. */
 	const char *p;
 	size_t words = 0, w;
-	bitmap_zero(set);
+	hwloc_bitmap_zero(set);
 	while (isspace((unsigned char)*s))
 		s++;
 	for (p = s; *p && !isspace((unsigned char)*p); p++)
@@ -87,20 +87,20 @@ int parse_cpumask(const char *s, bitmap_t set)
 			return -EINVAL;
 		while (v) {
 			int bit = __builtin_ctzl(v);
-			bitmap_set(set, (unsigned)((words - 1 - w) * 32 + (size_t)bit));
+			hwloc_bitmap_set(set, (unsigned)((words - 1 - w) * 32 + (size_t)bit));
 			v &= v - 1;
 		}
 	}
 	return 0;
 }
 
-const char *cpulist_str(const_bitmap_t set, char *buf, size_t n)
+const char *cpulist_str(hwloc_const_bitmap_t set, char *buf, size_t n)
 {
-	if (!set || bitmap_iszero(set)) {
+	if (!set || hwloc_bitmap_iszero(set)) {
 		if (n)
 			buf[0] = '\0';
 		return buf;
 	}
-	bitmap_list_snprintf(buf, n, set);
+	hwloc_bitmap_list_snprintf(buf, n, set);
 	return buf;
 }

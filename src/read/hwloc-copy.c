@@ -92,32 +92,32 @@ typedef const char *(*check_fn)(const char *buf, size_t len);
 
 static const char *check_cpulist(const char *b, size_t len)
 {
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	int r = memchr(b, '\0', len) ? -EINVAL : parse_cpulist(b, s);
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 	return r == -ERANGE ? "CPU numbers stop at 65535" : r < 0 ? "not a CPU list" : NULL;
 }
 
 static const char *check_nodelist(const char *b, size_t len)
 {
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	int r = memchr(b, '\0', len) ? -EINVAL : parse_cpulist(b, s);
 	const char *why = NULL;
-	if (r == -ERANGE || (r == 0 && bitmap_last(s) >= HW_MAX_NODES))
+	if (r == -ERANGE || (r == 0 && hwloc_bitmap_last(s) >= HW_MAX_NODES))
 		why = "node numbers stop at 1023";
 	else if (r < 0)
 		why = "not a node list";
-	else if (bitmap_iszero(s))
+	else if (hwloc_bitmap_iszero(s))
 		why = "no node listed";
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 	return why;
 }
 
 static const char *check_cpumask(const char *b, size_t len)
 {
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	int r = memchr(b, '\0', len) ? -EINVAL : parse_cpumask(b, s);
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 	return r == -ERANGE ? "CPU numbers stop at 65535" : r < 0 ? "not a CPU mask" : NULL;
 }
 

@@ -58,7 +58,6 @@
  */
 #include "config.h"
 #include "read/hwloc.h"
-#include "read/hwloc-lib.h"
 #include "lib/tempdir.h"
 #include "lib/util.h"
 
@@ -83,14 +82,35 @@ extern char **environ;
 
 /*** Loading in a child ***/
 
+const char *hwloc_api_mismatch(void)
+{
+	static char why[128];
+	unsigned v = hwloc_get_api_version();
+	if (v >> 16 == HWLOC_API_VERSION >> 16)
+		return NULL;
+	snprintf(why, sizeof(why), "libhwloc is of API %u.%u, nodeaudit was built for %u.%u", v >> 16,
+		 v >> 8 & 0xff, HWLOC_API_VERSION >> 16, HWLOC_API_VERSION >> 8 & 0xff);
+	return why;
+}
+
+void hwloc_allowed_cpus(hwloc_topology_t t, hwloc_bitmap_t out)
+{
+	hwloc_bitmap_t h = hwloc_bitmap_alloc();
+	if (h && hwloc_get_cpubind(t, h, HWLOC_CPUBIND_PROCESS) == 0)
+		hwloc_bitmap_copy(out, h);
+	else
+		hwloc_bitmap_copy(out, hwloc_topology_get_allowed_cpuset(t));
+	hwloc_bitmap_free(h);
+}
+
 void hwloc_set_filters(hwloc_topology_t t)
 {
 	/* Only what we use: no I/O objects (PCI comes from libpci), no misc. */
-	HW.topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
-	HW.topology_set_type_filter(t, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE);
-	HW.topology_set_type_filter(t, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
-	HW.topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
-	HW.topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_type_filter(t, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_type_filter(t, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 }
 
 /* The child's exit status when the namespace fence cannot be set up here
@@ -252,12 +272,12 @@ static void __attribute__((noreturn)) load_and_answer(int fd)
 	hwloc_topology_t t;
 	char *xml = NULL, head[32];
 	int len = 0;
-	if (HW.topology_init(&t) < 0)
+	if (hwloc_topology_init(&t) < 0)
 		_exit(2);
 	hwloc_set_filters(t);
-	if (HW.topology_load(t) < 0)
+	if (hwloc_topology_load(t) < 0)
 		_exit(3);
-	if (HW.topology_export_xmlbuffer(t, &xml, &len, 0) < 0 || len <= 0)
+	if (hwloc_topology_export_xmlbuffer(t, &xml, &len, 0) < 0 || len <= 0)
 		_exit(4);
 	snprintf(head, sizeof(head), "%d\n", len);
 	if (write_all(fd, head, strlen(head)) < 0 || write_all(fd, xml, (size_t)len) < 0)
@@ -442,13 +462,13 @@ static hwloc_topology_t load_xml(struct sysroot *sr, struct facts *f, char *data
 		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
 		return NULL;
 	}
-	if (HW.topology_init(&t) < 0) {
+	if (hwloc_topology_init(&t) < 0) {
 		facts_gap(f, "cpu", "hwloc: cannot initialise a topology");
 		return NULL;
 	}
 	hwloc_set_filters(t);
-	if (HW.topology_set_xmlbuffer(t, end + 1, (int)n) < 0 || HW.topology_load(t) < 0) {
-		HW.topology_destroy(t);
+	if (hwloc_topology_set_xmlbuffer(t, end + 1, (int)n) < 0 || hwloc_topology_load(t) < 0) {
+		hwloc_topology_destroy(t);
 		t = NULL;
 		facts_gap(f, "cpu", "hwloc: cannot load the topology of '%s'", sr->root);
 	}
@@ -521,9 +541,7 @@ hwloc_topology_t hwloc_load_sysroot(struct sysroot *sr, struct facts *f)
 	long t0 = now_ms();
 	int r;
 
-	/* Loaded here, before any child: a fenced child sees only the
-	 * sysroot, where no library lies. */
-	if (hwloc_lib_load(&odd) < 0) {
+	if ((odd = hwloc_api_mismatch())) {
 		facts_gap(f, "cpu", "hwloc not run: %s", odd);
 		return NULL;
 	}

@@ -35,6 +35,15 @@ const char *hwloc_not_plain(struct sysroot *sr, char *buf, size_t n);
  * the reason when it fails, aborts, crashes or stalls. */
 hwloc_topology_t hwloc_load_sysroot(struct sysroot *sr, struct facts *f);
 
+/* NULL when the libhwloc this run links is of the API nodeaudit was built
+ * for (hwloc's own rule: the same major version as the headers); else why
+ * not, one line. */
+const char *hwloc_api_mismatch(void);
+
+/* The CPUs this process may run on, as hwloc tells them: its binding,
+ * else the topology's allowed CPUs, into out. */
+void hwloc_allowed_cpus(hwloc_topology_t t, hwloc_bitmap_t out);
+
 /* The filters every topology nodeaudit loads uses (live or not). */
 void hwloc_set_filters(hwloc_topology_t t);
 

@@ -1,7 +1,6 @@
 /* read/libpci.c - libpci adapter: config space (sysfs or dump), names, snapshot */
 #include "config.h"
 #include "read/libpci.h"
-#include "read/lazylib.h"
 #include "lib/util.h"
 
 #include <ctype.h>
@@ -56,49 +55,11 @@ static void __attribute__((format(printf, 1, 2))) pci_debug_hook(char *msg, ...)
 
 /*** The library ***/
 
-/*
- * libpci is loaded the first time it is needed (read/lazylib.h): a PCI
- * dump to parse, or names from a pci.ids that only libpci reads (a
- * compressed one).  A live probe names its devices from the plain
- * pci.ids itself (below) and reads config space through the read layer,
- * so most runs never load libpci (nor the zlib it links).
- */
-static struct {
-	__typeof__(&pci_alloc) alloc;
-	__typeof__(&pci_init) init;
-	__typeof__(&pci_cleanup) cleanup;
-	__typeof__(&pci_set_param) set_param;
-	__typeof__(&pci_get_dev) get_dev;
-	__typeof__(&pci_free_dev) free_dev;
-	__typeof__(&pci_read_block) read_block;
-	__typeof__(&pci_lookup_name) lookup_name;
-	__typeof__(&pci_set_name_list_path) set_name_list_path;
-} P;
-static struct lazylib libpci = { PCI_SONAME, 0, "" };
-
-static int pci_load(void)
-{
-	const struct lazy_sym syms[] = {
-		{ "pci_alloc", (void **)&P.alloc },
-		{ "pci_init", (void **)&P.init },
-		{ "pci_cleanup", (void **)&P.cleanup },
-		{ "pci_set_param", (void **)&P.set_param },
-		{ "pci_get_dev", (void **)&P.get_dev },
-		{ "pci_free_dev", (void **)&P.free_dev },
-		{ "pci_read_block", (void **)&P.read_block },
-		{ "pci_lookup_name", (void **)&P.lookup_name },
-		{ "pci_set_name_list_path", (void **)&P.set_name_list_path },
-	};
-	return lazylib_load(&libpci, syms, ARRAY_SIZE(syms));
-}
-
-/* A new handle with our hooks; NULL when libpci cannot be loaded. */
+/* A new handle with our hooks. */
 static struct pci_access *new_access(void)
 {
 	struct pci_access *a;
-	if (pci_load() < 0)
-		return NULL;
-	a = P.alloc();
+	a = pci_alloc();
 	a->error = pci_err_hook;
 	a->warning = pci_warn_hook;
 	a->debug = pci_debug_hook;
@@ -130,10 +91,6 @@ struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 	int fd;
 	char *volatile path;
 	*err = NULL;
-	if (pci_load() < 0) {
-		*err = xasprintf("cannot load libpci: %s", libpci.err);
-		return NULL;
-	}
 	path = private_copy("nodeaudit-pci.dump", text, len, &fd, err);
 	memfd = fd;
 	if (!path)
@@ -149,8 +106,8 @@ struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
 		return NULL;
 	}
 	ps->acc->method = PCI_ACCESS_DUMP;
-	P.set_param(ps->acc, "dump.name", path);
-	P.init(ps->acc);
+	pci_set_param(ps->acc, "dump.name", path);
+	pci_init(ps->acc);
 	pci_jmp = NULL;
 	private_copy_drop(path, memfd);
 	return ps;
@@ -164,7 +121,7 @@ void pcisrc_close(struct pcisrc *ps)
 	if (!ps->broken) {
 		pci_jmp = &jb;
 		if (!setjmp(jb))
-			P.cleanup(ps->acc);
+			pci_cleanup(ps->acc);
 		pci_jmp = NULL;
 	}
 	free(ps);
@@ -214,25 +171,25 @@ int pcisrc_config_max(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned de
 		ps->broken = 1;
 		return len;
 	}
-	d = P.get_dev(ps->acc, (int)dom, (int)bus, (int)dev, (int)fn);
-	if (P.read_block(d, 0, buf, 64)) {
+	d = pci_get_dev(ps->acc, (int)dom, (int)bus, (int)dev, (int)fn);
+	if (pci_read_block(d, 0, buf, 64)) {
 		len = 64;
 		/* Whole chunks first (sysfs reads are cheap this way), then line
 		 * by line where a dump stops early. */
-		if (P.read_block(d, 64, buf + 64, 192))
+		if (pci_read_block(d, 64, buf + 64, 192))
 			len = 256;
 		else
-			for (pos = 64; pos < 256 && P.read_block(d, pos, buf + pos, 16); pos += 16)
+			for (pos = 64; pos < 256 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
 				len = pos + 16;
 		if (len == 256 && max > 256) {
-			if (P.read_block(d, 256, buf + 256, 4096 - 256))
+			if (pci_read_block(d, 256, buf + 256, 4096 - 256))
 				len = 4096;
 			else
-				for (pos = 256; pos < 4096 && P.read_block(d, pos, buf + pos, 16); pos += 16)
+				for (pos = 256; pos < 4096 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
 					len = pos + 16;
 		}
 	}
-	P.free_dev(d);
+	pci_free_dev(d);
 	pci_jmp = NULL;
 	return len;
 }
@@ -253,7 +210,7 @@ const char *pci_names_default(void)
 #else
 	if (!names_acc)
 		names_acc = new_access();
-	return names_acc ? names_acc->id_file_name : NULL;
+	return names_acc->id_file_name;
 #endif
 }
 
@@ -557,12 +514,8 @@ static char *lookup_now(int what, unsigned a, unsigned b)
 		ids_load();
 	if (ids_state > 0)
 		return ids_lookup(what, a, b);
-	if (!names_acc && !(names_acc = new_access())) {
-		/* No libpci: names are unknown, nothing else is. */
-		debug("libpci: cannot load it: %s", libpci.err);
-		names_failed = 1;
-		return NULL;
-	}
+	if (!names_acc)
+		names_acc = new_access();
 	pci_jmp = &jb;
 	if (setjmp(jb)) {
 		/* A garbled pci.ids: names are unknown, nothing else is. */
@@ -572,8 +525,8 @@ static char *lookup_now(int what, unsigned a, unsigned b)
 		return NULL;
 	}
 	if (names_path && names_acc->id_file_name != names_path)
-		P.set_name_list_path(names_acc, names_path, 0);
-	r = P.lookup_name(names_acc, buf, sizeof(buf), flags, a, b);
+		pci_set_name_list_path(names_acc, names_path, 0);
+	r = pci_lookup_name(names_acc, buf, sizeof(buf), flags, a, b);
 	pci_jmp = NULL;
 	return r ? xstrdup(r) : NULL;
 }
@@ -597,14 +550,10 @@ void pci_names_file(const char *path)
 void pci_names_release(void)
 {
 	jmp_buf jb;
-	/* A one-shot command's exit unmaps the list: a munmap() now costs
-	 * a TLB shootdown on every CPU libcpuid's thread ran on. */
-	if (!exit_frees())
-		return;
 	if (names_acc && !names_failed) {
 		pci_jmp = &jb;
 		if (!setjmp(jb))
-			P.cleanup(names_acc);
+			pci_cleanup(names_acc);
 		pci_jmp = NULL;
 	}
 	names_acc = NULL;

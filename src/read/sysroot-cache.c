@@ -36,8 +36,7 @@
  * the check runs.  It takes the right to mount (CAP_SYS_ADMIN: root,
  * which is who could open such a device in the first place); an
  * unprivileged run, a container without that right, a seccomp filter or
- * a kernel before 5.12 reads the directory itself, as before.  The view
- * also lets read/batch.c read files without an fstat() each.
+ * a kernel before 5.12 reads the directory itself, as before.
  * NODEAUDIT_NO_VIEW (test suite only) reads the directory itself.
  */
 void sr_make_view(struct sysroot *sr)
@@ -312,7 +311,7 @@ void *sr_cache_alloc(struct sysroot *sr, size_t n)
  * no NUL, so no two paths pad alike), and a final mix for the low bits the
  * buckets use.  The byte-wise FNV-1a it replaced cost four cycles a byte
  * in a chain of multiplies, and each file a probe reads is hashed three or
- * four times (its parent's entry, its own, the batch's) -- about 5% of a
+ * three times (its parent's entry, its own) -- about 5% of a
  * 64-CPU check.  hash_path_n() of a prefix equals hash_path() of the
  * prefix alone, and sr_above() hashes every prefix in one pass by the
  * same steps.

@@ -23,7 +23,6 @@ struct sr_entry {
 	int dirfd;                /* the directory's kept descriptor, or -1 */
 	unsigned has_file : 1, has_list : 1, recorded : 1;
 	unsigned used : 1;        /* its dirfd opened a file since the clock passed */
-	unsigned logged : 1;      /* in the batch's log of files asked (batch.c) */
 	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
 	signed exists : 2;        /* 1 there (a file or a directory), -1 missing, 0 not asked */
 	char path[];              /* in the same block */
@@ -64,14 +63,6 @@ void sr_cache_free(struct sysroot *sr);
  * root descriptor, where one can be made; sr->view says whether it was. */
 void sr_make_view(struct sysroot *sr);
 
-/* batch.c: e was asked for (logged between sr_batch_model() and
- * sr_batch_like()); the batch's ring and log freed. */
-void sr_batch_note(struct sysroot *sr, struct sr_entry *e);
-/* ... and whether e is a directory (sr_is_dir()), or its listing (sr_list()),
- * or whether it is there at all (sr_exists()). */
-void sr_batch_note_dir(struct sysroot *sr, struct sr_entry *e, int listing);
-void sr_batch_note_exists(struct sysroot *sr, struct sr_entry *e);
-void sr_batch_free(struct sysroot *sr);
 
 /* Natural order of two char * (qsort): cpu2 before cpu10. */
 int sr_natcmp(const void *pa, const void *pb);

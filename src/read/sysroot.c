@@ -131,7 +131,6 @@ int sysroot_open(struct sysroot *sr, const char *dir)
 void sysroot_close(struct sysroot *sr)
 {
 	size_t i;
-	sr_batch_free(sr);
 	if (sr->rootfd >= 0)
 		close(sr->rootfd);
 	if (sr->tmpdir) {
@@ -344,8 +343,6 @@ static int read_ref(struct sysroot *sr, const char *path, const char **buf, size
 	struct sr_entry *e = entry_for(sr, path);
 	if (!e)
 		return -ENOENT;
-	if (sr->batch)
-		sr_batch_note(sr, e);
 	if (!e->has_file) {
 		/* Not in its directory's listing: missing, and its directory
 		 * is known. */
@@ -507,8 +504,8 @@ int sr_open_file(struct sysroot *sr, const char *path)
 	return fd;
 }
 
-static int read_set(struct sysroot *sr, const char *path, bitmap_t set,
-		    int (*parse)(const char *, bitmap_t))
+static int read_set(struct sysroot *sr, const char *path, hwloc_bitmap_t set,
+		    int (*parse)(const char *, hwloc_bitmap_t))
 {
 	const char *s;
 	size_t len;
@@ -522,12 +519,12 @@ static int read_set(struct sysroot *sr, const char *path, bitmap_t set,
 	return parse(s, set);
 }
 
-int sr_read_cpulist(struct sysroot *sr, const char *path, bitmap_t set)
+int sr_read_cpulist(struct sysroot *sr, const char *path, hwloc_bitmap_t set)
 {
 	return read_set(sr, path, set, parse_cpulist);
 }
 
-int sr_read_cpumask(struct sysroot *sr, const char *path, bitmap_t set)
+int sr_read_cpumask(struct sysroot *sr, const char *path, hwloc_bitmap_t set)
 {
 	return read_set(sr, path, set, parse_cpumask);
 }
@@ -537,8 +534,6 @@ int sr_exists(struct sysroot *sr, const char *path)
 	struct sr_entry *e = sr_cache_find(sr, path);
 	struct stat st;
 	int fd;
-	if (sr->batch && (e || (e = entry_for(sr, path))))
-		sr_batch_note_exists(sr, e);
 	if (e && ((e->has_file && (e->file_err == 0 || e->file_err == -EISDIR)) ||
 		  (e->has_list && e->list_err == 0) || e->dir > 0 || e->exists > 0))
 		return 1;
@@ -567,8 +562,6 @@ int sr_is_dir(struct sysroot *sr, const char *path)
 	struct sr_entry *e = sr_cache_find(sr, path);
 	struct stat st;
 	int fd = -1, r, l;
-	if (sr->batch && (e || (e = entry_for(sr, path))))
-		sr_batch_note_dir(sr, e, 0);
 	if (e && ((e->has_list && e->list_err == 0) || (e->has_file && e->file_err == -EISDIR) || e->dir > 0))
 		return 1;
 	if (e && ((e->has_file && (e->file_err == 0 || e->file_err == -ENOENT)) || e->dir < 0))
@@ -649,8 +642,6 @@ int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 	*n = 0;
 	if (!e)
 		return -ENOENT;
-	if (sr->batch)
-		sr_batch_note_dir(sr, e, 1);
 	if (!e->has_list) {
 		struct sr_listing ls = { NULL, 0 };
 		int fd;

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "lib/bitmap.h"
+#include <hwloc.h>
 
 /*
  * A sysroot is "/" (live) or a directory (or an archive unpacked into a
@@ -56,8 +56,6 @@ struct sysroot {
 	/* 1 when rootfd is the sysroot's private read-only, nodev view
 	 * (sysroot-cache.c: sr_make_view()), where no device can be opened. */
 	int view;
-	struct sr_batch *batch;   /* read/batch.c: files read in batches */
-	size_t batched;           /* asks put to a batch (for the tests) */
 };
 
 /* dir NULL or "/" means the live system.  An archive (.tar, .tar.gz, .tgz,
@@ -94,8 +92,8 @@ int sr_read_s64(struct sysroot *sr, const char *path, int64_t *v);
  * pread()s of binary attributes; not recorded.  Close it. */
 int sr_open_file(struct sysroot *sr, const char *path);
 /* Kernel CPU list ("0-3,8,10-11") or hex mask ("ff,0000000f") into set. */
-int sr_read_cpulist(struct sysroot *sr, const char *path, bitmap_t set);
-int sr_read_cpumask(struct sysroot *sr, const char *path, bitmap_t set);
+int sr_read_cpulist(struct sysroot *sr, const char *path, hwloc_bitmap_t set);
+int sr_read_cpumask(struct sysroot *sr, const char *path, hwloc_bitmap_t set);
 /* 1 if path exists (file, directory or link to one), else 0.  Not recorded. */
 int sr_exists(struct sysroot *sr, const char *path);
 int sr_is_dir(struct sysroot *sr, const char *path);
@@ -103,36 +101,15 @@ int sr_is_dir(struct sysroot *sr, const char *path);
  * "cpu10"); free with sr_free_list().  At most 1<<20 entries. */
 int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n);
 void sr_free_list(char **names, size_t n);
-/*
- * Batches (read/batch.c): sr_batch_model() before a probe reads its first
- * directory of a kind (the first CPU's, the first policy's), and
- * sr_batch_like(model, dirs) after it: every file asked for below model in
- * between is read below each of dirs at once, into the run's cache, so
- * that the probe's own reads of them cost no system call.  Answers are the
- * same as without (a file the batch could not settle is read as before);
- * a sysroot read through its nodev view only (live reads are one by one).
- */
-void sr_batch_model(struct sysroot *sr);
-void sr_batch_like(struct sysroot *sr, const char *model, const char *const *dirs, size_t ndirs);
-/* Without a model: parent/SUB/NAME for every one of subs and of names. */
-void sr_batch_files(struct sysroot *sr, const char *parent, char *const *subs, size_t nsubs,
-		    const char *const *names, size_t nnames);
-/* The same with dirs fmt (one %d) of each id in ids, model fmt of model. */
-void sr_batch_like_set(struct sysroot *sr, const char *fmt, int model, const_bitmap_t ids);
-/* The same with dirs parent/NAME+sub for each of names that is prefix and
- * a number ("cpu12"), model the first of them. */
-void sr_batch_like_listed(struct sysroot *sr, const char *parent, char *const *names, size_t n,
-			  const char *prefix, const char *sub);
-
 /* Target of a symbolic link (as stored, not re-rooted); malloc'd. */
 int sr_readlink(struct sysroot *sr, const char *path, char **out);
 /* The same, recorded for snapshot (the link and the links on its way). */
 int sr_readlink_recorded(struct sysroot *sr, const char *path, char **out);
 
 /* Parsers the read functions use, exposed for tests and other sources. */
-int parse_cpulist(const char *s, bitmap_t set);
-int parse_cpumask(const char *s, bitmap_t set);
+int parse_cpulist(const char *s, hwloc_bitmap_t set);
+int parse_cpumask(const char *s, hwloc_bitmap_t set);
 /* "0-3,8" into buf (hwloc's list syntax); "" for an empty set. */
-const char *cpulist_str(const_bitmap_t set, char *buf, size_t n);
+const char *cpulist_str(hwloc_const_bitmap_t set, char *buf, size_t n);
 
 #endif

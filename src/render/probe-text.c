@@ -468,11 +468,11 @@ static void text_policies(FILE *out, const cJSON *pols)
 {
 	size_t n = (size_t)cJSON_GetArraySize(pols), ng = 0, i;
 	char **keys = xcalloc(n, sizeof(*keys));
-	bitmap_t *sets = xcalloc(n, sizeof(*sets));
+	hwloc_bitmap_t *sets = xcalloc(n, sizeof(*sets));
 	const cJSON *it;
 	cJSON_ArrayForEach(it, pols) {
 		const cJSON *mx = cJSON_GetObjectItemCaseSensitive(it, "max_mhz");
-		bitmap_t set = bitmap_alloc();
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
 		char *key;
 		if (cJSON_IsNumber(mx))
 			key = xasprintf("%s, %s, max %.0f MHz", s_or(it, "driver", "unknown"),
@@ -480,15 +480,15 @@ static void text_policies(FILE *out, const cJSON *pols)
 		else
 			key = xasprintf("%s, %s", s_or(it, "driver", "unknown"), s_or(it, "governor", "unknown"));
 		if (!fj_get_str(it, "cpus") || parse_cpulist(fj_get_str(it, "cpus"), set) < 0) {
-			bitmap_free(set);
+			hwloc_bitmap_free(set);
 			set = NULL;
 		}
 		for (i = 0; i < ng; i++)
 			if (set && sets[i] && !strcmp(keys[i], key))
 				break;
 		if (i < ng) {
-			bitmap_or(sets[i], sets[i], set);
-			bitmap_free(set);
+			hwloc_bitmap_or(sets[i], sets[i], set);
+			hwloc_bitmap_free(set);
 			free(key);
 		} else {
 			keys[ng] = key;
@@ -500,7 +500,7 @@ static void text_policies(FILE *out, const cJSON *pols)
 		tx_kv(out, "policies", "cpus %s: %s", sets[i] ? cpulist_str(sets[i], buf, sizeof(buf)) : "?", keys[i]);
 		free(keys[i]);
 		if (sets[i])
-			bitmap_free(sets[i]);
+			hwloc_bitmap_free(sets[i]);
 	}
 	free(keys);
 	free(sets);

@@ -347,28 +347,28 @@ const char *svg_bytes_h(double v, char *buf, size_t n)
 
 /*** CPU sets ***/
 
-bitmap_t svg_set_of(const char *cpus)
+hwloc_bitmap_t svg_set_of(const char *cpus)
 {
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	if (!s)
 		die("out of memory");
 	if (cpus && parse_cpulist(cpus, s) < 0)
-		bitmap_zero(s);
+		hwloc_bitmap_zero(s);
 	return s;
 }
 
-int svg_subset(const char *cpus, const_bitmap_t set)
+int svg_subset(const char *cpus, hwloc_const_bitmap_t set)
 {
-	bitmap_t c = svg_set_of(cpus);
-	int r = !bitmap_iszero(c) && bitmap_isincluded(c, set);
-	bitmap_free(c);
+	hwloc_bitmap_t c = svg_set_of(cpus);
+	int r = !hwloc_bitmap_iszero(c) && hwloc_bitmap_isincluded(c, set);
+	hwloc_bitmap_free(c);
 	return r;
 }
 
-int svg_meets(const char *cpus, const_bitmap_t set)
+int svg_meets(const char *cpus, hwloc_const_bitmap_t set)
 {
-	bitmap_t c = svg_set_of(cpus);
-	int r = bitmap_intersects(c, set);
-	bitmap_free(c);
+	hwloc_bitmap_t c = svg_set_of(cpus);
+	int r = hwloc_bitmap_intersects(c, set);
+	hwloc_bitmap_free(c);
 	return r;
 }

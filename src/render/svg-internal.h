@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include <cjson/cJSON.h>
-#include "lib/bitmap.h"
+#include <hwloc.h>
 
 #define SVG_W 1360   /* the widest drawing: fits a 1400 px window unscaled */
 #define PAD 6
@@ -91,15 +91,15 @@ const char *svg_fill_of(int rank, const char *neutral);
 const char *svg_line_of(int rank, const char *neutral);
 void svg_clip(const char *s, size_t n, char *out, size_t len);
 const char *svg_bytes_h(double v, char *buf, size_t n);
-bitmap_t svg_set_of(const char *cpus);
-int svg_subset(const char *cpus, const_bitmap_t set);
-int svg_meets(const char *cpus, const_bitmap_t set);
+hwloc_bitmap_t svg_set_of(const char *cpus);
+int svg_subset(const char *cpus, hwloc_const_bitmap_t set);
+int svg_meets(const char *cpus, hwloc_const_bitmap_t set);
 
 /* render/svg-pci.c: the PCI devices under their host bridges and bridges,
  * each host bridge in the box of its locality. */
 struct pci_place {
 	const char *hb;       /* the host bridge */
-	bitmap_t cpus;        /* its locality: CPUs (empty: unknown) */
+	hwloc_bitmap_t cpus;        /* its locality: CPUs (empty: unknown) */
 	int node;             /* its NUMA node, -1 unknown */
 };
 size_t svg_pci_places(struct svg *g, struct pci_place **out);

@@ -197,7 +197,7 @@ size_t svg_pci_places(struct svg *g, struct pci_place **out)
 		if (j < np)
 			continue;
 		p[np].hb = xstrdup(v[i].hb);
-		p[np].cpus = bitmap_alloc();
+		p[np].cpus = hwloc_bitmap_alloc();
 		p[np].node = -1;
 		/* The locality: a device's NUMA node, else its local CPUs. */
 		{
@@ -209,17 +209,17 @@ size_t svg_pci_places(struct svg *g, struct pci_place **out)
 					continue;
 				/* As hwloc: the local CPUs the bus reports, else the node's. */
 				if (jstr(o, "local_cpus") && *jstr(o, "local_cpus")) {
-					bitmap_t s = svg_set_of(jstr(o, "local_cpus"));
-					bitmap_copy(p[np].cpus, s);
-					bitmap_free(s);
-					if (!bitmap_iszero(p[np].cpus))
+					hwloc_bitmap_t s = svg_set_of(jstr(o, "local_cpus"));
+					hwloc_bitmap_copy(p[np].cpus, s);
+					hwloc_bitmap_free(s);
+					if (!hwloc_bitmap_iszero(p[np].cpus))
 						break;
 				}
 				if (!isnan(nn) && nn >= 0 && nn < 1 << 20 && node_cpus(g->facts, nn)) {
-					bitmap_t s = svg_set_of(node_cpus(g->facts, nn));
+					hwloc_bitmap_t s = svg_set_of(node_cpus(g->facts, nn));
 					p[np].node = (int)nn;
-					bitmap_copy(p[np].cpus, s);
-					bitmap_free(s);
+					hwloc_bitmap_copy(p[np].cpus, s);
+					hwloc_bitmap_free(s);
 					break;
 				}
 			}
@@ -236,7 +236,7 @@ void svg_pci_places_free(struct pci_place *p, size_t n)
 	size_t i;
 	for (i = 0; i < n; i++) {
 		free((char *)p[i].hb);
-		bitmap_free(p[i].cpus);
+		hwloc_bitmap_free(p[i].cpus);
 	}
 	free(p);
 }

@@ -30,7 +30,7 @@
  * then outer boxes before inner ones. */
 struct holder {
 	struct box *b;
-	bitmap_t cpus;
+	hwloc_bitmap_t cpus;
 	int node;          /* a NUMA node's box: its id, else -1 */
 };
 
@@ -41,19 +41,19 @@ struct tree {
 	size_t nh;
 };
 
-static void hold(struct tree *t, struct box *b, const_bitmap_t cpus, int node)
+static void hold(struct tree *t, struct box *b, hwloc_const_bitmap_t cpus, int node)
 {
 	if (t->nh < ARRAY_SIZE(t->h)) {
 		t->h[t->nh].b = b;
-		t->h[t->nh].cpus = bitmap_dup(cpus);
+		t->h[t->nh].cpus = hwloc_bitmap_dup(cpus);
 		t->h[t->nh++].node = node;
 	}
 }
 
-static void cpus_attr(struct box *b, const_bitmap_t set)
+static void cpus_attr(struct box *b, hwloc_const_bitmap_t set)
 {
 	char *s = NULL;
-	if (bitmap_list_asprintf(&s, set) >= 0 && s)
+	if (hwloc_bitmap_list_asprintf(&s, set) >= 0 && s)
 		box_attr(b, "data-cpus", "%s", s);
 	free(s);
 }
@@ -66,9 +66,9 @@ static const char *core_kind(const cJSON *facts, const char *cpus)
 		return "";
 	cJSON_ArrayForEach(k, kinds) {
 		const char *name = jstr(k, "name"), *kc = jstr(k, "cpus");
-		bitmap_t s = svg_set_of(kc);
+		hwloc_bitmap_t s = svg_set_of(kc);
 		int hit = kc && svg_subset(cpus, s);
-		bitmap_free(s);
+		hwloc_bitmap_free(s);
 		if (hit && name)
 			return !strcmp(name, "performance") ? "P" : !strcmp(name, "efficiency") ? "E" : "";
 	}
@@ -77,7 +77,7 @@ static const char *core_kind(const cJSON *facts, const char *cpus)
 
 /*** Cores and caches ***/
 
-static int cores_in(const cJSON *facts, const_bitmap_t set)
+static int cores_in(const cJSON *facts, hwloc_const_bitmap_t set)
 {
 	const cJSON *c;
 	int n = 0;
@@ -89,18 +89,18 @@ static int cores_in(const cJSON *facts, const_bitmap_t set)
 static void add_core(struct tree *t, struct box *parent, const char *cpus, int lidx)
 {
 	const char *kind = core_kind(t->g->facts, cpus);
-	bitmap_t s = svg_set_of(cpus);
+	hwloc_bitmap_t s = svg_set_of(cpus);
 	const struct mark *smt = svg_mark_of(t->g, "smt");
 	struct box *c = box_new(parent, "core", "#ffffff", C_LINE);
 	int cpu, i = 0;
 	cpus_attr(c, s);
-	box_attr(c, "data-threads", "%d", bitmap_weight(s));
+	box_attr(c, "data-threads", "%d", hwloc_bitmap_weight(s));
 	box_attr(c, "data-kind", "%s", *kind ? kind : "C");
 	c->size = 10;
 	box_line(c, 0, "%sCore L#%d", !strcmp(kind, "P") ? "P-" : !strcmp(kind, "E") ? "E-" : "", lidx);
 	box_title(c, "%score L#%d, CPUs %s", !strcmp(kind, "P") ? "performance " : !strcmp(kind, "E") ?
 		  "efficiency " : "", lidx, cpus);
-	bitmap_foreach_begin(cpu, s) {
+	hwloc_bitmap_foreach_begin(cpu, s) {
 		struct box *p = box_new(c, "thread", "#dde3ea", "#8c959f");
 		p->size = 10;
 		p->rx = 2;
@@ -110,8 +110,8 @@ static void add_core(struct tree *t, struct box *parent, const char *cpus, int l
 		box_title(p, "hardware thread (PU) P#%d", cpu);
 		if (i++ > 0)
 			box_mark(p, smt);
-	} bitmap_foreach_end();
-	bitmap_free(s);
+	} hwloc_bitmap_foreach_end();
+	hwloc_bitmap_free(s);
 }
 
 static int core_cols(int n)
@@ -120,7 +120,7 @@ static int core_cols(int n)
 }
 
 /* "8x L2 256 KiB · 8x L1d 32 KiB": the smaller caches of set, counted. */
-static void caches_line(const cJSON *facts, const_bitmap_t set, char *buf, size_t n)
+static void caches_line(const cJSON *facts, hwloc_const_bitmap_t set, char *buf, size_t n)
 {
 	static const char *const lv[] = { "l2", "l1d" };
 	size_t i, k = 0;
@@ -138,20 +138,20 @@ static void caches_line(const cJSON *facts, const_bitmap_t set, char *buf, size_
 }
 
 /* The L3 groups of set with their cores, then cores in no group. */
-static void add_cores(struct tree *t, struct box *parent, const_bitmap_t set)
+static void add_cores(struct tree *t, struct box *parent, hwloc_const_bitmap_t set)
 {
 	const cJSON *facts = t->g->facts, *l3 = jget(facts, "cpu.caches.l3"), *inst, *c;
-	bitmap_t rest = bitmap_dup(set);
+	hwloc_bitmap_t rest = hwloc_bitmap_dup(set);
 	char b[32], cl[160];
 	cJSON_ArrayForEach(inst, jget(l3, "instance_cpus")) {
-		bitmap_t s;
+		hwloc_bitmap_t s;
 		struct box *g;
 		int n = 0;
 		if (!cJSON_IsString(inst) || !svg_meets(inst->valuestring, set))
 			continue;
 		s = svg_set_of(inst->valuestring);
-		bitmap_and(s, s, set);
-		bitmap_andnot(rest, rest, s);
+		hwloc_bitmap_and(s, s, set);
+		hwloc_bitmap_andnot(rest, rest, s);
 		g = box_new(parent, "l3", "#eef1f4", "#8c959f");
 		cpus_attr(g, s);
 		g->size = 10;
@@ -165,7 +165,7 @@ static void add_cores(struct tree *t, struct box *parent, const_bitmap_t set)
 				n++;
 		}
 		g->cols = core_cols(n);
-		bitmap_free(s);
+		hwloc_bitmap_free(s);
 	}
 	/* The cores, each in its L3 group (or in parent), numbered in order. */
 	cJSON_ArrayForEach(c, jget(facts, "cpu.core_cpus")) {
@@ -175,9 +175,9 @@ static void add_cores(struct tree *t, struct box *parent, const_bitmap_t set)
 			continue;
 		for (k = 0; k < parent->nkid; k++)
 			if (!strcmp(parent->kid[k]->part, "l3")) {
-				bitmap_t s = svg_set_of(parent->kid[k]->av[0]);
+				hwloc_bitmap_t s = svg_set_of(parent->kid[k]->av[0]);
 				int in = svg_subset(c->valuestring, s);
-				bitmap_free(s);
+				hwloc_bitmap_free(s);
 				if (in) {
 					at = parent->kid[k];
 					break;
@@ -185,7 +185,7 @@ static void add_cores(struct tree *t, struct box *parent, const_bitmap_t set)
 			}
 		add_core(t, at, c->valuestring, t->lcore++);
 	}
-	if (!bitmap_iszero(rest) && cores_in(facts, rest) == cores_in(facts, set)) {
+	if (!hwloc_bitmap_iszero(rest) && cores_in(facts, rest) == cores_in(facts, set)) {
 		caches_line(facts, set, cl, sizeof(cl));
 		if (*cl && !parent->label[2])
 			box_line(parent, 2, "%s", cl);
@@ -198,7 +198,7 @@ static void add_cores(struct tree *t, struct box *parent, const_bitmap_t set)
 		if (n && n == (int)parent->nkid)
 			parent->cols = core_cols(n);
 	}
-	bitmap_free(rest);
+	hwloc_bitmap_free(rest);
 }
 
 /*** Memory ***/
@@ -364,7 +364,7 @@ static struct box *add_numa_strip(struct tree *t, struct box *parent, const cJSO
 	return s;
 }
 
-static void add_package(struct tree *t, struct box *parent, int pkg, int npk, const_bitmap_t set)
+static void add_package(struct tree *t, struct box *parent, int pkg, int npk, hwloc_const_bitmap_t set)
 {
 	struct svg *g = t->g;
 	const cJSON *nodes = jget(g->facts, "numa.nodes"), *nd, *sock;
@@ -376,7 +376,7 @@ static void add_package(struct tree *t, struct box *parent, int pkg, int npk, co
 	p->size = 12;
 	box_attr(p, "data-package", "%d", pkg);
 	cpus_attr(p, set);
-	bitmap_list_snprintf(cl, sizeof(cl), set);
+	hwloc_bitmap_list_snprintf(cl, sizeof(cl), set);
 	box_line(p, 0, "Package P#%d", pkg);
 	sock = cJSON_GetArrayItem(jget(g->facts, "platform.sockets"), pkg);
 	ver = jstr(sock, "version") ? jstr(sock, "version") : jstr(g->facts, "cpu.model_name");
@@ -386,28 +386,28 @@ static void add_package(struct tree *t, struct box *parent, int pkg, int npk, co
 	box_title(p, "package %d: CPUs %s, %d cores", pkg, cl, cores_in(g->facts, set));
 	hold(t, p, set, -1);
 	cJSON_ArrayForEach(nd, nodes) {
-		bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-		if (!bitmap_iszero(s) && bitmap_isincluded(s, set)) {
+		hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
+		if (!hwloc_bitmap_iszero(s) && hwloc_bitmap_isincluded(s, set)) {
 			ninside++;
-			equal |= bitmap_isequal(s, set);
+			equal |= hwloc_bitmap_isequal(s, set);
 		}
-		bitmap_free(s);
+		hwloc_bitmap_free(s);
 	}
 	if (ninside == 1 && equal) {
 		cJSON_ArrayForEach(nd, nodes) {
-			bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-			if (bitmap_isequal(s, set))
+			hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
+			if (hwloc_bitmap_isequal(s, set))
 				add_numa_strip(t, p, nd);
-			bitmap_free(s);
+			hwloc_bitmap_free(s);
 		}
 	}
 	add_channels(t, p, pkg, npk);
 	if (ninside > 1 || (ninside == 1 && !equal)) {
 		/* Several nodes in the package: a box each, with its cores. */
-		bitmap_t rest = bitmap_dup(set);
+		hwloc_bitmap_t rest = hwloc_bitmap_dup(set);
 		cJSON_ArrayForEach(nd, nodes) {
-			bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-			if (!bitmap_iszero(s) && bitmap_isincluded(s, set)) {
+			hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
+			if (!hwloc_bitmap_iszero(s) && hwloc_bitmap_isincluded(s, set)) {
 				struct box *b = box_new(p, "numa-node", "#f4faf6", "#4d8a62");
 				char txt[96];
 				node_text(nd, txt, sizeof(txt));
@@ -419,13 +419,13 @@ static void add_package(struct tree *t, struct box *parent, int pkg, int npk, co
 				box_title(b, "%s, CPUs %s", txt, jstr(nd, "cpus"));
 				hold(t, b, s, node_id(nd));
 				add_cores(t, b, s);
-				bitmap_andnot(rest, rest, s);
+				hwloc_bitmap_andnot(rest, rest, s);
 			}
-			bitmap_free(s);
+			hwloc_bitmap_free(s);
 		}
 		if (cores_in(g->facts, rest))
 			add_cores(t, p, rest);
-		bitmap_free(rest);
+		hwloc_bitmap_free(rest);
 	} else
 		add_cores(t, p, set);
 }
@@ -495,13 +495,13 @@ static void place_pci(struct tree *t, struct box *machine)
 		int best = 1 << 30;
 		/* Only the CPUs the machine has (a mask may name more). */
 		if (t->nh)
-			bitmap_and(pl[i].cpus, pl[i].cpus, t->h[0].cpus);
-		if (bitmap_iszero(pl[i].cpus) && cJSON_GetArraySize(nodes) <= 1 && t->nh)
-			bitmap_copy(pl[i].cpus, t->h[0].cpus);
+			hwloc_bitmap_and(pl[i].cpus, pl[i].cpus, t->h[0].cpus);
+		if (hwloc_bitmap_iszero(pl[i].cpus) && cJSON_GetArraySize(nodes) <= 1 && t->nh)
+			hwloc_bitmap_copy(pl[i].cpus, t->h[0].cpus);
 		/* The smallest box that holds its CPUs; of equal ones the outermost. */
-		for (j = 0; j < t->nh && !bitmap_iszero(pl[i].cpus); j++)
-			if (bitmap_isincluded(pl[i].cpus, t->h[j].cpus) && bitmap_weight(t->h[j].cpus) < best) {
-				best = bitmap_weight(t->h[j].cpus);
+		for (j = 0; j < t->nh && !hwloc_bitmap_iszero(pl[i].cpus); j++)
+			if (hwloc_bitmap_isincluded(pl[i].cpus, t->h[j].cpus) && hwloc_bitmap_weight(t->h[j].cpus) < best) {
+				best = hwloc_bitmap_weight(t->h[j].cpus);
 				at = t->h[j].b;
 			}
 		if (!at) {
@@ -519,18 +519,18 @@ static void place_pci(struct tree *t, struct box *machine)
 
 /* A NUMA node that spans packages (not all of them): a group of those
  * packages with the node; one that spans all is the machine's. */
-static void add_groups(struct tree *t, struct box *machine, bitmap_t *pk, int *grp, int npk)
+static void add_groups(struct tree *t, struct box *machine, hwloc_bitmap_t *pk, int *grp, int npk)
 {
 	const cJSON *nd;
 	size_t k;
 	int i;
 	k = 0;
 	cJSON_ArrayForEach(nd, jget(t->g->facts, "numa.nodes")) {
-		bitmap_t s = svg_set_of(jstr(nd, "cpus")), u;
+		hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus")), u;
 		int n = 0, first = -1;
 		struct box *gb;
 		for (i = 0; i < npk; i++)
-			if (bitmap_intersects(s, pk[i]) && grp[i] < 0) {
+			if (hwloc_bitmap_intersects(s, pk[i]) && grp[i] < 0) {
 				n++;
 				if (first < 0)
 					first = i;
@@ -539,17 +539,17 @@ static void add_groups(struct tree *t, struct box *machine, bitmap_t *pk, int *g
 			/* In one package, or in all of them: the machine's node. */
 			if (n == npk && npk > 1)
 				add_numa_strip(t, machine, nd);
-			bitmap_free(s);
+			hwloc_bitmap_free(s);
 			continue;
 		}
 		gb = box_new(machine, "group", "#fafbfc", "#6e7781");
 		gb->rx = 7;
 		gb->size = 11;
-		u = bitmap_alloc();
+		u = hwloc_bitmap_alloc();
 		for (i = 0; i < npk; i++)
-			if (bitmap_intersects(s, pk[i]) && grp[i] < 0) {
+			if (hwloc_bitmap_intersects(s, pk[i]) && grp[i] < 0) {
 				grp[i] = (int)k;
-				bitmap_or(u, u, pk[i]);
+				hwloc_bitmap_or(u, u, pk[i]);
 			}
 		cpus_attr(gb, u);
 		box_line(gb, 0, "Group: NUMA node %d spans %d packages", node_id(nd), n);
@@ -559,8 +559,8 @@ static void add_groups(struct tree *t, struct box *machine, bitmap_t *pk, int *g
 		for (i = 0; i < npk; i++)
 			if (grp[i] == (int)k)
 				add_package(t, gb, i, npk, pk[i]);
-		bitmap_free(u);
-		bitmap_free(s);
+		hwloc_bitmap_free(u);
+		hwloc_bitmap_free(s);
 		k++;
 	}
 }
@@ -571,7 +571,7 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 	const cJSON *facts = g->facts, *c, *nd, *nodes = jget(facts, "numa.nodes");
 	const char *host = jstr(host_obj, "hostname"), *kernel = jstr(facts, "kernel.version");
 	struct box *machine = box_new(NULL, "machine", "#ffffff", C_TEXT);
-	bitmap_t all = bitmap_alloc(), pk[256];
+	hwloc_bitmap_t all = hwloc_bitmap_alloc(), pk[256];
 	int npk = 0, i, grp[256];
 	size_t k;
 	t->g = g;
@@ -581,18 +581,18 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 		 kernel ? kernel : "");
 	cJSON_ArrayForEach(c, jget(facts, "cpu.core_cpus"))
 		if (cJSON_IsString(c)) {
-			bitmap_t s = svg_set_of(c->valuestring);
-			bitmap_or(all, all, s);
-			bitmap_free(s);
+			hwloc_bitmap_t s = svg_set_of(c->valuestring);
+			hwloc_bitmap_or(all, all, s);
+			hwloc_bitmap_free(s);
 		}
 	cJSON_ArrayForEach(c, jget(facts, "cpu.package_cpus"))
 		if (cJSON_IsString(c) && npk < (int)ARRAY_SIZE(pk)) {
 			pk[npk] = svg_set_of(c->valuestring);
-			bitmap_or(all, all, pk[npk]);
+			hwloc_bitmap_or(all, all, pk[npk]);
 			grp[npk++] = -1;
 		}
 	if (!npk) {
-		pk[npk] = bitmap_dup(all);
+		pk[npk] = hwloc_bitmap_dup(all);
 		grp[npk++] = -1;
 	}
 	cpus_attr(machine, all);
@@ -605,13 +605,13 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 			add_package(t, machine, i, npk, pk[i]);
 	/* Nodes without CPUs, and nodes on no package. */
 	cJSON_ArrayForEach(nd, nodes) {
-		bitmap_t s = svg_set_of(jstr(nd, "cpus"));
+		hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
 		int placed = 0;
-		for (i = 0; i < npk && !bitmap_iszero(s); i++)
-			placed |= bitmap_intersects(s, pk[i]);
+		for (i = 0; i < npk && !hwloc_bitmap_iszero(s); i++)
+			placed |= hwloc_bitmap_intersects(s, pk[i]);
 		if (!placed)
 			add_numa_strip(t, machine, nd)->stretch = 0;
-		bitmap_free(s);
+		hwloc_bitmap_free(s);
 	}
 	place_pci(t, machine);
 	note_drawn(machine);
@@ -623,10 +623,10 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 		machine->kid[1] = l;
 	}
 	for (i = 0; i < npk; i++)
-		bitmap_free(pk[i]);
+		hwloc_bitmap_free(pk[i]);
 	for (k = 0; k < t->nh; k++)
-		bitmap_free(t->h[k].cpus);
-	bitmap_free(all);
+		hwloc_bitmap_free(t->h[k].cpus);
+	hwloc_bitmap_free(all);
 	free(t);
 	return machine;
 }

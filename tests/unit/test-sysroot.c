@@ -39,13 +39,13 @@ static void put(const char *rel, const char *content)
 
 static void test_parsers(void)
 {
-	bitmap_t s = bitmap_alloc();
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	char buf[128];
 	is_int(parse_cpulist("0-3,8,10-11\n", s), 0, "cpulist parses");
 	is_str(cpulist_str(s, buf, sizeof(buf)), "0-3,8,10-11", "cpulist round trip");
-	is_int(bitmap_weight(s), 7, "cpulist weight");
+	is_int(hwloc_bitmap_weight(s), 7, "cpulist weight");
 	is_int(parse_cpulist("", s), 0, "empty cpulist is an empty set");
-	is_int(bitmap_weight(s), 0, "empty set has no CPU");
+	is_int(hwloc_bitmap_weight(s), 0, "empty set has no CPU");
 	is_int(parse_cpulist("3-1", s), -EINVAL, "reversed range refused");
 	is_int(parse_cpulist("0-4294967295", s), -ERANGE, "absurd range refused");
 	is_int(parse_cpulist("0,,x", s), -EINVAL, "garbage refused");
@@ -55,7 +55,7 @@ static void test_parsers(void)
 	is_int(parse_cpumask("1,00000000", s), 0, "cpumask two words");
 	is_str(cpulist_str(s, buf, sizeof(buf)), "32", "cpumask high word is CPU 32");
 	is_int(parse_cpumask("zz", s), -EINVAL, "bad cpumask refused");
-	bitmap_free(s);
+	hwloc_bitmap_free(s);
 }
 
 static void test_numbers(void)
@@ -129,14 +129,14 @@ static void test_reads(void)
 	is_int(sr_read_str(&sr, "/sys/a/binary", &s), -EINVAL, "control characters refused");
 	is_int(sr_read_str(&sr, "/sys/a/nul", &s), -EINVAL, "an embedded NUL is refused");
 	{
-		bitmap_t set = bitmap_alloc();
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
 		char b[64];
 		is_int(sr_read_cpulist(&sr, "/sys/a/cpulist-nul", set), 0,
 		       "a cpulist ending in a NUL parses up to it (as the kernel's parser)");
 		is_str(cpulist_str(set, b, sizeof(b)), "0-31", "0-31\\n\\0 is CPUs 0-31");
 		is_int(sr_read_cpumask(&sr, "/sys/a/cpumask-nul", set), 0, "a cpumask ending in a NUL parses");
 		is_str(cpulist_str(set, b, sizeof(b)), "32-63", "its CPUs");
-		bitmap_free(set);
+		hwloc_bitmap_free(set);
 	}
 	is_int(sr_read_str(&sr, "/sys/a/missing", &s), -ENOENT, "missing is -ENOENT");
 	is_str(sr_reason(-ENOENT), "missing", "reason for missing");
@@ -331,19 +331,18 @@ static void test_near(void)
 	}
 }
 
-/* Batches (read/batch.c): the first CPU's files read one by one, the
- * other CPUs' like them at once; every answer as read one by one would
- * give it: a value, an empty file, a file larger than a batch's buffer, a
+/* Many CPUs' files of one shape, the first CPU's (the model) first; every
+ * answer right: a value, an empty file, a file larger than a page, a
  * missing name, a FIFO and a directory where a file is expected (refused
  * as not regular files), a link inside the root, a device node (root
  * only: on the private nodev view it is not even opened); directories
  * asked with sr_is_dir() and sr_exists(); nothing recorded for snapshot
  * until asked. */
-static void test_batch(void)
+static void test_cpu_files(void)
 {
 	struct sysroot sr;
 	char path[512], big[3001], *s;
-	bitmap_t cpus = bitmap_alloc();
+	hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
 	size_t nread0;
 	uint64_t u;
 	int i, r;
@@ -377,13 +376,12 @@ static void test_batch(void)
 			ok(0, "symlink");
 		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/cache/index0/level", i);
 		put(path, "1\n");
-		bitmap_set(cpus, (unsigned)i);
+		hwloc_bitmap_set(cpus, (unsigned)i);
 	}
 	snprintf(path, sizeof(path), "%s/sys/cpu/cpu6/topology/core_id", root);
 	if (geteuid() == 0 && (unlink(path) < 0 || mknod(path, S_IFCHR | 0644, makedev(1, 5)) < 0))
 		ok(0, "mknod");
 	ok(sysroot_open(&sr, root) == 0, "open sysroot");
-	sr_batch_model(&sr);
 	is_int(sr_read_u64(&sr, "/sys/cpu/cpu0/topology/core_id", &u), 0, "the model's value");
 	s = NULL;
 	is_int(sr_read_str(&sr, "/sys/cpu/cpu0/missing", &s), -ENOENT, "the model's missing name");
@@ -398,10 +396,6 @@ static void test_batch(void)
 	ok(!sr_is_dir(&sr, "/sys/cpu/cpu0/cpufreq"), "the model has no cpufreq directory");
 	ok(sr_exists(&sr, "/sys/cpu/cpu0/cache/index0"), "the model's index0");
 	nread0 = sr.nread;
-	sr_batch_like_set(&sr, "/sys/cpu/cpu%d", 0, cpus);
-	is_int(sr.nread, nread0, "nothing recorded for snapshot by the batch itself");
-	if (!sr.batched)
-		printf("# no batch here (no io_uring, no liburing, or no private view: not root)\n");
 	for (i = 1; i < 8; i++) {
 		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/topology/core_id", i);
 		r = sr_read_u64(&sr, path, &u);
@@ -420,7 +414,7 @@ static void test_batch(void)
 		free(s);
 		s = NULL;
 		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/big", i);
-		ok(sr_read(&sr, path, &s, NULL) == 0 && !strcmp(s, big), "cpu%d: a file larger than a batch's buffer, whole", i);
+		ok(sr_read(&sr, path, &s, NULL) == 0 && !strcmp(s, big), "cpu%d: a file larger than a page, whole", i);
 		free(s);
 		s = NULL;
 		snprintf(path, sizeof(path), "/sys/cpu/cpu%d/fifo", i);
@@ -444,7 +438,7 @@ static void test_batch(void)
 	}
 	ok(sr.nread > nread0, "the files asked for are recorded");
 	sysroot_close(&sr);
-	bitmap_free(cpus);
+	hwloc_bitmap_free(cpus);
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
@@ -566,56 +560,14 @@ static void test_scratch(void)
 	free(old_xdg);
 }
 
-/* heap_warm(): the pages it faulted in serve the allocations after it
- * (glibc, a kernel with MADV_POPULATE_WRITE, no AddressSanitizer). */
-static void test_heap_warm(void)
-{
-	struct rusage r0, r1;
-	char *p[2048];
-	long faults;
-	int i, asan = 0;
-#if defined(__SANITIZE_ADDRESS__)
-	asan = 1;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-	asan = 1;
-#endif
-#endif
-	heap_warm(1u << 20);
-	getrusage(RUSAGE_SELF, &r0);
-	for (i = 0; i < 2048; i++) {   /* 2048 x 208 bytes: about 110 pages */
-		p[i] = xmalloc(200);
-		memset(p[i], i & 0xff, 200);
-	}
-	getrusage(RUSAGE_SELF, &r1);
-	faults = r1.ru_minflt - r0.ru_minflt;
-	for (i = 0; i < 2048; i++)
-		free(p[i]);
-	/* qemu-user (scripts/test-arm64) answers every madvise() with 0 and
-	 * faults nothing in: MADV_POPULATE_WRITE cannot be told apart. */
-	if (getenv("NODEAUDIT_EMULATOR")) {
-		ok(1, "heap_warm: # SKIP under %s: its madvise() takes MADV_POPULATE_WRITE and populates nothing",
-		   getenv("NODEAUDIT_EMULATOR"));
-		return;
-	}
-#if defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
-	if (!asan && madvise(NULL, 0, MADV_POPULATE_WRITE) == 0) {
-		ok(faults < 16, "heap_warm: 420 KiB in 2048 blocks after it fault %ld pages (about 110 without)", faults);
-		return;
-	}
-#endif
-	ok(1, "heap_warm: # SKIP not glibc, no MADV_POPULATE_WRITE or AddressSanitizer (%ld faults)", faults);
-}
-
 int main(void)
 {
 	test_parsers();
 	test_numbers();
 	test_reads();
 	test_near();
-	test_batch();
+	test_cpu_files();
 	test_facts();
 	test_scratch();
-	test_heap_warm();
 	return done_testing();
 }
