@@ -58,6 +58,9 @@ if s:
     o, end = s[4], s[4] + s[5]
     while o < end:
         namesz, descsz, typ = struct.unpack_from("<III", d, o)
+        if namesz == descsz == typ == 0:   # a sanitizer's padding after a note
+            o += 4
+            continue
         o += 12
         owner = d[o:o + namesz].rstrip(b"\0").decode(); o += (namesz + 3) & ~3
         desc = d[o:o + descsz]; o += (descsz + 3) & ~3

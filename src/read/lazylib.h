@@ -30,12 +30,20 @@
 #define LAZYLIB_NOTE_JSON(feature, description, priority, soname) \
 	"[{\"feature\":\"" feature "\",\"description\":\"" description "\",\"priority\":\"" \
 	priority "\",\"soname\":[\"" soname "\"]}]"
+/* AddressSanitizer pads a global with a red zone, which in a note section
+ * would read as notes of zeros. */
+#if defined(__clang__)
+#define LAZYLIB_NOTE_NO_ASAN __attribute__((no_sanitize("address")))
+#else
+#define LAZYLIB_NOTE_NO_ASAN
+#endif
 #define LAZYLIB_NOTE(feature, description, priority, soname) \
 	static const struct { \
 		uint32_t n_namesz, n_descsz, n_type; \
 		char name[4]; \
 		char desc[(sizeof(LAZYLIB_NOTE_JSON(#feature, description, priority, soname)) + 3) & ~3u]; \
-	} lazylib_note_##feature __attribute__((used, aligned(4), section(".note.dlopen"))) = { \
+	} lazylib_note_##feature __attribute__((used, aligned(4), section(".note.dlopen"))) \
+		LAZYLIB_NOTE_NO_ASAN = { \
 		4, sizeof(LAZYLIB_NOTE_JSON(#feature, description, priority, soname)), 0x407c0c0a, "FDO", \
 		LAZYLIB_NOTE_JSON(#feature, description, priority, soname) \
 	}
