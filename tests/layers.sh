@@ -2,8 +2,9 @@
 # layers.sh - the tree keeps the shape HACKING gives it: src/ in layer folders
 # (lib < read < probe < bench < audit < render < cmd), where an object file
 # uses symbols of its own folder and the folders before it only (nm on the
-# built objects: what is really linked, not what a header promises); no two
-# object files use each other; no source file over 1,000 lines; no function
+# built objects: what is really linked), a source includes no later
+# folder's header, a header declares no later folder's function, and no
+# headers include each other in a circle; no two object files use each other; no source file over 1,000 lines; no function
 # over 100 lines, data tables (initialised definitions) aside.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,6 +88,65 @@ up = ['%s -> %s (%s)' % (rel(a), rel(b), ' '.join(sorted(ss)[:3]))
 ok(not up, 'no object uses a later layer' + (': ' + '; '.join(up) if up else ''))
 mutual = ['%s <-> %s' % (rel(a), rel(b)) for (a, b) in sorted(edges) if a < b and (b, a) in edges]
 ok(not mutual, 'no two objects use each other' + (': ' + '; '.join(mutual) if mutual else ''))
+
+# Headers: no file includes a later layer's header; a header declares only
+# functions defined in its own layer or an earlier one (a prototype of a
+# render function in an audit header would let audit call render); no two
+# headers include each other, even through others.
+INC = re.compile(r'^#\s*include\s+"([a-z]+)/([^"]+)"', re.M)
+def includes(path):
+    return [(m.group(1), m.group(2)) for m in INC.finditer(open(path, encoding='utf-8', errors='replace').read())]
+def upward_includes(root):
+    bad = []
+    for f in sorted(glob.glob(os.path.join(root, '**', '*.[ch]'), recursive=True)):
+        l = layer(f, root)
+        if l not in ORDER:
+            continue
+        for hl, h in includes(f):
+            if hl in ORDER and ORDER.index(hl) > ORDER.index(l):
+                bad.append('%s includes %s/%s' % (os.path.relpath(f, root), hl, h))
+    return bad
+up_inc = upward_includes(src)
+ok(not up_inc, 'no source includes a later layer\'s header' + (': ' + '; '.join(up_inc) if up_inc else ''))
+# The check itself catches one: a copy of a lib/ header with an include of
+# render/render.h planted in it.
+import shutil, tempfile
+with tempfile.TemporaryDirectory() as t:
+    os.makedirs(os.path.join(t, 'lib'))
+    shutil.copy(os.path.join(src, 'lib', 'util.h'), os.path.join(t, 'lib', 'util.h'))
+    with open(os.path.join(t, 'lib', 'util.h'), 'a') as h:
+        h.write('#include "render/render.h"\n')
+    ok(upward_includes(t) == ['lib/util.h includes render/render.h'],
+       'the include check finds a planted upward include')
+# Prototypes: every function a header declares, where it is defined.
+PROTO = re.compile(r'^[A-Za-z_][\w \*]*?\b(\w+)\s*\([^;{]*\)\s*(?:__attribute__\s*\(\(.*?\)\))?\s*;', re.M)
+misplaced = []
+for h in sorted(glob.glob(os.path.join(src, '**', '*.h'), recursive=True)):
+    hl = layer(h, src)
+    if hl not in ORDER:
+        continue
+    text = re.sub(r'/\*.*?\*/', '', open(h, encoding='utf-8', errors='replace').read(), flags=re.S)
+    for m in PROTO.finditer(text):
+        d = defs.get(m.group(1))
+        if d and ORDER.index(layer(d, objdir)) > ORDER.index(hl):
+            misplaced.append('%s declares %s (%s)' % (os.path.relpath(h, src), m.group(1), rel(d)))
+ok(not misplaced, 'no header declares a later layer\'s function' + (': ' + '; '.join(misplaced) if misplaced else ''))
+# Include circles among the headers.
+graph = {}
+for h in glob.glob(os.path.join(src, '**', '*.h'), recursive=True):
+    graph[os.path.relpath(h, src)] = [a + '/' + b for a, b in includes(h)]
+circles = set()
+def walk(h, path):
+    for n in graph.get(h, []):
+        if n in path:
+            cyc = path[path.index(n):]
+            k = min(range(len(cyc)), key=lambda i: cyc[i])
+            circles.add(' -> '.join(cyc[k:] + cyc[:k] + [cyc[k]]))
+        elif n in graph and len(path) < 20:
+            walk(n, path + [n])
+for h in sorted(graph):
+    walk(h, [h])
+ok(not circles, 'no include circle among the headers' + (': ' + '; '.join(sorted(circles)) if circles else ''))
 print('1..%d' % n)
 sys.exit(1 if fails else 0)
 EOF

@@ -89,10 +89,4 @@ int diff_looks_like_snapshot(const char *dir);
 int diff_check_baseline(cJSON *report, const char *path, const struct profile *prof,
 			const char *fail_on, int exit_code);
 
-/* Text renderers (render/diff.c): the whole document for `diff`, and the
- * short section `check --baseline` adds to the text report (nothing when
- * baseline is NULL). */
-void diff_text(FILE *fp, const cJSON *diff);
-void diff_text_baseline(FILE *fp, const cJSON *baseline);
-
 #endif

@@ -163,17 +163,10 @@ extern const char *const fleet_exit_names[4];
 void fleet_nodes_by_exit(const struct fleet *f, size_t by[4]);
 /* Integers as integers; anything else with 15 significant digits. */
 const char *fleet_fmt_num(char *buf, size_t n, double x);
-/* The fleet as text (render/fleet-text.c), JSON (audit/fleet-json.c), CSV
- * (render/fleet-csv.c). */
-void fleet_text(FILE *fp, const struct fleet *f, size_t top);
+/* The fleet as JSON (audit/fleet-json.c; as text and CSV: render/render.h). */
 cJSON *fleet_json(const struct fleet *f, size_t top);
-void fleet_csv(FILE *fp, const struct fleet *f);
 
 /* Median of sorted values (mean of the two middle ones for an even count). */
 double spread_median(const double *v, size_t n);
-/* Write one RFC 4180 CSV field (quoted when it holds , " CR or LF); a field
- * that a spreadsheet would take for a formula (it starts with =, +, -, @, a
- * tab or a CR) gets a leading ' so that it stays text. */
-void csv_field(FILE *fp, const char *s);
 
 #endif

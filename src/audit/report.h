@@ -28,16 +28,4 @@ cJSON *report_build_moving(const struct profile *p, cJSON **root, cJSON **gaps,
 			   const cJSON *evidence, cJSON **conflicts, const char *fail_on,
 			   int *exit_code);
 
-/* Shared by the renderers (render/check-common.c): an integer of a report
- * object, a finding's observed value for people, a finding's status. */
-int report_jint(const cJSON *o, const char *k);
-const char *report_observed_text(const cJSON *f, char *buf, size_t n);
-const char *report_expected_text(const cJSON *f, char *buf, size_t n);
-const char *report_value_text(double v, const char *unit, char *buf, size_t n);
-const char *report_spec_text(const char *spec, const char *unit, char *buf, size_t n);
-int report_status_of(const cJSON *f);
-
-/* XML text with &, <, >, " and ' escaped and control characters dropped. */
-void xml_escape(FILE *fp, const char *s);
-
 #endif

@@ -4,7 +4,7 @@
 #include "cmd/cli.h"
 #include "lib/output.h"
 #include "read/snapshot.h"
-#include "read/sources.h"
+#include "probe/sources.h"
 #include "read/smbios.h"
 #include "read/libpci.h"
 #include "lib/tempdir.h"
@@ -38,7 +38,7 @@ extern char **environ;
  */
 
 /* The sources outside sysfs/procfs (the CPUID dump, the PCI config space,
- * the SMBIOS table) come from the one table the probes use (read/sources.c);
+ * the SMBIOS table) come from the one table the probes use (probe/sources.c);
  * the staging directory is written, and the probed root copied into it, by
  * read/snapshot.c. */
 

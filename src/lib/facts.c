@@ -3,7 +3,6 @@
 #include "lib/facts.h"
 
 #include <math.h>
-#include "read/sysroot.h"
 #include "lib/util.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
 #include "lib/facts.h"
 #include "lib/output.h"
 #include "lib/util.h"
-#include "read/sources.h"
+#include "probe/sources.h"
 
 #include <errno.h>
 #include <stddef.h>

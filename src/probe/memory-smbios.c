@@ -2,7 +2,7 @@
 #include "config.h"
 #include "lib/facts.h"
 #include "probe/probe.h"
-#include "read/sources.h"
+#include "probe/sources.h"
 #include "probe/memory.h"
 #include "probe/memory-internal.h"
 #include "lib/output.h"

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "lib/facts.h"
 #include "read/libpci.h"
+#include "probe/pci.h"
 
 struct probe_ctx;
 struct sysroot;

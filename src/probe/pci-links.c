@@ -4,6 +4,7 @@
 #include "probe/probe.h"
 #include "lib/output.h"
 #include "read/libpci.h"
+#include "probe/pci.h"
 #include "lib/util.h"
 #include "probe/pci-internal.h"
 

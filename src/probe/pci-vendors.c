@@ -1,6 +1,7 @@
 /* probe/pci-vendors.c - the one table of what counts as an accelerator */
 #include "config.h"
 #include "read/libpci.h"
+#include "probe/pci.h"
 #include "lib/util.h"
 
 #include <stddef.h>

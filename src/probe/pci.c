@@ -2,9 +2,10 @@
 #include "config.h"
 #include "lib/facts.h"
 #include "probe/probe.h"
-#include "read/sources.h"
+#include "probe/sources.h"
 #include "lib/output.h"
 #include "read/libpci.h"
+#include "probe/pci.h"
 #include "lib/util.h"
 #include "probe/pci-internal.h"
 

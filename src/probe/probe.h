@@ -8,7 +8,7 @@
 #include "read/sysroot.h"
 #include "read/libcpuid.h"
 
-/* Inputs besides the sysroot (nodeaudit(1) GLOBAL OPTIONS; one table in read/sources.c).
+/* Inputs besides the sysroot (nodeaudit(1) GLOBAL OPTIONS; one table in probe/sources.c).
  * NULL means: the live source, or the copy stored in the snapshot. */
 struct probe_opts {
 	const char *sysroot;
@@ -91,10 +91,6 @@ struct cpuid_type;
 int codename_trusted(const struct cpuid_type *t);
 int probe_cpu(struct probe_ctx *ctx);
 
-/* Write the raw libcpuid dump of this machine to path (snapshot's
- * /nodeaudit/cpuid.raw).  Returns 0, -ENOTSUP when not x86 or no CPUID,
- * or -1 after printing one line. */
-int cpu_snapshot_cpuid(const char *path);
 int probe_pci(struct probe_ctx *ctx);
 int probe_memory(struct probe_ctx *ctx);
 /* probe/process.c: cgroup limits, rlimits, capabilities, NUMA system calls. */

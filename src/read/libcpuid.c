@@ -10,7 +10,6 @@
  * and a snapshot holds no CPUID dump. */
 #include "config.h"
 #include "read/libcpuid.h"
-#include "probe/probe.h"
 #include "lib/util.h"
 #include "read/lazylib.h"
 

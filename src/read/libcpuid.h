@@ -42,6 +42,11 @@ struct cpuid_job {
 	int pid;
 	int fd;
 };
+/* Write the raw libcpuid dump of this machine to path (snapshot's
+ * /nodeaudit/cpuid.raw).  Returns 0, -ENOTSUP when not x86 or no CPUID,
+ * or -1 after printing one line. */
+int cpu_snapshot_cpuid(const char *path);
+
 int cpuid_start(const char *dump, struct cpuid_job *job, struct cpuid_info *info);
 int cpuid_wait(struct cpuid_job *job, struct cpuid_info *info, const char *what);
 void cpuid_cancel(struct cpuid_job *job);

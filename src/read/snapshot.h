@@ -10,7 +10,7 @@ struct sysroot;
  * `nodeaudit snapshot` (cmd/snapshot.c) runs every probe, then copies into
  * a staging directory (the future sysroot) every file the probes read, the
  * files hwloc's Linux backend reads, and what each side source stores
- * (side_sources[] in read/sources.c), at the fixed names that `--sysroot`
+ * (side_sources[] in probe/sources.c), at the fixed names that `--sysroot`
  * replays (nodeaudit(1) GLOBAL OPTIONS --smbios, --pci-dump, --cpuid-dump),
  * e.g. "/sys/firmware/dmi/tables/DMI" or "/nodeaudit/cpuid.raw", with
  * snapshot_write_file() or snapshot_copy().  A capture returns 0, or a

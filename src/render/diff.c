@@ -1,6 +1,7 @@
 /* render/diff.c - the diff document as text (formats only; decides nothing) */
 #include "config.h"
 #include "audit/diff.h"
+#include "render/render.h"
 #include "lib/facts.h"
 #include "lib/output.h"
 #include "lib/util.h"

@@ -1,6 +1,7 @@
 /* render/fleet-csv.c - the fleet as CSV, one row a node (report --format csv) */
 #include "config.h"
 #include "audit/fleet.h"
+#include "render/render.h"
 #include "lib/util.h"
 
 #include <string.h>

@@ -1,6 +1,7 @@
 /* render/fleet-text.c - the fleet as text (report) */
 #include "config.h"
 #include "audit/fleet.h"
+#include "render/render.h"
 #include "lib/output.h"
 #include "lib/util.h"
 

@@ -66,4 +66,34 @@ render_fn explain_render_text;
 /* profiles (cmd/profiles.c) */
 render_fn profiles_render_text;
 
+/*** Shared by the renderers, and by the commands that print a part ***/
+
+/* render/check-common.c: an integer of a report object, a finding's
+ * observed and expected values for people, a value with its unit, a
+ * profile's spec, a finding's status. */
+int report_jint(const cJSON *o, const char *k);
+const char *report_observed_text(const cJSON *f, char *buf, size_t n);
+const char *report_expected_text(const cJSON *f, char *buf, size_t n);
+const char *report_value_text(double v, const char *unit, char *buf, size_t n);
+const char *report_spec_text(const char *spec, const char *unit, char *buf, size_t n);
+int report_status_of(const cJSON *f);
+/* render/check-junit.c: XML text with &, <, >, " and ' escaped and control
+ * characters dropped. */
+void xml_escape(FILE *fp, const char *s);
+
+/* render/diff.c: the whole document for `diff`, and the short section
+ * `check --baseline` adds to the text report (nothing when baseline is
+ * NULL). */
+void diff_text(FILE *fp, const cJSON *diff);
+void diff_text_baseline(FILE *fp, const cJSON *baseline);
+
+/* The fleet as text (render/fleet-text.c) and CSV (render/fleet-csv.c);
+ * one RFC 4180 CSV field (quoted when it holds , " CR or LF; a field that
+ * a spreadsheet would take for a formula, starting with =, +, -, @, a tab
+ * or a CR, gets a leading ' so that it stays text). */
+struct fleet;
+void fleet_text(FILE *fp, const struct fleet *f, size_t top);
+void fleet_csv(FILE *fp, const struct fleet *f);
+void csv_field(FILE *fp, const char *s);
+
 #endif

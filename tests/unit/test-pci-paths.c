@@ -6,6 +6,7 @@
 #include "config.h"
 #include "probe/probe.h"
 #include "read/libpci.h"
+#include "probe/pci.h"
 #include "lib/util.h"
 #include "tap.h"
 

@@ -1,6 +1,7 @@
 /* test-pci.c - link bandwidth, the accelerator table, dump validation */
 #include "config.h"
 #include "read/libpci.h"
+#include "probe/pci.h"
 #include <pci/pci.h>
 #include "tap.h"
 

@@ -1,4 +1,4 @@
-/* read/sources.h - the probe inputs besides sysfs and procfs, in one table */
+/* probe/sources.h - the probe inputs besides sysfs and procfs, in one table */
 #ifndef NODEAUDIT_SOURCES_H
 #define NODEAUDIT_SOURCES_H
 

@@ -1,7 +1,8 @@
-/* read/sources.c - the probe inputs besides sysfs and procfs: cpuid, pci, smbios */
+/* probe/sources.c - the probe inputs besides sysfs and procfs: cpuid, pci, smbios */
 #include "config.h"
-#include "read/sources.h"
-#include "probe/probe.h"   /* struct probe_ctx, struct probe_opts; cpu_snapshot_cpuid() */
+#include "probe/sources.h"
+#include "probe/probe.h"   /* struct probe_ctx, struct probe_opts */
+#include "read/libcpuid.h"   /* cpu_snapshot_cpuid() */
 #include "read/smbios.h"
 #include "read/snapshot.h"
 #include "read/libpci.h"
