@@ -7,6 +7,7 @@
 #include "probe/cmdline.h"
 #include "probe/memory.h"
 #include "read/libpci.h"
+#include "probe/pci.h"
 #include "lib/util.h"
 
 #include <stdlib.h>
