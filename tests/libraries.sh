@@ -25,8 +25,12 @@ command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 77; 
 [ -f "$config" ] || { echo "1..0 # SKIP no config.h at $config"; exit 77; }
 soname=$(sed -n 's/^#define CPUID_SONAME "\(.*\)"$/\1/p' "$config")
 
-# The ELF file itself: NEEDED entries and the .note.dlopen notes.
-python3 - "$NODEAUDIT" "$soname" >"$tmp/err" 2>&1 <<'PY'
+# The ELF file itself: NEEDED entries and the .note.dlopen notes (under
+# scripts/test-arm64, $NODEAUDIT is a script that runs the arm64 binary
+# NAME.arm64 under qemu-user: that binary).
+elf=$NODEAUDIT
+[ -f "$NODEAUDIT.arm64" ] && head -c 2 "$NODEAUDIT" | grep -q '#!' && elf=$NODEAUDIT.arm64
+python3 - "$elf" "$soname" >"$tmp/err" 2>&1 <<'PY'
 import json, struct, sys
 path, soname = sys.argv[1], sys.argv[2]
 d = open(path, "rb").read()
