@@ -69,8 +69,8 @@ struct pdev *pci_add_dev(struct pci_scan *s, unsigned dom, unsigned bus, unsigne
 int pci_find_bdf(const struct pci_scan *s, const char *bdf);
 void pci_sysfs_link(struct probe_ctx *ctx, struct pdev *p);
 int pci_scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s);
-int pci_check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, char **why, char **text,
-		   size_t *lenp);
+int pci_read_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, char **why,
+		  struct pcisrc **srcp);
 void pci_dump_vs_bus(struct probe_ctx *ctx, unsigned (*addrs)[4], size_t n);
 void pci_scan_release(struct pci_scan *s);
 

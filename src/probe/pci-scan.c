@@ -298,10 +298,10 @@ int pci_scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 	sr_free_list(dp.v, dp.n);
 	return 0;
 }
-/* Read and validate a dump (through the read layer when it is in the
- * sysroot): 0 and its text in *text (malloc'd, *len bytes), or -1 and why. */
-int pci_check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, char **why, char **text,
-		      size_t *lenp)
+/* Read and parse a dump (through the read layer when it is in the
+ * sysroot): 0 and its config space in *srcp, or -1 and why. */
+int pci_read_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, char **why,
+		  struct pcisrc **srcp)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -316,14 +316,9 @@ int pci_check_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, char
 		free(buf);
 		return -1;
 	}
-	r = pci_dump_check(buf, len, why);
-	if (r < 0) {
-		free(buf);
-		return r;
-	}
-	*text = buf;
-	*lenp = len;
-	return 0;
+	*srcp = pci_dump_parse(buf, len, why);
+	free(buf);
+	return *srcp ? 0 : -1;
 }
 
 /*

@@ -39,19 +39,12 @@
 static int devices_from_dump(struct probe_ctx *ctx, struct pci_scan *s, struct pcisrc **srcp)
 {
 	unsigned (*addrs)[4] = NULL;
-	char *why = NULL, *err = NULL, *text = NULL;
-	size_t i, n, tlen = 0;
+	char *why = NULL;
+	size_t i, n;
 	struct pcisrc *src;
-	if (pci_check_dump(ctx, ctx->opts->pci_dump, 0, &why, &text, &tlen) < 0) {
+	if (pci_read_dump(ctx, ctx->opts->pci_dump, 0, &why, &src) < 0) {
 		error("cannot read PCI dump '%s': %s", ctx->opts->pci_dump, why);
 		free(why);
-		return -EINVAL;
-	}
-	src = pcisrc_open_text(text, tlen, &err);
-	free(text);
-	if (!src) {
-		error("cannot read PCI dump '%s': %s", ctx->opts->pci_dump, err);
-		free(err);
 		return -EINVAL;
 	}
 	n = pcisrc_devices(src, &addrs);
@@ -83,24 +76,18 @@ static int devices_from_sysfs(struct probe_ctx *ctx, struct pci_scan *s, struct 
 {
 	struct facts *f = &ctx->facts;
 	struct pcisrc *src = NULL;
-	char *why = NULL, *err = NULL, *text = NULL;
-	size_t tlen = 0;
+	char *why = NULL;
 	int r = pci_scan_sysfs(ctx, s);
 	if (r < 0)
 		return r;
 	if (side_in_snapshot(ctx, SIDE_PCI)) {
 		/* A snapshot's config space (captured as root). */
-		if (pci_check_dump(ctx, "/nodeaudit/pci.dump", 1, &why, &text, &tlen) == 0) {
+		if (pci_read_dump(ctx, "/nodeaudit/pci.dump", 1, &why, &src) == 0) {
 			s->dump_path = xstrdup("/nodeaudit/pci.dump");
-			src = pcisrc_open_text(text, tlen, &err);
-			free(text);
 			s->cfg_evidence = "/nodeaudit/pci.dump";
-		} else
-			err = why;
-		if (!src) {
-			facts_gap(f, "pci", "/nodeaudit/pci.dump: %s; links from sysfs files only", err);
-			free(err);
-			err = NULL;
+		} else {
+			facts_gap(f, "pci", "/nodeaudit/pci.dump: %s; links from sysfs files only", why);
+			free(why);
 		}
 	}
 	if (!src && !s->dump_path)

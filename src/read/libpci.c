@@ -20,8 +20,9 @@
 /*
  * libpci reports through acc->error, declared noreturn; its default prints
  * and calls exit(1).  Ours keeps the message and longjmps back to the call
- * that armed it (every libpci call below runs under TRY).  After an unwind
- * the handle may be half-built: it is abandoned, never used again.
+ * that armed it (every libpci call below, all of them for names, runs
+ * under it).  After an unwind the handle may be half-built: it is
+ * abandoned, never used again.
  */
 static jmp_buf *pci_jmp;
 static char pci_msg[512];
@@ -69,84 +70,48 @@ static struct pci_access *new_access(void)
 
 /*** Sources ***/
 
-struct pcisrc {
-	struct pci_access *acc;
-	int broken;      /* an error unwound through libpci: do not touch acc */
+/*
+ * A dump is parsed once, by pci_dump_parse() below: the pass that judges
+ * each line (with its number in the message) keeps the bytes it judged, as
+ * libpci's dump method would have held them (filled with 0xff, readable up
+ * to the highest byte given; a device named twice read from its last
+ * block; hex lines after a blank line belong to no device).  libpci's
+ * reader could only be handed a file name (a private copy of the text) and
+ * reported by a longjmp out of its error hook, with no line number.
+ */
+struct dumpdev {
+	unsigned addr[4];  /* domain, bus, device, function */
+	int len;           /* bytes readable: the highest offset given + 1 */
+	uint8_t *data;     /* 256 bytes, 4096 once an offset past 255 is given */
 };
 
-/*
- * libpci reads only what we wrote: a private copy of the dump text, already
- * validated by pci_dump_check() (private_copy(), lib/util.h).  It never
- * opens a path inside a sysroot (a symbolic link there would lead it
- * outside: libpci opens with plain open()), and never a FIFO or a device
- * node given as a dump: the text was read once, through the read layer or
- * fopen_input(), and libpci parses exactly those bytes; its dump reader
- * loads the whole file in pci_init().
- */
-struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err)
-{
-	jmp_buf jb;
-	struct pcisrc *volatile ps;
-	volatile int memfd;
-	int fd;
-	char *volatile path;
-	*err = NULL;
-	path = private_copy("nodeaudit-pci.dump", text, len, &fd, err);
-	memfd = fd;
-	if (!path)
-		return NULL;
-	ps = xcalloc(1, sizeof(*ps));
-	ps->acc = new_access();
-	pci_jmp = &jb;
-	if (setjmp(jb)) {
-		pci_jmp = NULL;
-		*err = xstrdup(pci_msg);
-		private_copy_drop(path, memfd);
-		free(ps);   /* the half-built libpci handle is leaked on purpose */
-		return NULL;
-	}
-	ps->acc->method = PCI_ACCESS_DUMP;
-	pci_set_param(ps->acc, "dump.name", path);
-	pci_init(ps->acc);
-	pci_jmp = NULL;
-	private_copy_drop(path, memfd);
-	return ps;
-}
+struct pcisrc {
+	struct dumpdev *dev;
+	size_t n, alloc;
+};
 
 void pcisrc_close(struct pcisrc *ps)
 {
-	jmp_buf jb;
+	size_t i;
 	if (!ps)
 		return;
-	if (!ps->broken) {
-		pci_jmp = &jb;
-		if (!setjmp(jb))
-			pci_cleanup(ps->acc);
-		pci_jmp = NULL;
-	}
+	for (i = 0; i < ps->n; i++)
+		free(ps->dev[i].data);
+	free(ps->dev);
 	free(ps);
 }
 
 size_t pcisrc_devices(struct pcisrc *ps, unsigned (**addrs)[4])
 {
-	struct pci_dev *d;
-	size_t n = 0, i = 0;
+	size_t i;
 	*addrs = NULL;
-	if (ps->broken)
+	if (!ps->n)
 		return 0;
-	for (d = ps->acc->devices; d; d = d->next)
-		n++;
-	if (!n)
-		return 0;
-	*addrs = xcalloc(n, sizeof(**addrs));
-	/* libpci links devices in reverse order of the file; sort later. */
-	for (d = ps->acc->devices; d; d = d->next, i++) {
-		(*addrs)[i][0] = (unsigned)d->domain;
-		(*addrs)[i][1] = d->bus;
-		(*addrs)[i][2] = d->dev;
-		(*addrs)[i][3] = d->func;
-	}
-	return n;
+	*addrs = xcalloc(ps->n, sizeof(**addrs));
+	/* Last in the file first, as libpci links them; the caller sorts. */
+	for (i = 0; i < ps->n; i++)
+		memcpy((*addrs)[i], ps->dev[ps->n - 1 - i].addr, sizeof((*addrs)[i]));
+	return ps->n;
 }
 
 int pcisrc_config(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
@@ -155,42 +120,42 @@ int pcisrc_config(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
 	return pcisrc_config_max(ps, dom, bus, dev, fn, buf, 4096);
 }
 
+static int read_block(const struct dumpdev *d, int pos, uint8_t *buf, int len)
+{
+	if (pos + len > d->len)
+		return 0;
+	memcpy(buf, d->data + pos, (size_t)len);
+	return 1;
+}
+
 int pcisrc_config_max(struct pcisrc *ps, unsigned dom, unsigned bus, unsigned dev,
 		      unsigned fn, uint8_t *buf, int max)
 {
-	jmp_buf jb;
-	struct pci_dev *volatile d = NULL;
-	volatile int len = 0;
-	int pos;
-	if (!ps || ps->broken)
+	const struct dumpdev *d = NULL;
+	size_t i;
+	int len = 0, pos;
+	if (!ps)
 		return 0;
-	pci_jmp = &jb;
-	if (setjmp(jb)) {
-		pci_jmp = NULL;
-		debug("libpci: %s", pci_msg);
-		ps->broken = 1;
-		return len;
-	}
-	d = pci_get_dev(ps->acc, (int)dom, (int)bus, (int)dev, (int)fn);
-	if (pci_read_block(d, 0, buf, 64)) {
-		len = 64;
-		/* Whole chunks first (sysfs reads are cheap this way), then line
-		 * by line where a dump stops early. */
-		if (pci_read_block(d, 64, buf + 64, 192))
-			len = 256;
+	for (i = ps->n; i-- > 0 && !d;)
+		if (ps->dev[i].addr[0] == dom && ps->dev[i].addr[1] == bus && ps->dev[i].addr[2] == dev &&
+		    ps->dev[i].addr[3] == fn)
+			d = &ps->dev[i];
+	if (!d || !read_block(d, 0, buf, 64))
+		return 0;
+	len = 64;
+	/* Whole chunks first, then line by line where a dump stops early. */
+	if (read_block(d, 64, buf + 64, 192))
+		len = 256;
+	else
+		for (pos = 64; pos < 256 && read_block(d, pos, buf + pos, 16); pos += 16)
+			len = pos + 16;
+	if (len == 256 && max > 256) {
+		if (read_block(d, 256, buf + 256, 4096 - 256))
+			len = 4096;
 		else
-			for (pos = 64; pos < 256 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
+			for (pos = 256; pos < 4096 && read_block(d, pos, buf + pos, 16); pos += 16)
 				len = pos + 16;
-		if (len == 256 && max > 256) {
-			if (pci_read_block(d, 256, buf + 256, 4096 - 256))
-				len = 4096;
-			else
-				for (pos = 256; pos < 4096 && pci_read_block(d, pos, buf + pos, 16); pos += 16)
-					len = pos + 16;
-		}
 	}
-	pci_free_dev(d);
-	pci_jmp = NULL;
 	return len;
 }
 
@@ -574,7 +539,7 @@ void pci_names_release(void)
 	nmemo = 0;
 }
 
-/*** Dump validation ***/
+/*** Dump parsing ***/
 
 static int hexn(const char *s, int n)
 {
@@ -585,30 +550,66 @@ static int hexn(const char *s, int n)
 	return 1;
 }
 
-/* "bb:dd.f " or "dddd:bb:dd.f " (as libpci's dump reader accepts). */
-static int is_dev_line(const char *s)
+/* "bb:dd.f ", "dddd:bb:dd.f " or "ddddd:bb:dd.f " (the three forms
+ * libpci's dump reader takes): 1 and the address in addr. */
+static int dev_line(const char *s, unsigned addr[4])
 {
-	if (hexn(s, 2) && s[2] == ':' && hexn(s + 3, 2) && s[5] == '.' && isdigit((unsigned char)s[6]) &&
-	    s[7] == ' ')
-		return 1;
-	if (hexn(s, 4) && s[4] == ':')
-		return is_dev_line(s + 5);
-	if (hexn(s, 5) && s[5] == ':')
-		return is_dev_line(s + 6);
-	return 0;
+	int k = hexn(s, 5) && s[5] == ':' ? 6 : hexn(s, 4) && s[4] == ':' ? 5 : 0;
+	const char *b = s + k;
+	if (!(hexn(b, 2) && b[2] == ':' && hexn(b + 3, 2) && b[5] == '.' && isdigit((unsigned char)b[6]) &&
+	      b[7] == ' '))
+		return 0;
+	addr[0] = k ? (unsigned)strtoul(s, NULL, 16) : 0;
+	addr[1] = (unsigned)strtoul(b, NULL, 16);
+	addr[2] = (unsigned)strtoul(b + 3, NULL, 16);
+	addr[3] = (unsigned)(b[6] - '0');
+	return 1;
 }
 
-int pci_dump_check(const char *text, size_t len, char **why)
+static struct dumpdev *add_dev(struct pcisrc *ps, const unsigned addr[4])
+{
+	struct dumpdev *d;
+	if (ps->n == ps->alloc) {
+		ps->alloc = ps->alloc ? 2 * ps->alloc : 16;
+		ps->dev = xrealloc(ps->dev, ps->alloc * sizeof(*ps->dev));
+	}
+	d = &ps->dev[ps->n++];
+	memcpy(d->addr, addr, sizeof(d->addr));
+	d->len = 0;
+	d->data = xmalloc(256);
+	memset(d->data, 0xff, 256);
+	return d;
+}
+
+static void put_byte(struct dumpdev *d, unsigned off, uint8_t v)
+{
+	if (off >= 256 && d->len <= 256) {
+		d->data = xrealloc(d->data, 4096);
+		memset(d->data + 256, 0xff, 4096 - 256);
+	}
+	d->data[off] = v;
+	if ((int)off + 1 > d->len)
+		d->len = (int)off + 1;
+}
+
+static void *dump_refused(struct pcisrc *ps, char **why, char *msg)
+{
+	pcisrc_close(ps);
+	*why = msg;
+	return NULL;
+}
+
+struct pcisrc *pci_dump_parse(const char *text, size_t len, char **why)
 {
 	const char *p = text, *end = text + len, *nl;
-	int lineno = 0, have_dev = 0, devs = 0, dev_line = 0;
-	unsigned maxoff = 0;
+	int lineno = 0, have_dev = 0, dev_lineno = 0;
+	unsigned maxoff = 0, addr[4];
 	char bdf[32] = "";
+	struct pcisrc *ps = xcalloc(1, sizeof(*ps));
+	struct dumpdev *cur = NULL;   /* where hex lines go; none after a blank line */
 	*why = NULL;
-	if (memchr(text, '\0', len)) {
-		*why = xstrdup("not a text file (NUL bytes)");
-		return -1;
-	}
+	if (memchr(text, '\0', len))
+		return dump_refused(ps, why, xstrdup("not a text file (NUL bytes)"));
 	for (; p < end; p = nl + 1) {
 		size_t n;
 		char line[300];
@@ -617,28 +618,25 @@ int pci_dump_check(const char *text, size_t len, char **why)
 			nl = end;
 		n = (size_t)(nl - p);
 		lineno++;
-		if (n >= 254) {
-			*why = xasprintf("line %d is too long for a config dump", lineno);
-			return -1;
-		}
+		if (n >= 254)
+			return dump_refused(ps, why, xasprintf("line %d is too long for a config dump", lineno));
 		memcpy(line, p, n);
 		line[n] = '\0';
 		if (n && line[n - 1] == '\r')
 			line[--n] = '\0';
-		if (is_dev_line(line)) {
-			if (have_dev && maxoff < 64) {
-				*why = xasprintf("device %s (line %d) has less than 64 bytes of config space",
-						 bdf, dev_line);
-				return -1;
-			}
+		if (dev_line(line, addr)) {
+			if (have_dev && maxoff < 64)
+				return dump_refused(ps, why, xasprintf("device %s (line %d) has less than 64 bytes of config space",
+								     bdf, dev_lineno));
 			snprintf(bdf, sizeof(bdf), "%.*s", (int)strcspn(line, " "), line);
 			have_dev = 1;
-			devs++;
-			dev_line = lineno;
+			dev_lineno = lineno;
 			maxoff = 0;
+			cur = add_dev(ps, addr);
 			continue;
 		}
 		if (!n) {
+			cur = NULL;
 			continue;
 		}
 		/* A hex line: "OFF: xx xx ... xx" (OFF 2-8 hex digits). */
@@ -647,21 +645,21 @@ int pci_dump_check(const char *text, size_t len, char **why)
 			while (k < 9 && isxdigit((unsigned char)line[k]))
 				k++;
 			if (k >= 2 && k <= 8 && line[k] == ':' && line[k + 1] == ' ') {
-				unsigned off = (unsigned)strtoul(line, NULL, 16);
+				unsigned off = (unsigned)strtoul(line, NULL, 16), at = off;
 				const char *z = line + k + 2;
 				int bytes = 0;
-				if (!have_dev) {
-					*why = xasprintf("line %d: config bytes before any device line", lineno);
-					return -1;
-				}
+				if (!have_dev)
+					return dump_refused(ps, why, xasprintf("line %d: config bytes before any device line",
+									     lineno));
 				while (hexn(z, 2) && (z[2] == ' ' || z[2] == '\0')) {
+					if (cur && at < 4096)
+						put_byte(cur, at, (uint8_t)strtoul((char[3]){ z[0], z[1], '\0' }, NULL, 16));
+					at++;
 					bytes++;
 					z += z[2] ? 3 : 2;
 				}
-				if (*z || !bytes || off + (unsigned)bytes > 4096) {
-					*why = xasprintf("line %d: malformed config bytes", lineno);
-					return -1;
-				}
+				if (*z || !bytes || off + (unsigned)bytes > 4096)
+					return dump_refused(ps, why, xasprintf("line %d: malformed config bytes", lineno));
 				if (off + (unsigned)bytes > maxoff && off <= maxoff)
 					maxoff = off + (unsigned)bytes;
 				continue;
@@ -669,15 +667,12 @@ int pci_dump_check(const char *text, size_t len, char **why)
 		}
 		/* Anything else is lspci -v text between the hex blocks. */
 	}
-	if (!devs) {
-		*why = xstrdup("no device in it (expected 'lspci -xxx' output)");
-		return -1;
-	}
-	if (maxoff < 64) {
-		*why = xasprintf("device %s (line %d) has less than 64 bytes of config space", bdf, dev_line);
-		return -1;
-	}
-	return 0;
+	if (!have_dev)
+		return dump_refused(ps, why, xstrdup("no device in it (expected 'lspci -xxx' output)"));
+	if (maxoff < 64)
+		return dump_refused(ps, why, xasprintf("device %s (line %d) has less than 64 bytes of config space",
+						     bdf, dev_lineno));
+	return ps;
 }
 
 /*** Snapshot ***/

@@ -7,19 +7,17 @@
 #include "read/sysroot.h"
 
 /*
- * A config-space source: libpci's dump method on `lspci -xxx` text
- * (--pci-dump, a snapshot's /nodeaudit/pci.dump).  libpci's error handler
- * would exit the process: ours records the message and unwinds, so every
- * failure comes back as -1 with a message.  Sysfs config space is never
- * read through libpci (it opens paths with plain open()): probe/pci.c
- * reads it through the read layer.
+ * A config-space source: `lspci -xxx` text (--pci-dump, a snapshot's
+ * /nodeaudit/pci.dump), parsed once by pci_dump_parse(), which judges it
+ * and keeps its bytes.  Sysfs config space is never read through libpci
+ * (it opens paths with plain open()): probe/pci.c reads it through the
+ * read layer.
  */
 struct pcisrc;
 
-/* text: a dump already validated by pci_dump_check(); libpci parses a
- * private copy of it.  Returns a source, or NULL with a message in *err
- * (malloc'd). */
-struct pcisrc *pcisrc_open_text(const char *text, size_t len, char **err);
+/* Parse and judge an lspci -xxx dump: a source, or NULL with a message
+ * naming what is wrong in *why (malloc'd; without the file name). */
+struct pcisrc *pci_dump_parse(const char *text, size_t len, char **why);
 void pcisrc_close(struct pcisrc *ps);
 
 /* Devices the dump holds.  Returns the count; fills *addrs (malloc'd,
@@ -46,10 +44,6 @@ void pci_names_release(void);
 void pci_names_file(const char *path);
 /* The list libpci reads by default (its pci_alloc()'s id_file_name). */
 const char *pci_names_default(void);
-
-/* Validate an lspci -xxx dump before libpci reads it: 0, or -1 with a
- * message naming what is wrong (malloc'd; without the file name). */
-int pci_dump_check(const char *text, size_t len, char **why);
 
 /* Write the config space of every device under sr's /sys/bus/pci as an
  * `lspci -xxx`-style dump to DIR/nodeaudit/pci.dump (what `probe` reads
