@@ -41,13 +41,18 @@ is_host() {
 # A capture: its links decide.
 fx=$top_srcdir/tests/fixtures/check-node
 cp -R "$fx" "$tmp/same"
-"$NODEAUDIT" --sysroot "$tmp/same" probe --only kernel --format json >"$tmp/same.json" 2>"$tmp/err"
-if python3 -c '
+# host_values DIR LABEL: the probe of DIR gives the fixture's net.* values
+# (tcp_fin_timeout 60, tcp_tw_reuse 1) and kernel.netns.is_host true.
+host_values() {
+	"$NODEAUDIT" --sysroot "$1" probe --only kernel --format json >"$1.json" 2>"$tmp/err"
+	if python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["kernel"]["sysctl"]
-sys.exit(0 if (s["net.ipv4.tcp_fin_timeout"], s["net.ipv4.tcp_tw_reuse"]) == ("60", "1") else 1)' "$tmp/same.json" &&
-   [ "$(is_host "$tmp/same.json")" = true ]; then ok "capture in pid 1's namespace: its net.* values"
-else nok "capture in pid 1's namespace: its net.* values"; cat "$tmp/err"; fi
+sys.exit(0 if (s["net.ipv4.tcp_fin_timeout"], s["net.ipv4.tcp_tw_reuse"]) == ("60", "1") else 1)' "$1.json" &&
+	   [ "$(is_host "$1.json")" = true ]; then ok "$2: its net.* values"
+	else nok "$2: its net.* values"; cat "$tmp/err"; fi
+}
+host_values "$tmp/same" "capture in pid 1's namespace"
 
 cp -R "$fx" "$tmp/other"
 ln -sfn 'net:[4026532239]' "$tmp/other/proc/self/ns/net"
@@ -66,13 +71,7 @@ every_net_null "$tmp/none.json" "capture without the links" "holds no /proc/self
 cp -R "$fx" "$tmp/init"
 rm -rf "$tmp/init/proc/1"
 ln -sfn 'net:[4026531833]' "$tmp/init/proc/self/ns/net"
-"$NODEAUDIT" --sysroot "$tmp/init" probe --only kernel --format json >"$tmp/init.json" 2>"$tmp/err"
-if python3 -c '
-import json, sys
-s = json.load(open(sys.argv[1]))["kernel"]["sysctl"]
-sys.exit(0 if (s["net.ipv4.tcp_fin_timeout"], s["net.ipv4.tcp_tw_reuse"]) == ("60", "1") else 1)' "$tmp/init.json" &&
-   [ "$(is_host "$tmp/init.json")" = true ]; then ok "no pid 1 link, the initial namespace's fixed inode: its net.* values"
-else nok "no pid 1 link, the initial namespace's fixed inode: its net.* values"; cat "$tmp/err"; fi
+host_values "$tmp/init" "no pid 1 link, the initial namespace's fixed inode"
 cp -R "$tmp/init" "$tmp/noinit"
 ln -sfn 'net:[4026532239]' "$tmp/noinit/proc/self/ns/net"
 "$NODEAUDIT" --sysroot "$tmp/noinit" probe --only kernel --format json >"$tmp/noinit.json" 2>"$tmp/err"
