@@ -11,7 +11,9 @@
 #   - the base frequency from ACPI CPPC's nominal_freq (MHz);
 #   - the clusters (topology/cluster_cpus_list): 32 of 4 cores, as
 #     hwloc's expected output for the capture says;
-#   - the model name from SMBIOS type 4 (a table written by tests/mksmbios);
+#   - the model name from SMBIOS type 4 (a table written by tests/mksmbios),
+#     else the SoC's maker from SMCCC's SOC_ID (/sys/devices/soc0/soc_id:
+#     JEP106 codes as OpenOCD's src/helper/jep106.inc lists them);
 #   - codename and microcode "not applicable" on ARM, not x86's reasons;
 #   - a kernel architecture that /proc/cpuinfo contradicts: a gap, not []
 #     (an arm64 binary under qemu-user reads the host's x86 cpuinfo);
@@ -130,12 +132,35 @@ EOF
 		tail -c +33 "$tmp/t.bin" >"$tmp/k/sys/firmware/dmi/tables/DMI"
 		want "model name from SMBIOS type 4" '{"cpu": {"model_name": "Kunpeng 920-6426"}}' --sysroot "$tmp/k" probe --only cpu
 		grep_out "... with SMBIOS as its evidence" 'SMBIOS type 4'
+		mkdir -p "$tmp/k/sys/devices/soc0" && echo jep106:0736:0001 >"$tmp/k/sys/devices/soc0/soc_id"
+		want "SMBIOS type 4 before soc0" '{"cpu": {"model_name": "Kunpeng 920-6426"}}' --sysroot "$tmp/k" probe --only cpu
 	else
 		n=$((n + 1)); echo "not ok $n - mksmbios"; sed 's/^/#   /' "$tmp/err"; fail=$((fail + 1))
 	fi
 else
 	n=$((n + 1)); echo "ok $n - model name from SMBIOS # SKIP no tests/mksmbios"
 fi
+
+# Without SMBIOS: the SoC's maker from Arm SMCCC's SOC_ID
+# (/sys/devices/soc0/soc_id, "jep106:BBCC:SSSS": JEP106 bank 7 code 0x36
+# is HiSilicon, bank 10 code 0x16 Ampere Computing), with the cores; a
+# code the table lacks stays the raw id; a soc_id of another form is none.
+fresh
+mkdir -p "$tmp/k/sys/devices/soc0"
+echo jep106:0736:0001 >"$tmp/k/sys/devices/soc0/soc_id"
+want "soc0: HiSilicon's SOC_ID" '{"cpu": {"model_name": "HiSilicon SoC jep106:0736:0001 (TaiShan v110)"}}' \
+	--sysroot "$tmp/k" probe --only cpu
+grep_out "... with soc_id and the JEP106 maker as its evidence" 'soc0/soc_id \(SMCCC SOC_ID: JEP106 bank 7, code 0x36: HiSilicon\)'
+echo jep106:0a16:0001 >"$tmp/k/sys/devices/soc0/soc_id"
+want "soc0: Ampere's SOC_ID" '{"cpu": {"model_name": "Ampere Computing SoC jep106:0a16:0001 (TaiShan v110)"}}' \
+	--sysroot "$tmp/k" probe --only cpu
+echo jep106:0b4a:0001 >"$tmp/k/sys/devices/soc0/soc_id"
+want "soc0: a maker not in the table, the raw id" '{"cpu": {"model_name": "SoC jep106:0b4a:0001 (TaiShan v110)"}}' \
+	--sysroot "$tmp/k" probe --only cpu
+echo 'jep106: a16:0001' >"$tmp/k/sys/devices/soc0/soc_id"
+want "soc0: a garbled SOC_ID is none" '{"cpu": {"model_name": "TaiShan v110"}}' --sysroot "$tmp/k" probe --only cpu
+echo 'qcom,ipq8074' >"$tmp/k/sys/devices/soc0/soc_id"
+want "soc0: a soc_id of another form is none" '{"cpu": {"model_name": "TaiShan v110"}}' --sysroot "$tmp/k" probe --only cpu
 
 # The kernel says aarch64, /proc/cpuinfo is an x86 one.
 cp -R "$fix/cpu-vm" "$tmp/vm" && chmod -R u+w "$tmp/vm"

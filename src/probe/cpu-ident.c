@@ -6,6 +6,7 @@
 #include "lib/util.h"
 #include "read/smbios.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
@@ -95,6 +96,63 @@ static char *smbios_model(struct cpu_state *st)
 	return m;
 }
 
+/*
+ * The SoC's maker, from Arm SMCCC's SOC_ID as Linux shows it
+ * (drivers/firmware/smccc/soc_id.c): /sys/devices/soc0/soc_id is
+ * "jep106:BBCC:SSSS", BB the JEP106 bank (continuation codes before the
+ * identity code), CC the identity code without its parity bit, SSSS the
+ * maker's own SoC number.  The makers of ARM server SoCs, from JEP106 as
+ * OpenOCD's src/helper/jep106.inc lists it; any other code is left as it
+ * is, never guessed.
+ */
+static const struct {
+	unsigned char bank, code;
+	const char *name;
+} jep106[] = {
+	{ 0, 0x04, "Fujitsu" },
+	{ 0, 0x70, "Qualcomm" },
+	{ 3, 0x4c, "Cavium" },
+	{ 3, 0x69, "Marvell" },
+	{ 3, 0x6b, "NVIDIA" },
+	{ 4, 0x3b, "Arm" },
+	{ 4, 0x55, "Microsoft" },
+	{ 7, 0x36, "HiSilicon" },
+	{ 7, 0x78, "Annapurna Labs (Amazon)" },
+	{ 8, 0x19, "Phytium" },
+	{ 8, 0x26, "Google" },
+	{ 10, 0x16, "Ampere Computing" },
+};
+
+/* "MAKER SoC jep106:BBCC:SSSS" (the raw id alone when the maker is not in
+ * the table), malloc'd; NULL when soc0 gives no SMCCC SOC_ID.  why gets
+ * the evidence's words. */
+static char *soc_model(struct cpu_state *st, char **why)
+{
+	char *s = NULL, *m = NULL;
+	unsigned bank, code, id;
+	int k = 0;
+	size_t i;
+	*why = NULL;
+	if (sr_read_str(st->sr, "/sys/devices/soc0/soc_id", &s) < 0)
+		return NULL;
+	for (i = 7; i < 16 && s[i] && (i == 11 ? s[i] == ':' : isxdigit((unsigned char)s[i])); i++)
+		;
+	if (!strncmp(s, "jep106:", 7) && i == 16 && !s[16] &&
+	    sscanf(s, "jep106:%2x%2x:%4x%n", &bank, &code, &id, &k) == 3 && k == 16) {
+		for (i = 0; i < ARRAY_SIZE(jep106); i++)
+			if (jep106[i].bank == bank && jep106[i].code == code)
+				break;
+		m = i < ARRAY_SIZE(jep106) ? xasprintf("%s SoC %s", jep106[i].name, s) : xasprintf("SoC %s", s);
+		*why = i < ARRAY_SIZE(jep106)
+			? xasprintf("/sys/devices/soc0/soc_id (SMCCC SOC_ID: JEP106 bank %u, code 0x%02x: %s)", bank,
+				    code, jep106[i].name)
+			: xasprintf("/sys/devices/soc0/soc_id (SMCCC SOC_ID: JEP106 bank %u, code 0x%02x, a maker "
+				    "nodeaudit does not name)", bank, code);
+	}
+	free(s);
+	return m;
+}
+
 /* arm64 cpuinfo has no model name: the core names, biggest first
  * (malloc'd; NULL when a kind's core type is unknown). */
 static char *arm_model_name(const cJSON *cpu)
@@ -170,12 +228,21 @@ void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu,
 	char *armmodel = NULL;
 	probe_vendor(st, ci, cpu, cl, vid);
 	if (st->arm && st->nc > 0 && (!model || !strncmp(model, "ARMv", 4))) {
-		/* The product from the firmware's table, else the cores. */
+		/* The product from the firmware's table, else the SoC's maker
+		 * and number with the cores, else the cores. */
+		char *soc = NULL, *why = NULL, *cores;
 		armmodel = smbios_model(st);
 		if (armmodel)
 			facts_evidence(st->f, "cpu.model_name", "SMBIOS type 4 (Processor Version)");
-		else
+		else if ((soc = soc_model(st, &why))) {
+			cores = arm_model_name(cpu);
+			armmodel = cores ? xasprintf("%s (%s)", soc, cores) : xstrdup(soc);
+			facts_evidence(st->f, "cpu.model_name", why);
+			free(cores);
+		} else
 			armmodel = arm_model_name(cpu);
+		free(soc);
+		free(why);
 		if (armmodel)
 			model = armmodel;
 	}
