@@ -244,8 +244,12 @@ known() {
 		echo "arm64 kernel of before 5.x: physical_package_id holds the cluster, hwloc takes it for a socket (2 packages); the probe weighs the device tree and the MPIDR and finds 1 or unknown (see the fixture's README)" ;;
 	fixtures/cpu-garbled-online)
 		echo "garbled on purpose (the online file is a PNG): hwloc then draws its CPUs at the machine with no package, the probe keeps package 0 that both topology files name" ;;
+	fixtures/cpu-garbled)
+		echo "garbled on purpose (topology files of garbage): the probe refuses them and says why, hwloc draws the CPUs it could parse" ;;
+	fixtures/numa-sparse)
+		echo "CPU-less nodes 34 and 45: hwloc attaches them to a package by distance, the drawing at the machine (their CPUs are none); node 72 lists offline CPU 17: hwloc puts it at the machine, the drawing with its online CPU 16" ;;
 	"fixtures/kernel-tuned-server (over cpu-2s-smt)"|"fixtures/numa-cpumap-only (over cpu-2s-smt)"|\
-	"fixtures/numa-interleaved-2048 (over cpu-2s-smt)"|"fixtures/numa-sparse (over cpu-2s-smt)"|\
+	"fixtures/numa-interleaved-2048 (over cpu-2s-smt)"|\
 	"fixtures/process-v2-limited (over cpu-2s-smt)"|"fixtures/numa-arm-kunpeng920-nul (over cpu-2s-smt)"|\
 	"fixtures/pci-nic (over cpu-2s-smt)")
 		echo "laid over cpu-2s-smt, its own CPU and node lists contradict the base's (a tree no kernel writes); hwloc and the probe resolve it differently" ;;
@@ -258,7 +262,16 @@ lst() { timeout 60 "$LSTOPO" --input "$1" --of xml >"$2" 2>"$tmp/l.err" && grep 
 k=0
 one() {   # name sysroot
 	k=$((k + 1))
-	if ! lst "$2" "$tmp/$k.xml"; then
+	if ! lst "$2" "$tmp/$k.xml" && [ ! -d "$2/proc" ]; then
+		# lstopo takes a directory for a sysroot only when it holds
+		# proc/; git keeps no empty directory, so a fixture of sys/
+		# alone gets an empty proc/ in a copy (the probe reads the
+		# same copy).
+		rm -rf "$tmp/alone"
+		cp -R "$2" "$tmp/alone" && mkdir -p "$tmp/alone/proc" && lst "$tmp/alone" "$tmp/$k.xml" &&
+			set -- "$1" "$tmp/alone"
+	fi
+	if [ ! -s "$tmp/$k.xml" ] || ! grep -q 'type="PU"' "$tmp/$k.xml"; then
 		# A fixture of one subject (PCI, memory, kernel) lacks the CPUs
 		# lstopo needs: laid over fixtures/cpu-2s-smt, as the drawing's
 		# other tests do (hard links to one copy of the base; the
