@@ -100,14 +100,44 @@ has "fleet: outlier values in binary units, raw in the title" '<td><span title="
 if grep -q '<p class="verdict [a-z]*" id="verdict"><b>\(CRITICAL\|WARNING\|UNKNOWN\|OK\)</b>' "$tmp/fleet.html"
 then ok "fleet: verdict line"; else nok "fleet: verdict line"; fi
 
+# The fleet of the 10 shared real-machine captures (when ../shared is
+# here): one check document each, one fleet page over them.
+shared=${NODEAUDIT_SHARED:-$top_srcdir/../shared}
+pages="c fleet"
+if [ -d "$shared/fixtures/real/sysfs" ]; then
+	mkdir -p "$tmp/real/reports"
+	k=0
+	for c in "$shared"/fixtures/real/sysfs/*/; do
+		t=$(ls "$c"*.tar.* 2>/dev/null | head -n 1)
+		[ -n "$t" ] || continue
+		name=$(basename "$c")
+		root=$tmp/real/cap/$name
+		mkdir -p "$root"
+		tar -xf "$t" -C "$root" 2>/dev/null || { nok "real: unpack $name"; continue; }
+		if [ ! -d "$root/sys" ]; then
+			for d in "$root"/*/fsroot "$root"/*; do [ -d "$d/sys" ] && { root=$d; break; }; done
+		fi
+		"$NODEAUDIT" --sysroot "$root" check --format json >"$tmp/real/reports/$name.json" 2>/dev/null
+		[ $? -le 2 ] && k=$((k + 1)) || nok "real: check of $name"
+		rm -rf "$tmp/real/cap"
+	done
+	"$NODEAUDIT" report "$tmp/real/reports" --format html -o "$tmp/real.html" 2>/dev/null
+	has "real: a fleet of the $k shared captures" "<h1>Fleet: $k nodes</h1>" "$tmp/real.html"
+	[ "$k" -ge 10 ] && ok "real: 10 captures or more ($k)" || nok "real: only $k captures"
+	pages="c fleet real"
+else
+	echo "# $shared/fixtures/real absent: no fleet of the shared captures"
+fi
+
 ## The pages in a real browser (skipped under NODEAUDIT_QUICK or without
 ## chromium): no script and nothing fetched; at 1400 and 800 px wide no
 ## horizontal scrolling, no text past its box (measured by the browser in a
 ## test copy of the page with a measuring script added: the pages carry
 ## none), and the failure colours (the drawing's #ffcecb, the grid's and
 ## the bars' #ff8182) only on the parts that fail, each of them showing it;
-## the fleet's grid and distributions on the first screen at 1400 x 900.
-for f in "$tmp/c.html" "$tmp/fleet.html"; do
+## the fleets' grid and distributions on the first screen at 1400 x 900
+## (the 12-node fleet of report-outliers.sh and the 10 shared captures).
+for f in $(for p in $pages; do echo "$tmp/$p.html"; done); do
 	if grep -qi '<script\|<iframe\|<img\|<link\|url(\|src=\|href="http' "$f"; then nok "$(basename "$f"): script or something to fetch"
 	else ok "$(basename "$f"): no script, nothing to fetch"; fi
 	grep -q "Content-Security-Policy\" content=\"default-src 'none'" "$f" && ok "$(basename "$f"): a policy that forbids any fetch" ||
@@ -185,7 +215,7 @@ def png(path):
         prev = line
     return w, h, bpp, rows
 PY
-for page in c fleet; do
+for page in $pages; do
 	for width in 1400 800; do
 		sed -e '/Content-Security-Policy/d' -e "s|</body>|<script>$(tr '\n' ' ' <"$tmp/measure.js" | sed 's/[&|]/\\&/g')</script></body>|" \
 			"$tmp/$page.html" >"$tmp/$page-m.html"
@@ -230,7 +260,7 @@ if boxes and shown < len(boxes) // 2:
     bad.append("only %d of %d failing parts show the failure colour" % (shown, len(boxes)))
 # The fleet at a glance: its grid and its distributions on the first screen
 # of a 1400 x 900 window.
-if sys.argv[4] == "fleet" and d["w"] == 1400:
+if sys.argv[4] in ("fleet", "real") and d["w"] == 1400:
     for k in ("grid", "distributions"):
         if k not in d or d[k] > 900:
             bad.append("the %s ends at %s px: not on the first screen" % (k, d.get(k)))

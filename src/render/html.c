@@ -36,8 +36,8 @@
 	"#findings-table th:nth-child(2){width:19%}#findings-table th:nth-child(3),#findings-table th:nth-child(4){width:12%}" \
 	"#findings-table th:nth-child(5){width:26%}#findings-table th:nth-child(6){width:21%}" \
 	"figure.bars{margin:0}figure.grid{margin:0}figure.grid figcaption{max-width:26em;font-size:.85em;color:#57606a}" \
-	"#distributions{max-width:830px;gap:.8em}" \
-	"#nodes-table{table-layout:fixed}#nodes-table td:nth-child(8) code{overflow-wrap:normal}" \
+	".glance>div{flex:1 1 540px;max-width:830px}#distributions{max-width:830px;gap:.8em}" \
+	"#nodes-table{table-layout:fixed}#nodes-table td,#outliers-table td{overflow-wrap:anywhere}" \
 	"#nodes-table td:nth-child(n+2):nth-child(-n+5){text-align:right}" \
 	"#nodes-table td:nth-child(6),#nodes-table td:nth-child(7){font-size:.92em}" \
 	"rect.pass{fill:#aceebb}rect.warn{fill:#fae17d}rect.fail{fill:#ff8182}rect.unknown{fill:#d0d7de}" \
