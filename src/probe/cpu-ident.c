@@ -129,25 +129,22 @@ static const struct {
 static char *soc_model(struct cpu_state *st, char **why)
 {
 	char *s = NULL, *m = NULL;
-	unsigned bank, code, id;
-	int k = 0;
+	const char *maker = NULL;
+	unsigned bank, code;
 	size_t i;
 	*why = NULL;
 	if (sr_read_str(st->sr, "/sys/devices/soc0/soc_id", &s) < 0)
 		return NULL;
+	/* Exactly "jep106:" and 9 characters: 4 hex digits, ':', 4 more. */
 	for (i = 7; i < 16 && s[i] && (i == 11 ? s[i] == ':' : isxdigit((unsigned char)s[i])); i++)
 		;
-	if (!strncmp(s, "jep106:", 7) && i == 16 && !s[16] &&
-	    sscanf(s, "jep106:%2x%2x:%4x%n", &bank, &code, &id, &k) == 3 && k == 16) {
-		for (i = 0; i < ARRAY_SIZE(jep106); i++)
+	if (!strncmp(s, "jep106:", 7) && i == 16 && !s[16] && sscanf(s + 7, "%2x%2x", &bank, &code) == 2) {
+		for (i = 0; i < ARRAY_SIZE(jep106) && !maker; i++)
 			if (jep106[i].bank == bank && jep106[i].code == code)
-				break;
-		m = i < ARRAY_SIZE(jep106) ? xasprintf("%s SoC %s", jep106[i].name, s) : xasprintf("SoC %s", s);
-		*why = i < ARRAY_SIZE(jep106)
-			? xasprintf("/sys/devices/soc0/soc_id (SMCCC SOC_ID: JEP106 bank %u, code 0x%02x: %s)", bank,
-				    code, jep106[i].name)
-			: xasprintf("/sys/devices/soc0/soc_id (SMCCC SOC_ID: JEP106 bank %u, code 0x%02x, a maker "
-				    "nodeaudit does not name)", bank, code);
+				maker = jep106[i].name;
+		m = xasprintf("%s%sSoC %s", maker ? maker : "", maker ? " " : "", s);
+		*why = xasprintf("/sys/devices/soc0/soc_id (SMCCC SOC_ID: JEP106 bank %u, code 0x%02x%s%s)", bank,
+				 code, maker ? ": " : ", a maker nodeaudit does not name", maker ? maker : "");
 	}
 	free(s);
 	return m;

@@ -97,8 +97,6 @@ struct pass {
 	uint64_t bytes, files;
 };
 
-enum { PASS_OK = 0, PASS_FAILED = -1 };
-
 /* The reader over afd, from its start. */
 static struct archive *reader(int afd)
 {
