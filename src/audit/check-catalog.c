@@ -43,6 +43,8 @@ const struct check check_catalog[] = {
 	  .facts = "cpu.smt.active, cpu.smt.threads_per_core, cpu.smt.control",
 	  .title = "SMT (Hyper-Threading)",
 	  .observe = obs_cpu_smt,
+	  .part = PART_SMT,
+	  .labels = "cpu.smt",
 	  .what = "Whether simultaneous multithreading is active: two (or more) hardware threads per core.",
 	  .why = "For mixed compute/memory inference the two threads of a core compete for execution units "
 	  "and L1; CPU field reports measure 8-12% lower throughput with SMT on "
@@ -60,6 +62,7 @@ const struct check check_catalog[] = {
 	  .facts = "kernel.governor, kernel.cpufreq.governor",
 	  .title = "CPU frequency governor",
 	  .observe = obs_cpu_governor,
+	  .part = PART_PACKAGE,
 	  .what = "The cpufreq governor of every policy (\"mixed\" when they differ).",
 	  .why = "The deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)) sets the "
 	  "governor "
@@ -76,6 +79,8 @@ const struct check check_catalog[] = {
 	  .facts = "cpu.isa",
 	  .title = "Instruction sets for inference",
 	  .observe = obs_cpu_isa,
+	  .part = PART_PACKAGE,
+	  .labels = "cpu.isa.*",
 	  .what = "Whether the CPU has at least one of the listed instruction-set flags (avx2, avx512f, "
 	  "avx512_vnni, amx_int8, neon, sve, i8mm, dotprod...).",
 	  .why = "Quantised GGUF decode (Q4_K_M/Q5_K_M in the field reports, nodeaudit-checks(7)) runs "
@@ -92,6 +97,8 @@ const struct check check_catalog[] = {
 	  .facts = "cpu.hybrid, cpu.kinds[].name, cpu.kinds[].cores",
 	  .title = "P-cores available",
 	  .observe = obs_cpu_pcores,
+	  .part = PART_PACKAGE,
+	  .labels = "cpu.hybrid cpu.cores.*",
 	  .what = "On hybrid CPUs, the number of online performance cores (skipped on non-hybrid CPUs).",
 	  .why = "The agent's main loop and inference belong on P-cores, logs and heartbeats on E-cores; "
 	  "pinning so cut P99 latency from 800 ms to 350 ms in a CPU field report "
@@ -107,6 +114,8 @@ const struct check check_catalog[] = {
 	  .unit = "MHz",
 	  .title = "Highest core frequency",
 	  .observe = obs_cpu_max_mhz,
+	  .part = PART_PACKAGE,
+	  .metrics = "nodeaudit_cpu_max_frequency_hertz",
 	  .what = "The highest maximum frequency over the core kinds, in MHz.",
 	  .why = "Orchestration (55-80% of an agent's CPU time: JSON, routing, context assembly) is "
 	  "single-thread bound; high base/turbo frequency beat many slow cores by 40%+ for the same "
@@ -144,6 +153,8 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Memory balanced across NUMA nodes",
 	  .observe = obs_numa_mem_balanced,
+	  .part = PART_NUMA,
+	  .metrics = "nodeaudit_numa_node_memory_bytes",
 	  .what = "Smallest over largest memory of the NUMA nodes that have CPUs (1.0 = equal; skipped with one node).",
 	  .why = "Each node runs its own pinned worker on its local memory; a node with less memory holds "
 	  "a smaller model or spills to the remote node, and remote memory costs the 45%+ that "
@@ -158,6 +169,8 @@ const struct check check_catalog[] = {
 	  .facts = "memory.ecc.mode, memory.ecc.source",
 	  .title = "ECC memory",
 	  .observe = obs_memory_ecc,
+	  .part = PART_MEMORY,
+	  .labels = "memory.ecc",
 	  .what = "Whether memory error correction is on (single-bit, multi-bit or CRC ECC).",
 	  .why = "ECC memory is mandatory on long-running agent nodes: silent bit flips corrupt session "
 	  "state and crash processes in ways that are hard to trace, as the CPU field reports put it "
@@ -172,6 +185,8 @@ const struct check check_catalog[] = {
 	  .facts = "memory.ecc.uncorrected_errors, memory.ecc.corrected_errors",
 	  .title = "Uncorrected memory errors",
 	  .observe = obs_memory_ecc_errors,
+	  .part = PART_MEMORY,
+	  .metrics = "nodeaudit_memory_ecc_uncorrected_errors_total nodeaudit_memory_ecc_corrected_errors_total",
 	  .what = "Uncorrected ECC errors counted since boot (EDAC).",
 	  .why = "An uncorrected error means data was lost: the node cannot be trusted with session state "
 	  "(the field reports make ECC mandatory for agent nodes: nodeaudit-checks(7)).",
@@ -185,6 +200,9 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Memory channels populated",
 	  .observe = obs_mem_channels_ratio,
+	  .part = PART_SLOTS,
+	  .metrics = "nodeaudit_memory_channels nodeaudit_memory_channels_populated",
+	  .labels = "memory.channels.populated memory.channels.total",
 	  .what = "Populated memory channels over the channels the platform has (1.0 = all).",
 	  .why = "Decode is bound by memory bandwidth: every token streams every weight once. An 8-channel "
 	  "DDR4 host (~190 GB/s theoretical, 25-50% effective) gives 20-40 tokens/s on a 7B model at "
@@ -199,6 +217,8 @@ const struct check check_catalog[] = {
 	  .facts = "memory.channels.balanced",
 	  .title = "Memory channels balanced",
 	  .observe = obs_mem_channels_balanced,
+	  .part = PART_SLOTS,
+	  .labels = "memory.channels.balanced",
 	  .what = "Whether every populated channel has the same capacity.",
 	  .why = "Interleaving across channels needs equal capacity; an unbalanced channel leaves part of "
 	  "memory on fewer channels, at a fraction of the bandwidth decode depends on "
@@ -213,6 +233,7 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Memory runs at its rated speed",
 	  .observe = obs_mem_speed_ratio,
+	  .part = PART_DIMMS,
 	  .what = "Configured memory speed over the DIMMs' rated speed (1.0 = full speed).",
 	  .why = "Bandwidth is channels x transfer rate; mixed DIMM speeds or a down-clocked configuration "
 	  "cut decode tokens/s directly (nodeaudit-checks(7)).",
@@ -227,6 +248,7 @@ const struct check check_catalog[] = {
 	  .unit = "bytes",
 	  .title = "Memory per core",
 	  .observe = obs_mem_per_core,
+	  .part = PART_MEMORY,
 	  .what = "Total memory (MemTotal) divided by the online physical cores, in bytes.",
 	  .why = "CPU inference nodes in the field pair 64-128 cores with 512 GB-1 TB of RAM, i.e. 4-8 "
 	  "GiB per core, for quantised 7B/13B models and 250-400 agent sessions each "
@@ -241,6 +263,10 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Accelerator PCIe link width",
 	  .observe = obs_acc_width,
+	  .part = PART_LINK,
+	  .devices = "pci.accelerators",
+	  .metrics = "nodeaudit_pci_link_width nodeaudit_pci_link_width_max",
+	  .labels = "pci.accelerators.link",
 	  .what = "Lowest negotiated link width over the accelerators, against the narrower of what the card "
 	  "and its slot allow (1.0 = as wide as it can be; a x16 card in a slot wired x8 at x8 passes; "
 	  "skipped without accelerators).",
@@ -258,6 +284,9 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Accelerator PCIe link speed",
 	  .observe = obs_acc_speed,
+	  .part = PART_LINK,
+	  .devices = "pci.accelerators",
+	  .metrics = "nodeaudit_pci_link_speed_transfers_per_second nodeaudit_pci_link_speed_max_transfers_per_second",
 	  .what = "Lowest current/maximum link speed over the accelerators (1.0 = full speed).",
 	  .why = "GPUs lower their link speed at idle to save power (nodeaudit-checks(7)), so a low "
 	  "reading on an "
@@ -273,6 +302,8 @@ const struct check check_catalog[] = {
 	  .facts = "pci.accelerators[].numa_node, numa.node_count",
 	  .title = "Accelerator NUMA node known",
 	  .observe = obs_acc_numa_known,
+	  .part = PART_DEVICE,
+	  .devices = "pci.accelerators",
 	  .what = "Whether the firmware tells the NUMA node of every accelerator (skipped with one node).",
 	  .why = "The process feeding an accelerator must sit on its NUMA node: 30% was lost when it ran "
 	  "on the other socket in a CPU field report (nodeaudit-checks(7)). Without the node "
@@ -286,6 +317,8 @@ const struct check check_catalog[] = {
 	  .facts = "pci.accelerators[].local_cpus, pci.accelerators[].numa_node, numa.nodes[].cpus",
 	  .title = "CPUs local to every accelerator",
 	  .observe = obs_acc_numa_local,
+	  .part = PART_DEVICE,
+	  .devices = "pci.accelerators",
 	  .what = "Whether every accelerator has CPUs local to it (its NUMA node is not CPU-less).",
 	  .why = "The feeding process must run on the accelerator's node; 30% throughput was lost across "
 	  "sockets in a CPU field report (nodeaudit-checks(7)). A device on a CPU-less node or "
@@ -299,6 +332,8 @@ const struct check check_catalog[] = {
 	  .facts = "pci.accelerators[].shared_uplink.oversubscribed",
 	  .title = "Accelerator uplink oversubscribed",
 	  .observe = obs_acc_uplink,
+	  .part = PART_UPLINK,
+	  .devices = "pci.accelerators",
 	  .what = "Whether any accelerator shares a switch or root port whose link carries less than the "
 	  "devices behind it need (true = oversubscribed).",
 	  .why = "Four modules on lanes for two means half-speed transfers and higher latency in an "
@@ -314,6 +349,8 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Accelerator upstream port capacity",
 	  .observe = obs_acc_uplink_ratio,
+	  .part = PART_LINK,
+	  .devices = "pci.accelerators",
 	  .what = "Lowest ratio over the accelerators of what the port above the card can carry (width x "
 	  "speed) to what the card can use (1.0 or more = the port does not limit it).",
 	  .why = "A board may not have lanes for every card at full width: four modules on lanes for two "
@@ -328,6 +365,8 @@ const struct check check_catalog[] = {
 	  .facts = "pci.matrix.switch_pairs, pci.matrix.paths",
 	  .title = "Accelerator and NIC under one switch",
 	  .observe = obs_acc_nic_switch,
+	  .part = PART_DEVICE,
+	  .devices = "pci.accelerators",
 	  .what = "Whether every accelerator has a network controller below the same PCIe switch "
 	  "(pci.matrix.switch_pairs; skipped without accelerators or NICs).",
 	  .why = "GPUDirect RDMA moves data between the NIC and the accelerator without the CPU; "
@@ -346,6 +385,9 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "NIC PCIe link width",
 	  .observe = obs_nic_link,
+	  .part = PART_LINK,
+	  .devices = "pci.nics",
+	  .metrics = "nodeaudit_pci_link_width nodeaudit_pci_link_width_max",
 	  .what = "Lowest negotiated link width over the network controllers, against the narrower of "
 	  "what the card and its slot allow.",
 	  .why = "Array nodes in the field reports talk over 25/100 GbE or RoCEv2 (nodeaudit-checks(7)); a "
@@ -434,6 +476,8 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Memory bandwidth reached, of the theoretical peak",
 	  .observe = obs_bench_efficiency,
+	  .metrics = "nodeaudit_bench_bandwidth_bytes_per_second nodeaudit_bench_peak_bytes_per_second nodeaudit_bench_efficiency_ratio",
+	  .labels = "bench.membw-mbps memory.bandwidth.theoretical-mbps",
 	  .what = "The read bandwidth 'check --bench' measured (all NUMA nodes at once, one pinned thread "
 	  "per physical core) divided by the theoretical peak of the populated DIMMs. Skipped when "
 	  "the benchmark was not run.",

@@ -52,6 +52,20 @@ struct fixdef {
 	const char *value;     /* the value it sets, or NULL */
 };
 
+/* The part of the node drawing a finding of the check colours. */
+enum part {
+	PART_NONE,        /* not drawn: the legend lists it */
+	PART_PACKAGE,     /* every CPU package */
+	PART_SMT,         /* the hardware threads */
+	PART_NUMA,        /* the NUMA nodes */
+	PART_MEMORY,      /* the memory bar */
+	PART_SLOTS,       /* the empty slots (or DIMM-less channels); else the memory bar */
+	PART_DIMMS,       /* the DIMMs running below their rated speed; else the memory bar */
+	PART_LINK,        /* the link of the device the detail names; else every device's */
+	PART_UPLINK,      /* the port above the device the detail names second */
+	PART_DEVICE,      /* the device the detail names; else every device of the list */
+};
+
 struct check {
 	const char *id;
 	enum vtype type;
@@ -69,6 +83,11 @@ struct check {
 	const char *why;                /* explain: why, with the field figures of nodeaudit-checks(7) */
 	const char *disagree;           /* explain: where sources disagree, or NULL */
 	struct fixdef fixes[4];
+	/* What the renderers show of it: */
+	enum part part;                 /* the drawing's part a finding colours */
+	const char *devices;            /* PART_LINK/_DEVICE: the device list, "pci.nics" */
+	const char *metrics;            /* Prometheus series of its inputs, blank-separated */
+	const char *labels;             /* NFD labels of its inputs (after the prefix) */
 };
 
 extern const struct check check_catalog[];

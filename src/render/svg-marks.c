@@ -2,6 +2,7 @@
  * channel, package) each finding is about */
 #include "config.h"
 #include "render/svg-internal.h"
+#include "audit/check-catalog.h"
 #include "lib/facts.h"
 #include "read/sysroot.h"
 #include "lib/util.h"
@@ -112,72 +113,96 @@ static void mark_devices_of(struct svg *g, const char *list, const char *prefix,
 			add_markf(g, rank, id, "%s:%s", prefix, jstr(d, "bdf"));
 }
 
+/* The empty slots (or DIMM-less channels) of the memory; 0 when none is known. */
+static int mark_slots(struct svg *g, int rank, const char *id)
+{
+	const cJSON *ch, *e;
+	int any = 0;
+	cJSON_ArrayForEach(ch, jget(g->facts, "memory.channels.list")) {
+		if (jnum(ch, "dimms") > 0)
+			continue;
+		cJSON_ArrayForEach(e, jget(ch, "empty_slots"))
+			if (cJSON_IsString(e)) {
+				add_markf(g, rank, id, "slot:%s", e->valuestring);
+				any = 1;
+			}
+		if (!cJSON_GetArraySize(jget(ch, "empty_slots"))) {
+			add_markf(g, rank, id, "channel:%.0f:%s", jnum(ch, "package"),
+				  jstr(ch, "name") ? jstr(ch, "name") : "?");
+			any = 1;
+		}
+	}
+	return any;
+}
+
+/* The DIMMs configured below their rated speed; 0 when none is known. */
+static int mark_slow_dimms(struct svg *g, int rank, const char *id)
+{
+	const cJSON *d;
+	int any = 0;
+	cJSON_ArrayForEach(d, jget(g->facts, "memory.dimms")) {
+		double c = jnum(d, "configured_speed_mts"), r = jnum(d, "speed_mts");
+		if (!isnan(c) && !isnan(r) && c < r && jstr(d, "locator")) {
+			add_markf(g, rank, id, "dimm:%s", jstr(d, "locator"));
+			any = 1;
+		}
+	}
+	return any;
+}
+
+/* Each finding on the part its check's catalogue row names (.part). */
 void svg_collect_marks(struct svg *g, const cJSON *findings)
 {
-	const cJSON *f, *ch, *d;
+	const cJSON *f;
 	cJSON_ArrayForEach(f, findings) {
 		const char *id = jstr(f, "id"), *st = jstr(f, "status"), *detail = jstr(f, "detail");
 		int rank = st && !strcmp(st, "fail") ? MARK_FAIL : st && !strcmp(st, "warn") ? MARK_WARN : 0;
-		char b1[16], b2[16];
-		int have1 = detail && nth_bdf(detail, 0, b1, sizeof(b1));
-		if (!id || !rank)
+		const struct check *c = id ? check_find(id) : NULL;
+		char b[16];
+		if (!c || !rank)
 			continue;
 		cur = f;
-		if (!strcmp(id, "memory.channels.populated_ratio") || !strcmp(id, "memory.channels.balanced")) {
-			int any = 0;
-			cJSON_ArrayForEach(ch, jget(g->facts, "memory.channels.list")) {
-				const cJSON *e;
-				if (jnum(ch, "dimms") > 0)
-					continue;
-				cJSON_ArrayForEach(e, jget(ch, "empty_slots"))
-					if (cJSON_IsString(e)) {
-						add_markf(g, rank, id, "slot:%s", e->valuestring);
-						any = 1;
-					}
-				if (!cJSON_GetArraySize(jget(ch, "empty_slots"))) {
-					add_markf(g, rank, id, "channel:%.0f:%s", jnum(ch, "package"),
-						  jstr(ch, "name") ? jstr(ch, "name") : "?");
-					any = 1;
-				}
-			}
-			if (!any)
-				add_mark(g, "memory", rank, id);
-		} else if (!strcmp(id, "memory.speed.configured_ratio")) {
-			int any = 0;
-			cJSON_ArrayForEach(d, jget(g->facts, "memory.dimms")) {
-				double c = jnum(d, "configured_speed_mts"), r = jnum(d, "speed_mts");
-				if (!isnan(c) && !isnan(r) && c < r && jstr(d, "locator")) {
-					add_markf(g, rank, id, "dimm:%s", jstr(d, "locator"));
-					any = 1;
-				}
-			}
-			if (!any)
-				add_mark(g, "memory", rank, id);
-		} else if (!strncmp(id, "memory.", 7))
-			add_mark(g, "memory", rank, id);
-		else if (!strcmp(id, "cpu.smt"))
-			add_mark(g, "smt", rank, id);
-		else if (!strncmp(id, "cpu.", 4))
+		switch (c->part) {
+		case PART_NONE:
+			break;
+		case PART_PACKAGE:
 			add_mark(g, "package", rank, id);
-		else if (!strcmp(id, "numa.nodes.memory_balanced") || !strcmp(id, "numa.nodes"))
+			break;
+		case PART_SMT:
+			add_mark(g, "smt", rank, id);
+			break;
+		case PART_NUMA:
 			add_mark(g, "numa", rank, id);
-		else if (!strcmp(id, "pci.accelerator.link_width_ratio") || !strcmp(id, "pci.accelerator.link_speed") ||
-			 !strcmp(id, "pci.accelerator.uplink_ratio") || !strcmp(id, "pci.nic.link")) {
-			if (have1)
-				add_markf(g, rank, id, "link:%s", b1);
+			break;
+		case PART_SLOTS:
+			if (!mark_slots(g, rank, id))
+				add_mark(g, "memory", rank, id);
+			break;
+		case PART_DIMMS:
+			if (!mark_slow_dimms(g, rank, id))
+				add_mark(g, "memory", rank, id);
+			break;
+		case PART_MEMORY:
+			add_mark(g, "memory", rank, id);
+			break;
+		case PART_LINK:
+			if (detail && nth_bdf(detail, 0, b, sizeof(b)))
+				add_markf(g, rank, id, "link:%s", b);
 			else
-				mark_devices_of(g, strstr(id, "nic") ? "pci.nics" : "pci.accelerators", "link", rank, id);
-		} else if (!strcmp(id, "pci.accelerator.uplink")) {
-			if (detail && nth_bdf(detail, 1, b2, sizeof(b2)))
-				add_markf(g, rank, id, "up:%s", b2);
+				mark_devices_of(g, c->devices, "link", rank, id);
+			break;
+		case PART_UPLINK:
+			if (detail && nth_bdf(detail, 1, b, sizeof(b)))
+				add_markf(g, rank, id, "up:%s", b);
 			else
-				mark_devices_of(g, "pci.accelerators", "link", rank, id);
-		} else if (!strncmp(id, "pci.", 4)) {
-			if (have1)
-				add_markf(g, rank, id, "dev:%s", b1);
+				mark_devices_of(g, c->devices, "link", rank, id);
+			break;
+		case PART_DEVICE:
+			if (detail && nth_bdf(detail, 0, b, sizeof(b)))
+				add_markf(g, rank, id, "dev:%s", b);
 			else
-				mark_devices_of(g, strncmp(id, "pci.nic", 7) ? "pci.accelerators" : "pci.nics", "dev",
-						rank, id);
+				mark_devices_of(g, c->devices, "dev", rank, id);
+			break;
 		}
 	}
 	cur = NULL;
