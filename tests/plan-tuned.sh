@@ -5,7 +5,7 @@
 # with the base profile included (the node's running one, else
 # throughput-performance) and the plan's settings in their plugins'
 # sections: [sysctl], [cpu] governor, [vm] transparent_hugepages, [sysfs]
-# (SMT), [bootloader] cmdline, [scheduler] isolated_cores (the workers'
+# (SMT, RoCE ECN), [bootloader] cmdline, [scheduler] isolated_cores (the workers'
 # CPUs).  What each profile must hold comes from 'plan --format json', and
 # for the fixtures from their known facts.  Skips (77) without python3's
 # tuned module.
@@ -57,7 +57,7 @@ for s in plan["steps"]:
         got = opt("cpu", "governor")
     elif k == "thp":
         got = opt("vm", "transparent_hugepages")
-    elif k == "smt":
+    elif k in ("smt", "sysfs"):
         got = opt("sysfs", s["key"])
     elif k == "cmdline" and s.get("key"):
         line = (opt("bootloader", "cmdline_nodeaudit") or "").split()
@@ -131,6 +131,10 @@ printf '%s\n' '{"name": "tuned-cmdline", "extends": "agent-cpu-inference", "chec
 	'"transparent_hugepage": {"expect": "madvise", "severity": "warn"}}}}' >"$tmp/profile-cmdline.json"
 case_ cmdline --sysroot "$fx/kernel-untuned-desktop" --profile "$tmp/profile-cmdline.json" -- \
 	bootloader/cmdline_nodeaudit=numa_balancing=disable+transparent_hugepage=madvise
+# RoCE ports with ECN off at the reaction point: [sysfs] with the
+# globs tuned's sysfs plugin expands, after nothing else (no SMT step).
+case_ roce-ecn --sysroot "$fx/pci-nic-roce-ecn" --profile agent-rdma-host -- \
+	'sysfs//sys/class/net/*/ecn/roce_np/enable/*=1' 'sysfs//sys/class/net/*/ecn/roce_rp/enable/*=1'
 # A 2-socket SMT server and a hybrid laptop.
 case_ cpu-2s-smt --sysroot "$fx/cpu-2s-smt"
 case_ rpl-laptop --sysroot "$fx/cpu-rpl-laptop"

@@ -94,7 +94,7 @@ const struct check check_catalog[] = {
 	{ .id = "cpu.hybrid.pcores",
 	  .type = V_NUM,
 	  .cmps = NUM,
-	  .facts = "cpu.hybrid, cpu.kinds[].name, cpu.kinds[].cores",
+	  .facts = "cpu.hybrid, cpu.kinds[].name, cpu.kinds[].cores, cpu.kinds[].cpus",
 	  .title = "P-cores available",
 	  .observe = obs_cpu_pcores,
 	  .part = PART_PACKAGE,
@@ -149,7 +149,7 @@ const struct check check_catalog[] = {
 	{ .id = "numa.nodes.memory_balanced",
 	  .type = V_NUM,
 	  .cmps = NUM,
-	  .facts = "numa.nodes[].memory_bytes, numa.nodes[].cpus",
+	  .facts = "numa.nodes[].id, numa.nodes[].memory_bytes, numa.nodes[].cpus, numa.nodes[].cpu_count",
 	  .unit = "ratio",
 	  .title = "Memory balanced across NUMA nodes",
 	  .observe = obs_numa_mem_balanced,
@@ -196,7 +196,7 @@ const struct check check_catalog[] = {
 	{ .id = "memory.channels.populated_ratio",
 	  .type = V_NUM,
 	  .cmps = NUM,
-	  .facts = "memory.channels.populated, memory.channels.total",
+	  .facts = "memory.channels.populated, memory.channels.total, memory.channels.list",
 	  .unit = "ratio",
 	  .title = "Memory channels populated",
 	  .observe = obs_mem_channels_ratio,
@@ -214,7 +214,7 @@ const struct check check_catalog[] = {
 	{ .id = "memory.channels.balanced",
 	  .type = V_BOOL,
 	  .cmps = CMP_EXPECT,
-	  .facts = "memory.channels.balanced",
+	  .facts = "memory.channels.balanced, memory.channels.list",
 	  .title = "Memory channels balanced",
 	  .observe = obs_mem_channels_balanced,
 	  .part = PART_SLOTS,
@@ -259,7 +259,7 @@ const struct check check_catalog[] = {
 	{ .id = "pci.accelerator.link_width_ratio",
 	  .type = V_NUM,
 	  .cmps = NUM,
-	  .facts = "pci.accelerators[].link.width.current, pci.accelerators[].link.width.max",
+	  .facts = "pci.accelerators[].link.width.current, pci.accelerators[].link.width.max, pci.accelerators[].upstream.width_max",
 	  .unit = "ratio",
 	  .title = "Accelerator PCIe link width",
 	  .observe = obs_acc_width,
@@ -314,7 +314,7 @@ const struct check check_catalog[] = {
 	{ .id = "pci.accelerator.numa_local",
 	  .type = V_BOOL,
 	  .cmps = CMP_EXPECT,
-	  .facts = "pci.accelerators[].local_cpus, pci.accelerators[].numa_node, numa.nodes[].cpus",
+	  .facts = "pci.accelerators[].local_cpus, pci.accelerators[].numa_node, numa.nodes[].id, numa.nodes[].cpus",
 	  .title = "CPUs local to every accelerator",
 	  .observe = obs_acc_numa_local,
 	  .part = PART_DEVICE,
@@ -329,7 +329,7 @@ const struct check check_catalog[] = {
 	{ .id = "pci.accelerator.uplink",
 	  .type = V_BOOL,
 	  .cmps = CMP_EXPECT,
-	  .facts = "pci.accelerators[].shared_uplink.oversubscribed",
+	  .facts = "pci.accelerators[].shared_uplink.oversubscribed, pci.accelerators[].shared_uplink.devices",
 	  .title = "Accelerator uplink oversubscribed",
 	  .observe = obs_acc_uplink,
 	  .part = PART_UPLINK,
@@ -362,7 +362,7 @@ const struct check check_catalog[] = {
 	{ .id = "pci.accelerator.nic_switch",
 	  .type = V_BOOL,
 	  .cmps = CMP_EXPECT,
-	  .facts = "pci.matrix.switch_pairs, pci.matrix.paths",
+	  .facts = "pci.accelerators, pci.nics, pci.matrix.switch_pairs, pci.matrix.paths, pci.matrix.info",
 	  .title = "Accelerator and NIC under one switch",
 	  .observe = obs_acc_nic_switch,
 	  .part = PART_DEVICE,
@@ -381,7 +381,7 @@ const struct check check_catalog[] = {
 	{ .id = "pci.nic.link",
 	  .type = V_NUM,
 	  .cmps = NUM,
-	  .facts = "pci.nics[].link.width.current, pci.nics[].link.width.max",
+	  .facts = "pci.nics[].link.width.current, pci.nics[].link.width.max, pci.nics[].upstream.width_max",
 	  .unit = "ratio",
 	  .title = "NIC PCIe link width",
 	  .observe = obs_nic_link,
@@ -395,6 +395,33 @@ const struct check check_catalog[] = {
 	  "cannot reach line rate.",
 	  .fixes = {
 		{ .kind = "hardware", .text = "Move the NIC to a slot wired for its full width" } } },
+
+	{ .id = "pci.nic.roce_ecn",
+	  .type = V_BOOL,
+	  .cmps = CMP_EXPECT,
+	  .facts = "pci.nics[].roce_ecn.np, pci.nics[].roce_ecn.rp, pci.nics[].interface",
+	  .title = "ECN on for RoCE",
+	  .observe = obs_nic_roce_ecn,
+	  .part = PART_DEVICE,
+	  .devices = "pci.nics",
+	  .what = "Whether every RoCE port whose driver has ECN settings (NVIDIA's mlx5 with MLNX_OFED: "
+	  "/sys/class/net/IF/ecn/roce_np/enable/0-7 and roce_rp/enable/0-7) has ECN on, at both the "
+	  "notification and the reaction point, for at least one priority (skipped where no port has them).",
+	  .why = "RoCEv2 congestion control (DCQCN) works by ECN: the switch marks packets, the notification "
+	  "point answers with CNPs, the reaction point slows the sender. With ECN off at either end a "
+	  "congested fabric falls back on PFC pauses alone, which spread head-of-line blocking to every "
+	  "flow of the priority; the deployment guide of a 4096-node agent cluster turns ECN and PFC on "
+	  "for its RoCE fabric (nodeaudit-checks(7)). The RoCE traffic's priority needs both ends on; the "
+	  "switches must mark ECN on that priority's queue too.",
+	  .fixes = {
+		{ .kind = "runtime", .text = "Turn ECN on at the notification point, every priority of each RoCE port",
+		  .step = "sysfs", .key = "/sys/class/net/*/ecn/roce_np/enable/*", .value = "1" },
+		{ .kind = "runtime", .text = "Turn ECN on at the reaction point, every priority of each RoCE port",
+		  .step = "sysfs", .key = "/sys/class/net/*/ecn/roce_rp/enable/*", .value = "1" },
+		{ .kind = "systemd", .text = "Make it persistent: the driver starts with its defaults when it loads; "
+		  "a oneshot unit after the network is up (or the NIC vendor's QoS tool) sets them again" },
+		{ .kind = "hardware", .text = "On the switches: ECN marking (WRED/ECN) and PFC on the queue of the "
+		  "RoCE priority" } } },
 
 	{ .id = "kernel.sysctl",
 	  .type = V_SYSCTL,

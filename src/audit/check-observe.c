@@ -459,6 +459,82 @@ void obs_nic_link(const cJSON *root, const char *key, struct obs *o)
 	obs_link(root, "pci.nics", "network controllers", "width", o);
 }
 
+/* "0-7", "3", "0,2-3" of a list of priorities (ascending numbers 0-7); "none". */
+static const char *prio_text(const cJSON *l, char *buf, size_t n)
+{
+	const cJSON *it;
+	int on[9] = { 0 }, i, len = 0;
+	cJSON_ArrayForEach(it, l)
+		if (cJSON_IsNumber(it) && it->valuedouble >= 0 && it->valuedouble <= 7)
+			on[(int)it->valuedouble] = 1;
+	buf[0] = '\0';
+	for (i = 0; i < 8; i++) {
+		int j = i;
+		if (!on[i])
+			continue;
+		while (on[j + 1])
+			j++;
+		len += snprintf(buf + len, n - (size_t)len, len ? ",%d" : "%d", i);
+		if (j > i)
+			len += snprintf(buf + len, n - (size_t)len, "-%d", j);
+		i = j;
+	}
+	return len ? buf : "none";
+}
+
+/* Whether a priority is on in both lists. */
+static int prio_common(const cJSON *a, const cJSON *b)
+{
+	const cJSON *x, *y;
+	cJSON_ArrayForEach(x, a)
+		cJSON_ArrayForEach(y, b)
+			if (cJSON_IsNumber(x) && cJSON_IsNumber(y) && x->valuedouble == y->valuedouble)
+				return 1;
+	return 0;
+}
+
+/* Every port that has RoCE ECN settings has ECN on at both ends (the
+ * notification and the reaction point) for at least one priority. */
+void obs_nic_roce_ecn(const cJSON *root, const char *key, struct obs *o)
+{
+	const cJSON *l = pci_list(root, "pci.nics", "network controllers", o), *d;
+	int ports = 0, ok = 1;
+	const char *unread = NULL;   /* a port whose settings could not be read */
+	char np[24], rp[24];
+	(void)key;
+	if (!l)
+		return;
+	cJSON_ArrayForEach(d, l) {
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(d, "roce_ecn");
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "np"), *r = cJSON_GetObjectItemCaseSensitive(e, "rp");
+		const char *ifn = fj_get_str(d, "interface");
+		if (!e)
+			continue;
+		ports++;
+		if (!cJSON_IsArray(n) || !cJSON_IsArray(r)) {
+			if (!unread)
+				unread = bdf(d);
+			continue;
+		}
+		if (ok && !prio_common(n, r)) {
+			ok = 0;
+			detail(o, "%s: %s has ECN on no priority at both ends (notification point: %s; reaction "
+			       "point: %s)", bdf(d), ifn ? ifn : "its port", prio_text(n, np, sizeof(np)),
+			       prio_text(r, rp, sizeof(rp)));
+		} else if (ok && !o->detail[0])
+			detail(o, "%s: %s has ECN on priorities %s (notification point) and %s (reaction point)",
+			       bdf(d), ifn ? ifn : "its port", prio_text(n, np, sizeof(np)), prio_text(r, rp, sizeof(rp)));
+	}
+	if (!ports)
+		return skip(o, "no network controller has RoCE ECN settings (/sys/class/net/IF/ecn/: NVIDIA "
+			    "mlx5 with its MLNX_OFED driver)");
+	if (ok && unread) {   /* a port that fails decides it; else one unread leaves it open */
+		o->detail[0] = '\0';
+		return unknown(o, "%s: its RoCE ECN settings could not be read", unread);
+	}
+	value_bool(o, ok);
+}
+
 void obs_acc_numa_known(const cJSON *root, const char *key, struct obs *o)
 {
 	const cJSON *l, *d;

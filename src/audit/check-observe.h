@@ -28,6 +28,7 @@ void obs_acc_uplink(const cJSON *root, const char *key, struct obs *o);
 void obs_acc_uplink_ratio(const cJSON *root, const char *key, struct obs *o);
 void obs_acc_nic_switch(const cJSON *root, const char *key, struct obs *o);
 void obs_nic_link(const cJSON *root, const char *key, struct obs *o);
+void obs_nic_roce_ecn(const cJSON *root, const char *key, struct obs *o);
 void obs_sysctl(const cJSON *root, const char *key, struct obs *o);
 void obs_thp(const cJSON *root, const char *key, struct obs *o);
 void obs_swap(const cJSON *root, const char *key, struct obs *o);

@@ -5,6 +5,7 @@
 #include "lib/output.h"
 #include "audit/profile.h"
 #include "lib/textlayout.h"
+#include "render/nfd.h"
 #include "lib/util.h"
 
 #include <stdlib.h>
@@ -59,6 +60,10 @@ static void explain_one(FILE *fp, const struct check *c)
 		 c->cmps & CMP_MAX ? "max" : "");
 	tl_line(fp, 4, "  Facts read: %s", c->facts);
 	tl_line(fp, 4, "  Value: %s%s%s; comparators: %s", type_name(c), c->unit ? ", in " : "", c->unit ? c->unit : "", buf);
+	if (c->metrics)
+		tl_line(fp, 4, "  Prometheus series (check --format prometheus): %s", c->metrics);
+	if (c->labels)
+		tl_line(fp, 4, "  NFD labels (check --format nfd), after %s: %s", NFD_PREFIX, c->labels);
 	fputc('\n', fp);
 	fprintf(fp, "Why it matters\n");
 	wrap(fp, "  ", c->why);

@@ -192,6 +192,65 @@ static void integrated_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJ
 	}
 }
 
+/*
+ * The RoCE ECN settings of a network interface, where its driver has them:
+ * NVIDIA's mlx5 driver (MLNX_OFED) keeps one file per priority (0-7) for
+ * each end of congestion control, /sys/class/net/IF/ecn/roce_np/enable/N
+ * (notification point: marks CNPs) and .../roce_rp/enable/N (reaction
+ * point: slows the sender), each "1" or "0".  Other drivers have no ecn/
+ * directory: the member is then left out (nothing to check), never a gap.
+ * roce_ecn: {"np": [priorities on], "rp": [...]}, or null and a gap.
+ */
+static void roce_ecn_json(struct probe_ctx *ctx, cJSON *o, const char *netdir, const char *ifname,
+			  const char *base)
+{
+	static const char *const ends[] = { "np", "rp" };
+	struct sysroot *sr = &ctx->sr;
+	char *dir = xasprintf("/sys/class/net/%s/ecn", ifname), *fact;
+	cJSON *e, *l;
+	size_t k;
+	int prio;
+	if (!sr_is_dir(sr, dir)) {
+		free(dir);
+		dir = xasprintf("%s/%s/ecn", netdir, ifname);
+		if (!sr_is_dir(sr, dir)) {
+			free(dir);
+			return;
+		}
+	}
+	fact = xasprintf("%s.roce_ecn", base);
+	e = cJSON_CreateObject();
+	for (k = 0; k < ARRAY_SIZE(ends) && e; k++) {
+		l = cJSON_AddArrayToObject(e, ends[k]);
+		for (prio = 0; prio < 8; prio++) {
+			char *path = xasprintf("%s/roce_%s/enable/%d", dir, ends[k], prio);
+			int64_t v;
+			int r = sr_read_s64(sr, path, &v);
+			if (r == 0 && (v == 0 || v == 1)) {
+				if (v)
+					cJSON_AddItemToArray(l, cJSON_CreateNumber(prio));
+			} else {
+				if (r == 0 || r == -EINVAL)
+					facts_gap(&ctx->facts, fact, "%s: neither 0 nor 1", path);
+				else
+					facts_gap_read(&ctx->facts, fact, path, r);
+				cJSON_Delete(e);
+				e = NULL;
+			}
+			free(path);
+			if (!e)
+				break;
+		}
+	}
+	if (e) {
+		cJSON_AddItemToObject(o, "roce_ecn", e);
+		facts_evidence(&ctx->facts, fact, dir);
+	} else
+		cJSON_AddNullToObject(o, "roce_ecn");
+	free(fact);
+	free(dir);
+}
+
 static void nic_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, const char *base)
 {
 	struct sysroot *sr = &ctx->sr;
@@ -278,6 +337,7 @@ static void nic_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, cons
 			free(opath);
 		}
 		free(path);
+		roce_ecn_json(ctx, o, dir, names[0], base);
 	}
 	free(fact);
 	free(dir);

@@ -44,9 +44,35 @@ static int detail_bdf(const char *d, char *bdf)
 	return 1;
 }
 
+/* Whether the blank-separated list holds word. */
+static int word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+	for (p = list; p && (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/* The HELP line: help, then the checks whose catalogue row lists the
+ * series among its inputs (.metrics), "" */
 static void prom_head_type(FILE *fp, const char *name, const char *help, const char *type)
 {
-	fprintf(fp, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	size_t i;
+	int n = 0;
+	for (i = 0; i < ncheck_catalog; i++)
+		n += word_in(check_catalog[i].metrics, name);
+	fprintf(fp, "# HELP %s %s", name, help);
+	if (n) {
+		int k = 0;
+		fprintf(fp, " (check%s ", n > 1 ? "s" : "");
+		for (i = 0; i < ncheck_catalog; i++)
+			if (word_in(check_catalog[i].metrics, name))
+				fprintf(fp, "%s%s", k++ ? ", " : "", check_catalog[i].id);
+		fputc(')', fp);
+	}
+	fprintf(fp, ".\n# TYPE %s %s\n", name, type);
 }
 
 static void prom_head(FILE *fp, const char *name, const char *help)
@@ -77,17 +103,14 @@ static const struct link_metric {
 	double scale;
 } link_metrics[] = {
 	{ "nodeaudit_pci_link_width", "link.width.current",
-	  "Negotiated PCIe link width in lanes, per device (checks pci.accelerator.link_width_ratio, "
-	  "pci.nic.link_width_ratio).", 1 },
+	  "Negotiated PCIe link width in lanes, per device", 1 },
 	{ "nodeaudit_pci_link_width_max", "link.width.max",
-	  "Widest PCIe link the device supports, in lanes (checks pci.accelerator.link_width_ratio, "
-	  "pci.nic.link_width_ratio).", 1 },
+	  "Widest PCIe link the device supports, in lanes", 1 },
 	{ "nodeaudit_pci_link_speed_transfers_per_second", "link.speed_gts.current",
-	  "Negotiated PCIe link speed in transfers per second, per device (check pci.accelerator.link_speed).",
+	  "Negotiated PCIe link speed in transfers per second, per device",
 	  1e9 },
 	{ "nodeaudit_pci_link_speed_max_transfers_per_second", "link.speed_gts.max",
-	  "Fastest PCIe link speed the device supports, in transfers per second (check "
-	  "pci.accelerator.link_speed).", 1e9 },
+	  "Fastest PCIe link speed the device supports, in transfers per second", 1e9 },
 };
 
 /* {bdf="...",class="accelerator",node="0"} of one device (node only when known). */
@@ -153,17 +176,17 @@ static void prom_per_node(FILE *fp, const cJSON *r)
 {
 	const cJSON *facts = cJSON_GetObjectItemCaseSensitive(r, "facts");
 	node_gauge(fp, facts_get(facts, "numa.nodes"), "id", "memory_bytes", "nodeaudit_numa_node_memory_bytes",
-		   "Memory of each NUMA node in bytes (check numa.nodes.memory_balanced).");
+		   "Memory of each NUMA node in bytes");
 	/* check --bench */
 	prom_fact(fp, r, "bench.bandwidth.bytes_per_s", "nodeaudit_bench_bandwidth_bytes_per_second",
-		  "Memory read bandwidth measured by check --bench, all nodes at once (check bench.efficiency).", 1);
+		  "Memory read bandwidth measured by check --bench, all nodes at once", 1);
 	prom_fact(fp, r, "bench.peak_bytes_per_s", "nodeaudit_bench_peak_bytes_per_second",
-		  "Theoretical memory bandwidth the bench compares with (check bench.efficiency).", 1);
+		  "Theoretical memory bandwidth the bench compares with", 1);
 	prom_fact(fp, r, "bench.efficiency", "nodeaudit_bench_efficiency_ratio",
-		  "Measured over theoretical memory bandwidth (check bench.efficiency).", 1);
+		  "Measured over theoretical memory bandwidth", 1);
 	node_gauge(fp, facts_get(facts, "bench.nodes"), "node", "bytes_per_s",
 		   "nodeaudit_bench_node_bandwidth_bytes_per_second",
-		   "Memory read bandwidth measured on each NUMA node by check --bench.");
+		   "Memory read bandwidth measured on each NUMA node by check --bench");
 }
 
 void report_render_prometheus(FILE *fp, const struct doc *d)
@@ -174,7 +197,7 @@ void report_render_prometheus(FILE *fp, const struct doc *d)
 	const cJSON *prof = cJSON_GetObjectItemCaseSensitive(r, "profile");
 	int i;
 
-	prom_head(fp, "nodeaudit_info", "nodeaudit version and the profile checked (always 1).");
+	prom_head(fp, "nodeaudit_info", "nodeaudit version and the profile checked (always 1)");
 	fprintf(fp, "nodeaudit_info{version=\"%s\",profile=\"", PACKAGE_VERSION);
 	prom_label(fp, fj_get_str(prof, "name"));
 	fprintf(fp, "\",schema=\"%s\"} 1\n", REPORT_SCHEMA);
@@ -182,7 +205,7 @@ void report_render_prometheus(FILE *fp, const struct doc *d)
 		  "Check status by check id ('nodeaudit explain ID' says what it measures), one series per "
 		  "status (pass, info, warn, fail, unknown): 1 for the check's, 0 for the others; skipped checks "
 		  "are omitted; check_severity: what a failure of the check means; bdf: the device a check over "
-		  "devices found worst.");
+		  "devices found worst");
 	cJSON_ArrayForEach(f, findings) {
 		int st = report_status_of(f), k;
 		const char *key = fj_get_str(f, "key");
@@ -208,34 +231,34 @@ void report_render_prometheus(FILE *fp, const struct doc *d)
 			fprintf(fp, "\",status=\"%s\"} %d\n", status_name(k), k == st);
 		}
 	}
-	prom_head(fp, "nodeaudit_findings", "Number of findings by status.");
+	prom_head(fp, "nodeaudit_findings", "Number of findings by status");
 	for (i = 0; i < ST__N; i++)
 		fprintf(fp, "nodeaudit_findings{status=\"%s\"} %d\n", status_name(i),
 			report_jint(sum, status_name(i)));
-	prom_head(fp, "nodeaudit_exit_status", "Exit status of the check: 0 ok, 1 warning, 2 critical.");
+	prom_head(fp, "nodeaudit_exit_status", "Exit status of the check: 0 ok, 1 warning, 2 critical");
 	fprintf(fp, "nodeaudit_exit_status %d\n", report_jint(sum, "exit"));
-	prom_fact(fp, r, "cpu.packages", "nodeaudit_cpu_packages", "CPU packages (sockets) online.", 1);
-	prom_fact(fp, r, "cpu.cores", "nodeaudit_cpu_cores", "Online physical cores.", 1);
-	prom_fact(fp, r, "cpu.threads", "nodeaudit_cpu_threads", "Online hardware threads.", 1);
+	prom_fact(fp, r, "cpu.packages", "nodeaudit_cpu_packages", "CPU packages (sockets) online", 1);
+	prom_fact(fp, r, "cpu.cores", "nodeaudit_cpu_cores", "Online physical cores", 1);
+	prom_fact(fp, r, "cpu.threads", "nodeaudit_cpu_threads", "Online hardware threads", 1);
 	prom_fact(fp, r, "cpu.max_mhz", "nodeaudit_cpu_max_frequency_hertz",
-		  "Highest maximum core frequency in hertz.", 1e6);
-	prom_fact(fp, r, "numa.node_count", "nodeaudit_numa_nodes", "NUMA nodes.", 1);
-	prom_fact(fp, r, "memory.total_bytes", "nodeaudit_memory_total_bytes", "Memory (MemTotal) in bytes.", 1);
-	prom_fact(fp, r, "memory.channels.total", "nodeaudit_memory_channels", "Memory channels of the platform (check memory.channels.populated_ratio).", 1);
+		  "Highest maximum core frequency in hertz", 1e6);
+	prom_fact(fp, r, "numa.node_count", "nodeaudit_numa_nodes", "NUMA nodes", 1);
+	prom_fact(fp, r, "memory.total_bytes", "nodeaudit_memory_total_bytes", "Memory (MemTotal) in bytes", 1);
+	prom_fact(fp, r, "memory.channels.total", "nodeaudit_memory_channels", "Memory channels of the platform", 1);
 	prom_fact(fp, r, "memory.channels.populated", "nodeaudit_memory_channels_populated",
-		  "Memory channels with at least one DIMM (check memory.channels.populated_ratio).", 1);
+		  "Memory channels with at least one DIMM", 1);
 	/* EDAC's counts only grow until the next boot (or an EDAC reset), which
 	 * Prometheus takes as a counter reset. */
 	prom_fact_type(fp, r, "memory.ecc.uncorrected_errors", "nodeaudit_memory_ecc_uncorrected_errors_total",
-		       "Uncorrected ECC errors since boot, EDAC ue_count summed (check memory.ecc.errors).", 1,
+		       "Uncorrected ECC errors since boot, EDAC ue_count summed", 1,
 		       "counter");
 	prom_fact_type(fp, r, "memory.ecc.corrected_errors", "nodeaudit_memory_ecc_corrected_errors_total",
-		       "Corrected ECC errors since boot, EDAC ce_count summed (check memory.ecc.errors).", 1,
+		       "Corrected ECC errors since boot, EDAC ce_count summed", 1,
 		       "counter");
 	{
 		const cJSON *acc = facts_get(cJSON_GetObjectItemCaseSensitive(r, "facts"), "pci.accelerators");
 		if (cJSON_IsArray(acc)) {
-			prom_head(fp, "nodeaudit_pci_accelerators", "PCIe accelerators found.");
+			prom_head(fp, "nodeaudit_pci_accelerators", "PCIe accelerators found");
 			fprintf(fp, "nodeaudit_pci_accelerators %d\n", cJSON_GetArraySize(acc));
 		}
 	}

@@ -53,11 +53,11 @@ static void why(FILE *out, const cJSON *s)
 }
 
 /* One section of KEY=VALUE lines from the steps of one kind; key NULL: the
- * step's own key.  Returns the number written. */
-static int section(FILE *out, const cJSON *plan, const char *kind, const char *name, const char *key)
+ * step's own key.  n: lines the section already holds (its header is
+ * written with the first).  Returns the number written, n included. */
+static int section(FILE *out, const cJSON *plan, const char *kind, const char *name, const char *key, int n)
 {
 	const cJSON *s;
-	int n = 0;
 	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(plan, "steps")) {
 		const char *k = key ? key : fj_get_str(s, "key"), *v = fj_get_str(s, "value");
 		if (!step_is(s, kind) || !v)
@@ -156,10 +156,11 @@ void plan_render_tuned(FILE *out, const struct doc *d)
 	fprintf(out, "include=%s\n", inc.len ? inc.buf : "throughput-performance");
 	strbuf_release(&inc);
 
-	section(out, plan, "governor", "cpu", "governor");
-	section(out, plan, "thp", "vm", "transparent_hugepages");
-	section(out, plan, "sysctl", "sysctl", NULL);
-	section(out, plan, "smt", "sysfs", NULL);
+	section(out, plan, "governor", "cpu", "governor", 0);
+	section(out, plan, "thp", "vm", "transparent_hugepages", 0);
+	section(out, plan, "sysctl", "sysctl", NULL, 0);
+	/* tuned's sysfs plugin expands a key that is a glob (one file per port). */
+	section(out, plan, "sysfs", "sysfs", NULL, section(out, plan, "smt", "sysfs", NULL, 0));
 	bootloader(out, plan);
 	scheduler(out, plan);
 }

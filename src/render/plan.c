@@ -155,6 +155,8 @@ static void setting_line(FILE *out, const cJSON *s)
 			strbuf_addf(&sb, "set transparent huge pages to %s", jstr_or(s, "value", "?"));
 		else if (!strcmp(kind, "smt"))
 			strbuf_addstr(&sb, "turn SMT off (runtime: /sys/devices/system/cpu/smt/control)");
+		else if (!strcmp(kind, "sysfs") && fj_get_str(s, "key") && fj_get_str(s, "value"))
+			strbuf_addf(&sb, "write %s to %s", fj_get_str(s, "value"), fj_get_str(s, "key"));
 		else {
 			char *g = tl_glue_quotes(jstr_or(s, "text", ""));
 			strbuf_addstr(&sb, g);
