@@ -3,11 +3,13 @@
 #include "lib/textlayout.h"
 #include "lib/util.h"
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <wchar.h>
 
 /* Narrower than this, nothing can be laid out; wider, lines stop being read. */
 #define WIDTH_MIN 20
@@ -65,10 +67,31 @@ static size_t escape_len(const char *s)
 	return s[i] ? i + 1 : i;
 }
 
+/* The columns a terminal gives code point c: libc's wcwidth() under
+ * C.UTF-8's tables whatever the locale (2 for CJK, 0 for a combining
+ * mark); 1 where the locale is missing or c is not printable. */
+static size_t cp_width(wchar_t c)
+{
+	static locale_t utf8;
+	static int tried;
+	locale_t old;
+	int w;
+	if (!tried++)
+		utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	if (!utf8)
+		return 1;
+	old = uselocale(utf8);
+	w = wcwidth(c);
+	uselocale(old);
+	return w < 0 ? 1 : (size_t)w;
+}
+
 /* Bytes of the character (or escape) at s, and its columns in *cols. */
 static size_t char_len(const char *s, size_t *cols)
 {
-	size_t n = escape_len(s);
+	unsigned char b = (unsigned char)s[0];
+	size_t n = escape_len(s), k;
+	wchar_t c;
 	if (n) {
 		*cols = 0;
 		return n;
@@ -77,6 +100,14 @@ static size_t char_len(const char *s, size_t *cols)
 	while (s[n] && ((unsigned char)s[n] & 0xc0) == 0x80)
 		n++;
 	*cols = 1;
+	if (b < 0x80 || n < 2 || n > 4)
+		return n;
+	/* The code point of a well-formed sequence (2 to 4 bytes). */
+	c = b & (0x7f >> n);
+	for (k = 1; k < n; k++)
+		c = (wchar_t)((c << 6) | ((unsigned char)s[k] & 0x3f));
+	if (n == (c < 0x800 ? 2u : c < 0x10000 ? 3u : 4u))
+		*cols = cp_width(c);
 	return n;
 }
 

@@ -15,7 +15,8 @@
 void tl_set_width(FILE *fp, int to_file);
 int tl_width(void);
 
-/* Display columns of s: UTF-8 characters count one, terminal escape
+/* Display columns of s: as a terminal shows it (wcwidth() under C.UTF-8:
+ * wide CJK characters two, combining marks none), terminal escape
  * sequences (colour) none.  tl_strnwidth: the first n bytes. */
 size_t tl_strwidth(const char *s);
 size_t tl_strnwidth(const char *s, size_t n);
