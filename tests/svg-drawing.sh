@@ -7,8 +7,10 @@
 # channel.desc (16 slots, P2-DIMMD1 empty).  Checked: the SVG is well-formed
 # XML (xmllint) and the same bytes on every run; probe's drawing colours
 # nothing; the check's drawing marks exactly the parts its failing findings
-# name (the empty slot, the x8 link), nested as the machine is (package >
-# NUMA node > L3 > core; switches under their host bridge); and, rendered
+# name (the empty slot, the x8 link), every warning and failure on a part
+# (the host, kernel and process settings in boxes of their own: the copy's
+# vm.swappiness is 60), nested as the machine is (package > NUMA node > L3 >
+# core; switches under their host bridge); and, rendered
 # by headless Chromium (network cut off), the fail colour is on those parts
 # and nowhere else, the good DIMMs stay neutral, and the page shows the same
 # drawing.  Skips the parts that need xmllint or chromium when absent, and
@@ -30,6 +32,7 @@ mkdir -p "$m"
 for f in cpu-2s-smt pci-matrix-mixed; do cp -R "$src/fixtures/$f/." "$m/"; done
 echo "0-7,16-23" >"$m/sys/devices/system/node/node0/cpulist"
 echo "8-15,24-31" >"$m/sys/devices/system/node/node1/cpulist"
+mkdir -p "$m/proc/sys/vm" && echo 60 >"$m/proc/sys/vm/swappiness"
 "$mk" "$src/smbios/server-empty-channel.desc" "$tmp/smbios.bin" || nok "mksmbios"
 cat >"$tmp/profile.json" <<'P'
 {"name": "svg-test", "extends": "agent-accelerator-host",
@@ -119,6 +122,21 @@ for p, e, c in ps:
 want = [("slot-empty", "P2-DIMMD1", "memory.channels.populated_ratio"), ("link", "0000:81:00.0", "pci.accelerator.link_width_ratio")]
 if sorted(fails) != sorted(want):
     bad.append("fail marks %s, want %s" % (fails, want))
+# Every finding that warns or fails is drawn: on a part (data-finding), or
+# in the legend as sharing a part; the host, kernel and process settings
+# each in a box of its own in their strip, with its value.
+drawn = {r.get("data-finding") for r in check.iter(NS + "rect") if r.get("data-finding")}
+legend_text = " ".join("".join(e.itertext()) for p, e, c in ps if p == "legend-item")
+for x in report["findings"]:
+    if x["status"] in ("warn", "fail") and x["id"] not in drawn and (" " + x["id"]) not in legend_text:
+        bad.append("finding %s (%s) is drawn nowhere" % (x["id"], x.get("key", "")))
+settings = [(e.get("data-check"), "".join(e.itertext())) for p, e, c in ps if p == "setting"]
+for x in report["findings"]:
+    if x["status"] in ("warn", "fail") and (x["id"].startswith(("kernel.", "process.")) or x["id"] == "numa.balancing"):
+        if not any(k == x["id"] and (x.get("key") or x["id"]) in t for k, t in settings):
+            bad.append("setting %s %s has no box of its own: %s" % (x["id"], x.get("key", ""), settings))
+if not settings:
+    bad.append("no setting box: the fixture's swappiness (60) warns under agent-accelerator-host")
 failing = sorted(x["id"] for x in report["findings"] if x["status"] == "fail")
 for fid in ("memory.channels.populated_ratio", "pci.accelerator.link_width_ratio"):
     if fid not in failing:

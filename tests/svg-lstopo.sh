@@ -251,7 +251,7 @@ known() {
 	"fixtures/kernel-tuned-server (over cpu-2s-smt)"|"fixtures/numa-cpumap-only (over cpu-2s-smt)"|\
 	"fixtures/numa-interleaved-2048 (over cpu-2s-smt)"|\
 	"fixtures/process-v2-limited (over cpu-2s-smt)"|"fixtures/numa-arm-kunpeng920-nul (over cpu-2s-smt)"|\
-	"fixtures/pci-nic (over cpu-2s-smt)")
+	"fixtures/pci-nic (over cpu-2s-smt)"|"fixtures/pci-nic-roce-ecn (over cpu-2s-smt)")
 		echo "laid over cpu-2s-smt, its own CPU and node lists contradict the base's (a tree no kernel writes); hwloc and the probe resolve it differently" ;;
 	"fixtures/pci-garbled-sysfs (over cpu-2s-smt)") echo "a garbled function the PCI probe refuses and hwloc keeps" ;;
 	*) echo - ;;

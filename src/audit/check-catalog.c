@@ -27,6 +27,7 @@ const struct check check_catalog[] = {
 	  .facts = "host.virtualized, host.hypervisor",
 	  .title = "Running on bare metal",
 	  .observe = obs_host_virt,
+	  .part = PART_SETTING,
 	  .what = "Whether the node is a virtual machine (true) or bare metal (false).",
 	  .why = "A guest sees virtual NUMA, virtual CPUs and no DIMMs: SMT, memory channels, ECC and PCIe "
 	  "link facts come from the hypervisor's model, not the hardware, and pinning per NUMA node "
@@ -132,6 +133,7 @@ const struct check check_catalog[] = {
 	  .sysctl = "kernel.numa_balancing",
 	  .title = "Automatic NUMA balancing",
 	  .observe = obs_numa_balancing,
+	  .part = PART_SETTING,
 	  .what = "Whether the kernel migrates pages and tasks between NUMA nodes on its own (skipped with one node).",
 	  .why = "Inference bound to one node's cores and memory (numactl --cpunodebind=N --membind=N) "
 	  "gains 45%+ on 2-socket servers in the CPU field reports (nodeaudit-checks(7)); with the "
@@ -430,6 +432,7 @@ const struct check check_catalog[] = {
 	  .facts = "kernel.sysctl.\"KEY\"",
 	  .title = "sysctl",
 	  .observe = obs_sysctl,
+	  .part = PART_SETTING,
 	  .what = "One finding per sysctl the profile names: the value as the kernel prints it, compared as "
 	  "a number (min, max, numeric expect) or as a string (white space normalised).",
 	  .why = "From the deployment guide of a 4096-node ARM agent cluster (nodeaudit-checks(7)): "
@@ -447,6 +450,7 @@ const struct check check_catalog[] = {
 	  .facts = "kernel.thp.enabled, kernel.thp.defrag",
 	  .title = "Transparent huge pages",
 	  .observe = obs_thp,
+	  .part = PART_SETTING,
 	  .what = "The selected mode of /sys/kernel/mm/transparent_hugepage/enabled.",
 	  .why = "Decode streams every weight once per token (nodeaudit-checks(7)), gigabytes per second "
 	  "through the "
@@ -463,6 +467,7 @@ const struct check check_catalog[] = {
 	  .unit = "bytes",
 	  .title = "Swap space",
 	  .observe = obs_swap,
+	  .part = PART_SETTING,
 	  .what = "Total swap space, in bytes.",
 	  .why = "The 4096-node ARM cluster's deployment guide (nodeaudit-checks(7)) asks for "
 	  "vm.swappiness=10 "
@@ -479,6 +484,7 @@ const struct check check_catalog[] = {
 	  .unit = "bytes",
 	  .title = "Explicit huge pages reserved",
 	  .observe = obs_hugepages,
+	  .part = PART_SETTING,
 	  .what = "Memory reserved in explicit (hugetlbfs) huge pages of every size, in bytes, with a note "
 	  "when the reservation differs between NUMA nodes.",
 	  .why = "Decode streams every weight once per token (nodeaudit-checks(7)), so weights must stay "
@@ -503,6 +509,7 @@ const struct check check_catalog[] = {
 	  .unit = "ratio",
 	  .title = "Memory bandwidth reached, of the theoretical peak",
 	  .observe = obs_bench_efficiency,
+	  .part = PART_MEMORY,
 	  .metrics = "nodeaudit_bench_bandwidth_bytes_per_second nodeaudit_bench_peak_bytes_per_second nodeaudit_bench_efficiency_ratio",
 	  .labels = "bench.membw-mbps memory.bandwidth.theoretical-mbps",
 	  .what = "The read bandwidth 'check --bench' measured (all NUMA nodes at once, one pinned thread "
@@ -526,6 +533,7 @@ const struct check check_catalog[] = {
 	  .facts = "kernel.cmdline.params.KEY",
 	  .title = "kernel command line",
 	  .observe = obs_cmdline,
+	  .part = PART_SETTING,
 	  .what = "One finding per kernel parameter the profile names: its value ('' for a flag, '(unset)' "
 	  "when absent).",
 	  .why = "Some settings only exist at boot (nosmt, numa_balancing=disable, transparent_hugepage=, "
@@ -540,6 +548,7 @@ const struct check check_catalog[] = {
 	  .facts = "process.cgroup.cpuset_cpus, cpu.core_cpus",
 	  .title = "The cgroup's cpuset holds the plan's CPUs",
 	  .observe = obs_process_cpuset,
+	  .part = PART_SETTING,
 	  .what = "Whether the cpuset of this process's cgroup (cpuset.cpus.effective, v1 "
 	  "cpuset.effective_cpus) holds the CPUs a plan puts workers on: the first hardware thread of "
 	  "every physical core. Run where the workers run (in their container or unit).",
@@ -557,6 +566,7 @@ const struct check check_catalog[] = {
 	  .facts = "process.cgroup.cpu_quota_cpus, cpu.core_cpus",
 	  .title = "No CPU quota below the plan's threads",
 	  .observe = obs_process_quota,
+	  .part = PART_SETTING,
 	  .what = "Whether the cgroup's CPU quota (cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us, the "
 	  "tightest up the tree), in CPUs, is at least the plan's threads: one per physical core. "
 	  "No quota passes.",
@@ -574,6 +584,7 @@ const struct check check_catalog[] = {
 	  .unit = "bytes",
 	  .title = "Locked-memory limit (RLIMIT_MEMLOCK)",
 	  .observe = obs_process_memlock,
+	  .part = PART_SETTING,
 	  .what = "The soft RLIMIT_MEMLOCK of this process in bytes (/proc/self/limits); unlimited is "
 	  "above any minimum.",
 	  .why = "llama.cpp --mlock locks the weights so that they are never paged out; with a limit "
@@ -591,6 +602,7 @@ const struct check check_catalog[] = {
 	  .facts = "process.mempolicy.get_mempolicy, process.mempolicy.set_mempolicy",
 	  .title = "NUMA system calls allowed",
 	  .observe = obs_process_numa_calls,
+	  .part = PART_SETTING,
 	  .what = "Whether get_mempolicy and set_mempolicy succeed in this process (tried live: a "
 	  "seccomp filter answers EPERM). Unknown on a sysroot unless its snapshot recorded it.",
 	  .why = "numactl --membind, vLLM's CPU backend and llama.cpp --numa bind memory with these "

@@ -54,7 +54,7 @@ struct fixdef {
 
 /* The part of the node drawing a finding of the check colours. */
 enum part {
-	PART_NONE,        /* not drawn: the legend lists it */
+	PART_NONE,        /* not drawn */
 	PART_PACKAGE,     /* every CPU package */
 	PART_SMT,         /* the hardware threads */
 	PART_NUMA,        /* the NUMA nodes */
@@ -64,6 +64,7 @@ enum part {
 	PART_LINK,        /* the link of the device the detail names; else every device's */
 	PART_UPLINK,      /* the port above the device the detail names second */
 	PART_DEVICE,      /* the device the detail names; else every device of the list */
+	PART_SETTING,     /* its own box in the host, kernel and process settings */
 };
 
 struct check {

@@ -197,6 +197,10 @@ void svg_collect_marks(struct svg *g, const cJSON *findings)
 			else
 				mark_devices_of(g, c->devices, "link", rank, id);
 			break;
+		case PART_SETTING:
+			add_markf(g, rank, id, "setting:%s%s%s", id, jstr(f, "key") ? " " : "",
+				  jstr(f, "key") ? jstr(f, "key") : "");
+			break;
 		case PART_DEVICE:
 			if (detail && nth_bdf(detail, 0, b, sizeof(b)))
 				add_markf(g, rank, id, "dev:%s", b);

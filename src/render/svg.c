@@ -6,6 +6,7 @@
  * of their locality; each finding colours the part it is about and says why */
 #include "config.h"
 #include "render/svg-internal.h"
+#include "audit/check-catalog.h"
 #include "lib/facts.h"
 #include "render/markup.h"
 #include "render/render.h"
@@ -474,6 +475,55 @@ static void add_legend(struct tree *t, struct box *machine, const cJSON *finding
 		 "No finding names a part of this drawing");
 }
 
+/* A finding's value as a few words: 60, "madvise", true. */
+static void value_text(const cJSON *v, char *buf, size_t n)
+{
+	if (cJSON_IsNumber(v))
+		snprintf(buf, n, "%.15g", v->valuedouble);
+	else if (cJSON_IsString(v))
+		svg_clip(v->valuestring, 40, buf, n);
+	else if (cJSON_IsBool(v))
+		snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
+	else
+		snprintf(buf, n, "unknown");
+}
+
+/* The findings about the host, its kernel and the process (sysctls, THP,
+ * swap, hugepages, the command line, NUMA balancing, cgroup limits,
+ * virtualization): one box each, in a strip of their own, each with its
+ * value and what was expected.  Drawn only when some such finding warns
+ * or fails: a part nobody named is not drawn empty. */
+static void add_settings(struct tree *t, struct box *machine, const cJSON *findings)
+{
+	const cJSON *f;
+	struct box *s = NULL;
+	cJSON_ArrayForEach(f, findings) {
+		const char *id = jstr(f, "id"), *key = jstr(f, "key"), *exp = jstr(f, "expected");
+		const struct check *c = id ? check_find(id) : NULL;
+		const struct mark *mk;
+		struct box *b;
+		char v[64];
+		if (!c || c->part != PART_SETTING ||
+		    !(mk = svg_mark_of(t->g, "setting:%s%s%s", id, key ? " " : "", key ? key : "")))
+			continue;
+		if (!s) {
+			s = box_new(machine, "settings", "#ffffff", "#d0d7de");
+			s->stretch = 1;
+			s->size = 11;
+			box_line(s, 0, "Host, kernel and process settings");
+			box_title(s, "settings checked that are not a part of the hardware");
+		}
+		b = box_new(s, "setting", "#ffffff", C_LINE);
+		b->size = 10;
+		box_attr(b, "data-check", "%s", id);
+		box_line(b, 0, "%s", key ? key : id);
+		value_text(jget(f, "observed"), v, sizeof(v));
+		box_line(b, 1, "%s, expected %s", v, exp ? exp : "?");
+		box_title(b, "%s%s%s", id, key ? " " : "", key ? key : "");
+		box_mark(b, mk);
+	}
+}
+
 /* Marks the boxes carry (before drawing: the legend lists them). */
 static void note_drawn(const struct box *b)
 {
@@ -614,6 +664,7 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 		hwloc_bitmap_free(s);
 	}
 	place_pci(t, machine);
+	add_settings(t, machine, findings);
 	note_drawn(machine);
 	add_legend(t, machine, findings);
 	if (findings && machine->nkid > 2) {
