@@ -247,7 +247,7 @@ known() {
 	fixtures/cpu-garbled)
 		echo "garbled on purpose (topology files of garbage): the probe refuses them and says why, hwloc draws the CPUs it could parse" ;;
 	fixtures/numa-sparse)
-		echo "CPU-less nodes 34 and 45: hwloc attaches them to a package by distance, the drawing at the machine (their CPUs are none); node 72 lists offline CPU 17: hwloc puts it at the machine, the drawing with its online CPU 16" ;;
+		echo "node 72 lists offline CPU 17 beside online CPU 16: hwloc makes a group of the two (its complete cpuset) holding node 72, CPU-less node 73 (nearest to 72) and package 2; the drawing puts both nodes in package 2, where their online CPU is" ;;
 	"fixtures/kernel-tuned-server (over cpu-2s-smt)"|"fixtures/numa-cpumap-only (over cpu-2s-smt)"|\
 	"fixtures/numa-interleaved-2048 (over cpu-2s-smt)"|\
 	"fixtures/process-v2-limited (over cpu-2s-smt)"|"fixtures/numa-arm-kunpeng920-nul (over cpu-2s-smt)"|\

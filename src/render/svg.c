@@ -534,27 +534,34 @@ static void note_drawn(const struct box *b)
 		note_drawn(b->kid[k]);
 }
 
+/* The smallest box that holds set (of equal ones the outermost), or NULL. */
+static struct box *holder_of(const struct tree *t, hwloc_const_bitmap_t set)
+{
+	struct box *at = NULL;
+	int best = 1 << 30;
+	size_t j;
+	for (j = 0; j < t->nh && !hwloc_bitmap_iszero(set); j++)
+		if (hwloc_bitmap_isincluded(set, t->h[j].cpus) && hwloc_bitmap_weight(t->h[j].cpus) < best) {
+			best = hwloc_bitmap_weight(t->h[j].cpus);
+			at = t->h[j].b;
+		}
+	return at;
+}
+
 static void place_pci(struct tree *t, struct box *machine)
 {
 	struct pci_place *pl;
-	size_t n = svg_pci_places(t->g, &pl), i, j;
+	size_t n = svg_pci_places(t->g, &pl), i;
 	struct box *unknown = NULL;
 	const cJSON *nodes = jget(t->g->facts, "numa.nodes");
 	for (i = 0; i < n; i++) {
-		struct box *at = NULL;
-		int best = 1 << 30;
+		struct box *at;
 		/* Only the CPUs the machine has (a mask may name more). */
 		if (t->nh)
 			hwloc_bitmap_and(pl[i].cpus, pl[i].cpus, t->h[0].cpus);
 		if (hwloc_bitmap_iszero(pl[i].cpus) && cJSON_GetArraySize(nodes) <= 1 && t->nh)
 			hwloc_bitmap_copy(pl[i].cpus, t->h[0].cpus);
-		/* The smallest box that holds its CPUs; of equal ones the outermost. */
-		for (j = 0; j < t->nh && !hwloc_bitmap_iszero(pl[i].cpus); j++)
-			if (hwloc_bitmap_isincluded(pl[i].cpus, t->h[j].cpus) && hwloc_bitmap_weight(t->h[j].cpus) < best) {
-				best = hwloc_bitmap_weight(t->h[j].cpus);
-				at = t->h[j].b;
-			}
-		if (!at) {
+		if (!(at = holder_of(t, pl[i].cpus))) {
 			if (!unknown) {
 				unknown = box_new(machine, "numa-unknown", "#ffffff", C_LINE);
 				unknown->dashed = 1;
@@ -565,6 +572,52 @@ static void place_pci(struct tree *t, struct box *machine)
 		svg_pci_box(t->g, at, pl[i].hb);
 	}
 	svg_pci_places_free(pl, n);
+}
+
+/*
+ * Where a NUMA node without CPUs (HBM, CXL memory, a far memory tier)
+ * belongs, as hwloc's Linux backend places it when the firmware gives no
+ * HMAT initiators (topology-linux.c, fixup_cpuless_node_locality_from_
+ * distances()): with the CPUs of the nodes nearest to it by the distance
+ * table, when those are nearer than its own distance says and are not all
+ * the other nodes; nodes in the order of the table, a node placed before
+ * lending its CPUs to the ones after it.  locs[i]: node i's CPUs (its own,
+ * or those lent), empty when nothing says.
+ */
+static hwloc_bitmap_t *node_localities(const cJSON *nodes, int *n_out)
+{
+	int n = cJSON_GetArraySize(nodes), i, j;
+	hwloc_bitmap_t *locs = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*locs));
+	const cJSON *nd;
+	i = 0;
+	cJSON_ArrayForEach(nd, nodes)
+		locs[i++] = svg_set_of(jstr(nd, "cpus"));
+	for (i = 0; i < n; i++) {
+		const cJSON *d = jget(cJSON_GetArrayItem(nodes, i), "distances");
+		double self, min = INFINITY;
+		int nb = 0;
+		if (!hwloc_bitmap_iszero(locs[i]) || !jstr(cJSON_GetArrayItem(nodes, i), "cpus") ||
+		    cJSON_GetArraySize(d) != n)
+			continue;
+		self = cJSON_IsNumber(cJSON_GetArrayItem(d, i)) ? cJSON_GetArrayItem(d, i)->valuedouble : NAN;
+		for (j = 0; j < n; j++) {
+			double v = cJSON_IsNumber(cJSON_GetArrayItem(d, j)) ? cJSON_GetArrayItem(d, j)->valuedouble : NAN;
+			if (j == i || isnan(v))
+				continue;
+			if (v < min) {
+				min = v;
+				nb = 1;
+			} else if (v == min)
+				nb++;
+		}
+		if (isnan(self) || min <= self || isinf(min) || nb == n - 1)
+			continue;
+		for (j = 0; j < n; j++)
+			if (j != i && cJSON_IsNumber(cJSON_GetArrayItem(d, j)) && cJSON_GetArrayItem(d, j)->valuedouble == min)
+				hwloc_bitmap_or(locs[i], locs[i], locs[j]);
+	}
+	*n_out = n;
+	return locs;
 }
 
 /* A NUMA node that spans packages (not all of them): a group of those
@@ -621,8 +674,8 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 	const cJSON *facts = g->facts, *c, *nd, *nodes = jget(facts, "numa.nodes");
 	const char *host = jstr(host_obj, "hostname"), *kernel = jstr(facts, "kernel.version");
 	struct box *machine = box_new(NULL, "machine", "#ffffff", C_TEXT);
-	hwloc_bitmap_t all = hwloc_bitmap_alloc(), pk[256];
-	int npk = 0, i, grp[256];
+	hwloc_bitmap_t all = hwloc_bitmap_alloc(), pk[256], *locs;
+	int npk = 0, i, grp[256], nn = 0;
 	size_t k;
 	t->g = g;
 	machine->rx = 8;
@@ -653,16 +706,27 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 	for (i = 0; i < npk; i++)
 		if (grp[i] < 0)
 			add_package(t, machine, i, npk, pk[i]);
-	/* Nodes without CPUs, and nodes on no package. */
+	/* Nodes without CPUs (by their distances, where those say), and
+	 * nodes on no package. */
+	locs = node_localities(nodes, &nn);
+	i = 0;
 	cJSON_ArrayForEach(nd, nodes) {
 		hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-		int placed = 0;
-		for (i = 0; i < npk && !hwloc_bitmap_iszero(s); i++)
-			placed |= hwloc_bitmap_intersects(s, pk[i]);
+		struct box *at = machine;
+		int placed = 0, p;
+		for (p = 0; p < npk && !hwloc_bitmap_iszero(s); p++)
+			placed |= hwloc_bitmap_intersects(s, pk[p]);
+		if (!placed && hwloc_bitmap_iszero(s) && i < nn && !hwloc_bitmap_iszero(locs[i]) &&
+		    holder_of(t, locs[i]))
+			at = holder_of(t, locs[i]);
 		if (!placed)
-			add_numa_strip(t, machine, nd)->stretch = 0;
+			add_numa_strip(t, at, nd)->stretch = 0;
 		hwloc_bitmap_free(s);
+		i++;
 	}
+	for (i = 0; i < nn; i++)
+		hwloc_bitmap_free(locs[i]);
+	free(locs);
 	place_pci(t, machine);
 	add_settings(t, machine, findings);
 	note_drawn(machine);
