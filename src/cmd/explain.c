@@ -5,7 +5,6 @@
 #include "lib/output.h"
 #include "audit/profile.h"
 #include "lib/textlayout.h"
-#include "render/nfd.h"
 #include "lib/util.h"
 
 #include <stdlib.h>
@@ -63,7 +62,7 @@ static void explain_one(FILE *fp, const struct check *c)
 	if (c->metrics)
 		tl_line(fp, 4, "  Prometheus series (check --format prometheus): %s", c->metrics);
 	if (c->labels)
-		tl_line(fp, 4, "  NFD labels (check --format nfd), after %s: %s", NFD_PREFIX, c->labels);
+		tl_line(fp, 4, "  NFD labels (check --format nfd, after the prefix): %s", c->labels);
 	fputc('\n', fp);
 	fprintf(fp, "Why it matters\n");
 	wrap(fp, "  ", c->why);
