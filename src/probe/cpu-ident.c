@@ -174,6 +174,47 @@ static char *arm_model_name(const cJSON *cpu)
 	return armmodel;
 }
 
+/* Without cores (no sysfs topology: a container's /proc/cpuinfo alone)
+ * there are no kinds, but each CPU's own /proc/cpuinfo block still names
+ * its MIDR: the names of those parts, biggest first, when every online CPU
+ * has one that the part table knows (malloc'd; NULL otherwise).  A block
+ * printed once for several CPUs is no CPU's (st->c[].part is -1 then). */
+static char *arm_parts_model_name(const struct cpu_state *st)
+{
+	const char *names[8];
+	int ranks[8], n = 0, i, j, rank;
+	struct strbuf sb = STRBUF_INIT;
+	for (i = 0; i < st->nc; i++) {
+		const char *nm = st->c[i].part >= 0 ? ck_arm_part_name(st->c[i].part, &rank) : NULL;
+		if (!nm)
+			return NULL;
+		for (j = 0; j < n && strcmp(names[j], nm); j++)
+			;
+		if (j < n)
+			continue;
+		if (n == (int)ARRAY_SIZE(names))
+			return NULL;
+		/* insert by rank, descending; equal ranks keep their order */
+		for (j = n; j > 0 && ranks[j - 1] < rank; j--) {
+			names[j] = names[j - 1];
+			ranks[j] = ranks[j - 1];
+		}
+		names[j] = nm;
+		ranks[j] = rank;
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		if (i)
+			strbuf_addstr(&sb, " + ");
+		strbuf_addstr(&sb, names[i]);
+	}
+	if (!n) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
 /* cpu.codename: libcpuid's, where it is its own row for this CPU and the
  * CPUID data is of this CPU. */
 static void probe_codename(struct cpu_state *st, cJSON *cpu, const struct cpu_lib *cl)
@@ -236,8 +277,10 @@ void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu,
 			armmodel = cores ? xasprintf("%s (%s)", soc, cores) : xstrdup(soc);
 			facts_evidence(st->f, "cpu.model_name", why);
 			free(cores);
-		} else
-			armmodel = arm_model_name(cpu);
+		} else if (!(armmodel = arm_model_name(cpu)) &&
+			   !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(cpu, "kinds")) &&
+			   (armmodel = arm_parts_model_name(st)))
+			facts_evidence(st->f, "cpu.model_name", "/proc/cpuinfo (CPU implementer and part of each processor)");
 		free(soc);
 		free(why);
 		if (armmodel)
