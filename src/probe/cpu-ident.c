@@ -101,7 +101,8 @@ static char *smbios_model(struct cpu_state *st)
  * (drivers/firmware/smccc/soc_id.c): /sys/devices/soc0/soc_id is
  * "jep106:BBCC:SSSS", BB the JEP106 bank (continuation codes before the
  * identity code), CC the identity code without its parity bit, SSSS the
- * maker's own SoC number.  The makers of ARM server SoCs, from JEP106 as
+ * maker's own SoC number.  The makers of ARM server SoCs (and MediaTek,
+ * NVIDIA's partner for the GB10 of the DGX Spark), from JEP106 as
  * OpenOCD's src/helper/jep106.inc lists it; any other code is left as it
  * is, never guessed.
  */
@@ -114,6 +115,7 @@ static const struct {
 	{ 3, 0x4c, "Cavium" },
 	{ 3, 0x69, "Marvell" },
 	{ 3, 0x6b, "NVIDIA" },
+	{ 4, 0x26, "MediaTek" },
 	{ 4, 0x3b, "Arm" },
 	{ 4, 0x55, "Microsoft" },
 	{ 7, 0x36, "HiSilicon" },
