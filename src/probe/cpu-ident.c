@@ -101,7 +101,8 @@ static char *smbios_model(struct cpu_state *st)
  * (drivers/firmware/smccc/soc_id.c): /sys/devices/soc0/soc_id is
  * "jep106:BBCC:SSSS", BB the JEP106 bank (continuation codes before the
  * identity code), CC the identity code without its parity bit, SSSS the
- * maker's own SoC number.  The makers of ARM server SoCs, from JEP106 as
+ * maker's own SoC number.  The makers of ARM server SoCs (and MediaTek,
+ * NVIDIA's partner for the GB10 of the DGX Spark), from JEP106 as
  * OpenOCD's src/helper/jep106.inc lists it; any other code is left as it
  * is, never guessed.
  */
@@ -114,6 +115,7 @@ static const struct {
 	{ 3, 0x4c, "Cavium" },
 	{ 3, 0x69, "Marvell" },
 	{ 3, 0x6b, "NVIDIA" },
+	{ 4, 0x26, "MediaTek" },
 	{ 4, 0x3b, "Arm" },
 	{ 4, 0x55, "Microsoft" },
 	{ 7, 0x36, "HiSilicon" },
@@ -172,6 +174,47 @@ static char *arm_model_name(const cJSON *cpu)
 		armmodel = strbuf_detach(&sb);
 	strbuf_release(&sb);
 	return armmodel;
+}
+
+/* Without cores (no sysfs topology: a container's /proc/cpuinfo alone)
+ * there are no kinds, but each CPU's own /proc/cpuinfo block still names
+ * its MIDR: the names of those parts, biggest first, when every online CPU
+ * has one that the part table knows (malloc'd; NULL otherwise).  A block
+ * printed once for several CPUs is no CPU's (st->c[].part is -1 then). */
+static char *arm_parts_model_name(const struct cpu_state *st)
+{
+	const char *names[8];
+	int ranks[8], n = 0, i, j, rank;
+	struct strbuf sb = STRBUF_INIT;
+	for (i = 0; i < st->nc; i++) {
+		const char *nm = st->c[i].part >= 0 ? ck_arm_part_name(st->c[i].part, &rank) : NULL;
+		if (!nm)
+			return NULL;
+		for (j = 0; j < n && strcmp(names[j], nm); j++)
+			;
+		if (j < n)
+			continue;
+		if (n == (int)ARRAY_SIZE(names))
+			return NULL;
+		/* insert by rank, descending; equal ranks keep their order */
+		for (j = n; j > 0 && ranks[j - 1] < rank; j--) {
+			names[j] = names[j - 1];
+			ranks[j] = ranks[j - 1];
+		}
+		names[j] = nm;
+		ranks[j] = rank;
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		if (i)
+			strbuf_addstr(&sb, " + ");
+		strbuf_addstr(&sb, names[i]);
+	}
+	if (!n) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
 }
 
 /* cpu.codename: libcpuid's, where it is its own row for this CPU and the
@@ -236,8 +279,10 @@ void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu,
 			armmodel = cores ? xasprintf("%s (%s)", soc, cores) : xstrdup(soc);
 			facts_evidence(st->f, "cpu.model_name", why);
 			free(cores);
-		} else
-			armmodel = arm_model_name(cpu);
+		} else if (!(armmodel = arm_model_name(cpu)) &&
+			   !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(cpu, "kinds")) &&
+			   (armmodel = arm_parts_model_name(st)))
+			facts_evidence(st->f, "cpu.model_name", "/proc/cpuinfo (CPU implementer and part of each processor)");
 		free(soc);
 		free(why);
 		if (armmodel)
