@@ -67,7 +67,7 @@ lacks 'its BIOS characteristics say'
 # A CPU with none of the inference ISA: its Observed value is "none", in
 # text and in the HTML page's cell, not an empty one.
 run 2 "check on a CPU without AVX" env COLUMNS=200 "$NODEAUDIT" --sysroot "$fx/virt-vbox-noflag" check --profile agent-cpu-inference
-has "Instruction sets for inference: none, expected any of: avx2, dotprod"
+has "Instruction sets for inference: none, expected any of: avx2, dotprod, sve"
 run 2 "check --format html on a CPU without AVX" "$NODEAUDIT" --sysroot "$fx/virt-vbox-noflag" check --profile agent-cpu-inference --format html
 if tr -d '\n' <"$tmp/out" | grep -Eq 'cpu\.(<wbr>)?isa</code>.{0,100}</td><td>none</td>'; then ok "HTML: cpu.isa's Observed cell says none"
 else nok "HTML: cpu.isa's Observed cell"; tr -d '\n' <"$tmp/out" | grep -Eo 'cpu\.(<wbr>)?isa</code>.{0,200}' | head -1 | sed 's/^/# /'; fi

@@ -181,8 +181,10 @@ for f in json.load(open(sys.argv[1]))["findings"]:
 	else echo "not ok $n - $1: got '$got', want '$2'"; fail=$((fail + 1)); fi
 }
 fresh
-isa_status "Kunpeng (dotprod): cpu.isa passes" "pass any of: avx2, dotprod" "$tmp/k"
-isa_status "ARMv7 (NEON alone): cpu.isa fails" "fail any of: avx2, dotprod" "$fix/cpu-armv7-global-block"
+isa_status "Kunpeng (dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve" "$tmp/k"
+isa_status "ARMv7 (NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-armv7-global-block"
+# A64FX: SVE without dotprod; SVE's SDOT/UDOT are in its base set.
+isa_status "A64FX (SVE, no dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve" "$fix/cpu-arm-a64fx"
 
 echo "1..$n"
 [ $fail -eq 0 ]
