@@ -38,7 +38,7 @@ has "a speed ratio without float noise on the page" '<span title="0.916666666666
 if grep -qE '<td><span title="[0-9]+">[0-9.]+ [KMGT]iB</span></td>' "$p"; then ok "bytes in binary units, raw in the title"
 else nok "bytes in binary units, raw in the title"; fi
 has "an expected number of bytes in GiB" '<td>&gt;= <span title="4294967296">4 GiB</span></td>' "$p"
-has "an expected choice as a list" 'any of:<ul class="vals"><li>avx2</li><li>dotprod</li></ul>' "$p"
+has "an expected choice as a list" 'any of:<ul class="vals"><li>avx2</li><li>dotprod</li><li>sve</li></ul>' "$p"
 has "check IDs break only after dots and underscores" '<code class="cid">memory.<wbr>channels.<wbr>populated_<wbr>ratio</code>' "$p"
 has "a fix's command on a line of its own" '</div><div class="cmd"><code>echo off &gt; /sys/devices/system/cpu/smt/control</code></div>' "$p"
 has "the empty slot named in the finding" '15 of 16 channels populated; empty: P2-DIMMD1 (package 1, channel D)' "$p"
