@@ -459,38 +459,24 @@ void obs_nic_link(const cJSON *root, const char *key, struct obs *o)
 	obs_link(root, "pci.nics", "network controllers", "width", o);
 }
 
-/* "0-7", "3", "0,2-3" of a list of priorities (ascending numbers 0-7); "none". */
-static const char *prio_text(const cJSON *l, char *buf, size_t n)
+/* The priorities (0-7) of a list as a set. */
+static hwloc_bitmap_t prio_set(const cJSON *l)
 {
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	const cJSON *it;
-	int on[9] = { 0 }, i, len = 0;
 	cJSON_ArrayForEach(it, l)
 		if (cJSON_IsNumber(it) && it->valuedouble >= 0 && it->valuedouble <= 7)
-			on[(int)it->valuedouble] = 1;
-	buf[0] = '\0';
-	for (i = 0; i < 8; i++) {
-		int j = i;
-		if (!on[i])
-			continue;
-		while (on[j + 1])
-			j++;
-		len += snprintf(buf + len, n - (size_t)len, len ? ",%d" : "%d", i);
-		if (j > i)
-			len += snprintf(buf + len, n - (size_t)len, "-%d", j);
-		i = j;
-	}
-	return len ? buf : "none";
+			hwloc_bitmap_set(s, (unsigned)it->valuedouble);
+	return s;
 }
 
-/* Whether a priority is on in both lists. */
-static int prio_common(const cJSON *a, const cJSON *b)
+/* "0-7", "3", "0,2-3" (hwloc's list syntax), or "none". */
+static const char *prio_text(hwloc_const_bitmap_t s, char *buf, size_t n)
 {
-	const cJSON *x, *y;
-	cJSON_ArrayForEach(x, a)
-		cJSON_ArrayForEach(y, b)
-			if (cJSON_IsNumber(x) && cJSON_IsNumber(y) && x->valuedouble == y->valuedouble)
-				return 1;
-	return 0;
+	if (hwloc_bitmap_iszero(s))
+		return "none";
+	hwloc_bitmap_list_snprintf(buf, n, s);
+	return buf;
 }
 
 /* Every port that has RoCE ECN settings has ECN on at both ends (the
@@ -500,6 +486,7 @@ void obs_nic_roce_ecn(const cJSON *root, const char *key, struct obs *o)
 	const cJSON *l = pci_list(root, "pci.nics", "network controllers", o), *d;
 	int ports = 0, ok = 1;
 	const char *unread = NULL;   /* a port whose settings could not be read */
+	hwloc_bitmap_t ns, rs;
 	char np[24], rp[24];
 	(void)key;
 	if (!l)
@@ -516,14 +503,18 @@ void obs_nic_roce_ecn(const cJSON *root, const char *key, struct obs *o)
 				unread = bdf(d);
 			continue;
 		}
-		if (ok && !prio_common(n, r)) {
+		ns = prio_set(n);
+		rs = prio_set(r);
+		if (ok && !hwloc_bitmap_intersects(ns, rs)) {
 			ok = 0;
 			detail(o, "%s: %s has ECN on no priority at both ends (notification point: %s; reaction "
-			       "point: %s)", bdf(d), ifn ? ifn : "its port", prio_text(n, np, sizeof(np)),
-			       prio_text(r, rp, sizeof(rp)));
+			       "point: %s)", bdf(d), ifn ? ifn : "its port", prio_text(ns, np, sizeof(np)),
+			       prio_text(rs, rp, sizeof(rp)));
 		} else if (ok && !o->detail[0])
 			detail(o, "%s: %s has ECN on priorities %s (notification point) and %s (reaction point)",
-			       bdf(d), ifn ? ifn : "its port", prio_text(n, np, sizeof(np)), prio_text(r, rp, sizeof(rp)));
+			       bdf(d), ifn ? ifn : "its port", prio_text(ns, np, sizeof(np)), prio_text(rs, rp, sizeof(rp)));
+		hwloc_bitmap_free(ns);
+		hwloc_bitmap_free(rs);
 	}
 	if (!ports)
 		return skip(o, "no network controller has RoCE ECN settings (/sys/class/net/IF/ecn/: NVIDIA "

@@ -712,15 +712,14 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 	i = 0;
 	cJSON_ArrayForEach(nd, nodes) {
 		hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
-		struct box *at = machine;
+		struct box *at = NULL;
 		int placed = 0, p;
 		for (p = 0; p < npk && !hwloc_bitmap_iszero(s); p++)
 			placed |= hwloc_bitmap_intersects(s, pk[p]);
-		if (!placed && hwloc_bitmap_iszero(s) && i < nn && !hwloc_bitmap_iszero(locs[i]) &&
-		    holder_of(t, locs[i]))
-			at = holder_of(t, locs[i]);
+		if (!placed && hwloc_bitmap_iszero(s) && i < nn)
+			at = holder_of(t, locs[i]);   /* NULL for an empty locality */
 		if (!placed)
-			add_numa_strip(t, at, nd)->stretch = 0;
+			add_numa_strip(t, at ? at : machine, nd)->stretch = 0;
 		hwloc_bitmap_free(s);
 		i++;
 	}
