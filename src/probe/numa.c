@@ -4,6 +4,7 @@
 #include "lib/output.h"
 #include "lib/util.h"
 #include "read/hwloc.h"
+#include "read/path.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -26,14 +27,14 @@
 struct node {
 	unsigned id;
 	hwloc_bitmap_t cpus;   /* raw, as sysfs lists them; NULL: unreadable */
-	char cpus_path[128];   /* the file they came from */
+	char cpus_path[512];   /* the file they came from */
 	int has_mem;           /* memory_bytes known */
 	uint64_t mem;          /* bytes */
 	int mem_err;           /* why memory is unknown: -errno */
 	long *dist;            /* one row; NULL: unreadable or invalid */
 	size_t ndist;
 	int dist_err;          /* why dist is NULL: -errno, or 0 when read but invalid */
-	char dist_why[256];    /* what is wrong with a row that was read */
+	char dist_why[640];    /* what is wrong with a row that was read */
 };
 
 /*** Parsers (exposed for unit tests through probe/probe.h) ***/
@@ -184,31 +185,26 @@ static int node_names_plain(struct sysroot *sr)
 
 static void read_node(struct probe_ctx *ctx, struct node *nd, size_t idx)
 {
-	struct sysroot *sr = &ctx->sr;
-	struct facts *f = &ctx->facts;
-	char path[128], fact[64], *s;
+	struct path_cxt pc;
+	char *s;
 	size_t len;
 	int r;
 
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, NODE_DIR "/node%u", nd->id);
+	pc_setobj(&pc, NULL, "numa.nodes[%zu]", idx);
 	nd->cpus = hwloc_bitmap_alloc();
-	snprintf(fact, sizeof(fact), "numa.nodes[%zu].cpus", idx);
-	snprintf(path, sizeof(path), NODE_DIR "/node%u/cpulist", nd->id);
-	r = sr_read_cpulist(sr, path, nd->cpus);
-	if (r == -ENOENT) {
-		/* Older kernels and some captures have the mask only. */
-		snprintf(path, sizeof(path), NODE_DIR "/node%u/cpumap", nd->id);
-		r = sr_read_cpumask(sr, path, nd->cpus);
-	}
-	snprintf(nd->cpus_path, sizeof(nd->cpus_path), "%s", path);
+	r = pc_read_cpulist(&pc, nd->cpus, "cpulist");
+	if (r == -ENOENT)   /* Older kernels and some captures have the mask only. */
+		r = pc_read_cpumask(&pc, nd->cpus, "cpumap");
+	snprintf(nd->cpus_path, sizeof(nd->cpus_path), "%s", pc.path);
 	if (r < 0) {
-		facts_gap_read(f, fact, path, r);
+		pc_gap_read(&pc, "cpus", r);
 		hwloc_bitmap_free(nd->cpus);
 		nd->cpus = NULL;
 	}
 
-	snprintf(fact, sizeof(fact), "numa.nodes[%zu].memory_bytes", idx);
-	snprintf(path, sizeof(path), NODE_DIR "/node%u/meminfo", nd->id);
-	r = sr_read(sr, path, &s, &len);
+	r = pc_read(&pc, &s, &len, "meminfo");
 	if (r == 0) {
 		/* A NUL byte means binary garbage, whatever text precedes it. */
 		r = memchr(s, '\0', len) ? -EINVAL : numa_parse_memtotal(s, &nd->mem);
@@ -218,14 +214,13 @@ static void read_node(struct probe_ctx *ctx, struct node *nd, size_t idx)
 		nd->has_mem = 1;
 	nd->mem_err = r;   /* the gap is the caller's: one node may use /proc/meminfo */
 
-	snprintf(path, sizeof(path), NODE_DIR "/node%u/distance", nd->id);
-	r = sr_read(sr, path, &s, &len);
+	r = pc_read(&pc, &s, &len, "distance");
 	if (r == 0) {
 		r = memchr(s, '\0', len) ? -EINVAL : numa_parse_distances(s, &nd->dist, &nd->ndist);
 		free(s);
 		if (r < 0)
 			snprintf(nd->dist_why, sizeof(nd->dist_why),
-				 "%s: unparsable (expected numbers separated by blanks)", path);
+				 "%s: unparsable (expected numbers separated by blanks)", pc.path);
 		r = 0;
 	}
 	nd->dist_err = r;
@@ -276,35 +271,11 @@ static int cpu_dirs(struct sysroot *sr, hwloc_bitmap_t set)
 	return hwloc_bitmap_iszero(set) ? -ENOENT : 0;
 }
 
-/* A set as a kernel-style list, whatever its length (interleaved node
- * lists of big machines run to kilobytes); "" for an empty set.  malloc'd. */
-static char *list_str(hwloc_const_bitmap_t set)
-{
-	char *s = NULL;
-	if (hwloc_bitmap_iszero(set))
-		return xstrdup("");
-	if (hwloc_bitmap_list_asprintf(&s, set) < 0 || !s)
-		die("out of memory");
-	return s;
-}
-
-static void set_list(cJSON *o, const char *key, hwloc_const_bitmap_t set)
-{
-	char *s;
-	if (!set || hwloc_bitmap_weight(set) < 0) {
-		fj_set(o, key, cJSON_CreateNull());
-		return;
-	}
-	s = list_str(set);
-	fj_str_or_null(o, key, s);
-	free(s);
-}
-
 /* The whole machine as one node (no node directory, or unusable node data). */
 static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
 		     hwloc_const_bitmap_t cpus, const char *cpus_src, const char *why)
 {
-	struct facts *f = &ctx->facts;
+	struct path_cxt pc;
 	cJSON *nodes, *n = cJSON_CreateObject();
 	cJSON *d;
 	char *s;
@@ -315,30 +286,30 @@ static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
 	nodes = cJSON_AddArrayToObject(numa, "nodes");
 	cJSON_AddItemToArray(nodes, n);
 	cJSON_AddNumberToObject(n, "id", id);
-	set_list(n, "cpus", cpus);
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, n, "numa.nodes[0]");
+	fj_list(n, "cpus", cpus);
 	fj_num_or_null(n, "cpu_count", cpus != NULL, cpus ? hwloc_bitmap_weight(cpus) : 0);
 	if (!cpus)
-		facts_gap(f, "numa.nodes[0].cpus", "the online CPUs are unknown");
+		pc_gap(&pc, "cpus", "the online CPUs are unknown");
 	else
-		facts_evidence(f, "numa.nodes[0].cpus", cpus_src);
-	r = sr_read(&ctx->sr, "/proc/meminfo", &s, NULL);
+		pc_evidence_of(&pc, "cpus", cpus_src);
+	r = pc_read(&pc, &s, NULL, "/proc/meminfo");
 	if (r == 0) {
 		r = numa_parse_memtotal(s, &mem);
 		free(s);
 	}
 	fj_num_or_null(n, "memory_bytes", r == 0, r == 0 ? (double)mem : 0);
-	if (r == 0)
-		facts_evidence(f, "numa.nodes[0].memory_bytes", "/proc/meminfo");
-	else if (r == -EINVAL)
-		facts_gap(f, "numa.nodes[0].memory_bytes", "/proc/meminfo: unparsable (no 'MemTotal: N kB' line)");
+	if (r == -EINVAL)
+		pc_gap(&pc, "memory_bytes", "%s: unparsable (no 'MemTotal: N kB' line)", pc.path);
 	else
-		facts_gap_read(f, "numa.nodes[0].memory_bytes", "/proc/meminfo", r);
+		pc_record(&pc, "memory_bytes", r);
 	/* One node: its distance to itself is the local distance by definition. */
 	d = cJSON_AddArrayToObject(n, "distances");
 	cJSON_AddItemToArray(d, cJSON_CreateNumber(10));
-	facts_evidence(f, "numa.nodes[0].distances", "(one node: local distance 10)");
+	pc_evidence_of(&pc, "distances", "(one node: local distance 10)");
 	cJSON_AddArrayToObject(numa, "cpuless_nodes");
-	facts_evidence(f, "numa.node_count", why);
+	facts_evidence(&ctx->facts, "numa.node_count", why);
 }
 
 /*
@@ -460,9 +431,10 @@ static int nodes_overlap(struct facts *f, const struct node *nd, size_t nn)
 	for (i = 0; i < nn && !overlap; i++)
 		for (j = i + 1; j < nn && !overlap; j++)
 			if (nd[i].cpus && nd[j].cpus && hwloc_bitmap_intersects(nd[i].cpus, nd[j].cpus)) {
-				char *both;
+				char *both = NULL;
 				hwloc_bitmap_and(tmp, nd[i].cpus, nd[j].cpus);
-				both = list_str(tmp);
+				if (hwloc_bitmap_list_asprintf(&both, tmp) < 0 || !both)
+					die("out of memory");
 				overlap = 1;
 				facts_conflict(f, "numa.node_count", "one node", "sysfs node CPU lists",
 					       "nodes %u and %u both list CPUs %s: the firmware's NUMA "
@@ -494,17 +466,15 @@ static void overlapping_as_one(struct probe_ctx *ctx, cJSON *numa, const struct 
 
 /* numa.nodes[i].cpus and cpu_count (the online ones), and whether it is
  * CPU-less. */
-static void node_cpus(struct facts *f, cJSON *n, struct node *nd, size_t i, hwloc_const_bitmap_t online,
-		      cJSON *cpuless)
+static void node_cpus(struct path_cxt *pc, struct node *nd, hwloc_const_bitmap_t online, cJSON *cpuless)
 {
-	char fact[64];
+	cJSON *n = pc->obj;
 	if (nd->cpus) {
 		/* Offline CPUs still appear in the node's list. */
 		if (online)
 			hwloc_bitmap_and(nd->cpus, nd->cpus, online);
-		set_list(n, "cpus", nd->cpus);
-		snprintf(fact, sizeof(fact), "numa.nodes[%zu].cpus", i);
-		facts_evidence(f, fact, nd->cpus_path);
+		fj_list(n, "cpus", nd->cpus);
+		pc_evidence_of(pc, "cpus", nd->cpus_path);
 		cJSON_AddNumberToObject(n, "cpu_count", hwloc_bitmap_weight(nd->cpus));
 		if (hwloc_bitmap_iszero(nd->cpus))
 			cJSON_AddItemToArray(cpuless, cJSON_CreateNumber(nd->id));
@@ -515,59 +485,55 @@ static void node_cpus(struct facts *f, cJSON *n, struct node *nd, size_t i, hwlo
 }
 
 /* numa.nodes[i].memory_bytes: its meminfo, or /proc/meminfo for a lone node. */
-static void node_memory(struct probe_ctx *ctx, cJSON *n, struct node *nd, size_t i, size_t nn)
+static void node_memory(struct path_cxt *pc, struct node *nd, size_t nn)
 {
-	struct facts *f = &ctx->facts;
-	char fact[64], buf[4096];
-	snprintf(fact, sizeof(fact), "numa.nodes[%zu].memory_bytes", i);
-	snprintf(buf, sizeof(buf), NODE_DIR "/node%u/meminfo", nd->id);
+	pc_name(pc, "meminfo");
 	if (nd->has_mem)
-		facts_evidence(f, fact, buf);
+		pc_evidence(pc, "memory_bytes");
 	if (!nd->has_mem && nn == 1 && nd->mem_err == -ENOENT) {
 		/* A lone node holds all the memory: captures that kept only
 		 * cpumap under node/ still have /proc/meminfo. */
 		char *m;
-		if (sr_read(&ctx->sr, "/proc/meminfo", &m, NULL) == 0) {
+		if (pc_read(pc, &m, NULL, "/proc/meminfo") == 0) {
 			if (numa_parse_memtotal(m, &nd->mem) == 0) {
 				nd->has_mem = 1;
-				facts_evidence(f, fact, "/proc/meminfo");
+				pc_evidence(pc, "memory_bytes");
 			}
 			free(m);
 		}
+		pc_name(pc, "meminfo");   /* a gap names the node's own file */
 	}
 	if (!nd->has_mem) {
 		if (nd->mem_err == -EINVAL)
-			facts_gap(f, fact, "%s: unparsable (no 'MemTotal: N kB' line)", buf);
+			pc_gap(pc, "memory_bytes", "%s: unparsable (no 'MemTotal: N kB' line)", pc->path);
 		else
-			facts_gap_read(f, fact, buf, nd->mem_err);
+			pc_gap_read(pc, "memory_bytes", nd->mem_err);
 	}
-	fj_num_or_null(n, "memory_bytes", nd->has_mem, (double)nd->mem);
+	fj_num_or_null(pc->obj, "memory_bytes", nd->has_mem, (double)nd->mem);
 }
 
 /* numa.nodes[i].distances: its row of the SLIT, or null with a gap. */
-static void node_distances(struct facts *f, cJSON *n, struct node *nd, size_t i, size_t nn)
+static void node_distances(struct path_cxt *pc, struct node *nd, size_t i, size_t nn)
 {
-	char fact[64], buf[4096];
+	cJSON *n = pc->obj;
 	size_t j;
-	snprintf(fact, sizeof(fact), "numa.nodes[%zu].distances", i);
+	pc_name(pc, "distance");
 	if (nn == 1 && nd->dist_err == -ENOENT) {
 		/* One node: the local distance, by definition (ACPI SLIT). */
 		cJSON *d = cJSON_AddArrayToObject(n, "distances");
 		cJSON_AddItemToArray(d, cJSON_CreateNumber(10));
-		facts_evidence(f, fact, "(one node: local distance 10)");
+		pc_evidence_of(pc, "distances", "(one node: local distance 10)");
 	} else if (check_row(nd, i, nn)) {
 		cJSON *d = cJSON_AddArrayToObject(n, "distances");
 		for (j = 0; j < nn; j++)
 			cJSON_AddItemToArray(d, cJSON_CreateNumber((double)nd->dist[j]));
-		snprintf(buf, sizeof(buf), NODE_DIR "/node%u/distance", nd->id);
-		facts_evidence(f, fact, buf);
+		pc_evidence(pc, "distances");
 	} else {
 		fj_set(n, "distances", cJSON_CreateNull());
-		if (nd->dist_err < 0) {
-			snprintf(buf, sizeof(buf), NODE_DIR "/node%u/distance", nd->id);
-			facts_gap_read(f, fact, buf, nd->dist_err);
-		} else
-			facts_gap(f, fact, "%s", nd->dist_why);
+		if (nd->dist_err < 0)
+			pc_gap_read(pc, "distances", nd->dist_err);
+		else
+			pc_gap(pc, "distances", "%s", nd->dist_why);
 	}
 }
 
@@ -579,18 +545,22 @@ static void nodes_json(struct probe_ctx *ctx, cJSON *numa, struct node *nd, size
 	cJSON *nodes, *cpuless;
 	size_t i;
 	cJSON_AddNumberToObject(numa, "node_count", (double)nn);
-	set_list(numa, "online", ids);
+	fj_list(numa, "online", ids);
 	if (sr_read_cpulist(&ctx->sr, NODE_DIR "/possible", possible) == 0)
-		set_list(numa, "possible", possible);
+		fj_list(numa, "possible", possible);
 	nodes = cJSON_AddArrayToObject(numa, "nodes");
 	cpuless = cJSON_AddArrayToObject(numa, "cpuless_nodes");
 	for (i = 0; i < nn; i++) {
 		cJSON *n = cJSON_CreateObject();
+		struct path_cxt pc;
 		cJSON_AddItemToArray(nodes, n);
 		cJSON_AddNumberToObject(n, "id", nd[i].id);
-		node_cpus(&ctx->facts, n, &nd[i], i, online, cpuless);
-		node_memory(ctx, n, &nd[i], i, nn);
-		node_distances(&ctx->facts, n, &nd[i], i, nn);
+		pc_init(&pc, &ctx->sr, &ctx->facts);
+		pc_setdir(&pc, NODE_DIR "/node%u", nd[i].id);
+		pc_setobj(&pc, n, "numa.nodes[%zu]", i);
+		node_cpus(&pc, &nd[i], online, cpuless);
+		node_memory(&pc, &nd[i], nn);
+		node_distances(&pc, &nd[i], i, nn);
 	}
 	hwloc_bitmap_free(possible);
 }

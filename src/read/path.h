@@ -1,0 +1,103 @@
+/* read/path.h - a path context: files named printf-style under a directory,
+ * and each value read with its evidence or its gap in one call */
+#ifndef NODEAUDIT_READ_PATH_H
+#define NODEAUDIT_READ_PATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+#include <hwloc.h>
+#include "lib/facts.h"
+#include "read/sysroot.h"
+
+/*
+ * util-linux's path context (lib/path.c: ul_path_readf_u64(pc, &v,
+ * "cpu%d/online", n)) with the fact tree beside it.  A context names
+ *   - a directory: a file name that does not start with '/' is read under
+ *     it ("meminfo" in "/sys/devices/system/node/node3");
+ *   - a fact object and its path in the tree ("numa.nodes[3]"), so that a
+ *     member's key is spelled once: pc_u64_fact(pc, "memory_bytes", ...)
+ *     sets the member, and records "numa.nodes[3].memory_bytes" with the
+ *     file as its evidence, or null with a gap naming the file and why.
+ * Every read goes through read/sysroot.c (in the root, capped, recorded
+ * for snapshot, read once a run); the functions return what it returns:
+ * 0 or a negative errno (sysroot.h).  The last file named is kept in
+ * pc->path for the evidence or gap the caller records itself.
+ */
+struct path_cxt {
+	struct sysroot *sr;
+	struct facts *facts;   /* NULL: reads only (pc_*_fact() then record nothing) */
+	cJSON *obj;            /* the object pc_*_fact() set members of; NULL: none */
+	char dir[256];         /* "" or a directory, no trailing slash */
+	char at[192];          /* the fact path of obj: "numa.nodes[3]" */
+	char path[512];        /* the last file named */
+	char fact[256];        /* pc_fact()'s answer */
+};
+
+/* A context with no directory and no fact object. */
+void pc_init(struct path_cxt *pc, struct sysroot *sr, struct facts *f);
+/* The directory, printf-style ("/sys/devices/system/node/node%u"). */
+void pc_setdir(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The fact object and its path, printf-style ("numa.nodes[%zu]"). */
+void pc_setobj(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The path of a file named printf-style (into pc->path, returned). */
+const char *pc_name(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The fact path of a member: "<at>.<key>" (into pc->fact, returned). */
+const char *pc_fact(struct path_cxt *pc, const char *key);
+
+/* Reads, as the sr_* functions of the same names (sysroot.h). */
+int pc_read(struct path_cxt *pc, char **buf, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int pc_read_str(struct path_cxt *pc, char **out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pc_read_u64(struct path_cxt *pc, uint64_t *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pc_read_s64(struct path_cxt *pc, int64_t *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pc_read_cpulist(struct path_cxt *pc, hwloc_bitmap_t set, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pc_read_cpumask(struct path_cxt *pc, hwloc_bitmap_t set, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pc_exists(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pc_is_dir(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pc_list(struct path_cxt *pc, char ***names, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Evidence and gaps of "<at>.<key>": the last file named (pc->path) as
+ * the evidence; a gap with a reason; a gap "PATH: REASON" for the last
+ * file and err.  pc_record(): the evidence when err is 0, else that gap;
+ * returns err. */
+void pc_evidence(struct path_cxt *pc, const char *key);
+/* The same with another source than a file ("(one node: local distance 10)"). */
+void pc_evidence_of(struct path_cxt *pc, const char *key, const char *source);
+void pc_gap(struct path_cxt *pc, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void pc_gap_read(struct path_cxt *pc, const char *key, int err);
+int pc_record(struct path_cxt *pc, const char *key, int err);
+
+/* One member from one file in one call: read, set obj's key (null when it
+ * cannot be read), and record its evidence or its gap.  Returns 0 or the
+ * error.
+ *   pc_u64_fact   the file's first line as a decimal number, times scale
+ *                 (kHz files into Hz: 1000); *keep gets the number read
+ *   pc_s64_fact   the same, signed
+ *   pc_str_fact   the first line, white space squashed, not empty (an
+ *                 empty value is -EINVAL); *keep gets a copy (malloc'd)
+ *   pc_list_fact  a kernel CPU list ("0-3,8"), set by fj_list(); keep
+ *                 (if not NULL) gets the set */
+int pc_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_t *keep,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int pc_s64_fact(struct path_cxt *pc, const char *key, int64_t *keep, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int pc_str_fact(struct path_cxt *pc, const char *key, char **keep, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int pc_list_fact(struct path_cxt *pc, const char *key, hwloc_bitmap_t keep, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* A CPU or node set as a member, in the kernel's and hwloc's list syntax
+ * ("0-3,8"; "" for none); null for NULL or an infinite set. */
+void fj_list(cJSON *obj, const char *key, hwloc_const_bitmap_t set);
+
+#endif
