@@ -259,3 +259,12 @@ int pc_list_fact(struct path_cxt *pc, const char *key, hwloc_bitmap_t keep, cons
 		hwloc_bitmap_free(set);
 	return pc_record(pc, key, r);
 }
+
+/* Added for the CPU probe (probe/cpu*.c). */
+
+
+/* Added for the kernel, host and process probes. */
+
+
+/* Added for the memory, PCI and NUMA probes. */
+

@@ -100,4 +100,13 @@ int pc_list_fact(struct path_cxt *pc, const char *key, hwloc_bitmap_t keep, cons
  * ("0-3,8"; "" for none); null for NULL or an infinite set. */
 void fj_list(cJSON *obj, const char *key, hwloc_const_bitmap_t set);
 
+/* Added for the CPU probe (probe/cpu*.c). */
+
+
+/* Added for the kernel, host and process probes. */
+
+
+/* Added for the memory, PCI and NUMA probes. */
+
+
 #endif
