@@ -1,6 +1,7 @@
 /* test-sysroot.c - the read layer: parsing, re-rooting, refusals, gaps */
 #include "config.h"
 #include "read/sysroot.h"
+#include "read/path.h"
 #include "lib/facts.h"
 #include "lib/tempdir.h"
 #include "lib/util.h"
@@ -560,6 +561,96 @@ static void test_scratch(void)
 	free(old_xdg);
 }
 
+/* read/path.c: names under a directory, and a member with its evidence
+ * or its gap under one key. */
+static void test_path_cxt(void)
+{
+	struct sysroot sr;
+	struct facts f;
+	struct path_cxt pc;
+	cJSON *o, *g;
+	uint64_t v = 0;
+	char *s = NULL, longname[600], cmd[300];
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	snprintf(root, sizeof(root), "/tmp/nodeaudit-test-XXXXXX");
+	if (!mkdtemp(root)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	put("/sys/devices/system/node/node3/size", "2048\n");
+	put("/sys/devices/system/node/node3/name", "  fast \t mem\n");
+	put("/sys/devices/system/node/node3/empty", "\n");
+	put("/sys/devices/system/node/node3/bad", "many\n");
+	put("/sys/devices/system/node/node3/cpulist", "0-3,8\n");
+	put("/proc/top", "7\n");
+	if (sysroot_open(&sr, root) < 0) {
+		ok(0, "sysroot_open");
+		return;
+	}
+	facts_init(&f);
+	o = facts_obj(&f, "numa");
+	pc_init(&pc, &sr, &f);
+	pc_setdir(&pc, "/sys/devices/system/node/node%u", 3u);
+	pc_setobj(&pc, o, "numa.nodes[%d]", 3);
+	is_str(pc_fact(&pc, "size"), "numa.nodes[3].size", "the fact path is the object's and the key");
+	is_str(pc_name(&pc, "x%d", 1), "/sys/devices/system/node/node3/x1", "a name is under the directory");
+	is_str(pc_name(&pc, "/proc/%s", "top"), "/proc/top", "an absolute name is not");
+
+	is_int(pc_u64_fact(&pc, "size", 1024, &v, "size"), 0, "u64 fact read");
+	is_int(v, 2048, "the number read is kept");
+	is_int((long long)cJSON_GetObjectItem(o, "size")->valuedouble, 2048 * 1024, "member set, scaled");
+	g = cJSON_GetObjectItem(f.evidence, "numa.nodes[3].size");
+	is_str(g ? cJSON_GetArrayItem(g, 0)->valuestring : NULL, "/sys/devices/system/node/node3/size",
+	       "its evidence is the file");
+
+	is_int(pc_str_fact(&pc, "name", &s, "name"), 0, "string fact read");
+	is_str(s, "fast mem", "white space squashed");
+	is_str(cJSON_GetObjectItem(o, "name")->valuestring, "fast mem", "member set");
+	free(s);
+
+	is_int(pc_str_fact(&pc, "empty", NULL, "empty"), -EINVAL, "an empty value is no string fact");
+	ok(cJSON_IsNull(cJSON_GetObjectItem(o, "empty")), "its member is null");
+	is_int(pc_u64_fact(&pc, "bad", 1, NULL, "bad"), -EINVAL, "a word is no number");
+	is_int(pc_u64_fact(&pc, "gone", 1, NULL, "missing"), -ENOENT, "a missing file");
+	ok(cJSON_IsNull(cJSON_GetObjectItem(o, "gone")), "its member is null");
+	is_int(pc_list_fact(&pc, "cpus", set, "cpulist"), 0, "list fact read");
+	is_str(cJSON_GetObjectItem(o, "cpus")->valuestring, "0-3,8", "as a list");
+	is_int(hwloc_bitmap_weight(set), 5, "the set is kept");
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	is_int(pc_u64_fact(&pc, "long", 1, NULL, "%s", longname), -ENAMETOOLONG,
+	       "a name too long is refused, never truncated");
+	is_int(pc_read_u64(&pc, &v, "%s", longname), -ENAMETOOLONG, "the same for a plain read");
+	{
+		const char *want[] = {
+			"numa.nodes[3].empty", "/sys/devices/system/node/node3/empty: unparsable",
+			"numa.nodes[3].bad", "/sys/devices/system/node/node3/bad: unparsable",
+			"numa.nodes[3].gone", "/sys/devices/system/node/node3/missing: missing",
+			"numa.nodes[3].long", "(a path too long): File name too long",
+		};
+		size_t i;
+		is_int(cJSON_GetArraySize(f.gaps), 4, "one gap per failed fact");
+		for (i = 0; i < 4; i++) {
+			cJSON *gap = cJSON_GetArrayItem(f.gaps, (int)i);
+			is_str(fj_get_str(gap, "fact"), want[2 * i], "gap %zu names the fact", i);
+			is_str(fj_get_str(gap, "reason"), want[2 * i + 1], "gap %zu names the file and why", i);
+		}
+	}
+	pc_init(&pc, &sr, NULL);
+	is_int(pc_read_u64(&pc, &v, "/proc/top"), 0, "a context without facts reads");
+	is_int(v, 7, "the value");
+	is_int(pc_u64_fact(&pc, "x", 1, NULL, "/proc/none"), -ENOENT, "and records nothing");
+	is_int(cJSON_GetArraySize(f.gaps), 4, "no gap more");
+
+	hwloc_bitmap_free(set);
+	facts_release(&f);
+	sysroot_close(&sr);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		ok(0, "cleanup");
+}
+
 int main(void)
 {
 	test_parsers();
@@ -568,6 +659,7 @@ int main(void)
 	test_near();
 	test_cpu_files();
 	test_facts();
+	test_path_cxt();
 	test_scratch();
 	return done_testing();
 }
