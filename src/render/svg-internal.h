@@ -75,6 +75,9 @@ struct svg {
 void svg_collect_marks(struct svg *g, const cJSON *findings);
 const struct mark *svg_mark_of(const struct svg *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The mark of a host, kernel or process finding: "setting:ID KEY" (or
+ * "setting:ID" for one without a key). */
+const struct mark *svg_setting_mark(const struct svg *g, const cJSON *finding);
 
 /* render/svg-draw.c: boxes (made, measured, placed, drawn, freed), and CPU sets. */
 struct box *box_new(struct box *parent, const char *part, const char *fill, const char *stroke);

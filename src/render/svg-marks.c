@@ -60,6 +60,10 @@ static void add_mark(struct svg *g, const char *key, int rank, const char *why)
 	g->m[g->nm++].why = why;
 }
 
+/* A setting's mark name, spelled here once (svg_setting_mark()). */
+#define SETTING_MARK "setting:%s%s%s"
+#define SETTING_ARGS(f) jstr(f, "id"), jstr(f, "key") ? " " : "", jstr(f, "key") ? jstr(f, "key") : ""
+
 static void add_markf(struct svg *g, int rank, const char *why, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void add_markf(struct svg *g, int rank, const char *why, const char *fmt, ...)
@@ -198,8 +202,7 @@ void svg_collect_marks(struct svg *g, const cJSON *findings)
 				mark_devices_of(g, c->devices, "link", rank, id);
 			break;
 		case PART_SETTING:
-			add_markf(g, rank, id, "setting:%s%s%s", id, jstr(f, "key") ? " " : "",
-				  jstr(f, "key") ? jstr(f, "key") : "");
+			add_markf(g, rank, id, SETTING_MARK, SETTING_ARGS(f));
 			break;
 		case PART_DEVICE:
 			if (detail && nth_bdf(detail, 0, b, sizeof(b)))
@@ -210,4 +213,9 @@ void svg_collect_marks(struct svg *g, const cJSON *findings)
 		}
 	}
 	cur = NULL;
+}
+
+const struct mark *svg_setting_mark(const struct svg *g, const cJSON *finding)
+{
+	return svg_mark_of(g, SETTING_MARK, SETTING_ARGS(finding));
 }

@@ -503,8 +503,7 @@ static void add_settings(struct tree *t, struct box *machine, const cJSON *findi
 		const struct mark *mk;
 		struct box *b;
 		char v[64];
-		if (!c || c->part != PART_SETTING ||
-		    !(mk = svg_mark_of(t->g, "setting:%s%s%s", id, key ? " " : "", key ? key : "")))
+		if (!c || c->part != PART_SETTING || !(mk = svg_setting_mark(t->g, f)))
 			continue;
 		if (!s) {
 			s = box_new(machine, "settings", "#ffffff", "#d0d7de");
