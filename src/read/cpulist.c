@@ -6,6 +6,18 @@
 #include <errno.h>
 #include <stdlib.h>
 
+/*
+ * Why not hwloc_bitmap_list_sscanf() and hwloc_bitmap_sscanf(), which the
+ * build links: they are made for hwloc's own strings, not for a file of a
+ * sysroot that may be hostile.  hwloc 2.9's list parser reads numbers with
+ * strtoul(s, &end, 0) ("010" is CPU 8, "0x10" CPU 16), takes "0-" as an
+ * infinite set, skips what it does not know, and sets any range it is
+ * given ("0-4294967295" allocates half a gigabyte).  The kernel's syntax
+ * (bitmap_parselist(): decimal, ranges in order, commas) is what these
+ * files hold; anything else is refused here with -EINVAL, and a CPU
+ * number of SR_MAX_CPUS or more with -ERANGE.  The sets themselves are
+ * hwloc's bitmaps, printed by hwloc_bitmap_list_snprintf().
+ */
 int parse_cpulist(const char *s, hwloc_bitmap_t set)
 {
 	hwloc_bitmap_zero(set);
