@@ -11,8 +11,8 @@
  * build links: they are made for hwloc's own strings, not for a file of a
  * sysroot that may be hostile.  hwloc 2.9's list parser reads numbers with
  * strtoul(s, &end, 0) ("010" is CPU 8, "0x10" CPU 16), takes "0-" as an
- * infinite set and "3-1" as an empty one without a word, and sets any range it is
- * given ("0-4294967295" allocates half a gigabyte).  The kernel's syntax
+ * infinite set, "3-1" as an empty one without a word, "0-4294967295" as
+ * "0-", and sets any other range it is given ("0-2000000000": 240 MiB).  The kernel's syntax
  * (bitmap_parselist(): decimal, ranges in order, commas) is what these
  * files hold; anything else is refused here with -EINVAL, and a CPU
  * number of SR_MAX_CPUS or more with -ERANGE.  The sets themselves are
