@@ -29,6 +29,17 @@ void pc_setobj(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 {
 	va_list ap;
 	pc->obj = obj;
+	pc->whole = 0;
+	va_start(ap, fmt);
+	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
+	va_end(ap);
+}
+
+void pc_setobj_in(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
+{
+	va_list ap;
+	pc->obj = obj;
+	pc->whole = 1;
 	va_start(ap, fmt);
 	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
 	va_end(ap);
@@ -70,7 +81,10 @@ const char *pc_name(struct path_cxt *pc, const char *fmt, ...)
 
 const char *pc_fact(struct path_cxt *pc, const char *key)
 {
-	snprintf(pc->fact, sizeof(pc->fact), "%s%s%s", pc->at, pc->at[0] ? "." : "", key);
+	if (pc->whole)
+		snprintf(pc->fact, sizeof(pc->fact), "%s", pc->at);
+	else
+		snprintf(pc->fact, sizeof(pc->fact), "%s%s%s", pc->at, pc->at[0] ? "." : "", key);
 	return pc->fact;
 }
 

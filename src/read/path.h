@@ -30,6 +30,7 @@ struct path_cxt {
 	cJSON *obj;            /* the object pc_*_fact() set members of; NULL: none */
 	char dir[256];         /* "" or a directory, no trailing slash */
 	char at[192];          /* the fact path of obj: "numa.nodes[3]" */
+	int whole;             /* 1: at is every member's fact path (pc_setobj_in()) */
 	char path[512];        /* the last file named */
 	char fact[256];        /* pc_fact()'s answer */
 };
@@ -41,10 +42,15 @@ void pc_setdir(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(
 /* The fact object and its path, printf-style ("numa.nodes[%zu]"). */
 void pc_setobj(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same for an entry of a list whose evidence and gaps are the list's
+ * own ("kernel.cpufreq.policies"): every member's fact path is fmt's. */
+void pc_setobj_in(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* The path of a file named printf-style (into pc->path, returned). */
 const char *pc_name(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The fact path of a member: "<at>.<key>" (into pc->fact, returned). */
+/* The fact path of a member: "<at>.<key>", or "<at>" after pc_setobj_in()
+ * (into pc->fact, returned). */
 const char *pc_fact(struct path_cxt *pc, const char *key);
 
 /* Reads, as the sr_* functions of the same names (sysroot.h). */

@@ -637,6 +637,10 @@ static void test_path_cxt(void)
 			is_str(fj_get_str(gap, "reason"), want[2 * i + 1], "gap %zu names the file and why", i);
 		}
 	}
+	pc_setobj_in(&pc, o, "numa.list");
+	is_str(pc_fact(&pc, "size"), "numa.list", "an entry of a list: its members' facts are the list's");
+	pc_setobj(&pc, o, "numa");
+	is_str(pc_fact(&pc, "size"), "numa.size", "and back");
 	pc_init(&pc, &sr, NULL);
 	is_int(pc_read_u64(&pc, &v, "/proc/top"), 0, "a context without facts reads");
 	is_int(v, 7, "the value");
