@@ -3,6 +3,7 @@
 #include "lib/facts.h"
 #include "probe/probe.h"
 #include "probe/kernel.h"
+#include "read/path.h"
 #include "lib/output.h"
 #include "lib/util.h"
 
@@ -31,18 +32,15 @@ static const char *agg(const cJSON *pols, const char *key)
 	return mixed ? "mixed" : unknown ? NULL : v;
 }
 
-static void cpus_fact(struct probe_ctx *ctx, cJSON *obj, const char *key, const char *path)
+/* A policy's CPU list (not empty), as a member of the policy. */
+static void cpus_fact(struct path_cxt *pc, const char *key, const char *name)
 {
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
-	char buf[1024];
-	int r = sr_read_cpulist(&ctx->sr, path, set);
+	int r = pc_read_cpulist(pc, set, "%s", name);
 	if (r == 0 && hwloc_bitmap_iszero(set))
 		r = -EINVAL;
-	fj_str_or_null(obj, key, r == 0 ? cpulist_str(set, buf, sizeof(buf)) : NULL);
-	if (r == 0)
-		facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
-	else
-		facts_gap_read(&ctx->facts, "kernel.cpufreq.policies", path, r);
+	fj_list(pc->obj, key, r == 0 ? set : NULL);
+	pc_record(pc, key, r);
 	hwloc_bitmap_free(set);
 }
 
@@ -53,25 +51,22 @@ static void probe_boost(struct probe_ctx *ctx, cJSON *cf, const cJSON *pols)
 	static const char *const paths[] = {
 		CPUFREQ "/boost", "/sys/devices/system/cpu/intel_pstate/no_turbo",
 	};
+	struct path_cxt pc;
 	size_t i;
 	uint64_t v;
 	int r = -ENOENT, agree = -1;
 	const cJSON *p;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, cf, "kernel.cpufreq");
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
-		r = kernel_read_u64(ctx, paths[i], &v);
+		r = pc_read_text_u64(&pc, &v, "%s", paths[i]);
 		if (r == -ENOENT)
 			continue;
 		if (r == 0 && v > 1)
 			r = -EINVAL;
-		if (r == 0) {
-			fj_bool_or_null(cf, "boost", i == 1 ? !v : (int)v);
-			fj_str_or_null(cf, "boost_source", paths[i]);
-			facts_evidence(&ctx->facts, "kernel.cpufreq.boost", paths[i]);
-		} else {
-			fj_bool_or_null(cf, "boost", -1);
-			fj_str_or_null(cf, "boost_source", paths[i]);
-			facts_gap_read(&ctx->facts, "kernel.cpufreq.boost", paths[i], r);
-		}
+		fj_bool_or_null(cf, "boost", r < 0 ? -1 : i == 1 ? !v : (int)v);
+		fj_str_or_null(cf, "boost_source", paths[i]);
+		pc_record(&pc, "boost", r);
 		return;
 	}
 	cJSON_ArrayForEach(p, pols) {
@@ -92,9 +87,9 @@ static void probe_boost(struct probe_ctx *ctx, cJSON *cf, const cJSON *pols)
 	}
 	fj_bool_or_null(cf, "boost", -1);
 	fj_str_or_null(cf, "boost_source", NULL);
-	facts_gap(&ctx->facts, "kernel.cpufreq.boost", "%s",
-		  agree == -3 ? "policies differ in boost" :
-		  "no boost control (" CPUFREQ "/boost, intel_pstate/no_turbo, policy*/boost)");
+	pc_gap(&pc, "boost", "%s",
+	       agree == -3 ? "policies differ in boost" :
+	       "no boost control (" CPUFREQ "/boost, intel_pstate/no_turbo, policy*/boost)");
 }
 
 static void no_cpufreq(struct probe_ctx *ctx, cJSON *cf)
@@ -119,58 +114,42 @@ static void no_cpufreq(struct probe_ctx *ctx, cJSON *cf)
 	facts_gap(&ctx->facts, "kernel.governor", "%s", why);
 }
 
-/* One cpufreq policy directory into a new object. */
+/* One cpufreq policy directory into a new object: an entry of
+ * kernel.cpufreq.policies, whose evidence and gaps are the list's. */
 static cJSON *read_policy(struct probe_ctx *ctx, const char *dir, uint64_t id, int *no_epp)
 {
 	cJSON *p = cJSON_CreateObject();
-	char *path, *s = NULL;
+	struct path_cxt pc;
+	char *s = NULL;
+	uint64_t b;
 	int r;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, "%s", dir);
+	pc_setobj_in(&pc, p, "kernel.cpufreq.policies");
 	fj_num(p, "id", (double)id);
-	path = xasprintf("%s/affected_cpus", dir);
-	cpus_fact(ctx, p, "cpus", path);
-	free(path);
-	path = xasprintf("%s/related_cpus", dir);
-	cpus_fact(ctx, p, "related_cpus", path);
-	free(path);
-	path = xasprintf("%s/scaling_driver", dir);
-	kernel_str_fact(ctx, p, "driver", "kernel.cpufreq.policies", path, NULL);
-	free(path);
-	path = xasprintf("%s/scaling_governor", dir);
-	kernel_str_fact(ctx, p, "governor", "kernel.cpufreq.policies", path, NULL);
-	free(path);
-	path = xasprintf("%s/energy_performance_preference", dir);
-	r = kernel_read_line(ctx, path, &s);
-	if (r == 0 && *s) {
-		fj_str_or_null(p, "epp", s);
-		facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
-	} else {
-		fj_str_or_null(p, "epp", NULL);
-		if (r == -ENOENT)
-			(*no_epp)++;
-		else
-			facts_gap_read(&ctx->facts, "kernel.cpufreq.policies", path, r ? r : -EINVAL);
-	}
+	cpus_fact(&pc, "cpus", "affected_cpus");
+	cpus_fact(&pc, "related_cpus", "related_cpus");
+	pc_text_fact(&pc, "driver", NULL, "scaling_driver");
+	pc_text_fact(&pc, "governor", NULL, "scaling_governor");
+	r = pc_read_text(&pc, &s, "energy_performance_preference");
+	if (r == 0 && !*s)
+		r = -EINVAL;
+	fj_str_or_null(p, "epp", r == 0 ? s : NULL);
+	if (r == -ENOENT)
+		(*no_epp)++;
+	else
+		pc_record(&pc, "epp", r);
 	free(s);
-	s = NULL;
-	free(path);
-	path = xasprintf("%s/scaling_max_freq", dir);
-	kernel_u64_fact(ctx, p, "max_mhz", "kernel.cpufreq.policies", path, 1e-3, NULL);
-	free(path);
-	path = xasprintf("%s/cpuinfo_max_freq", dir);
-	kernel_u64_fact(ctx, p, "cpuinfo_max_mhz", "kernel.cpufreq.policies", path, 1e-3, NULL);
-	free(path);
+	pc_text_u64_fact(&pc, "max_mhz", 1e-3, NULL, "scaling_max_freq");
+	pc_text_u64_fact(&pc, "cpuinfo_max_mhz", 1e-3, NULL, "cpuinfo_max_freq");
 	/* Per-policy boost (amd-pstate, newer kernels): only when present. */
-	path = xasprintf("%s/boost", dir);
-	{
-		uint64_t b;
-		r = kernel_read_u64(ctx, path, &b);
-		if (r == 0 && b <= 1) {
-			fj_bool_or_null(p, "boost", (int)b);
-			facts_evidence(&ctx->facts, "kernel.cpufreq.policies", path);
-		} else if (r != -ENOENT)
-			facts_gap_read(&ctx->facts, "kernel.cpufreq.policies", path, r ? r : -EINVAL);
-	}
-	free(path);
+	r = pc_read_text_u64(&pc, &b, "boost");
+	if (r == 0 && b > 1)
+		r = -EINVAL;
+	if (r == 0)
+		fj_bool_or_null(p, "boost", (int)b);
+	if (r != -ENOENT)
+		pc_record(&pc, "boost", r);
 	return p;
 }
 
@@ -220,7 +199,10 @@ void probe_cpufreq(struct probe_ctx *ctx)
 	int npol = 0, no_epp = 0;
 	const char *gov, *v;
 	char *s = NULL;
+	struct path_cxt pc;
 
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, cf, "kernel.cpufreq");
 	pols = cJSON_CreateArray();
 	if (sr_list(&ctx->sr, CPUFREQ, &names, &n) < 0)
 		n = 0;
@@ -251,23 +233,21 @@ void probe_cpufreq(struct probe_ctx *ctx)
 		v = agg(pols, "driver");
 		fj_str_or_null(cf, "driver", v);
 		if (!v)
-			facts_gap(&ctx->facts, "kernel.cpufreq.driver", "a policy's scaling_driver is unreadable");
+			pc_gap(&pc, "driver", "a policy's scaling_driver is unreadable");
 		gov = agg(pols, "governor");
 		fj_str_or_null(cf, "governor", gov);
 		fj_str_or_null(k, "governor", gov);
 		if (!gov) {
-			facts_gap(&ctx->facts, "kernel.cpufreq.governor", "a policy's scaling_governor is unreadable");
+			pc_gap(&pc, "governor", "a policy's scaling_governor is unreadable");
 			facts_gap(&ctx->facts, "kernel.governor", "a policy's scaling_governor is unreadable");
 		}
 		v = agg(pols, "epp");
 		fj_str_or_null(cf, "epp", v);
 		if (!v && no_epp == npol)
-			facts_gap(&ctx->facts, "kernel.cpufreq.epp",
-				  "no energy_performance_preference: the driver '%s' has none",
-				  fj_get_str(cf, "driver") ? fj_get_str(cf, "driver") : "?");
+			pc_gap(&pc, "epp", "no energy_performance_preference: the driver '%s' has none",
+			       fj_get_str(cf, "driver") ? fj_get_str(cf, "driver") : "?");
 		else if (!v)
-			facts_gap(&ctx->facts, "kernel.cpufreq.epp",
-				  "a policy's energy_performance_preference is unreadable");
+			pc_gap(&pc, "epp", "a policy's energy_performance_preference is unreadable");
 	}
 	probe_boost(ctx, cf, pols);
 
@@ -278,9 +258,9 @@ void probe_cpufreq(struct probe_ctx *ctx)
 			"/sys/devices/system/cpu/amd_pstate/status",
 		};
 		for (i = 0; i < ARRAY_SIZE(st); i++) {
-			if (kernel_read_line(ctx, st[i], &s) == 0 && *s) {
+			if (pc_read_text(&pc, &s, "%s", st[i]) == 0 && *s) {
 				fj_str_or_null(cf, "pstate_status", s);
-				facts_evidence(&ctx->facts, "kernel.cpufreq.pstate_status", st[i]);
+				pc_evidence(&pc, "pstate_status");
 				free(s);
 				break;
 			}
@@ -294,48 +274,48 @@ void probe_cpuidle(struct probe_ctx *ctx)
 {
 	cJSON *ci = facts_obj(&ctx->facts, "kernel.cpuidle"), *states, *deepest = NULL;
 	const char *dir = "/sys/devices/system/cpu/cpu0/cpuidle";
+	struct path_cxt pc;
 	char **names;
 	size_t n, i;
 	int r, no_disable = 0;
 
-	kernel_str_fact(ctx, ci, "driver", "kernel.cpuidle.driver",
-			"/sys/devices/system/cpu/cpuidle/current_driver", NULL);
-	r = sr_list(&ctx->sr, dir, &names, &n);
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, ci, "kernel.cpuidle");
+	pc_text_fact(&pc, "driver", NULL, "/sys/devices/system/cpu/cpuidle/current_driver");
+	r = pc_list(&pc, &names, &n, "%s", dir);
 	if (r < 0) {
 		fj_set(ci, "states", cJSON_CreateNull());
 		fj_set(ci, "deepest_state", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "kernel.cpuidle.deepest_state", "%s: %s", dir,
-			  r == -ENOENT ? "missing (no cpuidle driver)" : sr_reason(r));
+		pc_gap(&pc, "deepest_state", "%s: %s", dir,
+		       r == -ENOENT ? "missing (no cpuidle driver)" : sr_reason(r));
 		return;
 	}
 	states = cJSON_CreateArray();
 	for (i = 0; i < n; i++) {
 		uint64_t idx, dis = 0, lat = 0;
-		char *p, *name = NULL;
+		char *name = NULL;
+		struct path_cxt st;
 		cJSON *e;
 		int rd, rl, rn;
 		if (!str_startswith(names[i], "state") || parse_u64(names[i] + 5, &idx) < 0)
 			continue;
-		p = xasprintf("%s/%s/name", dir, names[i]);
-		rn = kernel_read_line(ctx, p, &name);
+		e = cJSON_CreateObject();
+		pc_init(&st, &ctx->sr, &ctx->facts);
+		pc_setdir(&st, "%s/%s", dir, names[i]);
+		pc_setobj_in(&st, e, "kernel.cpuidle.states");
+		rn = pc_read_text(&st, &name, "name");
 		if (rn == 0 && !*name)
 			rn = -EINVAL;
 		if (rn)
-			facts_gap_read(&ctx->facts, "kernel.cpuidle.states", p, rn);
-		free(p);
-		p = xasprintf("%s/%s/disable", dir, names[i]);
-		rd = kernel_read_u64(ctx, p, &dis);
+			pc_gap_read(&st, "name", rn);
+		rd = pc_read_text_u64(&st, &dis, "disable");
 		if (rd == -ENOENT)
 			no_disable++;
 		else if (rd)
-			facts_gap_read(&ctx->facts, "kernel.cpuidle.states", p, rd);
-		free(p);
-		p = xasprintf("%s/%s/latency", dir, names[i]);
-		rl = kernel_read_u64(ctx, p, &lat);
+			pc_gap_read(&st, "disabled", rd);
+		rl = pc_read_text_u64(&st, &lat, "latency");
 		if (rl)
-			facts_gap_read(&ctx->facts, "kernel.cpuidle.states", p, rl);
-		free(p);
-		e = cJSON_CreateObject();
+			pc_gap_read(&st, "latency_us", rl);
 		fj_num(e, "index", (double)idx);
 		fj_str_or_null(e, "name", rn == 0 ? name : NULL);
 		fj_num_or_null(e, "latency_us", rl == 0, (double)lat);
@@ -353,11 +333,11 @@ void probe_cpuidle(struct probe_ctx *ctx)
 	else if (no_disable) {
 		/* Kernels before 3.9 have no per-state 'disable'. */
 		fj_set(ci, "deepest_state", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "kernel.cpuidle.deepest_state",
-			  "%s/state*/disable: missing (old kernel or not captured), so which states are enabled is unknown", dir);
+		pc_gap(&pc, "deepest_state",
+		       "%s/state*/disable: missing (old kernel or not captured), so which states are enabled is unknown", dir);
 	} else {
 		fj_set(ci, "deepest_state", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "kernel.cpuidle.deepest_state", "%s: no enabled state read", dir);
+		pc_gap(&pc, "deepest_state", "%s: no enabled state read", dir);
 	}
-	facts_evidence(&ctx->facts, "kernel.cpuidle.deepest_state", dir);
+	pc_evidence_of(&pc, "deepest_state", dir);
 }

@@ -3,6 +3,7 @@
 #include "lib/facts.h"
 #include "probe/probe.h"
 #include "probe/kernel.h"
+#include "read/path.h"
 #include "lib/output.h"
 #include "lib/util.h"
 
@@ -28,27 +29,51 @@ static int thp_selected(const char *s, char **out)
 void probe_thp(struct probe_ctx *ctx)
 {
 	static const char *const keys[] = { "enabled", "defrag" };
-	cJSON *t = facts_obj(&ctx->facts, "kernel.thp");
+	struct path_cxt pc;
 	size_t i;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, "/sys/kernel/mm/transparent_hugepage");
+	pc_setobj(&pc, facts_obj(&ctx->facts, "kernel.thp"), "kernel.thp");
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		char *path = xasprintf("/sys/kernel/mm/transparent_hugepage/%s", keys[i]);
-		char *fact = xasprintf("kernel.thp.%s", keys[i]);
 		char *s = NULL, *sel = NULL;
-		int r = kernel_read_line(ctx, path, &s);
+		int r = pc_read_text(&pc, &s, "%s", keys[i]);
 		if (r == 0 && thp_selected(s, &sel) < 0)
 			r = -EINVAL;
-		fj_str_or_null(t, keys[i], r == 0 ? sel : NULL);
-		if (r == 0)
-			facts_evidence(&ctx->facts, fact, path);
-		else if (r == -EINVAL)
-			facts_gap(&ctx->facts, fact, "%s: unparsable (expected one [selected] value)", path);
+		fj_str_or_null(pc.obj, keys[i], r == 0 ? sel : NULL);
+		if (r == -EINVAL)
+			pc_gap(&pc, keys[i], "%s: unparsable (expected one [selected] value)", pc.path);
 		else
-			facts_gap_read(&ctx->facts, fact, path, r);
+			pc_record(&pc, keys[i], r);
 		free(s);
 		free(sel);
-		free(path);
-		free(fact);
 	}
+}
+
+/* "MemTotal:  123 kB" -> 123 (in kB).  0 or -ENOENT/-EINVAL. */
+static int meminfo_kb(const char *mi, const char *key, uint64_t *kb)
+{
+	size_t n = strlen(key);
+	const char *p = mi;
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == ':') {
+			char line[128];
+			size_t l = strcspn(p + n + 1, "\n");
+			if (l >= sizeof(line))
+				return -EINVAL;
+			memcpy(line, p + n + 1, l);
+			line[l] = '\0';
+			strtrim(line);
+			if (str_endswith(line, " kB"))
+				line[strlen(line) - 3] = '\0';
+			else
+				return -EINVAL;
+			return parse_u64(line, kb) == 0 && *kb <= UINT64_MAX / 1024 ? 0 : -EINVAL;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -ENOENT;
 }
 
 /* "hugepages-2048kB" -> 2048 */
@@ -75,7 +100,9 @@ static cJSON *hp_sizes(struct probe_ctx *ctx, const char *dir, const char *fact,
 	char **names;
 	size_t n, i;
 	cJSON *arr;
+	struct path_cxt pc;
 	int r = sr_list(&ctx->sr, dir, &names, &n);
+	pc_init(&pc, &ctx->sr, &ctx->facts);
 	*total_bytes = 0;
 	if (r < 0) {
 		facts_gap_read(&ctx->facts, fact, dir, r);
@@ -86,20 +113,17 @@ static cJSON *hp_sizes(struct probe_ctx *ctx, const char *dir, const char *fact,
 	for (i = 0; i < n; i++) {
 		uint64_t kb, nr;
 		cJSON *e;
-		char *p;
 		if (hp_dir_kb(names[i], &kb) < 0)
 			continue;
 		e = cJSON_CreateObject();
 		fj_num(e, "size_bytes", (double)kb * 1024);
-		p = xasprintf("%s/%s/nr_hugepages", dir, names[i]);
-		if (kernel_u64_fact(ctx, e, "total", fact, p, 1, &nr) == 0 && *total_bytes >= 0)
+		pc_setdir(&pc, "%s/%s", dir, names[i]);
+		pc_setobj_in(&pc, e, "%s", fact);
+		if (pc_text_u64_fact(&pc, "total", 1, &nr, "nr_hugepages") == 0 && *total_bytes >= 0)
 			*total_bytes += (double)nr * (double)kb * 1024;
 		else
 			*total_bytes = -1;
-		free(p);
-		p = xasprintf("%s/%s/free_hugepages", dir, names[i]);
-		kernel_u64_fact(ctx, e, "free", fact, p, 1, NULL);
-		free(p);
+		pc_text_u64_fact(&pc, "free", 1, NULL, "free_hugepages");
 		cJSON_AddItemToArray(arr, e);
 	}
 	sr_free_list(names, n);
@@ -117,7 +141,7 @@ void probe_hugepages(struct probe_ctx *ctx, const char *meminfo)
 	if (!meminfo) {
 		fj_num_or_null(h, "default_size_bytes", 0, 0);
 		facts_gap(&ctx->facts, "kernel.hugepages.default_size_bytes", "/proc/meminfo unreadable");
-	} else if (kernel_meminfo_kb(meminfo, "Hugepagesize", &kb) == 0) {
+	} else if (meminfo_kb(meminfo, "Hugepagesize", &kb) == 0) {
 		fj_num(h, "default_size_bytes", (double)kb * 1024);
 		facts_evidence(&ctx->facts, "kernel.hugepages.default_size_bytes", "/proc/meminfo");
 	} else {
@@ -184,7 +208,7 @@ void probe_swap(struct probe_ctx *ctx, const char *meminfo)
 	uint64_t kb;
 	int r, lineno = 0;
 
-	if (meminfo && kernel_meminfo_kb(meminfo, "SwapTotal", &kb) == 0) {
+	if (meminfo && meminfo_kb(meminfo, "SwapTotal", &kb) == 0) {
 		fj_num(s, "total_bytes", (double)kb * 1024);
 		facts_evidence(&ctx->facts, "kernel.swap.total_bytes", "/proc/meminfo");
 	} else {
@@ -193,7 +217,7 @@ void probe_swap(struct probe_ctx *ctx, const char *meminfo)
 	}
 
 	r = sr_read(&ctx->sr, "/proc/swaps", &buf, &len);
-	if (r == 0 && !kernel_is_text(buf, len))
+	if (r == 0 && !text_is_kernel(buf, len))
 		r = -EINVAL;
 	if (r < 0) {
 		fj_set(s, "devices", cJSON_CreateNull());
@@ -236,6 +260,7 @@ void probe_zswap(struct probe_ctx *ctx)
 {
 	cJSON *z = facts_obj(&ctx->facts, "kernel.zswap");
 	const char *dir = "/sys/module/zswap/parameters";
+	struct path_cxt pc;
 	char *s = NULL;
 	int r;
 	if (!sr_is_dir(&ctx->sr, dir)) {
@@ -246,17 +271,15 @@ void probe_zswap(struct probe_ctx *ctx)
 			  ctx->sr.live ? "kernel without zswap" : "kernel without zswap, or not captured");
 		return;
 	}
-	r = kernel_read_line(ctx, "/sys/module/zswap/parameters/enabled", &s);
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, "%s", dir);
+	pc_setobj(&pc, z, "kernel.zswap");
+	r = pc_read_text(&pc, &s, "enabled");
 	if (r == 0 && strcmp(s, "Y") && strcmp(s, "N") && strcmp(s, "1") && strcmp(s, "0"))
 		r = -EINVAL;
 	fj_bool_or_null(z, "enabled", r == 0 ? (!strcmp(s, "Y") || !strcmp(s, "1")) : -1);
-	if (r == 0)
-		facts_evidence(&ctx->facts, "kernel.zswap.enabled", "/sys/module/zswap/parameters/enabled");
-	else
-		facts_gap_read(&ctx->facts, "kernel.zswap.enabled", "/sys/module/zswap/parameters/enabled", r);
+	pc_record(&pc, "enabled", r);
 	free(s);
-	kernel_str_fact(ctx, z, "compressor", "kernel.zswap.compressor",
-			"/sys/module/zswap/parameters/compressor", NULL);
-	kernel_u64_fact(ctx, z, "max_pool_percent", "kernel.zswap.max_pool_percent",
-			"/sys/module/zswap/parameters/max_pool_percent", 1, NULL);
+	pc_text_fact(&pc, "compressor", NULL, "compressor");
+	pc_text_u64_fact(&pc, "max_pool_percent", 1, NULL, "max_pool_percent");
 }

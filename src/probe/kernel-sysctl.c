@@ -3,6 +3,7 @@
 #include "lib/facts.h"
 #include "probe/probe.h"
 #include "probe/kernel.h"
+#include "read/path.h"
 #include "lib/output.h"
 #include "lib/util.h"
 
@@ -170,7 +171,7 @@ void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name)
 		}
 	}
 	r = sr_read(&ctx->sr, path, &buf, &len);
-	if (r == 0 && !kernel_is_text(buf, len))
+	if (r == 0 && !text_is_kernel(buf, len))
 		r = -EINVAL;
 	if (r == 0) {
 		strsquash(buf);

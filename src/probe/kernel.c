@@ -5,6 +5,7 @@
 #include "probe/probe.h"
 #include "probe/cmdline.h"
 #include "probe/kernel.h"
+#include "read/path.h"
 #include "lib/output.h"
 #include "lib/util.h"
 
@@ -24,7 +25,7 @@ static void probe_cmdline(struct probe_ctx *ctx)
 	size_t len;
 	struct cmdline cl;
 	int r = sr_read(&ctx->sr, "/proc/cmdline", &buf, &len);
-	if (r == 0 && (!kernel_is_text(buf, len) || len > 65536))
+	if (r == 0 && (!text_is_kernel(buf, len) || len > 65536))
 		r = -EINVAL;
 	if (r == 0)
 		buf[strcspn(buf, "\n")] = '\0';
@@ -57,7 +58,7 @@ static void probe_cgroup(struct probe_ctx *ctx)
 	int r, v1 = 0, v2root = 0, v2other = 0;
 
 	r = sr_read(&ctx->sr, "/sys/fs/cgroup/cgroup.controllers", &buf, NULL);
-	if (r == 0 && kernel_is_text(buf, strlen(buf))) {
+	if (r == 0 && text_is_kernel(buf, strlen(buf))) {
 		fj_num(k, "cgroup_version", 2);
 		fj_str_or_null(k, "cgroup_mode", "unified");
 		ctl = cJSON_CreateArray();
@@ -338,22 +339,16 @@ static void probe_irqbalance(struct probe_ctx *ctx)
 /* kernel.version (osrelease) and kernel.version_full (/proc/version). */
 static void probe_version(struct probe_ctx *ctx, cJSON *k)
 {
+	struct path_cxt pc;
 	char *buf = NULL;
-	size_t len;
 	int r;
 
-	kernel_str_fact(ctx, k, "version", "kernel.version", "/proc/sys/kernel/osrelease", NULL);
-	r = sr_read(&ctx->sr, "/proc/version", &buf, &len);
-	if (r == 0 && !kernel_is_text(buf, len))
-		r = -EINVAL;
-	if (r == 0) {
-		buf[strcspn(buf, "\n")] = '\0';
-		fj_str_or_null(k, "version_full", strsquash(buf));
-		facts_evidence(&ctx->facts, "kernel.version_full", "/proc/version");
-	} else {
-		fj_str_or_null(k, "version_full", NULL);
-		facts_gap_read(&ctx->facts, "kernel.version_full", "/proc/version", r);
-	}
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, k, "kernel");
+	pc_text_fact(&pc, "version", NULL, "/proc/sys/kernel/osrelease");
+	r = pc_read_text(&pc, &buf, "/proc/version");
+	fj_str_or_null(k, "version_full", r == 0 ? buf : NULL);
+	pc_record(&pc, "version_full", r);
 	free(buf);
 }
 
@@ -366,7 +361,7 @@ static char *read_meminfo(struct probe_ctx *ctx)
 
 	if (sr_read(&ctx->sr, "/proc/meminfo", &meminfo, &len) < 0) {
 		meminfo = NULL;
-	} else if (!kernel_is_text(meminfo, len)) {
+	} else if (!text_is_kernel(meminfo, len)) {
 		free(meminfo);
 		meminfo = NULL;
 	}
@@ -376,6 +371,7 @@ static char *read_meminfo(struct probe_ctx *ctx)
 int probe_kernel(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
+	struct path_cxt pc;
 	char *meminfo;
 
 	probe_version(ctx, k);
@@ -391,10 +387,11 @@ int probe_kernel(struct probe_ctx *ctx)
 	probe_cpufreq(ctx);
 	probe_cpuidle(ctx);
 	probe_cgroup(ctx);
-	kernel_str_fact(ctx, k, "clocksource", "kernel.clocksource",
-			"/sys/devices/system/clocksource/clocksource0/current_clocksource", NULL);
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, k, "kernel");
+	pc_text_fact(&pc, "clocksource", NULL, "/sys/devices/system/clocksource/clocksource0/current_clocksource");
 	probe_irqbalance(ctx);
 	/* tuned's running profile(s), words (plan --format tuned includes them). */
-	kernel_str_fact(ctx, k, "tuned_profile", "kernel.tuned_profile", "/etc/tuned/active_profile", NULL);
+	pc_text_fact(&pc, "tuned_profile", NULL, "/etc/tuned/active_profile");
 	return 0;
 }

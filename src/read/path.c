@@ -278,6 +278,90 @@ int pc_list_fact(struct path_cxt *pc, const char *key, hwloc_bitmap_t keep, cons
 
 
 /* Added for the kernel, host and process probes. */
+int text_is_kernel(const char *s, size_t len)
+{
+	size_t i;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
+/* pc_read_text() of pc->path, named already. */
+static int read_text(struct path_cxt *pc, char **out)
+{
+	char *b;
+	size_t len;
+	int r = sr_read(pc->sr, pc->path, &b, &len);
+	if (r < 0)
+		return r;
+	if (!text_is_kernel(b, len)) {
+		free(b);
+		return -EINVAL;
+	}
+	b[strcspn(b, "\n")] = '\0';
+	strsquash(b);
+	*out = b;
+	return 0;
+}
+
+static int read_text_u64(struct path_cxt *pc, uint64_t *v)
+{
+	char *s;
+	int r = read_text(pc, &s);
+	if (r < 0)
+		return r;
+	r = parse_u64(s, v);
+	free(s);
+	return r;
+}
+
+int pc_read_text(struct path_cxt *pc, char **out, const char *fmt, ...)
+{
+	PC_NAMED(pc, fmt);
+	return read_text(pc, out);
+}
+
+int pc_read_text_u64(struct path_cxt *pc, uint64_t *v, const char *fmt, ...)
+{
+	PC_NAMED(pc, fmt);
+	return read_text_u64(pc, v);
+}
+
+int pc_text_fact(struct path_cxt *pc, const char *key, char **keep, const char *fmt, ...)
+{
+	char *s = NULL;
+	int r;
+	PC_NAME_OR(pc, fmt, r);
+	if (r == 0)
+		r = read_text(pc, &s);
+	if (r == 0 && !*s)
+		r = -EINVAL;
+	if (pc->obj)
+		fj_str_or_null(pc->obj, key, r == 0 ? s : NULL);
+	if (keep && r == 0)
+		*keep = s;
+	else
+		free(s);
+	return pc_record(pc, key, r);
+}
+
+int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_t *keep,
+		     const char *fmt, ...)
+{
+	uint64_t v = 0;
+	int r;
+	PC_NAME_OR(pc, fmt, r);
+	if (r == 0)
+		r = read_text_u64(pc, &v);
+	if (pc->obj)
+		fj_num_or_null(pc->obj, key, r == 0, (double)v * scale);
+	if (keep)
+		*keep = v;
+	return pc_record(pc, key, r);
+}
 
 
 /* Added for the memory, PCI and NUMA probes. */

@@ -110,6 +110,20 @@ void fj_list(cJSON *obj, const char *key, hwloc_const_bitmap_t set);
 
 
 /* Added for the kernel, host and process probes. */
+/* Text as the kernel prints it: printable ASCII and white space only. */
+int text_is_kernel(const char *s, size_t len);
+/* The first line of a file, white space squashed, refused (-EINVAL) when
+ * any byte of the file is not such text (a NUL would hide the rest);
+ * malloc'd.  pc_read_text_u64(): that line as a decimal number. */
+int pc_read_text(struct path_cxt *pc, char **out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pc_read_text_u64(struct path_cxt *pc, uint64_t *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* pc_str_fact() and pc_u64_fact() reading the file as pc_read_text() does. */
+int pc_text_fact(struct path_cxt *pc, const char *key, char **keep, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_t *keep,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 
 /* Added for the memory, PCI and NUMA probes. */
