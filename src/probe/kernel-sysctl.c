@@ -36,11 +36,6 @@ const char *const kernel_sysctls[] = {
 
 #define SYSCTL_MAX_VALUE 4096
 
-static char *sysctl_fact(const char *name)
-{
-	return xasprintf("kernel.sysctl.\"%s\"", name);
-}
-
 /* "net.ipv4.conf.eth0/1.rp_filter" -> "/proc/sys/net/ipv4/conf/eth0.1/rp_filter";
  * NULL for a name that is not one (it could leave /proc/sys). */
 static char *sysctl_path(const char *name)
@@ -124,16 +119,18 @@ static char *probe_netns(struct probe_ctx *ctx)
 	int first = !cJSON_GetObjectItemCaseSensitive(k, "netns");
 	char *own, *host, *why = netns_not_host(ctx, &own, &host, first);
 	if (first) {
-		cJSON *ns = facts_obj(&ctx->facts, "kernel.netns");
-		fj_str_or_null(ns, "own", own);
-		fj_str_or_null(ns, "host", host);
-		fj_bool_or_null(ns, "is_host", !why ? 1 : own && host ? 0 : -1);
+		struct path_cxt pc;
+		pc_init(&pc, &ctx->sr, &ctx->facts);
+		pc_setobj(&pc, facts_obj(&ctx->facts, "kernel.netns"), "kernel.netns");
+		fj_str_or_null(pc.obj, "own", own);
+		fj_str_or_null(pc.obj, "host", host);
+		fj_bool_or_null(pc.obj, "is_host", !why ? 1 : own && host ? 0 : -1);
 		if (why && !(own && host))
-			facts_gap(&ctx->facts, "kernel.netns.is_host", "%s", why);
+			pc_gap(&pc, "is_host", "%s", why);
 		else {
-			facts_evidence(&ctx->facts, "kernel.netns.is_host", "/proc/self/ns/net");
+			pc_evidence_of(&pc, "is_host", "/proc/self/ns/net");
 			if (host)
-				facts_evidence(&ctx->facts, "kernel.netns.is_host", "/proc/1/ns/net");
+				pc_evidence_of(&pc, "is_host", "/proc/1/ns/net");
 		}
 	}
 	free(own);
@@ -143,57 +140,54 @@ static char *probe_netns(struct probe_ctx *ctx)
 
 void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name)
 {
-	struct facts *f = &ctx->facts;
-	cJSON *sys = facts_obj(f, "kernel.sysctl");
-	char *fact = sysctl_fact(name), *path, *buf = NULL;
+	cJSON *sys = facts_obj(&ctx->facts, "kernel.sysctl");
+	struct path_cxt pc;
+	char *path, *buf = NULL;
 	size_t len = 0;
 	int r;
 
-	if (cJSON_GetObjectItemCaseSensitive(sys, name)) {
-		free(fact);
+	if (cJSON_GetObjectItemCaseSensitive(sys, name))
 		return;
-	}
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, sys, "kernel.sysctl");
 	path = sysctl_path(name);
 	if (!path) {
-		facts_gap(f, fact, "'%s' is not a sysctl name", name);
-		free(fact);
+		pc_gap(&pc, name, "'%s' is not a sysctl name", name);
 		return;
 	}
 	if (!strncmp(name, "net.", 4)) {
 		char *why = probe_netns(ctx);
 		if (why) {
 			fj_str_or_null(sys, name, NULL);
-			facts_gap(f, fact, "%s: not read: net.* sysctls belong to a network namespace, and %s", path, why);
+			pc_gap(&pc, name, "%s: not read: net.* sysctls belong to a network namespace, and %s", path, why);
 			free(why);
 			free(path);
-			free(fact);
 			return;
 		}
 	}
-	r = sr_read(&ctx->sr, path, &buf, &len);
+	r = pc_read(&pc, &buf, &len, "%s", path);
 	if (r == 0 && !text_is_kernel(buf, len))
 		r = -EINVAL;
 	if (r == 0) {
 		strsquash(buf);
 		if (strlen(buf) > SYSCTL_MAX_VALUE) {
 			fj_str_or_null(sys, name, NULL);
-			facts_gap(f, fact, "%s: value longer than %d bytes", path, SYSCTL_MAX_VALUE);
+			pc_gap(&pc, name, "%s: value longer than %d bytes", path, SYSCTL_MAX_VALUE);
 		} else {
 			fj_str_or_null(sys, name, buf);
-			facts_evidence(f, fact, path);
+			pc_evidence(&pc, name);
 		}
 	} else if (r == -ENOENT || r == -ENOTDIR) {
 		/* Absent: the kernel has no such key (or the capture lacks it). */
-		facts_gap(f, fact, "%s: missing (%s)", path,
-			  ctx->sr.live ? "this kernel has no such sysctl"
-				       : "not in this kernel or not in the capture");
+		pc_gap(&pc, name, "%s: missing (%s)", path,
+		       ctx->sr.live ? "this kernel has no such sysctl"
+				    : "not in this kernel or not in the capture");
 	} else {
 		fj_str_or_null(sys, name, NULL);
-		facts_gap_read(f, fact, path, r);
+		pc_gap_read(&pc, name, r);
 	}
 	free(buf);
 	free(path);
-	free(fact);
 }
 
 void probe_sysctls(struct probe_ctx *ctx)
@@ -209,21 +203,24 @@ void probe_numa_balancing(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
 	const char *v = fj_get_str(facts_obj(&ctx->facts, "kernel.sysctl"), "kernel.numa_balancing");
+	struct path_cxt pc;
 	uint64_t n;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, k, "kernel");
+	pc_name(&pc, "/proc/sys/kernel/numa_balancing");
 	if (!v) {
 		fj_str_or_null(k, "numa_balancing", NULL);
-		facts_gap(&ctx->facts, "kernel.numa_balancing",
-			  "kernel.numa_balancing unknown (see kernel.sysctl.\"kernel.numa_balancing\"): "
-			  "no automatic NUMA balancing in this kernel, or unreadable");
+		pc_gap(&pc, "numa_balancing",
+		       "kernel.numa_balancing unknown (see kernel.sysctl.\"kernel.numa_balancing\"): "
+		       "no automatic NUMA balancing in this kernel, or unreadable");
 		return;
 	}
 	/* 0 off; 1 normal balancing, 2 memory tiering (bits): on. */
 	if (parse_u64(v, &n) < 0 || n > 3) {
 		fj_str_or_null(k, "numa_balancing", NULL);
-		facts_gap(&ctx->facts, "kernel.numa_balancing",
-			  "/proc/sys/kernel/numa_balancing: unparsable ('%s', expected 0 to 3)", v);
+		pc_gap(&pc, "numa_balancing", "%s: unparsable ('%s', expected 0 to 3)", pc.path, v);
 		return;
 	}
 	fj_str_or_null(k, "numa_balancing", n ? "on" : "off");
-	facts_evidence(&ctx->facts, "kernel.numa_balancing", "/proc/sys/kernel/numa_balancing");
+	pc_evidence(&pc, "numa_balancing");
 }

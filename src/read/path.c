@@ -83,6 +83,8 @@ const char *pc_fact(struct path_cxt *pc, const char *key)
 {
 	if (pc->whole)
 		snprintf(pc->fact, sizeof(pc->fact), "%s", pc->at);
+	else if (strchr(key, '.'))   /* a key with dots of its own: kernel.sysctl."vm.swappiness" */
+		snprintf(pc->fact, sizeof(pc->fact), "%s%s\"%s\"", pc->at, pc->at[0] ? "." : "", key);
 	else
 		snprintf(pc->fact, sizeof(pc->fact), "%s%s%s", pc->at, pc->at[0] ? "." : "", key);
 	return pc->fact;

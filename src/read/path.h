@@ -49,8 +49,9 @@ void pc_setobj_in(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 
 /* The path of a file named printf-style (into pc->path, returned). */
 const char *pc_name(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The fact path of a member: "<at>.<key>", or "<at>" after pc_setobj_in()
- * (into pc->fact, returned). */
+/* The fact path of a member: "<at>.<key>" ("<at>.\"<key>\"" for a key with
+ * dots of its own, as kernel.sysctl."vm.swappiness"), or "<at>" after
+ * pc_setobj_in() (into pc->fact, returned). */
 const char *pc_fact(struct path_cxt *pc, const char *key);
 
 /* Reads, as the sr_* functions of the same names (sysroot.h). */
