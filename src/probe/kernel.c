@@ -21,43 +21,50 @@
 static void probe_cmdline(struct probe_ctx *ctx)
 {
 	cJSON *c = facts_obj(&ctx->facts, "kernel.cmdline");
+	struct path_cxt pc;
 	char *buf = NULL;
 	size_t len;
 	struct cmdline cl;
-	int r = sr_read(&ctx->sr, "/proc/cmdline", &buf, &len);
+	int r;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, c, "kernel.cmdline");
+	r = pc_read(&pc, &buf, &len, "/proc/cmdline");
 	if (r == 0 && (!text_is_kernel(buf, len) || len > 65536))
 		r = -EINVAL;
-	if (r == 0)
-		buf[strcspn(buf, "\n")] = '\0';
 	if (r < 0) {
 		fj_str_or_null(c, "raw", NULL);
 		fj_set(c, "params", cJSON_CreateNull());
+		pc_setobj(&pc, c, "kernel");
 		if (r == -EINVAL)
-			facts_gap(&ctx->facts, "kernel.cmdline", "/proc/cmdline: unparsable (not one line of text)");
+			pc_gap(&pc, "cmdline", "%s: unparsable (not one line of text)", pc.path);
 		else
-			facts_gap_read(&ctx->facts, "kernel.cmdline", "/proc/cmdline", r);
+			pc_gap_read(&pc, "cmdline", r);
 		free(buf);
 		return;
 	}
+	buf[strcspn(buf, "\n")] = '\0';
 	strtrim(buf);
 	fj_str_or_null(c, "raw", buf);
 	cmdline_parse(buf, &cl);
 	fj_set(c, "params", cmdline_params_json(&cl));
 	if (cl.unbalanced)
-		facts_gap(&ctx->facts, "kernel.cmdline.params",
-			  "/proc/cmdline: a quote is never closed (read as the kernel does: to the end)");
+		pc_gap(&pc, "params", "%s: a quote is never closed (read as the kernel does: to the end)", pc.path);
 	cmdline_free(&cl);
-	facts_evidence(&ctx->facts, "kernel.cmdline", "/proc/cmdline");
+	pc_setobj(&pc, c, "kernel");
+	pc_evidence(&pc, "cmdline");
 	free(buf);
 }
 
 static void probe_cgroup(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel"), *ctl;
+	struct path_cxt pc;
 	char *buf = NULL, *line, *save = NULL, *tok;
 	int r, v1 = 0, v2root = 0, v2other = 0;
 
-	r = sr_read(&ctx->sr, "/sys/fs/cgroup/cgroup.controllers", &buf, NULL);
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, k, "kernel");
+	r = pc_read(&pc, &buf, NULL, "/sys/fs/cgroup/cgroup.controllers");
 	if (r == 0 && text_is_kernel(buf, strlen(buf))) {
 		fj_num(k, "cgroup_version", 2);
 		fj_str_or_null(k, "cgroup_mode", "unified");
@@ -65,14 +72,13 @@ static void probe_cgroup(struct probe_ctx *ctx)
 		for (tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save))
 			cJSON_AddItemToArray(ctl, cJSON_CreateString(tok));
 		fj_set(k, "cgroup_controllers", ctl);
-		facts_evidence(&ctx->facts, "kernel.cgroup_version", "/sys/fs/cgroup/cgroup.controllers");
+		pc_evidence(&pc, "cgroup_version");
 		free(buf);
 		return;
 	}
 	free(buf);
 	buf = NULL;
-	r = sr_read(&ctx->sr, "/proc/mounts", &buf, NULL);
-	if (r == 0) {
+	if (pc_read(&pc, &buf, NULL, "/proc/mounts") == 0) {
 		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			char dev[256], mnt[1024], type[64];
 			if (sscanf(line, "%255s %1023s %63s", dev, mnt, type) != 3)
@@ -91,20 +97,19 @@ static void probe_cgroup(struct probe_ctx *ctx)
 		fj_num(k, "cgroup_version", v2root ? 2 : 1);
 		fj_str_or_null(k, "cgroup_mode", v2root ? "unified" : v2other ? "hybrid" : "legacy");
 		fj_set(k, "cgroup_controllers", cJSON_CreateNull());
-		facts_evidence(&ctx->facts, "kernel.cgroup_version", "/proc/mounts");
+		pc_evidence(&pc, "cgroup_version");
 		if (v2root)
-			facts_gap(&ctx->facts, "kernel.cgroup_controllers",
-				  "/sys/fs/cgroup/cgroup.controllers: %s", sr_reason(r ? r : -ENOENT));
+			pc_gap(&pc, "cgroup_controllers", "/sys/fs/cgroup/cgroup.controllers: %s",
+			       sr_reason(r ? r : -ENOENT));
 		else
-			facts_gap(&ctx->facts, "kernel.cgroup_controllers",
-				  "cgroup v1 (%s): no /sys/fs/cgroup/cgroup.controllers", v2other ? "hybrid" : "legacy");
+			pc_gap(&pc, "cgroup_controllers", "cgroup v1 (%s): no /sys/fs/cgroup/cgroup.controllers",
+			       v2other ? "hybrid" : "legacy");
 		return;
 	}
 	fj_set(k, "cgroup_version", cJSON_CreateNull());
 	fj_str_or_null(k, "cgroup_mode", NULL);
 	fj_set(k, "cgroup_controllers", cJSON_CreateNull());
-	facts_gap(&ctx->facts, "kernel.cgroup_version",
-		  "neither /sys/fs/cgroup/cgroup.controllers nor a cgroup mount in /proc/mounts");
+	pc_gap(&pc, "cgroup_version", "neither /sys/fs/cgroup/cgroup.controllers nor a cgroup mount in /proc/mounts");
 }
 
 /* 1 if live process pid is named "irqbalance" (its /proc/PID/comm), read
