@@ -1,6 +1,7 @@
 /* probe/host.c - host identity: name, kernel, architecture, when, as whom */
 #include "config.h"
 #include "probe/probe.h"
+#include "read/path.h"
 #include "lib/output.h"
 #include "read/smbios.h"
 #include "lib/util.h"
@@ -288,21 +289,23 @@ static void probe_virt(struct probe_ctx *ctx, const char *arch, const char *ci)
 	struct facts *f = &ctx->facts;
 	cJSON *h = facts_obj(f, "host");
 	struct witness w = { -1, NULL, NULL };
+	struct path_cxt pc;
 	char *v[ARRAY_SIZE(dmi)] = { NULL }, *hv = NULL, *owned = NULL, *owned2 = NULL, *rel = NULL;
 	int flag = -1, dmi_ok = 0;
 	size_t i;
 
 	if (arch && (!strcmp(arch, "x86_64") || !strcmp(arch, "i686") || !strcmp(arch, "i386")))
 		flag = cpu_flag(ci);
+	pc_init(&pc, sr, f);
+	pc_setobj(&pc, h, "host");
+	pc_setdir(&pc, "/sys/class/dmi/id");
 	for (i = 0; i < ARRAY_SIZE(dmi); i++) {
-		char *p = xasprintf("/sys/class/dmi/id/%s", dmi[i]);
-		if (sr_read_str(sr, p, &v[i]) == 0 && *v[i])
+		if (pc_read_str(&pc, &v[i], "%s", dmi[i]) == 0 && *v[i])
 			dmi_ok = 1;
 		else {
 			free(v[i]);
 			v[i] = NULL;
 		}
-		free(p);
 	}
 	/* Witnesses that name the hypervisor, most specific first. */
 	if (sr_read_str(sr, "/proc/sys/kernel/osrelease", &rel) == 0 && strstr(rel, "Microsoft"))
@@ -331,18 +334,17 @@ static void probe_virt(struct probe_ctx *ctx, const char *arch, const char *ci)
 	if (w.guest == 1 && !w.name && flag == 1) {
 		/* The flag says a guest; the clock source may name it. */
 		char *cs = NULL;
-		if (sr_read_str(sr, "/sys/devices/system/clocksource/clocksource0/available_clocksource", &cs) == 0) {
+		if (pc_read_str(&pc, &cs, "/sys/devices/system/clocksource/clocksource0/available_clocksource") == 0) {
 			const char *n = word_in(cs, "kvm-clock") ? "KVM" : word_in(cs, "xen") ? "Xen"
 				      : strstr(cs, "hyperv_clocksource") ? "Microsoft Hyper-V" : NULL;
 			if (n) {
 				w.name = n;
-				facts_evidence(f, "host.hypervisor",
-					       "/sys/devices/system/clocksource/clocksource0/available_clocksource");
+				pc_evidence(&pc, "hypervisor");
 			}
 		}
 		free(cs);
 	} else if (w.guest == 1 && w.name)
-		facts_evidence(f, "host.hypervisor", w.src);
+		pc_evidence_of(&pc, "hypervisor", w.src);
 	if (w.guest == 1 && flag == 0 && strcmp(w.src, "/proc/cpuinfo"))
 		facts_conflict(f, "host.virtualized", w.src, "/proc/cpuinfo",
 			       "%s shows a guest (%s), but the CPU has no hypervisor flag", w.src,
@@ -351,14 +353,14 @@ static void probe_virt(struct probe_ctx *ctx, const char *arch, const char *ci)
 	fj_bool_or_null(h, "virtualized", w.guest);
 	fj_str_or_null(h, "hypervisor", w.guest == 1 ? w.name : NULL);
 	if (w.guest < 0)
-		facts_gap(f, "host.virtualized", "no witness: no x86 hypervisor CPU flag to read, no DMI "
-			  "(/sys/class/dmi/id), /sys/hypervisor, device tree, /proc/sysinfo, hypervisor "
-			  "PCI vendor or container marker");
+		pc_gap(&pc, "virtualized", "no witness: no x86 hypervisor CPU flag to read, no DMI "
+		       "(/sys/class/dmi/id), /sys/hypervisor, device tree, /proc/sysinfo, hypervisor "
+		       "PCI vendor or container marker");
 	else
-		facts_evidence(f, "host.virtualized", w.src);
+		pc_evidence_of(&pc, "virtualized", w.src);
 	if (w.guest == 1 && !w.name)
-		facts_gap(f, "host.hypervisor", "virtualized (%s), but no DMI vendor, /sys/hypervisor, "
-			  "device tree, /proc/sysinfo, PCI vendor or clock source names the hypervisor", w.src);
+		pc_gap(&pc, "hypervisor", "virtualized (%s), but no DMI vendor, /sys/hypervisor, "
+		       "device tree, /proc/sysinfo, PCI vendor or clock source names the hypervisor", w.src);
 	for (i = 0; i < ARRAY_SIZE(dmi); i++)
 		free(v[i]);
 	free(hv);
@@ -369,24 +371,8 @@ static void probe_virt(struct probe_ctx *ctx, const char *arch, const char *ci)
 	free(owned2);
 }
 
-/* host.KEY (fact) from a one-line file, or null with a gap. */
-static void proc_string(struct probe_ctx *ctx, cJSON *h, const char *key, const char *fact,
-			const char *path)
-{
-	char *s = NULL;
-	int r = sr_read_str(&ctx->sr, path, &s);
-	if (r == 0 && *s) {
-		fj_str_or_null(h, key, s);
-		facts_evidence(&ctx->facts, fact, path);
-	} else {
-		fj_str_or_null(h, key, NULL);
-		facts_gap_read(&ctx->facts, fact, path, r ? r : -22);
-	}
-	free(s);
-}
-
 /* host.arch: uname live; a sysroot's own word, else its cpuinfo. */
-static void host_arch(struct probe_ctx *ctx, cJSON *h)
+static void host_arch(struct probe_ctx *ctx, struct path_cxt *pc, cJSON *h)
 {
 	struct sysroot *sr = &ctx->sr;
 	char *s = NULL;
@@ -412,13 +398,13 @@ static void host_arch(struct probe_ctx *ctx, cJSON *h)
 		}
 		fj_str_or_null(h, "arch", a);
 		if (!a)
-			facts_gap(&ctx->facts, "host.arch", "the sysroot names no architecture and /proc/cpuinfo does not tell");
+			pc_gap(pc, "arch", "the sysroot names no architecture and /proc/cpuinfo does not tell");
 	}
 	free(s);
 }
 
 /* host.sysroot, collected_at and root: this run's, or the snapshot's. */
-static void host_capture(struct probe_ctx *ctx, cJSON *h)
+static void host_capture(struct probe_ctx *ctx, struct path_cxt *pc, cJSON *h)
 {
 	struct sysroot *sr = &ctx->sr;
 	char *s = NULL, when[32];
@@ -430,14 +416,14 @@ static void host_capture(struct probe_ctx *ctx, cJSON *h)
 			fj_str_or_null(h, "collected_at", s);
 		else {
 			fj_str_or_null(h, "collected_at", NULL);
-			facts_gap(&ctx->facts, "host.collected_at", "/nodeaudit/collected_at: not an RFC 3339 UTC "
-				  "time (YYYY-MM-DDTHH:MM:SSZ)");
+			pc_gap(pc, "collected_at", "/nodeaudit/collected_at: not an RFC 3339 UTC "
+			       "time (YYYY-MM-DDTHH:MM:SSZ)");
 		}
 	} else if (*when)
 		fj_str_or_null(h, "collected_at", when);
 	else {
 		fj_str_or_null(h, "collected_at", NULL);
-		facts_gap(&ctx->facts, "host.collected_at", "the clock is past the year 9999");
+		pc_gap(pc, "collected_at", "the clock is past the year 9999");
 	}
 	free(s);
 	s = NULL;
@@ -454,12 +440,15 @@ int probe_host(struct probe_ctx *ctx)
 {
 	struct facts *f = &ctx->facts;
 	cJSON *h = facts_obj(f, "host");
+	struct path_cxt pc;
 	const char *ci = NULL;
 
-	proc_string(ctx, h, "hostname", "host.hostname", "/proc/sys/kernel/hostname");
-	proc_string(ctx, h, "kernel", "host.kernel", "/proc/sys/kernel/osrelease");
-	host_arch(ctx, h);
-	host_capture(ctx, h);
+	pc_init(&pc, &ctx->sr, f);
+	pc_setobj(&pc, h, "host");
+	pc_str_fact(&pc, "hostname", NULL, "/proc/sys/kernel/hostname");
+	pc_str_fact(&pc, "kernel", NULL, "/proc/sys/kernel/osrelease");
+	host_arch(ctx, &pc, h);
+	host_capture(ctx, &pc, h);
 	/* Here, not in the CPU probe: the host probe always runs, so --only
 	 * does not change what the memory and PCI probes see. */
 	if (sr_read_view(&ctx->sr, "/proc/cpuinfo", &ci, NULL) < 0)
