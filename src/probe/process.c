@@ -6,6 +6,7 @@
  * container, under the unit), it describes theirs. */
 #include "config.h"
 #include "probe/probe.h"
+#include "read/path.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -45,30 +46,30 @@ static int limit_row(const char *text, const char *name, cJSON *j)
 static void probe_limits(struct probe_ctx *ctx)
 {
 	cJSON *l = facts_obj(&ctx->facts, "process.limits");
+	struct path_cxt pc;
 	char *buf = NULL;
-	int r = sr_read(&ctx->sr, "/proc/self/limits", &buf, NULL);
+	int r;
 	static const struct { const char *key, *row; } rows[] = {
 		{ "memlock", "Max locked memory" },
 		{ "nofile", "Max open files" },
 	};
 	size_t i;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, l, "process.limits");
+	r = pc_read(&pc, &buf, NULL, "/proc/self/limits");
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		cJSON *j = cJSON_CreateObject();
 		if (r == 0 && limit_row(buf, rows[i].row, j) == 0) {
-			char path[64];
 			cJSON_AddItemToObject(l, rows[i].key, j);
-			snprintf(path, sizeof(path), "process.limits.%s", rows[i].key);
-			facts_evidence(&ctx->facts, path, "/proc/self/limits");
+			pc_evidence(&pc, rows[i].key);
 			continue;
 		}
 		cJSON_Delete(j);
 		fj_set(l, rows[i].key, cJSON_CreateNull());
 		if (r < 0)
-			facts_gap_read(&ctx->facts, i ? "process.limits.nofile" : "process.limits.memlock",
-				       "/proc/self/limits", r);
+			pc_gap_read(&pc, rows[i].key, r);
 		else
-			facts_gap(&ctx->facts, i ? "process.limits.nofile" : "process.limits.memlock",
-				  "/proc/self/limits: no well-formed '%s' row", rows[i].row);
+			pc_gap(&pc, rows[i].key, "%s: no well-formed '%s' row", pc.path, rows[i].row);
 	}
 	free(buf);
 }
@@ -84,19 +85,23 @@ static void probe_caps(struct probe_ctx *ctx)
 		{ "sys_admin", 21 },
 	};
 	cJSON *c = facts_obj(&ctx->facts, "process.capabilities");
+	struct path_cxt pc;
 	char *buf = NULL, *p;
 	unsigned long long eff;
 	size_t i;
-	int r = sr_read(&ctx->sr, "/proc/self/status", &buf, NULL);
+	int r;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, facts_obj(&ctx->facts, "process"), "process");
+	r = pc_read(&pc, &buf, NULL, "/proc/self/status");
 	p = r == 0 ? strstr(buf, "\nCapEff:") : NULL;
 	if (!p || sscanf(p + 8, "%llx", &eff) != 1) {
 		fj_set(c, "effective", cJSON_CreateNull());
 		for (i = 0; i < ARRAY_SIZE(caps); i++)
 			fj_set(c, caps[i].key, cJSON_CreateNull());
 		if (r < 0)
-			facts_gap_read(&ctx->facts, "process.capabilities", "/proc/self/status", r);
+			pc_gap_read(&pc, "capabilities", r);
 		else
-			facts_gap(&ctx->facts, "process.capabilities", "/proc/self/status: no CapEff line");
+			pc_gap(&pc, "capabilities", "%s: no CapEff line", pc.path);
 		free(buf);
 		return;
 	}
@@ -107,7 +112,7 @@ static void probe_caps(struct probe_ctx *ctx)
 	}
 	for (i = 0; i < ARRAY_SIZE(caps); i++)
 		cJSON_AddBoolToObject(c, caps[i].key, (eff >> caps[i].bit) & 1);
-	facts_evidence(&ctx->facts, "process.capabilities", "/proc/self/status");
+	pc_evidence(&pc, "capabilities");
 	free(buf);
 }
 
@@ -291,26 +296,28 @@ static void cg_null(cJSON *g)
 }
 
 /* process.cgroup.cpuset_cpus: the effective cpuset up from the cgroup. */
-static void cg_cpuset_fact(struct probe_ctx *ctx, cJSON *g, const struct cg_paths *c, int v2)
+static void cg_cpuset_fact(struct probe_ctx *ctx, struct path_cxt *pc, const struct cg_paths *c, int v2)
 {
+	cJSON *g = pc->obj;
 	char *cpus = NULL, *where = NULL;
 	if ((v2 ? cg_cpuset(ctx, "", c->v2, "cpuset.cpus.effective", &cpus, &where)
 		: c->cpuset ? cg_cpuset(ctx, "/cpuset", c->cpuset, "cpuset.effective_cpus", &cpus, &where) : -ENOENT) == 0
 	    || (!v2 && c->cpuset && cg_cpuset(ctx, "/cpuset", c->cpuset, "cpuset.cpus", &cpus, &where) == 0)) {
 		cJSON_AddStringToObject(g, "cpuset_cpus", cpus);
-		facts_evidence(&ctx->facts, "process.cgroup.cpuset_cpus", where);
+		pc_evidence_of(pc, "cpuset_cpus", where);
 	} else {
 		fj_set(g, "cpuset_cpus", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "process.cgroup.cpuset_cpus", "no readable %s up from the cgroup %s",
-			  v2 ? "cpuset.cpus.effective" : "cpuset.effective_cpus", v2 ? c->v2 : c->cpuset ? c->cpuset : "(none)");
+		pc_gap(pc, "cpuset_cpus", "no readable %s up from the cgroup %s",
+		       v2 ? "cpuset.cpus.effective" : "cpuset.effective_cpus", v2 ? c->v2 : c->cpuset ? c->cpuset : "(none)");
 	}
 	free(cpus);
 	free(where);
 }
 
 /* process.cgroup.cpu_quota_cpus, as CPUs: quota / period. */
-static void cg_quota_fact(struct probe_ctx *ctx, cJSON *g, const struct cg_paths *c, int v2)
+static void cg_quota_fact(struct probe_ctx *ctx, struct path_cxt *pc, const struct cg_paths *c, int v2)
 {
+	cJSON *g = pc->obj;
 	char *where = NULL;
 	double v, per = 0;
 	int r = -ENOENT;
@@ -340,18 +347,18 @@ static void cg_quota_fact(struct probe_ctx *ctx, cJSON *g, const struct cg_paths
 			cJSON_AddNumberToObject(g, "cpu_quota_us", v);
 		}
 		cJSON_AddNumberToObject(g, "cpu_period_us", per);
-		facts_evidence(&ctx->facts, "process.cgroup.cpu_quota_cpus", where);
+		pc_evidence_of(pc, "cpu_quota_cpus", where);
 	} else {
 		fj_set(g, "cpu_quota_cpus", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "process.cgroup.cpu_quota_cpus", "no readable %s in the cgroup or above",
-			  v2 ? "cpu.max" : "cpu.cfs_quota_us");
+		pc_gap(pc, "cpu_quota_cpus", "no readable %s in the cgroup or above", v2 ? "cpu.max" : "cpu.cfs_quota_us");
 	}
 	free(where);
 }
 
 /* process.cgroup.memory_max_bytes: the tightest limit up from the cgroup. */
-static void cg_memory_fact(struct probe_ctx *ctx, cJSON *g, const struct cg_paths *c, int v2)
+static void cg_memory_fact(struct probe_ctx *ctx, struct path_cxt *pc, const struct cg_paths *c, int v2)
 {
+	cJSON *g = pc->obj;
 	char *where = NULL;
 	double v;
 	int r;
@@ -364,11 +371,11 @@ static void cg_memory_fact(struct probe_ctx *ctx, cJSON *g, const struct cg_path
 			cJSON_AddStringToObject(g, "memory_max_bytes", "unlimited");
 		else
 			cJSON_AddNumberToObject(g, "memory_max_bytes", v);
-		facts_evidence(&ctx->facts, "process.cgroup.memory_max_bytes", where);
+		pc_evidence_of(pc, "memory_max_bytes", where);
 	} else {
 		fj_set(g, "memory_max_bytes", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "process.cgroup.memory_max_bytes", "no readable %s in the cgroup or above",
-			  v2 ? "memory.max" : "memory.limit_in_bytes");
+		pc_gap(pc, "memory_max_bytes", "no readable %s in the cgroup or above",
+		       v2 ? "memory.max" : "memory.limit_in_bytes");
 	}
 	free(where);
 }
@@ -376,12 +383,16 @@ static void cg_memory_fact(struct probe_ctx *ctx, cJSON *g, const struct cg_path
 static void probe_cgroup_limits(struct probe_ctx *ctx)
 {
 	cJSON *g = facts_obj(&ctx->facts, "process.cgroup");
+	struct path_cxt pc, in;
 	char *buf = NULL;
 	struct cg_paths c;
-	int r = sr_read(&ctx->sr, "/proc/self/cgroup", &buf, NULL), v2;
+	int r, v2;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, facts_obj(&ctx->facts, "process"), "process");
+	r = pc_read(&pc, &buf, NULL, "/proc/self/cgroup");
 	if (r < 0) {
 		cg_null(g);
-		facts_gap_read(&ctx->facts, "process.cgroup", "/proc/self/cgroup", r);
+		pc_gap_read(&pc, "cgroup", r);
 		return;
 	}
 	cg_parse(buf, &c);
@@ -389,16 +400,18 @@ static void probe_cgroup_limits(struct probe_ctx *ctx)
 	v2 = c.v2 && !c.cpuset && !c.cpu && !c.memory;
 	if (!c.v2 && !c.cpuset && !c.cpu && !c.memory) {
 		cg_null(g);
-		facts_gap(&ctx->facts, "process.cgroup", "/proc/self/cgroup: no cgroup line this probe reads");
+		pc_gap(&pc, "cgroup", "%s: no cgroup line this probe reads", pc.path);
 		cg_free(&c);
 		return;
 	}
 	cJSON_AddNumberToObject(g, "version", v2 ? 2 : 1);
 	fj_str_or_null(g, "path", v2 ? c.v2 : c.cpuset ? c.cpuset : c.cpu ? c.cpu : c.memory);
-	facts_evidence(&ctx->facts, "process.cgroup", "/proc/self/cgroup");
-	cg_cpuset_fact(ctx, g, &c, v2);
-	cg_quota_fact(ctx, g, &c, v2);
-	cg_memory_fact(ctx, g, &c, v2);
+	pc_evidence(&pc, "cgroup");
+	pc_init(&in, &ctx->sr, &ctx->facts);
+	pc_setobj(&in, g, "process.cgroup");
+	cg_cpuset_fact(ctx, &in, &c, v2);
+	cg_quota_fact(ctx, &in, &c, v2);
+	cg_memory_fact(ctx, &in, &c, v2);
 	cg_free(&c);
 }
 
@@ -418,10 +431,13 @@ static const char *try_result(long r, int err)
 static void probe_mempolicy(struct probe_ctx *ctx)
 {
 	cJSON *m = facts_obj(&ctx->facts, "process.mempolicy");
+	struct path_cxt pc;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, facts_obj(&ctx->facts, "process"), "process");
 	if (!ctx->sr.live) {
 		/* A snapshot keeps what the live probe found. */
 		char *s = NULL;
-		if (sr_read_str(&ctx->sr, "/nodeaudit/mempolicy", &s) == 0) {
+		if (pc_read_str(&pc, &s, "/nodeaudit/mempolicy") == 0) {
 			char g[16], st[16];
 			if (sscanf(s, "get_mempolicy %15s set_mempolicy %15s", g, st) == 2 &&
 			    (!strcmp(g, "allowed") || !strcmp(g, "denied") || !strcmp(g, "unsupported")) &&
@@ -429,15 +445,14 @@ static void probe_mempolicy(struct probe_ctx *ctx)
 				cJSON_AddStringToObject(m, "get_mempolicy", g);
 				cJSON_AddStringToObject(m, "set_mempolicy", st);
 				/* As live: the answer of the system calls (recorded by snapshot). */
-				facts_evidence(&ctx->facts, "process.mempolicy", MEMPOLICY_EVIDENCE);
+				pc_evidence_of(&pc, "mempolicy", MEMPOLICY_EVIDENCE);
 				free(s);
 				return;
 			}
-			facts_gap(&ctx->facts, "process.mempolicy", "/nodeaudit/mempolicy: not two "
-				  "'NAME allowed|denied|unsupported' fields");
+			pc_gap(&pc, "mempolicy", "%s: not two 'NAME allowed|denied|unsupported' fields", pc.path);
 		} else
-			facts_gap(&ctx->facts, "process.mempolicy", "live only: whether the system calls are "
-				  "allowed is found by calling them, and this sysroot's snapshot did not record it");
+			pc_gap(&pc, "mempolicy", "live only: whether the system calls are "
+			       "allowed is found by calling them, and this sysroot's snapshot did not record it");
 		free(s);
 		fj_set(m, "get_mempolicy", cJSON_CreateNull());
 		fj_set(m, "set_mempolicy", cJSON_CreateNull());
@@ -463,16 +478,16 @@ static void probe_mempolicy(struct probe_ctx *ctx)
 			r = syscall(SYS_set_mempolicy, 0, NULL, 0ul);
 		e = errno;
 		cJSON_AddStringToObject(m, "set_mempolicy", try_result(r, e));
-		facts_evidence(&ctx->facts, "process.mempolicy", MEMPOLICY_EVIDENCE);
+		pc_evidence_of(&pc, "mempolicy", MEMPOLICY_EVIDENCE);
+		pc_setobj(&pc, m, "process.mempolicy");
 		if (r != 0 && e != EPERM && e != EACCES && e != ENOSYS)
-			facts_gap(&ctx->facts, "process.mempolicy.set_mempolicy",
-				  "set_mempolicy answered %s: allowed by the filter, refused for its arguments",
-				  strerror(e));
+			pc_gap(&pc, "set_mempolicy", "set_mempolicy answered %s: allowed by the filter, "
+			       "refused for its arguments", strerror(e));
 	}
 #else
 	fj_set(m, "get_mempolicy", cJSON_CreateNull());
 	fj_set(m, "set_mempolicy", cJSON_CreateNull());
-	facts_gap(&ctx->facts, "process.mempolicy", "this build has no get_mempolicy system call number");
+	pc_gap(&pc, "mempolicy", "this build has no get_mempolicy system call number");
 #endif
 }
 
