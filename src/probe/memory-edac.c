@@ -2,6 +2,7 @@
 #include "config.h"
 #include "lib/facts.h"
 #include "probe/probe.h"
+#include "read/path.h"
 #include "probe/memory.h"
 #include "probe/memory-internal.h"
 #include "lib/output.h"
@@ -89,43 +90,38 @@ struct edac_tally {
 };
 
 /* No /sys/devices/system/edac/mc (r why): the counts are unknown. */
-static void no_edac(struct facts *f, cJSON *ecc, int r)
+static void no_edac(struct path_cxt *pc, int r)
 {
-	fj_set(ecc, "corrected_errors", cJSON_CreateNull());
-	fj_set(ecc, "uncorrected_errors", cJSON_CreateNull());
-	fj_set(ecc, "controllers", cJSON_CreateNull());
-	facts_gap(f, "memory.ecc.corrected_errors",
-		  "no EDAC (/sys/devices/system/edac/mc %s): no EDAC driver is loaded, so memory error counts are unknown",
-		  r == -ENOENT || r == -ENOTDIR ? "is absent" : sr_reason(r));
-	/* The whole reason: check prints this gap alone. */
-	facts_gap(f, "memory.ecc.uncorrected_errors",
-		  "no EDAC (/sys/devices/system/edac/mc %s): no EDAC driver is loaded, so memory error counts are unknown",
-		  r == -ENOENT || r == -ENOTDIR ? "is absent" : sr_reason(r));
+	static const char *const keys[] = { "corrected_errors", "uncorrected_errors" };
+	size_t i;
+	fj_set(pc->obj, "corrected_errors", cJSON_CreateNull());
+	fj_set(pc->obj, "uncorrected_errors", cJSON_CreateNull());
+	fj_set(pc->obj, "controllers", cJSON_CreateNull());
+	/* The whole reason in each: check prints this gap alone. */
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		pc_gap(pc, keys[i], "no EDAC (%s %s): no EDAC driver is loaded, so memory error counts are unknown",
+		       pc->path, r == -ENOENT || r == -ENOTDIR ? "is absent" : sr_reason(r));
 }
 
-/* One DIMM (dimmN, rankN) or csrowN of controller mc under base: into dl
- * and, when populated, into st->ed; its mode into t. */
-static void edac_dimm(struct probe_ctx *ctx, const char *mc, const char *base, const char *sub,
+/* One DIMM (dimmN, rankN) or csrowN of controller mc (its directory
+ * pc->dir; facts at memory.ecc): into dl and, when populated, into st->ed;
+ * its mode into t. */
+static void edac_dimm(struct path_cxt *pc, const char *mc, const char *sub,
 		      cJSON *dl, struct memstate *st, struct edac_tally *t)
 {
-	struct sysroot *sr = &ctx->sr;
-	struct facts *f = &ctx->facts;
 	const char *pre = !strncmp(sub, "dimm", 4) ? "dimm_" : !strncmp(sub, "rank", 4) ? "dimm_"
 		: !strncmp(sub, "csrow", 5) ? "" : NULL;
-	char *d, *q, *m = NULL;
+	struct path_cxt d = *pc;
+	char *m = NULL;
 	uint64_t sz;
 	cJSON *x;
 	size_t plen = !strncmp(sub, "csrow", 5) ? 5 : 4;
 	int r;
 	if (!pre || !isdigit((unsigned char)sub[plen]))
 		return;
-	d = xasprintf("%s/%s", base, sub);
-	q = xasprintf("%s/%s", d, *pre ? "size" : "size_mb");
-	if (sr_read_u64(sr, q, &sz) < 0 || sz == 0) {
-		free(q); free(d);
+	pc_setdir(&d, "%s/%s", pc->dir, sub);
+	if (pc_read_u64(&d, &sz, "%s", *pre ? "size" : "size_mb") < 0 || sz == 0)
 		return;       /* empty slot */
-	}
-	free(q);
 	x = cJSON_CreateObject();
 	add_str(x, "name", sub);
 	add_u64(x, "size_bytes", 1, sz << 20);
@@ -133,98 +129,93 @@ static void edac_dimm(struct probe_ctx *ctx, const char *mc, const char *base, c
 	memset(&st->ed[st->ned], 0, sizeof(*st->ed));
 	snprintf(st->ed[st->ned].mc, sizeof(st->ed[st->ned].mc), "%s", mc);
 	st->ed[st->ned].bytes = sz << 20;
-	q = xasprintf("%s/%slabel", d, *pre ? "dimm_" : "");
-	add_str(x, "label", sr_read_str(sr, q, &m) == 0 && *m ? m : NULL);
+	add_str(x, "label", pc_read_str(&d, &m, "%slabel", *pre ? "dimm_" : "") == 0 && *m ? m : NULL);
 	if (m)
 		snprintf(st->ed[st->ned].label, sizeof(st->ed[st->ned].label), "%s", m);
-	free(m); m = NULL; free(q);
-	q = xasprintf("%s/dimm_location", d);
-	add_str(x, "location", *pre && sr_read_str(sr, q, &m) == 0 && *m ? m : NULL);
+	free(m); m = NULL;
+	add_str(x, "location", *pre && pc_read_str(&d, &m, "dimm_location") == 0 && *m ? m : NULL);
 	if (m && *pre)
 		snprintf(st->ed[st->ned].location, sizeof(st->ed[st->ned].location), "%s", m);
 	st->ned++;
-	free(m); m = NULL; free(q);
-	q = xasprintf("%s/%smem_type", d, pre);
-	add_str(x, "mem_type", sr_read_str(sr, q, &m) == 0 && *m ? m : NULL);
-	free(m); m = NULL; free(q);
-	q = xasprintf("%s/%sedac_mode", d, pre);
-	if (sr_read_str(sr, q, &m) == 0 && *m) {
+	free(m); m = NULL;
+	add_str(x, "mem_type", pc_read_str(&d, &m, "%smem_type", pre) == 0 && *m ? m : NULL);
+	free(m); m = NULL;
+	if (pc_read_str(&d, &m, "%sedac_mode", pre) == 0 && *m) {
 		const char *mm = edac_mode_name(m);
 		add_str(x, "edac_mode", m);
-		facts_evidence(f, "memory.ecc.mode", q);
+		pc_evidence(&d, "mode");
 		if (mm && t->mode && strcmp(mm, t->mode))
 			t->mode_mixed = 1;
 		if (mm && !t->mode)
 			t->mode = mm;
 	} else
 		add_str(x, "edac_mode", NULL);
-	free(m); m = NULL; free(q);
-	q = xasprintf("%s/%sce_count", d, pre);
-	r = sr_read_u64(sr, q, &sz);
+	free(m); m = NULL;
+	r = pc_read_u64(&d, &sz, "%sce_count", pre);
 	fj_num_or_null(x, "corrected_errors", r == 0, (double)sz);
-	free(q);
-	q = xasprintf("%s/%sue_count", d, pre);
-	r = sr_read_u64(sr, q, &sz);
+	r = pc_read_u64(&d, &sz, "%sue_count", pre);
 	fj_num_or_null(x, "uncorrected_errors", r == 0, (double)sz);
-	free(q);
 	cJSON_AddItemToArray(dl, x);
-	free(d);
 }
 
-/* Controller mc: its name and counts (summed into t), its DIMMs; into ctl. */
-static void edac_controller(struct probe_ctx *ctx, const char *mc, cJSON *ctl, struct memstate *st,
-			    struct edac_tally *t)
+/* Controller mc: its name and counts (summed into t; their evidence and
+ * gaps memory.ecc's), its DIMMs; into ctl. */
+static void edac_controller(struct probe_ctx *ctx, cJSON *ecc, const char *mc, cJSON *ctl,
+			    struct memstate *st, struct edac_tally *t)
 {
-	struct sysroot *sr = &ctx->sr;
-	struct facts *f = &ctx->facts;
-	char *base, *p, *s = NULL, **subs = NULL;
+	struct path_cxt pc;
+	char *s = NULL, **subs = NULL;
 	uint64_t v;
 	size_t nsub = 0, j;
 	cJSON *e, *dl;
 	int r;
-	base = xasprintf("/sys/devices/system/edac/mc/%s", mc);
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, "/sys/devices/system/edac/mc/%s", mc);
+	pc_setobj(&pc, ecc, "memory.ecc");
 	e = cJSON_CreateObject();
 	add_str(e, "name", mc);
-	p = xasprintf("%s/mc_name", base);
-	add_str(e, "mc_name", sr_read_str(sr, p, &s) == 0 ? s : NULL);
-	free(s); s = NULL; free(p);
-	p = xasprintf("%s/ce_count", base);
-	r = sr_read_u64(sr, p, &v);
+	add_str(e, "mc_name", pc_read_str(&pc, &s, "mc_name") == 0 ? s : NULL);
+	free(s);
+	r = pc_read_u64(&pc, &v, "ce_count");
 	fj_num_or_null(e, "corrected_errors", r == 0, (double)v);
-	if (r == 0) { t->ce += v; facts_evidence(f, "memory.ecc.corrected_errors", p); }
-	else { t->ce_ok = 0; facts_gap_read(f, "memory.ecc.corrected_errors", p, r); }
-	free(p);
-	p = xasprintf("%s/ue_count", base);
-	r = sr_read_u64(sr, p, &v);
+	if (r == 0)
+		t->ce += v;
+	else
+		t->ce_ok = 0;
+	pc_record(&pc, "corrected_errors", r);
+	r = pc_read_u64(&pc, &v, "ue_count");
 	fj_num_or_null(e, "uncorrected_errors", r == 0, (double)v);
-	if (r == 0) { t->ue += v; facts_evidence(f, "memory.ecc.uncorrected_errors", p); }
-	else { t->ue_ok = 0; facts_gap_read(f, "memory.ecc.uncorrected_errors", p, r); }
-	free(p);
+	if (r == 0)
+		t->ue += v;
+	else
+		t->ue_ok = 0;
+	pc_record(&pc, "uncorrected_errors", r);
 	dl = cJSON_AddArrayToObject(e, "dimms");
-	if (sr_list(sr, base, &subs, &nsub) == 0) {
+	if (pc_list(&pc, &subs, &nsub, "%s", pc.dir) == 0) {
 		for (j = 0; j < nsub; j++)
-			edac_dimm(ctx, mc, base, subs[j], dl, st, t);
+			edac_dimm(&pc, mc, subs[j], dl, st, t);
 		sr_free_list(subs, nsub);
 	}
 	cJSON_AddItemToArray(ctl, e);
-	free(base);
 }
 
 /* EDAC: /sys/devices/system/edac/mc/mcN/{mc_name,ce_count,ue_count} and
  * per DIMM (dimmN or rankN) or, on old kernels, csrowN. */
 static void edac_facts(struct probe_ctx *ctx, cJSON *ecc, struct memstate *st)
 {
-	struct sysroot *sr = &ctx->sr;
-	struct facts *f = &ctx->facts;
+	struct path_cxt pc;
 	char **mcs = NULL;
 	size_t nmc = 0, i;
 	struct edac_tally t = { .ce_ok = 1, .ue_ok = 1 };
 	int nctl = 0;
 	cJSON *ctl;
-	int r = sr_list(sr, "/sys/devices/system/edac/mc", &mcs, &nmc);
+	int r;
 
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, ecc, "memory.ecc");
+	r = pc_list(&pc, &mcs, &nmc, "/sys/devices/system/edac/mc");
 	if (r < 0) {
-		no_edac(f, ecc, r);
+		no_edac(&pc, r);
 		return;
 	}
 	ctl = cJSON_AddArrayToObject(ecc, "controllers");
@@ -232,15 +223,15 @@ static void edac_facts(struct probe_ctx *ctx, cJSON *ecc, struct memstate *st)
 		if (strncmp(mcs[i], "mc", 2) || !isdigit((unsigned char)mcs[i][2]))
 			continue;
 		nctl++;
-		edac_controller(ctx, mcs[i], ctl, st, &t);
+		edac_controller(ctx, ecc, mcs[i], ctl, st, &t);
 	}
 	sr_free_list(mcs, nmc);
 	if (!nctl) {
 		fj_set(ecc, "corrected_errors", cJSON_CreateNull());
 		fj_set(ecc, "uncorrected_errors", cJSON_CreateNull());
-		facts_gap(f, "memory.ecc.corrected_errors",
-			  "EDAC has no memory controller registered (ECC off, or no EDAC driver for this platform)");
-		facts_gap(f, "memory.ecc.uncorrected_errors", "EDAC has no memory controller registered");
+		pc_gap(&pc, "corrected_errors",
+		       "EDAC has no memory controller registered (ECC off, or no EDAC driver for this platform)");
+		pc_gap(&pc, "uncorrected_errors", "EDAC has no memory controller registered");
 		return;
 	}
 	st->edac_present = 1;
