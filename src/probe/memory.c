@@ -2,6 +2,7 @@
 #include "config.h"
 #include "lib/facts.h"
 #include "probe/probe.h"
+#include "read/path.h"
 #include "probe/memory.h"
 #include "probe/memory-internal.h"
 #include "lib/output.h"
@@ -37,42 +38,16 @@
  * populated processor sockets first (a --smbios dump describes its machine,
  * not the probed one), else the kernel's package masks read here (not
  * cpu.packages, so that --only memory gives the same facts). */
-/* "/sys/devices/system/cpu/NAME/topology/FILE", built without a format
- * in buf (a directory entry's name fits) or, longer, malloc'd. */
-static char *cpu_topology_path(char *buf, size_t size, const char *name, const char *file)
-{
-	static const char dir[] = "/sys/devices/system/cpu/", sub[] = "/topology/";
-	size_t n = strlen(name), f = strlen(file), d = sizeof(dir) - 1, t = sizeof(sub) - 1;
-	if (d + n + t + f >= size)
-		return xasprintf("%s%s%s%s", dir, name, sub, file);
-	memcpy(buf, dir, d);
-	memcpy(buf + d, name, n);
-	memcpy(buf + d + n, sub, t);
-	memcpy(buf + d + n + t, file, f + 1);
-	return buf;
-}
-
-/* sscanf(name, "cpu%u%c", id, &c) == 1: a name of "cpu" and 1 to 9
- * digits is taken without sscanf() (a thousand instructions a name);
- * any other is sscanf()'s. */
+/* A "cpuN" directory's N: 1 and the number, else 0. */
 static int cpu_dir_id(const char *name, unsigned *id)
 {
-	size_t n = 0;
-	unsigned v = 0;
 	char c;
-	if (!strncmp(name, "cpu", 3)) {
-		while (n < 10 && name[3 + n] >= '0' && name[3 + n] <= '9')
-			v = v * 10 + (unsigned)(name[3 + n++] - '0');
-		if (n && n < 10 && !name[3 + n]) {
-			*id = v;
-			return 1;
-		}
-	}
-	return sscanf(name, "cpu%u%c", id, &c);
+	return sscanf(name, "cpu%u%c", id, &c) == 1;
 }
 
 static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, const char **src)
 {
+	struct path_cxt pc;
 	char **names = NULL;
 	size_t i, nn = 0, ng = 0;
 	int n = 0, ok = 1;
@@ -86,24 +61,21 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
 	*src = NULL;
 	if (s && ctx->opts && ctx->opts->smbios)
 		return -1;     /* a dump: the probed host's CPUs are another machine's */
-	if (sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &nn) < 0)
+	pc_init(&pc, &ctx->sr, NULL);
+	pc_setdir(&pc, "/sys/devices/system/cpu");
+	if (pc_list(&pc, &names, &nn, "%s", pc.dir) < 0)
 		return -1;
 	seen = hwloc_bitmap_alloc();
 	set = hwloc_bitmap_alloc();
 	for (i = 0; i < nn && ok; i++) {
 		static const char *const files[] = { "package_cpus_list", "core_siblings_list" };
-		char buf[320];
 		size_t k;
 		int r = -ENOENT;
 		unsigned id;
-		if (cpu_dir_id(names[i], &id) != 1)
+		if (!cpu_dir_id(names[i], &id))
 			continue;
-		for (k = 0; k < ARRAY_SIZE(files) && r == -ENOENT; k++) {
-			char *path = cpu_topology_path(buf, sizeof(buf), names[i], files[k]);
-			r = sr_read_cpulist(&ctx->sr, path, set);
-			if (path != buf)
-				free(path);
-		}
+		for (k = 0; k < ARRAY_SIZE(files) && r == -ENOENT; k++)
+			r = pc_read_cpulist(&pc, set, "%s/topology/%s", names[i], files[k]);
 		if (r < 0 || !hwloc_bitmap_isset(set, id)) {
 			ok = 0;
 			break;
@@ -127,18 +99,20 @@ static int packages_known(struct probe_ctx *ctx, const struct smbios_info *s, co
  * NUMA nodes in sysfs. */
 static void hugepages_per_node(struct probe_ctx *ctx, cJSON *mem)
 {
-	struct sysroot *sr = &ctx->sr;
+	struct path_cxt pc;
 	char **nodes = NULL;
 	size_t nn = 0, i, j;
 	cJSON *arr;
-	if (sr_list(sr, "/sys/devices/system/node", &nodes, &nn) < 0) {
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, mem, "memory");
+	if (pc_list(&pc, &nodes, &nn, "/sys/devices/system/node") < 0) {
 		fj_set(mem, "hugepages_per_node", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "memory.hugepages_per_node", "/sys/devices/system/node: missing");
+		pc_gap(&pc, "hugepages_per_node", "%s: missing", pc.path);
 		return;
 	}
 	arr = cJSON_AddArrayToObject(mem, "hugepages_per_node");
 	for (i = 0; i < nn; i++) {
-		char *dir, **sz = NULL;
+		char **sz = NULL;
 		size_t ns = 0;
 		cJSON *e, *pages;
 		if (strncmp(nodes[i], "node", 4) || !isdigit((unsigned char)nodes[i][4]))
@@ -146,35 +120,26 @@ static void hugepages_per_node(struct probe_ctx *ctx, cJSON *mem)
 		e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "node", atoi(nodes[i] + 4));
 		pages = cJSON_AddArrayToObject(e, "pages");
-		dir = xasprintf("/sys/devices/system/node/%s/hugepages", nodes[i]);
-		if (sr_list(sr, dir, &sz, &ns) == 0) {
+		pc_setdir(&pc, "/sys/devices/system/node/%s/hugepages", nodes[i]);
+		if (pc_list(&pc, &sz, &ns, "%s", pc.dir) == 0) {
 			for (j = 0; j < ns; j++) {
 				unsigned long long kb;
 				uint64_t tot, fr;
-				char *pt, *pf;
 				int rt, rf;
 				cJSON *x;
 				if (sscanf(sz[j], "hugepages-%llukB", &kb) != 1)
 					continue;
-				pt = xasprintf("%s/%s/nr_hugepages", dir, sz[j]);
-				pf = xasprintf("%s/%s/free_hugepages", dir, sz[j]);
-				rt = sr_read_u64(sr, pt, &tot);
-				rf = sr_read_u64(sr, pf, &fr);
+				rt = pc_read_u64(&pc, &tot, "%s/nr_hugepages", sz[j]);
+				pc_record(&pc, "hugepages_per_node", rt);
+				rf = pc_read_u64(&pc, &fr, "%s/free_hugepages", sz[j]);
 				x = cJSON_CreateObject();
 				add_u64(x, "size_bytes", 1, (uint64_t)kb << 10);
 				fj_num_or_null(x, "total", rt == 0, (double)tot);
 				fj_num_or_null(x, "free", rf == 0, (double)fr);
-				if (rt < 0)
-					facts_gap_read(&ctx->facts, "memory.hugepages_per_node", pt, rt);
-				else
-					facts_evidence(&ctx->facts, "memory.hugepages_per_node", pt);
 				cJSON_AddItemToArray(pages, x);
-				free(pt);
-				free(pf);
 			}
 			sr_free_list(sz, ns);
 		}
-		free(dir);
 		cJSON_AddItemToArray(arr, e);
 	}
 	sr_free_list(nodes, nn);
@@ -184,32 +149,33 @@ static void hugepages_per_node(struct probe_ctx *ctx, cJSON *mem)
 
 /* Captures without /proc/meminfo: the sum of the NUMA nodes' MemTotal
  * ("Node 0 MemTotal:  8388608 kB"), the same figure.  0 or -1. */
-static int node_memtotal(struct probe_ctx *ctx, uint64_t *kb)
+static int node_memtotal(struct probe_ctx *ctx, cJSON *mem, uint64_t *kb)
 {
+	struct path_cxt pc;
 	char **names = NULL;
 	size_t n = 0, i, got = 0;
 	uint64_t sum = 0;
-	if (sr_list(&ctx->sr, "/sys/devices/system/node", &names, &n) < 0)
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, "/sys/devices/system/node");
+	pc_setobj(&pc, mem, "memory");
+	if (pc_list(&pc, &names, &n, "%s", pc.dir) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		char *path, *buf = NULL, *p;
+		char *buf = NULL, *p;
 		uint64_t v;
 		if (strncmp(names[i], "node", 4) || !isdigit((unsigned char)names[i][4]))
 			continue;
-		path = xasprintf("/sys/devices/system/node/%s/meminfo", names[i]);
-		if (sr_read(&ctx->sr, path, &buf, NULL) == 0 && (p = strstr(buf, "MemTotal:")) &&
+		if (pc_read(&pc, &buf, NULL, "%s/meminfo", names[i]) == 0 && (p = strstr(buf, "MemTotal:")) &&
 		    sscanf(p + 9, "%" SCNu64, &v) == 1) {
 			sum += v;
 			got++;
-			facts_evidence(&ctx->facts, "memory.total_bytes", path);
+			pc_evidence(&pc, "total_bytes");
 		} else {
 			free(buf);
-			free(path);
 			sr_free_list(names, n);
 			return -1;     /* one node unreadable: the sum would be wrong */
 		}
 		free(buf);
-		free(path);
 	}
 	sr_free_list(names, n);
 	if (!got)
@@ -243,18 +209,23 @@ static void nodes_vs_memtotal(struct probe_ctx *ctx, uint64_t total)
 
 static void memtotal(struct probe_ctx *ctx, cJSON *mem)
 {
+	struct path_cxt pc;
 	char *buf = NULL, *p;
 	uint64_t kb;
-	int r = sr_read(&ctx->sr, "/proc/meminfo", &buf, NULL);
+	int r;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, mem, "memory");
+	r = pc_read(&pc, &buf, NULL, "/proc/meminfo");
 	if (r == 0 && (p = strstr(buf, "MemTotal:")) && sscanf(p + 9, "%" SCNu64, &kb) == 1) {
 		add_u64(mem, "total_bytes", 1, kb * 1024);
-		facts_evidence(&ctx->facts, "memory.total_bytes", "/proc/meminfo");
+		pc_evidence(&pc, "total_bytes");
 		nodes_vs_memtotal(ctx, kb * 1024);
-	} else if (!node_memtotal(ctx, &kb)) {
+	} else if (!node_memtotal(ctx, mem, &kb)) {
 		add_u64(mem, "total_bytes", 1, kb * 1024);
 	} else {
 		add_u64(mem, "total_bytes", 0, 0);
-		facts_gap_read(&ctx->facts, "memory.total_bytes", "/proc/meminfo", r ? r : -EINVAL);
+		pc_name(&pc, "/proc/meminfo");
+		pc_gap_read(&pc, "total_bytes", r ? r : -EINVAL);
 	}
 	free(buf);
 }
