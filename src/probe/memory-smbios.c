@@ -2,6 +2,7 @@
 #include "config.h"
 #include "lib/facts.h"
 #include "probe/probe.h"
+#include "read/path.h"
 #include "probe/sources.h"
 #include "probe/memory.h"
 #include "probe/memory-internal.h"
@@ -17,21 +18,24 @@
 
 static int load_tables(struct probe_ctx *ctx, struct memsrc *m, char **why)
 {
-	struct sysroot *sr = &ctx->sr;
+	struct path_cxt pc;
 	char *ep = NULL, *tab = NULL, *err = NULL;
 	size_t eplen = 0, tlen = 0;
-	int r = sr_read(sr, "/sys/firmware/dmi/tables/smbios_entry_point", &ep, &eplen);
+	int r;
+	pc_init(&pc, &ctx->sr, NULL);
+	pc_setdir(&pc, "/sys/firmware/dmi/tables");
+	r = pc_read(&pc, &ep, &eplen, "smbios_entry_point");
 	if (r == 0)
-		r = sr_read(sr, "/sys/firmware/dmi/tables/DMI", &tab, &tlen);
+		r = pc_read(&pc, &tab, &tlen, "DMI");
 	if (r < 0) {
 		free(ep);
 		free(tab);
 		if (r != -ENOENT && r != -ENOTDIR)
-			*why = xasprintf("SMBIOS table unreadable: /sys/firmware/dmi/tables: %s", sr_reason(r));
+			*why = xasprintf("SMBIOS table unreadable: %s: %s", pc.dir, sr_reason(r));
 		return 0;
 	}
 	if (smbios_parse_split((uint8_t *)ep, eplen, (uint8_t *)tab, tlen, &m->info, &err) < 0) {
-		*why = xasprintf("SMBIOS table /sys/firmware/dmi/tables/DMI is damaged: %s", err);
+		*why = xasprintf("SMBIOS table %s is damaged: %s", pc.path, err);
 		smbios_free(&m->info);
 		free(err);
 		free(ep);
@@ -50,24 +54,24 @@ static int load_tables(struct probe_ctx *ctx, struct memsrc *m, char **why)
  * decode are concatenated into a table. */
 static int load_entries(struct probe_ctx *ctx, struct memsrc *m, char **why)
 {
-	struct sysroot *sr = &ctx->sr;
+	struct path_cxt pc;
 	char **names = NULL, *err = NULL;
 	size_t n = 0, i, got = 0, denied = 0;
 	struct strbuf t = STRBUF_INIT;
-	int r = sr_list(sr, "/sys/firmware/dmi/entries", &names, &n);
-	if (r < 0)
+	int r;
+	pc_init(&pc, &ctx->sr, NULL);
+	pc_setdir(&pc, "/sys/firmware/dmi/entries");
+	if (pc_list(&pc, &names, &n, "%s", pc.dir) < 0)
 		return 0;
 	for (i = 0; i < n; i++) {
 		unsigned type;
-		char *path, *buf = NULL;
+		char *buf = NULL;
 		size_t len;
 		if (sscanf(names[i], "%u-", &type) != 1)
 			continue;
 		if (type != 0 && type != 1 && type != 2 && type != 4 && type != 16 && type != 17 && type != 19)
 			continue;
-		path = xasprintf("/sys/firmware/dmi/entries/%s/raw", names[i]);
-		r = sr_read(sr, path, &buf, &len);
-		free(path);
+		r = pc_read(&pc, &buf, &len, "%s/raw", names[i]);
 		if (r < 0) {
 			if (r == -EACCES || r == -EPERM)
 				denied++;
@@ -235,24 +239,27 @@ static void platform_from_id(struct probe_ctx *ctx, cJSON *pl)
 		{ "system", "family", "product_family" }, { "board", "vendor", "board_vendor" },
 		{ "board", "product", "board_name" }, { "board", "version", "board_version" },
 	};
+	struct path_cxt pc;
 	size_t i;
 	int any = 0;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, "/sys/class/dmi/id");
+	pc_setobj_in(&pc, pl, "platform");
 	for (i = 0; i < ARRAY_SIZE(ids); i++) {
-		char *path = xasprintf("/sys/class/dmi/id/%s", ids[i].file), *v = NULL;
 		cJSON *o = cJSON_GetObjectItemCaseSensitive(pl, ids[i].obj);
+		char *v = NULL;
 		if (!o)
 			o = cJSON_AddObjectToObject(pl, ids[i].obj);
-		if (sr_read_str(&ctx->sr, path, &v) == 0 && *v) {
+		if (pc_read_str(&pc, &v, "%s", ids[i].file) == 0 && *v) {
 			add_str(o, ids[i].key, v);
-			facts_evidence(&ctx->facts, "platform", path);
+			pc_evidence(&pc, ids[i].key);
 			any = 1;
 		} else
 			add_str(o, ids[i].key, NULL);
 		free(v);
-		free(path);
 	}
 	if (!any)
-		facts_gap(&ctx->facts, "platform", "neither an SMBIOS table nor /sys/class/dmi/id names the platform");
+		pc_gap(&pc, "platform", "neither an SMBIOS table nor %s names the platform", pc.dir);
 }
 
 void mem_platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
