@@ -2,6 +2,7 @@
 #include "config.h"
 #include "lib/facts.h"
 #include "probe/probe.h"
+#include "read/path.h"
 #include "lib/output.h"
 #include "read/libpci.h"
 #include "probe/pci.h"
@@ -26,19 +27,19 @@ void pci_hex_id(cJSON *o, const char *key, int have, unsigned v, int digits)
 	cJSON_AddStringToObject(o, key, buf);
 }
 
-/* The package the local CPUs belong to (one package, or null). */
-static void package_json(struct probe_ctx *ctx, struct pci_scan *s, hwloc_const_bitmap_t set, cJSON *o,
-			 const char *base)
+/* The package the local CPUs belong to (one package, or null): member
+ * package of the device's context. */
+static void package_json(struct path_cxt *dev, struct pci_scan *s, hwloc_const_bitmap_t set)
 {
-	char *fact = xasprintf("%s.package", base), *path = NULL;
-	int cpu, pkg = -1, other = -1, r = 0;
+	struct path_cxt pc = *dev;
+	int cpu, pkg = -1, other = -1, r = 0, read = 0;
+	pc_setdir(&pc, "/sys/devices/system/cpu");
 	hwloc_bitmap_foreach_begin(cpu, set) {
 		int v2;
 		if (cpu >= SR_MAX_CPUS)
 			break;
 		if (cpu >= s->npkg) {
-			/* Room up to this CPU, grown by doubling (a block of
-			 * SR_MAX_CPUS would be an mmap and a munmap). */
+			/* Room up to this CPU, grown by doubling. */
 			int n = s->npkg ? s->npkg : 64;
 			while (n <= cpu)
 				n *= 2;
@@ -48,9 +49,8 @@ static void package_json(struct probe_ctx *ctx, struct pci_scan *s, hwloc_const_
 		}
 		if (s->pkg[cpu] == 0) {
 			int64_t v;
-			free(path);
-			path = xasprintf("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
-			r = sr_read_s64(&ctx->sr, path, &v);
+			r = pc_read_s64(&pc, &v, "cpu%d/topology/physical_package_id", cpu);
+			read = 1;
 			s->pkg[cpu] = r == 0 && v >= 0 && v < 65536 ? (int)v + 2 : 1;
 			if (r == 0 && s->pkg[cpu] == 1)
 				r = -EINVAL;
@@ -66,91 +66,69 @@ static void package_json(struct probe_ctx *ctx, struct pci_scan *s, hwloc_const_
 			other = v2;
 	} hwloc_bitmap_foreach_end();
 	if (pkg >= 0 && other < 0) {
-		fj_num(o, "package", pkg);
-		facts_evidence(&ctx->facts, fact, "/sys/devices/system/cpu/cpuN/topology/physical_package_id");
+		fj_num(pc.obj, "package", pkg);
+		pc_evidence_of(&pc, "package", "/sys/devices/system/cpu/cpuN/topology/physical_package_id");
 	} else {
-		cJSON_AddNullToObject(o, "package");
+		cJSON_AddNullToObject(pc.obj, "package");
 		if (pkg >= 0)
-			facts_gap(&ctx->facts, fact, "its local CPUs span packages %d and %d", pkg, other);
-		else if (path && r < 0)
-			facts_gap_read(&ctx->facts, fact, path, r);
+			pc_gap(&pc, "package", "its local CPUs span packages %d and %d", pkg, other);
+		else if (read && r < 0)
+			pc_gap_read(&pc, "package", r);
 		else
-			facts_gap(&ctx->facts, fact, "the package of its local CPUs is unreadable");
+			pc_gap(&pc, "package", "the package of its local CPUs is unreadable");
 	}
-	free(path);
-	free(fact);
 }
 
-static void numa_json(struct probe_ctx *ctx, struct pci_scan *s, const struct pdev *p, cJSON *o,
-		      const char *base)
+/* numa_node, local_cpus and package of the device's context. */
+static void numa_json(struct path_cxt *pc, struct pci_scan *s, const struct pdev *p)
 {
-	struct sysroot *sr = &ctx->sr;
-	struct facts *f = &ctx->facts;
-	char *fact = xasprintf("%s.numa_node", base), *path;
+	cJSON *o = pc->obj;
 	int64_t node;
 	int r;
 	hwloc_bitmap_t set;
 	if (!p->sys) {
 		cJSON_AddNullToObject(o, "numa_node");
-		facts_gap(f, fact, "a PCI config dump holds no NUMA locality");
-		free(fact);
-		fact = xasprintf("%s.local_cpus", base);
+		pc_gap(pc, "numa_node", "a PCI config dump holds no NUMA locality");
 		cJSON_AddNullToObject(o, "local_cpus");
-		facts_gap(f, fact, "a PCI config dump holds no CPU locality");
-		free(fact);
+		pc_gap(pc, "local_cpus", "a PCI config dump holds no CPU locality");
 		cJSON_AddNullToObject(o, "package");
-		fact = xasprintf("%s.package", base);
-		facts_gap(f, fact, "a PCI config dump holds no CPU locality");
-		free(fact);
+		pc_gap(pc, "package", "a PCI config dump holds no CPU locality");
 		return;
 	}
-	path = xasprintf("%s/numa_node", p->sys);
-	r = sr_read_s64(sr, path, &node);
+	r = pc_read_s64(pc, &node, "numa_node");
 	if (r == 0 && node >= 0 && node < SR_MAX_CPUS) {
 		fj_num(o, "numa_node", (double)node);
-		facts_evidence(f, fact, path);
+		pc_evidence(pc, "numa_node");
 	} else {
-		const cJSON *nc = facts_get(f->root, "numa.node_count");
+		const cJSON *nc = facts_get(pc->facts->root, "numa.node_count");
 		cJSON_AddNullToObject(o, "numa_node");
 		if (r == 0 && node == -1)
-			facts_gap(f, fact, "firmware does not report it (numa_node is -1)%s",
-				  cJSON_IsNumber(nc) && nc->valueint == 1 ? "; the host has one NUMA node" : "");
+			pc_gap(pc, "numa_node", "firmware does not report it (numa_node is -1)%s",
+			       cJSON_IsNumber(nc) && nc->valueint == 1 ? "; the host has one NUMA node" : "");
 		else if (r == 0)
-			facts_gap(f, fact, "%s: unexpected value %lld", path, (long long)node);
+			pc_gap(pc, "numa_node", "%s: unexpected value %lld", pc->path, (long long)node);
 		else
-			facts_gap_read(f, fact, path, r);
+			pc_gap_read(pc, "numa_node", r);
 	}
-	free(path);
-	free(fact);
 
-	fact = xasprintf("%s.local_cpus", base);
 	set = hwloc_bitmap_alloc();
-	path = xasprintf("%s/local_cpulist", p->sys);
-	r = sr_read_cpulist(sr, path, set);
-	if (r == -ENOENT) {
-		free(path);
-		path = xasprintf("%s/local_cpus", p->sys);
-		r = sr_read_cpumask(sr, path, set);
-	}
+	r = pc_read_cpulist(pc, set, "local_cpulist");
+	if (r == -ENOENT)
+		r = pc_read_cpumask(pc, set, "local_cpus");
 	if (r == 0 && !hwloc_bitmap_iszero(set)) {
-		char buf[4096];
-		cJSON_AddStringToObject(o, "local_cpus", cpulist_str(set, buf, sizeof(buf)));
-		facts_evidence(f, fact, path);
-		package_json(ctx, s, set, o, base);
+		fj_list(o, "local_cpus", set);
+		pc_evidence(pc, "local_cpus");
+		package_json(pc, s, set);
 	} else {
-		char *pf = xasprintf("%s.package", base);
 		cJSON_AddNullToObject(o, "local_cpus");
 		if (r == 0)
-			facts_gap(f, fact, "%s: empty", path);
+			pc_gap(pc, "local_cpus", "%s: empty", pc->path);
 		else
-			facts_gap_read(f, fact, path, r);
+			pc_gap_read(pc, "local_cpus", r);
 		cJSON_AddNullToObject(o, "package");
-		facts_gap(f, pf, "its local CPUs are unknown");
-		free(pf);
+		pc_gap(pc, "package", "its local CPUs are unknown");
 	}
 	hwloc_bitmap_free(set);
-	free(path);
-	free(fact);
 }
 
 static int host_virtualized(struct probe_ctx *ctx)
@@ -166,7 +144,7 @@ static int host_virtualized(struct probe_ctx *ctx)
 	return r;
 }
 
-static void integrated_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+static void integrated_json(struct probe_ctx *ctx, struct path_cxt *pc, struct pci_scan *s, int i)
 {
 	const struct pdev *p = &s->d[i];
 	int v;
@@ -182,14 +160,11 @@ static void integrated_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJ
 		v = p->link_files || p->sys == NULL ? -1 : 1;
 	else
 		v = -1;
-	fj_bool_or_null(o, "integrated", v);
-	if (v < 0) {
-		char *fact = xasprintf("%s.integrated", base);
-		facts_gap(&ctx->facts, fact, host_virtualized(ctx) ?
-			  "a virtual machine's bus: no link to tell an integrated from a passed-through device" :
-			  "no link information and no bridge above it");
-		free(fact);
-	}
+	fj_bool_or_null(pc->obj, "integrated", v);
+	if (v < 0)
+		pc_gap(pc, "integrated", host_virtualized(ctx) ?
+		       "a virtual machine's bus: no link to tell an integrated from a passed-through device" :
+		       "no link information and no bridge above it");
 }
 
 /*
@@ -201,146 +176,117 @@ static void integrated_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJ
  * directory: the member is then left out (nothing to check), never a gap.
  * roce_ecn: {"np": [priorities on], "rp": [...]}, or null and a gap.
  */
-static void roce_ecn_json(struct probe_ctx *ctx, cJSON *o, const char *netdir, const char *ifname,
-			  const char *base)
+static void roce_ecn_json(struct path_cxt *dev, const char *netdir, const char *ifname)
 {
 	static const char *const ends[] = { "np", "rp" };
-	struct sysroot *sr = &ctx->sr;
-	char *dir = xasprintf("/sys/class/net/%s/ecn", ifname), *fact;
+	struct path_cxt pc = *dev;
 	cJSON *e, *l;
 	size_t k;
 	int prio;
-	if (!sr_is_dir(sr, dir)) {
-		free(dir);
-		dir = xasprintf("%s/%s/ecn", netdir, ifname);
-		if (!sr_is_dir(sr, dir)) {
-			free(dir);
+	pc_setdir(&pc, "/sys/class/net/%s/ecn", ifname);
+	if (!pc_is_dir(&pc, "%s", pc.dir)) {
+		pc_setdir(&pc, "%s/%s/ecn", netdir, ifname);
+		if (!pc_is_dir(&pc, "%s", pc.dir))
 			return;
-		}
 	}
-	fact = xasprintf("%s.roce_ecn", base);
 	e = cJSON_CreateObject();
 	for (k = 0; k < ARRAY_SIZE(ends) && e; k++) {
 		l = cJSON_AddArrayToObject(e, ends[k]);
 		for (prio = 0; prio < 8; prio++) {
-			char *path = xasprintf("%s/roce_%s/enable/%d", dir, ends[k], prio);
 			int64_t v;
-			int r = sr_read_s64(sr, path, &v);
+			int r = pc_read_s64(&pc, &v, "roce_%s/enable/%d", ends[k], prio);
 			if (r == 0 && (v == 0 || v == 1)) {
 				if (v)
 					cJSON_AddItemToArray(l, cJSON_CreateNumber(prio));
-			} else {
-				if (r == 0 || r == -EINVAL)
-					facts_gap(&ctx->facts, fact, "%s: neither 0 nor 1", path);
-				else
-					facts_gap_read(&ctx->facts, fact, path, r);
-				cJSON_Delete(e);
-				e = NULL;
+				continue;
 			}
-			free(path);
-			if (!e)
-				break;
+			if (r == 0 || r == -EINVAL)
+				pc_gap(&pc, "roce_ecn", "%s: neither 0 nor 1", pc.path);
+			else
+				pc_gap_read(&pc, "roce_ecn", r);
+			cJSON_Delete(e);
+			e = NULL;
+			break;
 		}
 	}
 	if (e) {
-		cJSON_AddItemToObject(o, "roce_ecn", e);
-		facts_evidence(&ctx->facts, fact, dir);
+		cJSON_AddItemToObject(pc.obj, "roce_ecn", e);
+		pc_evidence_of(&pc, "roce_ecn", pc.dir);
 	} else
-		cJSON_AddNullToObject(o, "roce_ecn");
-	free(fact);
-	free(dir);
+		cJSON_AddNullToObject(pc.obj, "roce_ecn");
 }
 
-static void nic_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, const char *base)
+static void nic_json(struct path_cxt *pc, const struct pdev *p)
 {
-	struct sysroot *sr = &ctx->sr;
-	struct facts *f = &ctx->facts;
-	char **names = NULL, *dir, *fact;
+	cJSON *o = pc->obj;
+	char **names = NULL, dir[sizeof(pc->path)];
 	size_t n = 0;
 	int r;
 	if (!p->sys) {
-		fact = xasprintf("%s.interface", base);
 		cJSON_AddNullToObject(o, "interface");
 		cJSON_AddNullToObject(o, "speed_mbps");
 		cJSON_AddNullToObject(o, "operstate");
-		facts_gap(f, fact, "a PCI config dump holds no network interfaces");
-		free(fact);
+		pc_gap(pc, "interface", "a PCI config dump holds no network interfaces");
 		return;
 	}
-	dir = xasprintf("%s/net", p->sys);
-	r = sr_list(sr, dir, &names, &n);
+	r = pc_list(pc, &names, &n, "net");
 	if (r == -ENOENT) {
 		/* virtio-net: the interface hangs off the virtio device. */
 		char **sub = NULL;
 		size_t ns = 0, k;
-		if (sr_list(sr, p->sys, &sub, &ns) == 0)
+		char first[sizeof(pc->path)];
+		snprintf(first, sizeof(first), "%s", pc->path);
+		if (pc_list(pc, &sub, &ns, "%s", p->sys) == 0)
 			for (k = 0; k < ns && r < 0; k++)
-				if (str_startswith(sub[k], "virtio")) {
-					char *d2 = xasprintf("%s/%s/net", p->sys, sub[k]);
-					r = sr_list(sr, d2, &names, &n);
-					if (r == 0) {
-						free(dir);
-						dir = d2;
-					} else
-						free(d2);
-				}
+				if (str_startswith(sub[k], "virtio"))
+					r = pc_list(pc, &names, &n, "%s/net", sub[k]);
 		sr_free_list(sub, ns);
+		if (r < 0)
+			pc_name(pc, "%s", first);   /* the gap names the device's own net/ */
 	}
-	fact = xasprintf("%s.interface", base);
+	snprintf(dir, sizeof(dir), "%s", pc->path);
 	if (r < 0 || n == 0) {
 		cJSON_AddNullToObject(o, "interface");
 		cJSON_AddNullToObject(o, "speed_mbps");
 		cJSON_AddNullToObject(o, "operstate");
 		if (r == -ENOENT || n == 0)
-			facts_gap(f, fact, "%s: missing (no driver bound, or the port is used by RDMA only)", dir);
+			pc_gap(pc, "interface", "%s: missing (no driver bound, or the port is used by RDMA only)", dir);
 		else
-			facts_gap_read(f, fact, dir, r);
+			pc_gap_read(pc, "interface", r);
 	} else {
-		char *path = xasprintf("/sys/class/net/%s/speed", names[0]);
+		char speed[sizeof(pc->path)], *op = NULL;
 		int64_t mbps;
+		int ro;
 		cJSON_AddStringToObject(o, "interface", names[0]);
-		facts_evidence(f, fact, dir);
-		free(fact);
-		fact = xasprintf("%s.speed_mbps", base);
-		r = sr_read_s64(sr, path, &mbps);
-		if (r < 0) {
-			free(path);
-			path = xasprintf("%s/%s/speed", dir, names[0]);
-			r = sr_read_s64(sr, path, &mbps);
-		}
+		pc_evidence(pc, "interface");
+		r = pc_read_s64(pc, &mbps, "/sys/class/net/%s/speed", names[0]);
+		if (r < 0)
+			r = pc_read_s64(pc, &mbps, "%s/%s/speed", dir, names[0]);
+		snprintf(speed, sizeof(speed), "%s", pc->path);
 		/* The kernel's operstate says whether the link is up: speed -1
 		 * with the link up is a driver that reports no speed (virtio). */
-		{
-			char *op = NULL, *opath = xasprintf("/sys/class/net/%s/operstate", names[0]);
-			int ro = sr_read_str(sr, opath, &op);
-			if (ro < 0) {
-				free(opath);
-				opath = xasprintf("%s/%s/operstate", dir, names[0]);
-				ro = sr_read_str(sr, opath, &op);
-			}
-			fj_str_or_null(o, "operstate", ro == 0 && *op ? op : NULL);
-			if (r == 0 && mbps > 0) {
-				fj_num(o, "speed_mbps", (double)mbps);
-				facts_evidence(f, fact, path);
-			} else {
-				cJSON_AddNullToObject(o, "speed_mbps");
-				if ((r == 0 || r == -EINVAL) && ro == 0 && !strcmp(op, "up"))
-					facts_gap(f, fact, "%s: the driver reports no speed (%s), the link is up",
-						  path, r == 0 ? "-1" : "empty or unparsable");
-				else if (r == 0 || r == -EINVAL)
-					facts_gap(f, fact, "%s: no link (%s)", path,
-						  ro == 0 ? "interface not up" : "cable unplugged or interface down");
-				else
-					facts_gap_read(f, fact, path, r);
-			}
-			free(op);
-			free(opath);
+		ro = pc_read_str(pc, &op, "/sys/class/net/%s/operstate", names[0]);
+		if (ro < 0)
+			ro = pc_read_str(pc, &op, "%s/%s/operstate", dir, names[0]);
+		fj_str_or_null(o, "operstate", ro == 0 && *op ? op : NULL);
+		pc_name(pc, "%s", speed);
+		if (r == 0 && mbps > 0) {
+			fj_num(o, "speed_mbps", (double)mbps);
+			pc_evidence(pc, "speed_mbps");
+		} else {
+			cJSON_AddNullToObject(o, "speed_mbps");
+			if ((r == 0 || r == -EINVAL) && ro == 0 && !strcmp(op, "up"))
+				pc_gap(pc, "speed_mbps", "%s: the driver reports no speed (%s), the link is up",
+				       speed, r == 0 ? "-1" : "empty or unparsable");
+			else if (r == 0 || r == -EINVAL)
+				pc_gap(pc, "speed_mbps", "%s: no link (%s)", speed,
+				       ro == 0 ? "interface not up" : "cable unplugged or interface down");
+			else
+				pc_gap_read(pc, "speed_mbps", r);
 		}
-		free(path);
-		roce_ecn_json(ctx, o, dir, names[0], base);
+		free(op);
+		roce_ecn_json(pc, dir, names[0]);
 	}
-	free(fact);
-	free(dir);
 	sr_free_list(names, n);
 }
 
@@ -442,7 +388,12 @@ cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const c
 	const struct pdev *p = &s->d[i];
 	cJSON *o = cJSON_CreateObject();
 	char *fact = xasprintf("%s.link", base), *vn = NULL, *dn = NULL;
+	struct path_cxt pc;
 	int unk;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	if (p->sys)
+		pc_setdir(&pc, "%s", p->sys);
+	pc_setobj(&pc, o, "%s", base);
 	cJSON_AddStringToObject(o, "bdf", p->bdf);
 	pci_hex_id(o, "vendor_id", p->have_ids, p->vendor, 4);
 	pci_hex_id(o, "device_id", p->have_ids, p->device, 4);
@@ -451,30 +402,22 @@ cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const c
 		vn = pci_vendor_name(p->vendor);
 		dn = pci_device_name(p->vendor, p->device);
 	}
-	{
-		char *ef = xasprintf("%s.class", base);
-		char *ep = p->sys ? xasprintf("%s/%s", p->sys, p->ids_file && !strcmp(p->ids_file, "uevent") ?
-					      "uevent" : "class")
-				  : xstrdup(s->cfg_evidence ? s->cfg_evidence : "");
-		if (*ep)
-			facts_evidence(&ctx->facts, ef, ep);
-		free(ef);
-		free(ep);
-	}
+	if (p->sys) {
+		pc_name(&pc, "%s", p->ids_file && !strcmp(p->ids_file, "uevent") ? "uevent" : "class");
+		pc_evidence(&pc, "class");
+	} else if (s->cfg_evidence && *s->cfg_evidence)
+		pc_evidence_of(&pc, "class", s->cfg_evidence);
 	fj_str_or_null(o, "vendor", vn);
 	fj_str_or_null(o, "device", dn);
-	if (!vn || !dn) {
-		char *nf = xasprintf("%s.device", base);
-		facts_gap(&ctx->facts, nf, "not in pci.ids (or no pci.ids installed)");
-		free(nf);
-	}
+	if (!vn || !dn)
+		pc_gap(&pc, "device", "not in pci.ids (or no pci.ids installed)");
 	free(vn);
 	free(dn);
-	numa_json(ctx, s, p, o, base);
+	numa_json(&pc, s, p);
 	if (p->kind == PCI_ACCEL)
-		integrated_json(ctx, s, i, o, base);
+		integrated_json(ctx, &pc, s, i);
 	if (p->kind == PCI_NIC)
-		nic_json(ctx, p, o, base);
+		nic_json(&pc, p);
 	cJSON_AddItemToObject(o, "link", pci_link_json(ctx, s, i, fact, p->kind == PCI_ACCEL, &unk));
 	upstream_json(ctx, s, i, o, base);
 	shared_json(ctx, s, i, o, base);
