@@ -2,6 +2,7 @@
 #include "config.h"
 #include "lib/facts.h"
 #include "probe/probe.h"
+#include "read/path.h"
 #include "lib/output.h"
 #include "read/libpci.h"
 #include "probe/pci.h"
@@ -25,9 +26,13 @@ static struct mx_gaps {
 } mxg[16];
 static size_t nmxg;
 
-static void mx_gap(const char *fact, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void mx_gap(const char *fact, const char *fmt, ...)
+/* The gap of pc's member mkey (pci.matrix.info[3].bars), counted under
+ * pci.matrix.info[].bars. */
+static void mx_gap(struct path_cxt *pc, const char *mkey, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void mx_gap(struct path_cxt *pc, const char *mkey, const char *fmt, ...)
 {
+	const char *fact = pc_fact(pc, mkey);
 	char key[96];
 	const char *lb = strchr(fact, '['), *rb = lb ? strchr(lb, ']') : NULL;
 	size_t i;
@@ -148,12 +153,13 @@ static const char *path_class(const struct pci_scan *s, int a, int b, const int 
 
 /* ACS on the way from device i to the root: the ports above it (root and
  * switch downstream ports) that redirect peer-to-peer requests upstream. */
-static void acs_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+static void acs_json(struct probe_ctx *ctx, struct path_cxt *dev, struct pci_scan *s, int i)
 {
-	cJSON *a = cJSON_AddObjectToObject(o, "acs"), *ports = cJSON_CreateArray();
+	cJSON *a = cJSON_AddObjectToObject(dev->obj, "acs"), *ports = cJSON_CreateArray();
 	int q, hops = 0, unread = 0, nports = 0;
 	const char *why = NULL;
-	char *fact = xasprintf("%s.acs.p2p_redirected", base);
+	struct path_cxt pc = *dev;
+	pc_setobj(&pc, a, "%s.acs", dev->at);
 	for (q = s->d[i].parent; q != NO_PARENT && hops++ < 64; q = s->d[q].parent) {
 		struct pdev *b = &s->d[q];
 		int cap;
@@ -177,34 +183,33 @@ static void acs_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o,
 		fj_bool_or_null(a, "p2p_redirected", 1);
 	else if (nports == 0) {
 		fj_bool_or_null(a, "p2p_redirected", -1);
-		mx_gap(fact, "no port above it");
+		mx_gap(&pc, "p2p_redirected", "no port above it");
 	} else if (unread) {
 		fj_bool_or_null(a, "p2p_redirected", -1);
 		if (nports == 1)
-			mx_gap(fact, "the port above it: %s", why);
+			mx_gap(&pc, "p2p_redirected", "the port above it: %s", why);
 		else
-			mx_gap(fact, "%d of the %d ports above it: %s", unread, nports, why);
+			mx_gap(&pc, "p2p_redirected", "%d of the %d ports above it: %s", unread, nports, why);
 	} else
 		fj_bool_or_null(a, "p2p_redirected", 0);
 	cJSON_AddItemToObject(a, "redirecting_ports", ports);
-	free(fact);
 }
 
-static void iommu_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, const char *base)
+static void iommu_json(struct path_cxt *pc, const struct pdev *p)
 {
-	char *fact = xasprintf("%s.iommu_group", base), *path, *target = NULL, *end;
+	cJSON *o = pc->obj;
+	char *target = NULL, *end, link[sizeof(pc->path)];
 	const char *slash;
 	unsigned long g;
 	int r;
 	if (!p->sys) {
 		cJSON_AddNullToObject(o, "iommu_group");
 		cJSON_AddNullToObject(o, "iommu_group_devices");
-		mx_gap(fact, "a PCI config dump holds no IOMMU groups");
-		free(fact);
+		mx_gap(pc, "iommu_group", "a PCI config dump holds no IOMMU groups");
 		return;
 	}
-	path = xasprintf("%s/iommu_group", p->sys);
-	r = sr_readlink(&ctx->sr, path, &target);
+	r = sr_readlink(pc->sr, pc_name(pc, "iommu_group"), &target);
+	snprintf(link, sizeof(link), "%s", pc->path);
 	slash = r == 0 ? strrchr(target, '/') : NULL;
 	slash = slash ? slash + 1 : target;
 	if (r == 0) {
@@ -214,54 +219,49 @@ static void iommu_json(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, co
 			r = -EINVAL;
 	}
 	if (r == 0) {
-		char **names = NULL, *dir = xasprintf("/sys/kernel/iommu_groups/%lu/devices", g);
+		char **names = NULL;
 		size_t n = 0;
 		fj_num(o, "iommu_group", (double)g);
-		facts_evidence(&ctx->facts, fact, path);
-		if (sr_list(&ctx->sr, dir, &names, &n) == 0 && n > 0) {
+		pc_evidence(pc, "iommu_group");
+		if (pc_list(pc, &names, &n, "/sys/kernel/iommu_groups/%lu/devices", g) == 0 && n > 0) {
 			fj_num(o, "iommu_group_devices", (double)n);
 		} else {
-			char *f2 = xasprintf("%s.iommu_group_devices", base);
 			cJSON_AddNullToObject(o, "iommu_group_devices");
-			mx_gap(f2, "%s: missing or empty", dir);
-			free(f2);
+			mx_gap(pc, "iommu_group_devices", "%s: missing or empty", pc->path);
 		}
 		sr_free_list(names, n);
-		free(dir);
 	} else {
 		cJSON_AddNullToObject(o, "iommu_group");
 		cJSON_AddNullToObject(o, "iommu_group_devices");
 		if (r == -ENOENT)
-			mx_gap(fact, "%s: missing (the IOMMU is off, or the kernel "
-				  "has no IOMMU driver for this bus)", path);
+			mx_gap(pc, "iommu_group", "%s: missing (the IOMMU is off, or the kernel "
+			       "has no IOMMU driver for this bus)", link);
 		else
-			mx_gap(fact, "%s: %s", path, sr_reason(r));
+			mx_gap(pc, "iommu_group", "%s: %s", link, sr_reason(r));
 	}
 	free(target);
-	free(path);
-	free(fact);
 }
 
 /* BARs from the sysfs resource file (start end flags, one line each; the
  * first six are the BARs), the resizable BAR capability, and the device
  * memory where the driver tells it (amdgpu's mem_info_vram_total). */
-static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const char *base)
+static void bars_json(struct probe_ctx *ctx, struct path_cxt *pc, struct pdev *p)
 {
-	char *fact = xasprintf("%s.bars", base), *path, *text = NULL, *line, *save = NULL;
+	cJSON *o = pc->obj;
+	char *text = NULL, *line, *save = NULL;
 	cJSON *bars;
 	uint64_t largest = 0, mem = 0;
 	int r, idx = 0, cap, have_mem = 0;
 	if (!p->sys) {
 		cJSON_AddNullToObject(o, "bars");
 		cJSON_AddNullToObject(o, "largest_bar_bytes");
-		mx_gap(fact, "a PCI config dump holds no BAR sizes");
+		mx_gap(pc, "bars", "a PCI config dump holds no BAR sizes");
 	} else {
-		path = xasprintf("%s/resource", p->sys);
-		r = sr_read(&ctx->sr, path, &text, NULL);
+		r = pc_read(pc, &text, NULL, "resource");
 		if (r < 0) {
 			cJSON_AddNullToObject(o, "bars");
 			cJSON_AddNullToObject(o, "largest_bar_bytes");
-			mx_gap(fact, "%s: %s", path, sr_reason(r));
+			mx_gap(pc, "bars", "%s: %s", pc->path, sr_reason(r));
 		} else {
 			int bad = 0;
 			bars = cJSON_AddArrayToObject(o, "bars");
@@ -290,20 +290,17 @@ static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const cha
 				cJSON_DeleteItemFromObject(o, "bars");
 				cJSON_AddNullToObject(o, "bars");
 				cJSON_AddNullToObject(o, "largest_bar_bytes");
-				mx_gap(fact, "%s: line %d unparsable", path, idx + 1);
+				mx_gap(pc, "bars", "%s: line %d unparsable", pc->path, idx + 1);
 				largest = 0;
 			} else {
 				fj_num_or_null(o, "largest_bar_bytes", largest > 0, (double)largest);
-				facts_evidence(&ctx->facts, fact, path);
+				pc_evidence(pc, "bars");
 			}
 		}
 		free(text);
-		free(path);
 	}
-	free(fact);
 
 	/* Resizable BAR (extended capability 0x15): the first BAR it governs. */
-	fact = xasprintf("%s.resizable_bar", base);
 	pci_ext_info(ctx, p);
 	cap = p->rebar;
 	if (cap > 0) {
@@ -320,30 +317,25 @@ static void bars_json(struct probe_ctx *ctx, struct pdev *p, cJSON *o, const cha
 		cJSON_AddFalseToObject(o, "resizable_bar");
 	else {
 		cJSON_AddNullToObject(o, "resizable_bar");
-		mx_gap(fact, "%s", pci_ext_why(ctx, p, cap));
+		mx_gap(pc, "resizable_bar", "%s", pci_ext_why(ctx, p, cap));
 	}
-	free(fact);
 
 	if (p->kind != PCI_ACCEL)
 		return;
-	fact = xasprintf("%s.memory_bytes", base);
 	if (p->sys) {
-		path = xasprintf("%s/mem_info_vram_total", p->sys);
-		r = sr_read_u64(&ctx->sr, path, &mem);
+		r = pc_read_u64(pc, &mem, "mem_info_vram_total");
 		if (r == 0 && mem > 0) {
 			have_mem = 1;
-			facts_evidence(&ctx->facts, fact, path);
+			pc_evidence(pc, "memory_bytes");
 		} else if (r == 0 || r == -ENOENT)
-			mx_gap(fact, "its driver exports no memory size in sysfs "
-				  "(amdgpu does: mem_info_vram_total)");
+			mx_gap(pc, "memory_bytes", "its driver exports no memory size in sysfs "
+			       "(amdgpu does: mem_info_vram_total)");
 		else
-			mx_gap(fact, "%s: %s", path, sr_reason(r));
-		free(path);
+			mx_gap(pc, "memory_bytes", "%s: %s", pc->path, sr_reason(r));
 	} else
-		mx_gap(fact, "a PCI config dump holds no device memory size");
+		mx_gap(pc, "memory_bytes", "a PCI config dump holds no device memory size");
 	fj_num_or_null(o, "memory_bytes", have_mem, (double)mem);
 	fj_bool_or_null(o, "bar_covers_memory", have_mem && largest ? largest >= mem : -1);
-	free(fact);
 }
 
 /* The matrix's devices into idx: accelerators, NICs, NVMe, each by
@@ -362,50 +354,45 @@ static size_t mx_order(const struct pci_scan *s, int *idx)
 /* Each matrix device's numa_node into numa[]. */
 static void mx_numa(struct probe_ctx *ctx, const struct pci_scan *s, int *numa)
 {
+	struct path_cxt pc;
 	size_t i;
+	pc_init(&pc, &ctx->sr, NULL);
 	for (i = 0; i < s->n; i++) {
 		int64_t v;
-		char *path;
 		int r;
 		numa[i] = -2;   /* -1: the firmware says -1; -2: unreadable, or no sysfs */
 		if (!s->d[i].sys || mx_rank(&s->d[i]) < 0)
 			continue;
-		path = xasprintf("%s/numa_node", s->d[i].sys);
-		r = sr_read_s64(&ctx->sr, path, &v);
+		r = pc_read_s64(&pc, &v, "%s/numa_node", s->d[i].sys);
 		if (r == 0 && v >= 0 && v < SR_MAX_CPUS)
 			numa[i] = (int)v;
 		else if (r == 0 && v == -1)
 			numa[i] = -1;
-		free(path);
 	}
 }
 
-/* The CPUs local to p, or null with a gap on fact. */
-static void mx_local_cpus(struct probe_ctx *ctx, const struct pdev *p, cJSON *o, const char *fact)
+/* The CPUs local to p, or null with a gap. */
+static void mx_local_cpus(struct path_cxt *pc, const struct pdev *p)
 {
+	cJSON *o = pc->obj;
 	if (p->sys) {
 		hwloc_bitmap_t set = hwloc_bitmap_alloc();
-		char *path = xasprintf("%s/local_cpulist", p->sys), buf[4096];
-		int r = sr_read_cpulist(&ctx->sr, path, set);
-		if (r == -ENOENT) {
-			free(path);
-			path = xasprintf("%s/local_cpus", p->sys);
-			r = sr_read_cpumask(&ctx->sr, path, set);
-		}
+		int r = pc_read_cpulist(pc, set, "local_cpulist");
+		if (r == -ENOENT)
+			r = pc_read_cpumask(pc, set, "local_cpus");
 		if (r == 0 && !hwloc_bitmap_iszero(set))
-			cJSON_AddStringToObject(o, "local_cpus", cpulist_str(set, buf, sizeof(buf)));
+			fj_list(o, "local_cpus", set);
 		else {
 			cJSON_AddNullToObject(o, "local_cpus");
 			if (r == 0)
-				mx_gap(fact, "%s: empty", path);
+				mx_gap(pc, "local_cpus", "%s: empty", pc->path);
 			else
-				mx_gap(fact, "%s: %s", path, sr_reason(r));
+				mx_gap(pc, "local_cpus", "%s: %s", pc->path, sr_reason(r));
 		}
 		hwloc_bitmap_free(set);
-		free(path);
 	} else {
 		cJSON_AddNullToObject(o, "local_cpus");
-		mx_gap(fact, "a PCI config dump holds no CPU locality");
+		mx_gap(pc, "local_cpus", "a PCI config dump holds no CPU locality");
 	}
 }
 
@@ -416,21 +403,21 @@ static void mx_info(struct probe_ctx *ctx, struct pci_scan *s, int di, const int
 {
 	struct pdev *p = &s->d[di];
 	int up = pci_uplink_of(s, di);
-	char *fact;
+	struct path_cxt pc;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	if (p->sys)
+		pc_setdir(&pc, "%s", p->sys);
+	pc_setobj(&pc, o, "%s", base);
 	cJSON_AddStringToObject(o, "bdf", p->bdf);
 	cJSON_AddStringToObject(o, "kind", mx_kind(p));
-	fact = xasprintf("%s.numa_node", base);
 	fj_num_or_null(o, "numa_node", numa[di] >= 0, numa[di]);
 	if (numa[di] == -1)
-		mx_gap(fact, "the firmware does not report it (numa_node is -1)");
+		mx_gap(&pc, "numa_node", "the firmware does not report it (numa_node is -1)");
 	else if (numa[di] < 0 && p->sys)
-		mx_gap(fact, "%s/numa_node: unreadable, unparsable or out of range", p->sys);
+		mx_gap(&pc, "numa_node", "%s/numa_node: unreadable, unparsable or out of range", p->sys);
 	else if (numa[di] < 0)
-		mx_gap(fact, "a PCI config dump holds no NUMA locality");
-	free(fact);
-	fact = xasprintf("%s.local_cpus", base);
-	mx_local_cpus(ctx, p, o, fact);
-	free(fact);
+		mx_gap(&pc, "numa_node", "a PCI config dump holds no NUMA locality");
+	mx_local_cpus(&pc, p);
 	fj_str_or_null(o, "host_bridge", p->root[0] ? p->root : NULL);
 	fj_str_or_null(o, "switch", up >= 0 && pci_is_switch_up(&s->d[up]) ? s->d[up].bdf : NULL);
 	{
@@ -442,9 +429,9 @@ static void mx_info(struct probe_ctx *ctx, struct pci_scan *s, int di, const int
 				cJSON_InsertItemInArray(sws, 0, cJSON_CreateString(s->d[q].bdf));
 	}
 	fj_str_or_null(o, "port", p->parent != NO_PARENT ? s->d[p->parent].bdf : NULL);
-	iommu_json(ctx, p, o, base);
-	acs_json(ctx, s, di, o, base);
-	bars_json(ctx, p, o, base);
+	iommu_json(&pc, p);
+	acs_json(ctx, &pc, s, di);
+	bars_json(ctx, &pc, p);
 }
 
 /* The accelerator and NIC pairs that meet inside a switch. */
