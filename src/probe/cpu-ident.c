@@ -312,7 +312,7 @@ void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 			v = strtoull(p->microcode, &end, 16);
 			ok = !errno && end != p->microcode && !*end;
 		}
-		if (!ok && cpu_rd_str(st->sr, &s, CPUDIR "/cpu%d/microcode/version", id) == 0) {
+		if (!ok && pc_read_str(&st->pc, &s, "cpu%d/microcode/version", id) == 0) {
 			errno = 0;
 			v = strtoull(s, &end, 16);
 			ok = !errno && end != s && !*end;

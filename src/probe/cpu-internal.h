@@ -7,6 +7,8 @@
 #include "probe/cpu-kinds.h"
 #include "read/libcpuid.h"
 
+#include "read/path.h"
+
 #define CPUDIR "/sys/devices/system/cpu"
 
 /* ---- /proc/cpuinfo (probe/cpu-cpuinfo.c) ---- */
@@ -68,6 +70,9 @@ struct cpu_state {
 	struct probe_ctx *ctx;
 	struct sysroot *sr;
 	struct facts *f;
+	/* Files named under /sys/devices/system/cpu ("cpu%d/online"), facts
+	 * of the cpu object ("cpu.cores"). */
+	struct path_cxt pc;
 	hwloc_bitmap_t online;
 	struct pcpu *c;
 	int nc;
@@ -85,8 +90,6 @@ struct cpu_state {
 	long one_part;           /* cpuinfo's one MIDR for all CPUs, -1 none */
 };
 
-/* sr_read_str() of the path fmt names for cpu ("%d" in fmt). */
-int cpu_rd_str(struct sysroot *sr, char **v, const char *fmt, int cpu);
 /* The online CPUs, the per-CPU files of each, cores grouped (cpu-topology.c). */
 void cpu_read_online(struct cpu_state *st, const struct cpuinfo *ci);
 void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci);

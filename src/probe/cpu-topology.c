@@ -10,29 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rd_u64(struct sysroot *sr, uint64_t *v, const char *fmt, int cpu)
+/* First failure per fact only, so a 1024-CPU garbled capture gives one
+ * gap: the file st->pc named last. */
+static void gap_once(struct cpu_state *st, int *done, const char *key, int err)
 {
-	char path[160];
-	snprintf(path, sizeof(path), fmt, cpu);
-	return sr_read_u64(sr, path, v);
-}
-
-int cpu_rd_str(struct sysroot *sr, char **v, const char *fmt, int cpu)
-{
-	char path[160];
-	snprintf(path, sizeof(path), fmt, cpu);
-	return sr_read_str(sr, path, v);
-}
-
-/* First failure per fact only, so a 1024-CPU garbled capture gives one gap. */
-static void gap_once(struct facts *f, int *done, const char *fact, const char *fmt, int cpu, int err)
-{
-	char path[160];
 	if (*done)
 		return;
 	*done = 1;
-	snprintf(path, sizeof(path), fmt, cpu);
-	facts_gap_read(f, fact, path, err);
+	pc_gap_read(&st->pc, key, err);
 }
 
 static int is_cpu_dir(const char *name, int *id)
@@ -50,37 +35,38 @@ static int is_cpu_dir(const char *name, int *id)
  * one), else the processors /proc/cpuinfo lists. */
 void cpu_read_online(struct cpu_state *st, const struct cpuinfo *ci)
 {
+	struct path_cxt *pc = &st->pc;
 	char **names = NULL;
 	size_t n = 0, i;
-	int r = sr_read_cpulist(st->sr, CPUDIR "/online", st->online);
+	int r = pc_read_cpulist(pc, st->online, "online");
 	if (r == 0 && !hwloc_bitmap_iszero(st->online)) {
-		facts_evidence(st->f, "cpu.online", CPUDIR "/online");
+		pc_evidence(pc, "online");
 		return;
 	}
 	if (r != -ENOENT)
-		facts_gap_read(st->f, "cpu.online", CPUDIR "/online", r ? r : -EINVAL);
+		pc_gap_read(pc, "online", r ? r : -EINVAL);
 	hwloc_bitmap_zero(st->online);
-	if (sr_list(st->sr, CPUDIR, &names, &n) == 0) {
+	if (pc_list(pc, &names, &n, "%s", pc->dir) == 0) {
 		for (i = 0; i < n; i++) {
 			int id;
 			uint64_t on;
 			if (!is_cpu_dir(names[i], &id))
 				continue;
-			if (rd_u64(st->sr, &on, CPUDIR "/cpu%d/online", id) == 0 && on == 0)
+			if (pc_read_u64(pc, &on, "cpu%d/online", id) == 0 && on == 0)
 				continue;
 			hwloc_bitmap_set(st->online, id);
 		}
 		sr_free_list(names, n);
 	}
 	if (!hwloc_bitmap_iszero(st->online)) {
-		facts_evidence(st->f, "cpu.online", CPUDIR "/cpu*/ (no cpu/online file: the CPU "
+		pc_evidence_of(pc, "online", CPUDIR "/cpu*/ (no cpu/online file: the CPU "
 			       "directories present, less those with online = 0)");
 		return;
 	}
 	for (i = 0; i < ci->n; i++)
 		hwloc_bitmap_set(st->online, ci->p[i].id);
 	if (!hwloc_bitmap_iszero(st->online))
-		facts_evidence(st->f, "cpu.online", "/proc/cpuinfo (no CPU directories in sysfs)");
+		pc_evidence_of(pc, "online", "/proc/cpuinfo (no CPU directories in sysfs)");
 }
 
 /* The order a CPU's names are tried in: the one the last CPU answered to
@@ -98,14 +84,13 @@ static int read_sib(struct cpu_state *st, struct pcpu *p)
 {
 	static const char *const names[] = { "core_cpus_list", "thread_siblings_list", "core_cpus",
 					     "thread_siblings" };
-	char path[160];
 	size_t k;
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	for (k = 0; k < ARRAY_SIZE(names); k++) {
 		size_t i = try_order(k, st->sib_pref);
 		int r;
-		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, names[i]);
-		r = i < 2 ? sr_read_cpulist(st->sr, path, s) : sr_read_cpumask(st->sr, path, s);
+		r = i < 2 ? pc_read_cpulist(&st->pc, s, "cpu%d/topology/%s", p->id, names[i])
+			  : pc_read_cpumask(&st->pc, s, "cpu%d/topology/%s", p->id, names[i]);
 		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
 			hwloc_bitmap_and(s, s, st->online);
 			p->sib = s;
@@ -131,14 +116,13 @@ static void read_pkgset(struct cpu_state *st, struct pcpu *p)
 {
 	static const char *const names[] = { "package_cpus_list", "core_siblings_list",
 					     "package_cpus", "core_siblings" };
-	char path[160];
 	size_t k;
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	for (k = 0; k < ARRAY_SIZE(names); k++) {
 		size_t i = try_order(k, st->pkg_pref);
 		int r;
-		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/%s", p->id, names[i]);
-		r = i < 2 ? sr_read_cpulist(st->sr, path, s) : sr_read_cpumask(st->sr, path, s);
+		r = i < 2 ? pc_read_cpulist(&st->pc, s, "cpu%d/topology/%s", p->id, names[i])
+			  : pc_read_cpumask(&st->pc, s, "cpu%d/topology/%s", p->id, names[i]);
 		if (r == -ENOENT)
 			continue;
 		if (r == 0 && hwloc_bitmap_isset(s, p->id)) {
@@ -184,7 +168,7 @@ static void read_midr(struct cpu_state *st, const struct cpuinfo *ci, const stru
 {
 	char *m = NULL;
 	uint64_t midr;
-	if (cpu_rd_str(st->sr, &m, CPUDIR "/cpu%d/regs/identification/midr_el1", p->id) == 0 &&
+	if (pc_read_str(&st->pc, &m, "cpu%d/regs/identification/midr_el1", p->id) == 0 &&
 	    sscanf(m, "%" SCNx64, &midr) == 1 && midr)
 		p->part = (long)(((midr >> 24) & 0xff) << 12 | ((midr >> 4) & 0xfff));
 	free(m);
@@ -200,6 +184,7 @@ static void read_midr(struct cpu_state *st, const struct cpuinfo *ci, const stru
 
 void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 {
+	struct path_cxt *pc = &st->pc;
 	int id, k = 0;
 	int bad_sib = 0, bad_freq = 0, bad_cache = 0, bad_cap = 0;
 	int *bad_pkg = &st->bad_pkg, *bad_core = &st->bad_core;
@@ -209,79 +194,75 @@ void cpu_read_cpus(struct cpu_state *st, const struct cpuinfo *ci)
 		struct pcpu *p = &st->c[k++];
 		uint64_t v;
 		int64_t s;
-		char path[160];
 		int r;
 		const struct ci_proc *cp = ci_find(ci, id);
 		p->id = id;
 		p->part = -1;
-		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/physical_package_id", id);
-		r = sr_read_s64(st->sr, path, &s);
+		r = pc_read_s64(pc, &s, "cpu%d/topology/physical_package_id", id);
 		if (r == 0) {
 			p->pkg = s;
 			p->pkg_ok = 1;
 		} else if (r != -ENOENT)
-			gap_once(st->f, bad_pkg, "cpu.packages", CPUDIR "/cpu%d/topology/physical_package_id", id, r);
+			gap_once(st, bad_pkg, "packages", r);
 		if (!p->pkg_ok && cp && cp->phys >= 0) {
 			p->pkg = cp->phys;
 			p->pkg_ok = 2;
 		}
-		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/core_id", id);
-		r = sr_read_s64(st->sr, path, &s);
+		r = pc_read_s64(pc, &s, "cpu%d/topology/core_id", id);
 		if (r == 0) {
 			p->core_id = s;
 			p->core_ok = 1;
 		} else if (r != -ENOENT)
-			gap_once(st->f, bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/core_id", id, r);
+			gap_once(st, bad_core, "cores", r);
 		if (!p->core_ok && cp && cp->coreid >= 0) {
 			p->core_id = cp->coreid;
 			p->core_ok = 2;
 		}
 		read_pkgset(st, p);
 		r = read_sib(st, p);
-		if (r < 0 && r != -ENOENT)
-			gap_once(st->f, *bad_core ? &bad_sib : bad_core, "cpu.cores", CPUDIR "/cpu%d/topology/thread_siblings_list", id, r);
-		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpufreq/base_frequency", id)) == 0 && v)
+		if (r < 0 && r != -ENOENT) {
+			pc_name(pc, "cpu%d/topology/thread_siblings_list", id);
+			gap_once(st, *bad_core ? &bad_sib : bad_core, "cores", r);
+		}
+		if ((r = pc_read_u64(pc, &v, "cpu%d/cpufreq/base_frequency", id)) == 0 && v)
 			p->base_khz = v;
 		else if (r != -ENOENT)
-			gap_once(st->f, &bad_freq, "cpu.base_mhz", CPUDIR "/cpu%d/cpufreq/base_frequency", id, r ? r : -EINVAL);
+			gap_once(st, &bad_freq, "base_mhz", r ? r : -EINVAL);
 		/* ACPI CPPC's nominal frequency (MHz; Documentation/admin-guide/
 		 * acpi/cppc_sysfs.rst): the base frequency of arm64 servers
 		 * (Kunpeng, Altra, Graviton, Grace), where no intel_pstate is. */
-		else if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/acpi_cppc/nominal_freq", id)) == 0 && v &&
+		else if ((r = pc_read_u64(pc, &v, "cpu%d/acpi_cppc/nominal_freq", id)) == 0 && v &&
 			 v < 100000) {
 			p->base_khz = v * 1000;
 			st->base_cppc = 1;
 		} else if (r != -ENOENT)
-			gap_once(st->f, &bad_freq, "cpu.base_mhz", CPUDIR "/cpu%d/acpi_cppc/nominal_freq", id, r ? r : -EINVAL);
-		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpufreq/cpuinfo_max_freq", id)) == 0 && v)
+			gap_once(st, &bad_freq, "base_mhz", r ? r : -EINVAL);
+		if ((r = pc_read_u64(pc, &v, "cpu%d/cpufreq/cpuinfo_max_freq", id)) == 0 && v)
 			p->max_khz = v;
 		else if (r != -ENOENT)
-			gap_once(st->f, &bad_freq, "cpu.max_mhz", CPUDIR "/cpu%d/cpufreq/cpuinfo_max_freq", id, r ? r : -EINVAL);
-		if ((r = rd_u64(st->sr, &v, CPUDIR "/cpu%d/cpu_capacity", id)) == 0 && v)
+			gap_once(st, &bad_freq, "max_mhz", r ? r : -EINVAL);
+		if ((r = pc_read_u64(pc, &v, "cpu%d/cpu_capacity", id)) == 0 && v)
 			p->capacity = v;
 		else if (r != -ENOENT)
-			gap_once(st->f, &bad_cap, "cpu.kinds", CPUDIR "/cpu%d/cpu_capacity", id, r ? r : -EINVAL);
+			gap_once(st, &bad_cap, "kinds", r ? r : -EINVAL);
 		if (p->max_khz) {
 			static const char *const pol[] = { "related_cpus", "affected_cpus" };
 			size_t q;
 			p->policy = hwloc_bitmap_alloc();
-			for (q = 0; q < ARRAY_SIZE(pol); q++) {
-				snprintf(path, sizeof(path), CPUDIR "/cpu%d/cpufreq/%s", id, pol[q]);
-				if (sr_read_cpulist(st->sr, path, p->policy) == 0 &&
+			for (q = 0; q < ARRAY_SIZE(pol); q++)
+				if (pc_read_cpulist(pc, p->policy, "cpu%d/cpufreq/%s", id, pol[q]) == 0 &&
 				    hwloc_bitmap_isset(p->policy, (unsigned)id))
 					break;
-			}
 			if (q == ARRAY_SIZE(pol)) {
 				hwloc_bitmap_free(p->policy);
 				p->policy = NULL;
 			}
 		}
-		if (cpu_rd_str(st->sr, &p->driver, CPUDIR "/cpu%d/cpufreq/scaling_driver", id) < 0 || !*p->driver) {
+		if (pc_read_str(pc, &p->driver, "cpu%d/cpufreq/scaling_driver", id) < 0 || !*p->driver) {
 			free(p->driver);
 			p->driver = NULL;
 		}
-		if (cpu_rd_str(st->sr, &p->governor, CPUDIR "/cpu%d/cpufreq/scaling_governor", id) < 0 ||
-		    !*p->governor) {
+		if (pc_read_str(pc, &p->governor, "cpu%d/cpufreq/scaling_governor", id) < 0 || !*p->governor) {
 			free(p->governor);
 			p->governor = NULL;
 		}
@@ -359,15 +340,14 @@ void cpu_probe_clusters(struct cpu_state *st, cJSON *cpu)
 	hwloc_bitmap_t *sets = NULL, s;
 	size_t n = 0, i;
 	int k, missing = -1;
-	char path[128], b[4096];
 	if (!st->arm || st->nc == 0)
 		return;
 	s = hwloc_bitmap_alloc();
 	for (k = 0; k < st->nc && missing < 0; k++) {
 		int id = st->c[k].id;
-		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/cluster_cpus_list", id);
 		hwloc_bitmap_zero(s);
-		if (sr_read_cpulist(st->sr, path, s) < 0 || !hwloc_bitmap_isset(s, (unsigned)id)) {
+		if (pc_read_cpulist(&st->pc, s, "cpu%d/topology/cluster_cpus_list", id) < 0 ||
+		    !hwloc_bitmap_isset(s, (unsigned)id)) {
 			missing = id;
 			break;
 		}
@@ -381,15 +361,20 @@ void cpu_probe_clusters(struct cpu_state *st, cJSON *cpu)
 	}
 	if (missing >= 0) {
 		fj_set(cpu, "clusters", cJSON_CreateNull());
-		facts_gap(st->f, "cpu.clusters", CPUDIR "/cpu%d/topology/cluster_cpus_list: missing or not "
-			  "listing the CPU (kernels before 5.16 do not say)", missing);
+		pc_gap(&st->pc, "clusters", "%s: missing or not listing the CPU (kernels before 5.16 do not say)",
+		       st->pc.path);
 	} else {
 		cJSON *a = cJSON_CreateArray();
 		fj_num(cpu, "clusters", (double)n);
-		for (i = 0; i < n; i++)
-			cJSON_AddItemToArray(a, cJSON_CreateString(cpulist_str(sets[i], b, sizeof(b))));
+		for (i = 0; i < n; i++) {
+			char *l = NULL;
+			if (hwloc_bitmap_list_asprintf(&l, sets[i]) < 0 || !l)
+				die("out of memory");
+			cJSON_AddItemToArray(a, cJSON_CreateString(l));
+			free(l);
+		}
 		fj_set(cpu, "cluster_cpus", a);
-		facts_evidence(st->f, "cpu.clusters", CPUDIR "/cpu*/topology/cluster_cpus_list");
+		pc_evidence_of(&st->pc, "clusters", CPUDIR "/cpu*/topology/cluster_cpus_list");
 	}
 	for (i = 0; i < n; i++)
 		hwloc_bitmap_free(sets[i]);

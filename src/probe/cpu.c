@@ -193,6 +193,9 @@ int probe_cpu(struct probe_ctx *ctx)
 	st.f = &ctx->facts;
 	st.online = hwloc_bitmap_alloc();
 	cpu = facts_obj(st.f, "cpu");
+	pc_init(&st.pc, st.sr, st.f);
+	pc_setdir(&st.pc, CPUDIR);
+	pc_setobj(&st.pc, cpu, "cpu");
 
 	read_cpuinfo(&st, &ci);
 	set_arch(&st, &ci);
