@@ -48,20 +48,20 @@ static uint64_t parse_size(const char *s)
  */
 char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n, int *err, char **bad)
 {
-	char path[192], **names = NULL;
+	struct path_cxt pc = st->pc;
+	char **names = NULL;
 	uint64_t lvl;
 	size_t k;
 	int r, e = 0;
 	*n = 0;
+	pc_setdir(&pc, "%s", dir);
 	for (k = 0; k < CPU_MAX_CACHE_INDEX; k++) {
-		snprintf(path, sizeof(path), "%s/index%zu/level", dir, k);
-		r = sr_read_u64(st->sr, path, &lvl);
+		r = pc_read_u64(&pc, &lvl, "index%zu/level", k);
 		if (r == 0 || r == -EINVAL || r == -ERANGE)
 			continue;
 		/* A missing level in an index directory that is there is that
 		 * index's gap (below), not the end. */
-		snprintf(path, sizeof(path), "%s/index%zu", dir, k);
-		if (sr_is_dir(st->sr, path))
+		if (pc_is_dir(&pc, "index%zu", k))
 			continue;
 		if (r != -ENOENT)
 			e = r;
@@ -95,7 +95,7 @@ char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n, int *
 		if (err)
 			*err = e;
 		if (bad)
-			*bad = xstrdup(path);
+			*bad = xstrdup(pc.path);
 	}
 	names = xmalloc(k * sizeof(*names));
 	for (*n = 0; *n < k; (*n)++)
@@ -103,18 +103,27 @@ char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n, int *
 	return names;
 }
 
+/* The first garbled cache file of the run is the gap: the one pc named last. */
+static void cache_gap(struct path_cxt *pc, int *bad, int err)
+{
+	if (*bad)
+		return;
+	*bad = 1;
+	pc_gap_read(pc, "caches", err);
+}
+
 void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 {
-	char dir[128], path[192], **names = NULL, *s = NULL;
+	struct path_cxt pc = st->pc;
+	char **names = NULL, *s = NULL, *notdir = NULL;
 	size_t n = 0, i, j;
-	char *notdir = NULL;
 	int err = 0;
-	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", p->id);
-	names = cpu_cache_indexes(st, dir, &n, &err, &notdir);
+	pc_setdir(&pc, CPUDIR "/cpu%d/cache", p->id);
+	names = cpu_cache_indexes(st, pc.dir, &n, &err, &notdir);
 	if (notdir) {
 		if (!*bad) {
 			*bad = 1;
-			facts_gap_notdir(st->f, "cpu.caches", notdir, err);
+			facts_gap_notdir(st->f, pc_fact(&pc, "caches"), notdir, err);
 		}
 		free(notdir);
 	}
@@ -124,46 +133,32 @@ void cpu_read_caches(struct cpu_state *st, struct pcpu *p, int *bad)
 		hwloc_bitmap_t set;
 		if (strncmp(names[i], "index", 5))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/level", dir, names[i]);
-		if ((r = sr_read_u64(st->sr, path, &lvl)) < 0) {
-			if (!*bad && r != -ENOENT) {
-				*bad = 1;
-				facts_gap_read(st->f, "cpu.caches", path, r);
-			}
+		if ((r = pc_read_u64(&pc, &lvl, "%s/level", names[i])) < 0) {
+			if (r != -ENOENT)
+				cache_gap(&pc, bad, r);
 			continue;
 		}
 		if (lvl != 2 && lvl != 3)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/type", dir, names[i]);
-		instr = sr_read_str(st->sr, path, &s) == 0 && !strcmp(s, "Instruction");
+		instr = pc_read_str(&pc, &s, "%s/type", names[i]) == 0 && !strcmp(s, "Instruction");
 		free(s);
 		s = NULL;
 		if (instr)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/size", dir, names[i]);
-		r = sr_read_str(st->sr, path, &s);
+		r = pc_read_str(&pc, &s, "%s/size", names[i]);
 		size = r == 0 ? parse_size(s) : 0;
 		free(s);
 		s = NULL;
 		if (!size) {
-			if (!*bad) {
-				*bad = 1;
-				facts_gap_read(st->f, "cpu.caches", path, r ? r : -EINVAL);
-			}
+			cache_gap(&pc, bad, r ? r : -EINVAL);
 			continue;
 		}
 		set = hwloc_bitmap_alloc();
-		snprintf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, names[i]);
-		r = sr_read_cpulist(st->sr, path, set);
-		if (r == -ENOENT) {
-			snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
-			r = sr_read_cpumask(st->sr, path, set);
-		}
+		r = pc_read_cpulist(&pc, set, "%s/shared_cpu_list", names[i]);
+		if (r == -ENOENT)
+			r = pc_read_cpumask(&pc, set, "%s/shared_cpu_map", names[i]);
 		if (r < 0 || !hwloc_bitmap_isset(set, p->id)) {
-			if (!*bad) {
-				*bad = 1;
-				facts_gap_read(st->f, "cpu.caches", path, r ? r : -EINVAL);
-			}
+			cache_gap(&pc, bad, r ? r : -EINVAL);
 			hwloc_bitmap_free(set);
 			continue;
 		}
@@ -236,7 +231,9 @@ static void cache_groups(struct cpu_state *st, int lvl, cJSON *o)
 void cpu_probe_caches(struct cpu_state *st, cJSON *cpu)
 {
 	cJSON *caches = cJSON_AddObjectToObject(cpu, "caches");
+	struct path_cxt cc = st->pc;
 	int lvl;
+	pc_setobj(&cc, caches, "cpu.caches");
 	for (lvl = 2; lvl <= 3; lvl++) {
 		char key[4];
 		uint64_t max = 0, total = 0;
@@ -259,8 +256,7 @@ void cpu_probe_caches(struct cpu_state *st, cJSON *cpu)
 		}
 		if (!inst) {
 			fj_set(caches, key, cJSON_CreateNull());
-			facts_gap(st->f, lvl == 2 ? "cpu.caches.l2" : "cpu.caches.l3",
-				  "no level-%d cache in " CPUDIR "/cpu*/cache", lvl);
+			pc_gap(&cc, key, "no level-%d cache in " CPUDIR "/cpu*/cache", lvl);
 			continue;
 		}
 		{
@@ -282,5 +278,5 @@ void cpu_probe_caches(struct cpu_state *st, cJSON *cpu)
 			}
 		}
 	}
-	facts_evidence(st->f, "cpu.caches", CPUDIR "/cpu*/cache/index*/{level,type,size,shared_cpu_list}");
+	pc_evidence_of(&st->pc, "caches", CPUDIR "/cpu*/cache/index*/{level,type,size,shared_cpu_list}");
 }
