@@ -48,36 +48,32 @@ static int smbios_sockets(struct cpu_state *st)
  * list already).  Returns the level, 0 when unknown. */
 static int llc_span(struct cpu_state *st, int id, hwloc_bitmap_t set)
 {
-	char dir[128], path[192], **names, *t = NULL;
+	struct path_cxt pc = st->pc;
+	char **names, *t = NULL;
 	size_t n = 0, i;
 	uint64_t *lvl;
 	int best = 0, want;
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
-	snprintf(dir, sizeof(dir), CPUDIR "/cpu%d/cache", id);
-	names = cpu_cache_indexes(st, dir, &n, NULL, NULL);
+	pc_setdir(&pc, CPUDIR "/cpu%d/cache", id);
+	names = cpu_cache_indexes(st, pc.dir, &n, NULL, NULL);
 	lvl = xcalloc(n + 1, sizeof(*lvl));
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s/level", dir, names[i]);
-		if (strncmp(names[i], "index", 5) || sr_read_u64(st->sr, path, &lvl[i]) < 0 || lvl[i] > 8)
+	for (i = 0; i < n; i++)
+		if (strncmp(names[i], "index", 5) || pc_read_u64(&pc, &lvl[i], "%s/level", names[i]) < 0 ||
+		    lvl[i] > 8)
 			lvl[i] = 0;
-	}
 	for (want = 8; want > 0 && !best; want--)
 		for (i = 0; i < n && !best; i++) {
 			int instr, r;
 			if (lvl[i] != (uint64_t)want)
 				continue;
-			snprintf(path, sizeof(path), "%s/%s/type", dir, names[i]);
-			instr = sr_read_str(st->sr, path, &t) == 0 && !strcmp(t, "Instruction");
+			instr = pc_read_str(&pc, &t, "%s/type", names[i]) == 0 && !strcmp(t, "Instruction");
 			free(t);
 			t = NULL;
 			if (instr)
 				continue;
-			snprintf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, names[i]);
-			r = sr_read_cpulist(st->sr, path, s);
-			if (r == -ENOENT) {
-				snprintf(path, sizeof(path), "%s/%s/shared_cpu_map", dir, names[i]);
-				r = sr_read_cpumask(st->sr, path, s);
-			}
+			r = pc_read_cpulist(&pc, s, "%s/shared_cpu_list", names[i]);
+			if (r == -ENOENT)
+				r = pc_read_cpumask(&pc, s, "%s/shared_cpu_map", names[i]);
 			if (r == 0 && hwloc_bitmap_isset(s, id)) {
 				best = want;
 				hwloc_bitmap_and(set, s, st->online);
@@ -146,15 +142,17 @@ static int dt_sockets(struct cpu_state *st)
 static int dt_mpidr_packages(struct cpu_state *st)
 {
 	static const char *const dirs[] = { "/sys/firmware/devicetree/base/cpus", "/proc/device-tree/cpus" };
+	struct path_cxt pc = st->pc;
 	size_t d, i, n;
-	char **names, path[256];
+	char **names;
 	for (d = 0; d < ARRAY_SIZE(dirs); d++) {
 		uint64_t *aff;
 		size_t na = 0, k, j;
 		int aff0_zero = 1, npk = 0;
 		names = NULL;
 		n = 0;
-		if (sr_list(st->sr, dirs[d], &names, &n) < 0)
+		pc_setdir(&pc, "%s", dirs[d]);
+		if (pc_list(&pc, &names, &n, "%s", pc.dir) < 0)
 			continue;
 		aff = xcalloc(n ? n : 1, sizeof(*aff));
 		for (i = 0; i < n; i++) {
@@ -165,14 +163,12 @@ static int dt_mpidr_packages(struct cpu_state *st)
 			if (strncmp(names[i], "cpu@", 4))
 				continue;
 			/* Only the nodes of device_type "cpu" (not idle states). */
-			snprintf(path, sizeof(path), "%s/%s/device_type", dirs[d], names[i]);
-			if (sr_read(st->sr, path, &t, &len) < 0 || len < 3 || memcmp(t, "cpu", 3)) {
+			if (pc_read(&pc, &t, &len, "%s/device_type", names[i]) < 0 || len < 3 || memcmp(t, "cpu", 3)) {
 				free(t);
 				continue;
 			}
 			free(t);
-			snprintf(path, sizeof(path), "%s/%s/reg", dirs[d], names[i]);
-			if (sr_read(st->sr, path, &b, &len) < 0 || (len != 4 && len != 8)) {
+			if (pc_read(&pc, &b, &len, "%s/reg", names[i]) < 0 || (len != 4 && len != 8)) {
 				free(b);
 				continue;
 			}
@@ -223,18 +219,18 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 {
 	struct pkg_witness w[6];
 	int nw = 0, i, j, cluster = st->nc > 0, dt, mp, agree = 1;
-	char **names = NULL, path[160], buf[256];
+	struct path_cxt pc = st->pc;
+	char **names = NULL, buf[256];
 	size_t n = 0, k;
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	struct strbuf sb = STRBUF_INIT;
 	/* NUMA nodes do not span packages. */
-	if (sr_list(st->sr, "/sys/devices/system/node", &names, &n) == 0) {
+	if (pc_list(&pc, &names, &n, "/sys/devices/system/node") == 0) {
 		for (k = 0; k < n; k++) {
 			int sp;
 			if (strncmp(names[k], "node", 4) || !isdigit((unsigned char)names[k][4]))
 				continue;
-			snprintf(path, sizeof(path), "/sys/devices/system/node/%s/cpulist", names[k]);
-			if (sr_read_cpulist(st->sr, path, s) < 0)
+			if (pc_read_cpulist(&pc, s, "/sys/devices/system/node/%s/cpulist", names[k]) < 0)
 				continue;
 			hwloc_bitmap_and(s, s, st->online);
 			if ((sp = merge_span(grp, ng, s, merged)) > 1)
@@ -249,11 +245,9 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 	for (i = 0; i < st->nc; i++) {
 		int64_t die;
 		int sp;
-		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/die_id", st->c[i].id);
-		if (sr_read_s64(st->sr, path, &die) < 0 || die < 0)
+		if (pc_read_s64(&pc, &die, "cpu%d/topology/die_id", st->c[i].id) < 0 || die < 0)
 			continue;
-		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/die_cpus_list", st->c[i].id);
-		if (sr_read_cpulist(st->sr, path, s) < 0)
+		if (pc_read_cpulist(&pc, s, "cpu%d/topology/die_cpus_list", st->c[i].id) < 0)
 			continue;
 		hwloc_bitmap_and(s, s, st->online);
 		if ((sp = merge_span(grp, ng, s, merged)) > 1)
@@ -261,11 +255,9 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 				       "die %" PRId64 " (CPUs %s) spans %d of the kernel's packages", die,
 				       cpulist_str(s, buf, sizeof(buf)), sp);
 	}
-	for (i = 0; i < st->nc && cluster; i++) {
-		snprintf(path, sizeof(path), CPUDIR "/cpu%d/topology/cluster_id", st->c[i].id);
-		cluster = sr_exists(st->sr, path);
-	}
-	if (cluster || sr_exists(st->sr, "/sys/firmware/acpi/tables/PPTT"))
+	for (i = 0; i < st->nc && cluster; i++)
+		cluster = pc_exists(&pc, "cpu%d/topology/cluster_id", st->c[i].id);
+	if (cluster || pc_exists(&pc, "/sys/firmware/acpi/tables/PPTT"))
 		w[nw++] = (struct pkg_witness){ cluster ? "the kernel's package masks (cluster_id "
 						"keeps clusters apart)" : "the kernel's package masks "
 						"(from the ACPI PPTT)", ng };
