@@ -22,14 +22,14 @@ static void read_cpuinfo(struct cpu_state *st, struct cpuinfo *ci)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int r = sr_read(st->sr, "/proc/cpuinfo", &buf, &len);
+	int r = pc_read(&st->pc, &buf, &len, "/proc/cpuinfo");
 	if (r == 0 && memchr(buf, '\0', len) == NULL) {
 		ci_parse(ci, buf);
 		ci->read_ok = ci->n > 0;
 		if (!ci->read_ok)
-			facts_gap(st->f, "cpu.isa", "/proc/cpuinfo: unparsable (no processor entry)");
+			pc_gap(&st->pc, "isa", "%s: unparsable (no processor entry)", st->pc.path);
 	} else
-		facts_gap_read(st->f, "cpu.isa", "/proc/cpuinfo", r ? r : -EINVAL);
+		pc_gap_read(&st->pc, "isa", r ? r : -EINVAL);
 	free(buf);
 }
 
@@ -92,38 +92,40 @@ static void core_facts(struct cpu_state *st, cJSON *cpu)
 static void probe_smt(struct cpu_state *st, cJSON *cpu)
 {
 	cJSON *smt = cJSON_AddObjectToObject(cpu, "smt");
+	struct path_cxt pc = st->pc;
 	char *ctl = NULL;
 	uint64_t act;
 	int tpc = 0, active = -1, i, r;
 	for (i = 0; st->ncores > 0 && i < st->ncores; i++)
 		if (st->cores[i].nthreads > tpc)
 			tpc = st->cores[i].nthreads;
-	r = sr_read_u64(st->sr, CPUDIR "/smt/active", &act);
+	pc_setobj(&pc, smt, "cpu.smt");
+	r = pc_read_u64(&pc, &act, "smt/active");
 	if (r == 0 && act <= 1) {
 		active = (int)act;
-		facts_evidence(st->f, "cpu.smt.active", CPUDIR "/smt/active");
+		pc_evidence(&pc, "active");
 	} else {
 		if (r != -ENOENT)
-			facts_gap_read(st->f, "cpu.smt.active", CPUDIR "/smt/active", r ? r : -EINVAL);
+			pc_gap_read(&pc, "active", r ? r : -EINVAL);
 		if (tpc > 0) {
 			active = tpc > 1;
-			facts_evidence(st->f, "cpu.smt.active", CPUDIR "/cpu*/topology/thread_siblings_list");
+			pc_evidence_of(&pc, "active", CPUDIR "/cpu*/topology/thread_siblings_list");
 		}
 	}
 	fj_bool_or_null(smt, "active", active);
 	if (active < 0)
-		facts_gap(st->f, "cpu.smt.active", "no smt/active and no thread sibling lists");
+		pc_gap(&pc, "active", "no smt/active and no thread sibling lists");
 	fj_num_or_null(smt, "threads_per_core", tpc > 0, tpc);
 	if (tpc <= 0)
-		facts_gap(st->f, "cpu.smt.threads_per_core", "cores are unknown");
-	r = sr_read_str(st->sr, CPUDIR "/smt/control", &ctl);
+		pc_gap(&pc, "threads_per_core", "cores are unknown");
+	r = pc_read_str(&pc, &ctl, "smt/control");
 	if (r == 0 && (!strcmp(ctl, "on") || !strcmp(ctl, "off") || !strcmp(ctl, "forceoff") ||
 		       !strcmp(ctl, "notsupported") || !strcmp(ctl, "notimplemented"))) {
 		fj_str_or_null(smt, "control", ctl);
-		facts_evidence(st->f, "cpu.smt.control", CPUDIR "/smt/control");
+		pc_evidence(&pc, "control");
 	} else {
 		fj_str_or_null(smt, "control", NULL);
-		facts_gap_read(st->f, "cpu.smt.control", CPUDIR "/smt/control", r ? r : -EINVAL);
+		pc_gap_read(&pc, "control", r ? r : -EINVAL);
 	}
 	free(ctl);
 }
