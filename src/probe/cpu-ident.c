@@ -130,12 +130,13 @@ static const struct {
  * the evidence's words. */
 static char *soc_model(struct cpu_state *st, char **why)
 {
+	struct path_cxt pc = st->pc;
 	char *s = NULL, *m = NULL;
 	const char *maker = NULL;
 	unsigned bank, code;
 	size_t i;
 	*why = NULL;
-	if (sr_read_str(st->sr, "/sys/devices/soc0/soc_id", &s) < 0)
+	if (pc_read_str(&pc, &s, "/sys/devices/soc0/soc_id") < 0)
 		return NULL;
 	/* Exactly "jep106:" and 9 characters: 4 hex digits, ':', 4 more. */
 	for (i = 7; i < 16 && s[i] && (i == 11 ? s[i] == ':' : isxdigit((unsigned char)s[i])); i++)
@@ -145,7 +146,7 @@ static char *soc_model(struct cpu_state *st, char **why)
 			if (jep106[i].bank == bank && jep106[i].code == code)
 				maker = jep106[i].name;
 		m = xasprintf("%s%sSoC %s", maker ? maker : "", maker ? " " : "", s);
-		*why = xasprintf("/sys/devices/soc0/soc_id (SMCCC SOC_ID: JEP106 bank %u, code 0x%02x%s%s)", bank,
+		*why = xasprintf("%s (SMCCC SOC_ID: JEP106 bank %u, code 0x%02x%s%s)", pc.path, bank,
 				 code, maker ? ": " : ", a maker nodeaudit does not name", maker ? maker : "");
 	}
 	free(s);

@@ -60,19 +60,20 @@ static int arch_mismatch(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
  * Graviton 3, 512 on A64FX), unless an administrator lowered it. */
 static void sve_length(struct cpu_state *st, cJSON *cpu)
 {
+	struct path_cxt pc = st->pc;
 	uint64_t b;
-	int r = sr_read_u64(st->sr, "/proc/sys/abi/sve_default_vector_length", &b);
+	int r = pc_read_u64(&pc, &b, "/proc/sys/abi/sve_default_vector_length");
 	if (r == 0 && b >= 16 && b <= 256 && b % 16 == 0) {
 		fj_num(cpu, "sve_vector_bits", (double)(b * 8));
-		facts_evidence(st->f, "cpu.sve_vector_bits", "/proc/sys/abi/sve_default_vector_length");
+		pc_evidence(&pc, "sve_vector_bits");
 		return;
 	}
 	fj_set(cpu, "sve_vector_bits", cJSON_CreateNull());
 	if (r < 0)
-		facts_gap_read(st->f, "cpu.sve_vector_bits", "/proc/sys/abi/sve_default_vector_length", r);
+		pc_gap_read(&pc, "sve_vector_bits", r);
 	else
-		facts_gap(st->f, "cpu.sve_vector_bits", "/proc/sys/abi/sve_default_vector_length: %llu bytes "
-			  "is not an SVE vector length (16 to 256, a multiple of 16)", (unsigned long long)b);
+		pc_gap(&pc, "sve_vector_bits", "%s: %llu bytes is not an SVE vector length (16 to 256, "
+		       "a multiple of 16)", pc.path, (unsigned long long)b);
 }
 
 /* Flags every online CPU has (kernels print the same list for all, but a
