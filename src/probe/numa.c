@@ -129,22 +129,25 @@ bad:
 
 static int node_ids(struct probe_ctx *ctx, hwloc_bitmap_t ids, const char **src)
 {
-	struct sysroot *sr = &ctx->sr;
+	struct path_cxt pc;
 	char **names;
 	size_t n, i;
-	int r = sr_read_cpulist(sr, NODE_DIR "/online", ids);
+	int r;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, NODE_DIR);
+	pc_setobj(&pc, facts_obj(&ctx->facts, "numa"), "numa");
+	r = pc_read_cpulist(&pc, ids, "online");
 	if (r == 0 && hwloc_bitmap_last(ids) >= SR_MAX_NODES)
 		/* Node numbers stop at 1023: 0-65535 is not 65536 nodes to read. */
-		facts_gap(&ctx->facts, "numa.online", NODE_DIR "/online: node numbers stop at %d",
-			  SR_MAX_NODES - 1);
+		pc_gap(&pc, "online", "%s: node numbers stop at %d", pc.path, SR_MAX_NODES - 1);
 	else if (r == 0 && !hwloc_bitmap_iszero(ids)) {
 		*src = NODE_DIR "/online";
 		return 0;
 	} else if (r < 0 && r != -ENOENT)
-		facts_gap_read(&ctx->facts, "numa.online", NODE_DIR "/online", r);
+		pc_gap_read(&pc, "online", r);
 	/* No (usable) online file: the nodeN directories say which exist. */
 	hwloc_bitmap_zero(ids);
-	if (sr_list(sr, NODE_DIR, &names, &n) < 0)
+	if (pc_list(&pc, &names, &n, "%s", pc.dir) < 0)
 		return -ENOENT;
 	for (i = 0; i < n; i++) {
 		uint64_t id;
@@ -152,8 +155,7 @@ static int node_ids(struct probe_ctx *ctx, hwloc_bitmap_t ids, const char **src)
 		    parse_u64(names[i] + 4, &id) == 0 && id < SR_MAX_NODES)
 			hwloc_bitmap_set(ids, (unsigned)id);
 		else if (!strncmp(names[i], "node", 4) && isdigit((unsigned char)names[i][4]))
-			facts_gap(&ctx->facts, "numa.online", NODE_DIR "/%.40s: not a node number below %d",
-				  names[i], SR_MAX_NODES);
+			pc_gap(&pc, "online", NODE_DIR "/%.40s: not a node number below %d", names[i], SR_MAX_NODES);
 	}
 	sr_free_list(names, n);
 	*src = NODE_DIR;
@@ -251,19 +253,20 @@ static int check_row(struct node *nd, size_t idx, size_t nnodes)
 /* The CPUs with a cpuN directory, less those whose cpuN/online is 0. */
 static int cpu_dirs(struct sysroot *sr, hwloc_bitmap_t set)
 {
+	struct path_cxt pc;
 	char **names;
 	size_t n, i;
 	hwloc_bitmap_zero(set);
-	if (sr_list(sr, "/sys/devices/system/cpu", &names, &n) < 0)
+	pc_init(&pc, sr, NULL);
+	pc_setdir(&pc, "/sys/devices/system/cpu");
+	if (pc_list(&pc, &names, &n, "%s", pc.dir) < 0)
 		return -ENOENT;
 	for (i = 0; i < n; i++) {
 		uint64_t id, on;
-		char path[96];
 		if (strncmp(names[i], "cpu", 3) || !isdigit((unsigned char)names[i][3]) ||
 		    parse_u64(names[i] + 3, &id) < 0 || id >= SR_MAX_CPUS)
 			continue;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s/online", names[i]);
-		if (sr_read_u64(sr, path, &on) == 0 && on == 0)
+		if (pc_read_u64(&pc, &on, "%s/online", names[i]) == 0 && on == 0)
 			continue;
 		hwloc_bitmap_set(set, (unsigned)id);
 	}
@@ -378,11 +381,14 @@ static void cross_check_state(struct probe_ctx *ctx, const struct node *nd, size
 static int read_online(struct probe_ctx *ctx, hwloc_bitmap_t online, const char **src)
 {
 	struct sysroot *sr = &ctx->sr;
+	struct path_cxt pc;
 	int has_online, r;
-	r = sr_read_cpulist(sr, "/sys/devices/system/cpu/online", online);
+	pc_init(&pc, sr, &ctx->facts);
+	pc_setobj(&pc, NULL, "cpu");   /* the CPU probe's fact, read here for --only numa too */
+	r = pc_read_cpulist(&pc, online, "/sys/devices/system/cpu/online");
 	has_online = r == 0;
 	if (r < 0 && r != -ENOENT)
-		facts_gap_read(&ctx->facts, "cpu.online", "/sys/devices/system/cpu/online", r);
+		pc_gap_read(&pc, "online", r);
 	*src = "/sys/devices/system/cpu/online";
 	if (!has_online && cpu_dirs(sr, online) == 0) {
 		/* Captures without cpu/online (ghw's): the cpuN directories
