@@ -641,6 +641,9 @@ static void test_path_cxt(void)
 	is_str(pc_fact(&pc, "size"), "numa.list", "an entry of a list: its members' facts are the list's");
 	pc_setobj(&pc, o, "numa");
 	is_str(pc_fact(&pc, "size"), "numa.size", "and back");
+	pc_setobj(&pc, o, "kernel.sysctl");
+	is_str(pc_fact(&pc, "vm.swappiness"), "kernel.sysctl.\"vm.swappiness\"",
+	       "a key with dots of its own is quoted");
 	pc_init(&pc, &sr, NULL);
 	is_int(pc_read_u64(&pc, &v, "/proc/top"), 0, "a context without facts reads");
 	is_int(v, 7, "the value");
