@@ -276,10 +276,8 @@ int pc_list_fact(struct path_cxt *pc, const char *key, hwloc_bitmap_t keep, cons
 	return pc_record(pc, key, r);
 }
 
-/* Added for the CPU probe (probe/cpu*.c). */
+/*** Text as the kernel prints it (the kernel probe's files) ***/
 
-
-/* Added for the kernel, host and process probes. */
 int text_is_kernel(const char *s, size_t len)
 {
 	size_t i;
@@ -364,7 +362,4 @@ int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_
 		*keep = v;
 	return pc_record(pc, key, r);
 }
-
-
-/* Added for the memory, PCI and NUMA probes. */
 

@@ -107,10 +107,6 @@ int pc_list_fact(struct path_cxt *pc, const char *key, hwloc_bitmap_t keep, cons
  * ("0-3,8"; "" for none); null for NULL or an infinite set. */
 void fj_list(cJSON *obj, const char *key, hwloc_const_bitmap_t set);
 
-/* Added for the CPU probe (probe/cpu*.c). */
-
-
-/* Added for the kernel, host and process probes. */
 /* Text as the kernel prints it: printable ASCII and white space only. */
 int text_is_kernel(const char *s, size_t len);
 /* The first line of a file, white space squashed, refused (-EINVAL) when
@@ -125,9 +121,5 @@ int pc_text_fact(struct path_cxt *pc, const char *key, char **keep, const char *
 	__attribute__((format(printf, 4, 5)));
 int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_t *keep,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-
-/* Added for the memory, PCI and NUMA probes. */
-
 
 #endif
