@@ -149,7 +149,7 @@ void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name)
 	if (cJSON_GetObjectItemCaseSensitive(sys, name))
 		return;
 	pc_init(&pc, &ctx->sr, &ctx->facts);
-	pc_setobj(&pc, sys, "kernel.sysctl");
+	pc_setobj_quoted(&pc, sys, "kernel.sysctl");
 	path = sysctl_path(name);
 	if (!path) {
 		pc_gap(&pc, name, "'%s' is not a sysctl name", name);

@@ -29,7 +29,7 @@ void pc_setobj(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 {
 	va_list ap;
 	pc->obj = obj;
-	pc->whole = 0;
+	pc->whole = pc->quote = 0;
 	va_start(ap, fmt);
 	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
 	va_end(ap);
@@ -40,6 +40,18 @@ void pc_setobj_in(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 	va_list ap;
 	pc->obj = obj;
 	pc->whole = 1;
+	pc->quote = 0;
+	va_start(ap, fmt);
+	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
+	va_end(ap);
+}
+
+void pc_setobj_quoted(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
+{
+	va_list ap;
+	pc->obj = obj;
+	pc->whole = 0;
+	pc->quote = 1;
 	va_start(ap, fmt);
 	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
 	va_end(ap);
@@ -83,7 +95,7 @@ const char *pc_fact(struct path_cxt *pc, const char *key)
 {
 	if (pc->whole)
 		snprintf(pc->fact, sizeof(pc->fact), "%s", pc->at);
-	else if (strchr(key, '.'))   /* a key with dots of its own: kernel.sysctl."vm.swappiness" */
+	else if (pc->quote || strchr(key, '.'))   /* kernel.sysctl."vm.swappiness" */
 		snprintf(pc->fact, sizeof(pc->fact), "%s%s\"%s\"", pc->at, pc->at[0] ? "." : "", key);
 	else
 		snprintf(pc->fact, sizeof(pc->fact), "%s%s%s", pc->at, pc->at[0] ? "." : "", key);

@@ -31,6 +31,7 @@ struct path_cxt {
 	char dir[256];         /* "" or a directory, no trailing slash */
 	char at[192];          /* the fact path of obj: "numa.nodes[3]" */
 	int whole;             /* 1: at is every member's fact path (pc_setobj_in()) */
+	int quote;             /* 1: every key quoted in its fact path (pc_setobj_quoted()) */
 	char path[512];        /* the last file named */
 	char fact[256];        /* pc_fact()'s answer */
 };
@@ -46,11 +47,16 @@ void pc_setobj(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
  * own ("kernel.cpufreq.policies"): every member's fact path is fmt's. */
 void pc_setobj_in(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same for an object whose keys are names of another namespace
+ * (kernel.sysctl's: "vm.swappiness"): every key is quoted in its fact
+ * path, kernel.sysctl."vm.swappiness", whatever it holds. */
+void pc_setobj_quoted(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* The path of a file named printf-style (into pc->path, returned). */
 const char *pc_name(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The fact path of a member: "<at>.<key>" ("<at>.\"<key>\"" for a key with
- * dots of its own, as kernel.sysctl."vm.swappiness"), or "<at>" after
+/* The fact path of a member: "<at>.<key>" ("<at>.\"<key>\"" after
+ * pc_setobj_quoted() and for a key with dots of its own), or "<at>" after
  * pc_setobj_in() (into pc->fact, returned). */
 const char *pc_fact(struct path_cxt *pc, const char *key);
 

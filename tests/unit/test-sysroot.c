@@ -644,6 +644,9 @@ static void test_path_cxt(void)
 	pc_setobj(&pc, o, "kernel.sysctl");
 	is_str(pc_fact(&pc, "vm.swappiness"), "kernel.sysctl.\"vm.swappiness\"",
 	       "a key with dots of its own is quoted");
+	pc_setobj_quoted(&pc, o, "kernel.sysctl");
+	is_str(pc_fact(&pc, "vm swappiness"), "kernel.sysctl.\"vm swappiness\"",
+	       "every key of a quoted object is");
 	pc_init(&pc, &sr, NULL);
 	is_int(pc_read_u64(&pc, &v, "/proc/top"), 0, "a context without facts reads");
 	is_int(v, 7, "the value");
