@@ -208,7 +208,7 @@ static void iommu_json(struct path_cxt *pc, const struct pdev *p)
 		mx_gap(pc, "iommu_group", "a PCI config dump holds no IOMMU groups");
 		return;
 	}
-	r = sr_readlink(pc->sr, pc_name(pc, "iommu_group"), &target);
+	r = pc_readlink(pc, &target, "iommu_group");
 	snprintf(link, sizeof(link), "%s", pc->path);
 	slash = r == 0 ? strrchr(target, '/') : NULL;
 	slash = slash ? slash + 1 : target;

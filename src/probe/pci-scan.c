@@ -4,6 +4,7 @@
 #include "probe/probe.h"
 #include "probe/sources.h"
 #include "lib/output.h"
+#include "read/path.h"
 #include "read/libpci.h"
 #include "probe/pci.h"
 #include "lib/util.h"
@@ -28,14 +29,14 @@ static int parse_hex(const char *s, unsigned *v)
 	return 0;
 }
 
-static int read_hex(struct sysroot *sr, const char *dir, const char *name, unsigned *v)
+/* The hexadecimal attribute name of device p (pc: no directory). */
+static int read_hex(struct path_cxt *pc, const struct pdev *p, const char *name, unsigned *v)
 {
-	char *p = xasprintf("%s/%s", dir, name), *s = NULL;
-	int r = sr_read_str(sr, p, &s);
+	char *s = NULL;
+	int r = pc_read_str(pc, &s, "%s/%s", p->sys, name);
 	if (r == 0)
 		r = parse_hex(s, v);
 	free(s);
-	free(p);
 	return r;
 }
 
@@ -100,28 +101,26 @@ struct dev_paths {
 	int done;
 };
 
-static void walk_pci(struct sysroot *sr, const char *dir, int depth, struct dev_paths *dp)
+static void walk_pci(struct path_cxt *pc, const char *dir, int depth, struct dev_paths *dp)
 {
 	char **names = NULL;
 	size_t n = 0, i;
 	unsigned a, b, c, d;
-	if (depth > 16 || sr_list(sr, dir, &names, &n) < 0)
+	if (depth > 16 || pc_list(pc, &names, &n, "%s", dir) < 0)
 		return;
 	for (i = 0; i < n; i++) {
 		char *sub;
 		if (depth == 0 ? strncmp(names[i], "pci", 3) || !strchr(names[i], ':')
 			       : parse_bdf(names[i], &a, &b, &c, &d) < 0)
 			continue;
-		sub = xasprintf("%s/%s", dir, names[i]);
-		if (!sr_is_dir(sr, sub)) {
-			free(sub);
+		if (pc_is_dir(pc, "%s/%s", dir, names[i]) <= 0)
 			continue;
-		}
+		sub = xstrdup(pc->path);
 		if (depth > 0) {
 			dp->v = xrealloc(dp->v, (dp->n + 1) * sizeof(*dp->v));
 			dp->v[dp->n++] = xstrdup(sub);
 		}
-		walk_pci(sr, sub, depth + 1, dp);
+		walk_pci(pc, sub, depth + 1, dp);
 		free(sub);
 	}
 	sr_free_list(names, n);
@@ -129,14 +128,14 @@ static void walk_pci(struct sysroot *sr, const char *dir, int depth, struct dev_
 
 /* Where /sys/bus/pci/devices/BDF points: the BDFs of the bridges above it
  * and the host bridge ("pci0000:00"). */
-static void sysfs_ancestry(struct sysroot *sr, struct pdev *p, struct dev_paths *dp)
+static void sysfs_ancestry(struct path_cxt *pc, struct pdev *p, struct dev_paths *dp)
 {
 	char *target = NULL, *save = NULL, *tok;
 	unsigned a, b, c, d;
 	size_t i;
-	if (sr_readlink(sr, p->sys, &target) < 0) {
+	if (pc_readlink(pc, &target, "%s", p->sys) < 0) {
 		if (!dp->done) {
-			walk_pci(sr, "/sys/devices", 0, dp);
+			walk_pci(pc, "/sys/devices", 0, dp);
 			dp->done = 1;
 		}
 		for (i = 0; i < dp->n && !target; i++)
@@ -177,20 +176,20 @@ void pci_sysfs_link(struct probe_ctx *ctx, struct pdev *p)
 {
 	static const char *const files[] = { "max_link_width", "max_link_speed",
 					     "current_link_width", "current_link_speed" };
-	struct sysroot *sr = &ctx->sr;
+	struct path_cxt pc;
 	int vals_w[2] = { -1, -1 };
 	double vals_s[2] = { 0, 0 };
 	int ok[4] = { 0 };
 	size_t i;
+	pc_init(&pc, &ctx->sr, NULL);
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		char *path, *s = NULL;
+		char *s = NULL;
 		int r;
 		/* The kernel has all four files or none (conventional PCI): the
 		 * current figures mean nothing without the maximum ones. */
 		if (i == 2 && !ok[0] && !ok[1] && !p->bad[0] && !p->bad[1])
 			return;
-		path = xasprintf("%s/%s", p->sys, files[i]);
-		r = sr_read_str(sr, path, &s);
+		r = pc_read_str(&pc, &s, "%s/%s", p->sys, files[i]);
 		if (r == 0) {
 			if (i % 2 == 0) {
 				uint64_t w;
@@ -200,13 +199,10 @@ void pci_sysfs_link(struct probe_ctx *ctx, struct pdev *p)
 				}
 			} else if (pci_parse_speed(s, &vals_s[i / 2]) == 0)
 				ok[i] = 1;
-			if (!ok[i]) {
-				p->bad[i] = path;
-				path = NULL;
-			}
+			if (!ok[i])
+				p->bad[i] = xstrdup(pc.path);
 		}
 		free(s);
-		free(path);
 	}
 	if (!ok[0] && !ok[1] && !p->bad[0] && !p->bad[1])
 		return;
@@ -232,16 +228,13 @@ void pci_sysfs_link(struct probe_ctx *ctx, struct pdev *p)
  * PCI_CLASS=CCCCCC): one file read where the three attributes cost three
  * (five system calls each).  0, or -1 when it lacks them (a hand-made
  * capture): then the attributes. */
-static int read_uevent_ids(struct sysroot *sr, struct pdev *p)
+static int read_uevent_ids(struct path_cxt *pc, struct pdev *p)
 {
-	char *path = xasprintf("%s/uevent", p->sys), *text = NULL, *id, *cls, *end;
+	char *text = NULL, *id, *cls, *end;
 	unsigned long v, d, c;
 	int r = -1;
-	if (sr_read(sr, path, &text, NULL) < 0) {
-		free(path);
+	if (pc_read(pc, &text, NULL, "%s/uevent", p->sys) < 0)
 		return -1;
-	}
-	free(path);
 	id = strstr(text, "\nPCI_ID=");
 	id = !strncmp(text, "PCI_ID=", 7) ? text : id ? id + 1 : NULL;
 	cls = strstr(text, "\nPCI_CLASS=");
@@ -269,11 +262,13 @@ static int read_uevent_ids(struct sysroot *sr, struct pdev *p)
 
 int pci_scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 {
-	struct sysroot *sr = &ctx->sr;
+	struct path_cxt pc;
 	char **names = NULL;
 	size_t n = 0, i;
 	struct dev_paths dp = { NULL, 0, 0 };
-	int r = sr_list(sr, "/sys/bus/pci/devices", &names, &n);
+	int r;
+	pc_init(&pc, &ctx->sr, NULL);
+	r = pc_list(&pc, &names, &n, "/sys/bus/pci/devices");
 	if (r < 0)
 		return r;
 	for (i = 0; i < n; i++) {
@@ -283,14 +278,14 @@ int pci_scan_sysfs(struct probe_ctx *ctx, struct pci_scan *s)
 			continue;
 		p = pci_add_dev(s, dom, bus, dev, fn);
 		p->sys = xasprintf("/sys/bus/pci/devices/%s", names[i]);
-		sysfs_ancestry(sr, p, &dp);
-		if (read_uevent_ids(sr, p) == 0) {
+		sysfs_ancestry(&pc, p, &dp);
+		if (read_uevent_ids(&pc, p) == 0) {
 			p->have_ids = 1;
 			continue;
 		}
-		if ((r = read_hex(sr, p->sys, p->ids_file = "vendor", &p->vendor)) == 0 &&
-		    (r = read_hex(sr, p->sys, p->ids_file = "device", &p->device)) == 0 &&
-		    (r = read_hex(sr, p->sys, p->ids_file = "class", &p->cls)) == 0)
+		if ((r = read_hex(&pc, p, p->ids_file = "vendor", &p->vendor)) == 0 &&
+		    (r = read_hex(&pc, p, p->ids_file = "device", &p->device)) == 0 &&
+		    (r = read_hex(&pc, p, p->ids_file = "class", &p->cls)) == 0)
 			p->have_ids = 1;
 		p->ids_err = r;
 	}
@@ -329,9 +324,11 @@ int pci_read_dump(struct probe_ctx *ctx, const char *path, int in_sysroot, char 
  */
 void pci_dump_vs_bus(struct probe_ctx *ctx, unsigned (*addrs)[4], size_t n)
 {
+	struct path_cxt pc;
 	char **names;
 	size_t nn, i, j, missing = 0;
-	if (sr_list(&ctx->sr, "/sys/bus/pci/devices", &names, &nn) < 0)
+	pc_init(&pc, &ctx->sr, NULL);
+	if (pc_list(&pc, &names, &nn, "/sys/bus/pci/devices") < 0)
 		return;
 	for (i = 0; i < n && nn; i++) {
 		char bdf[32];

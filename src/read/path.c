@@ -375,3 +375,10 @@ int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_
 	return pc_record(pc, key, r);
 }
 
+/*** Added for the memory, PCI and NUMA probes ***/
+
+int pc_readlink(struct path_cxt *pc, char **target, const char *fmt, ...)
+{
+	PC_NAMED(pc, fmt);
+	return sr_readlink(pc->sr, pc->path, target);
+}

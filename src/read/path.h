@@ -128,4 +128,10 @@ int pc_text_fact(struct path_cxt *pc, const char *key, char **keep, const char *
 int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_t *keep,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/*** Added for the memory, PCI and NUMA probes ***/
+
+/* The target of a symbolic link, as sr_readlink() (sysroot.h): malloc'd. */
+int pc_readlink(struct path_cxt *pc, char **target, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif
