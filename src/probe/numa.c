@@ -166,10 +166,12 @@ static int node_ids(struct probe_ctx *ctx, hwloc_bitmap_t ids, const char **src)
  * decimal number without leading zeros (hwloc reads "node010" as 8). */
 static int node_names_plain(struct sysroot *sr)
 {
+	struct path_cxt pc;
 	char **names;
 	size_t n, i;
 	int plain = 1;
-	if (sr_list(sr, NODE_DIR, &names, &n) < 0)
+	pc_init(&pc, sr, NULL);
+	if (pc_list(&pc, &names, &n, NODE_DIR) < 0)
 		return 0;
 	for (i = 0; i < n && plain; i++) {
 		const char *p = names[i] + 4;
@@ -347,16 +349,17 @@ static void cross_check_state(struct probe_ctx *ctx, const struct node *nd, size
 			      const char *file)
 {
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
-	char path[64];
+	struct path_cxt pc;
+	const char *path = pc.path;
 	size_t i;
 	int cpu = !strcmp(file, "has_cpu");
-	snprintf(path, sizeof(path), NODE_DIR "/%s", file);
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, NODE_DIR);
 	/* Empty is seen on real machines (a ghw capture of a Ryzen desktop
 	 * has an empty has_cpu): the kernel did not fill it, nothing to say. */
-	if (sr_read_cpulist(&ctx->sr, path, set) == 0 && !hwloc_bitmap_iszero(set))
+	if (pc_read_cpulist(&pc, set, "%s", file) == 0 && !hwloc_bitmap_iszero(set))
 		for (i = 0; i < nn; i++) {
 			int listed = hwloc_bitmap_isset(set, nd[i].id), has;
-			char fact[64];
 			if (cpu && !nd[i].cpus)
 				continue;
 			if (!cpu && !nd[i].has_mem)
@@ -364,8 +367,8 @@ static void cross_check_state(struct probe_ctx *ctx, const struct node *nd, size
 			has = cpu ? !hwloc_bitmap_iszero(nd[i].cpus) : nd[i].mem > 0;
 			if (has == listed)
 				continue;
-			snprintf(fact, sizeof(fact), "numa.nodes[%zu].%s", i, cpu ? "cpus" : "memory_bytes");
-			facts_conflict(&ctx->facts, fact, cpu ? nd[i].cpus_path : "node meminfo", path,
+			pc_setobj(&pc, NULL, "numa.nodes[%zu]", i);
+			facts_conflict(&ctx->facts, pc_fact(&pc, cpu ? "cpus" : "memory_bytes"), cpu ? nd[i].cpus_path : "node meminfo", path,
 				       "node %u %s in %s, but its %s says %s", nd[i].id,
 				       listed ? "is listed" : "is not listed", path,
 				       cpu ? "CPU list" : "meminfo",
@@ -457,11 +460,14 @@ static void overlapping_as_one(struct probe_ctx *ctx, cJSON *numa, const struct 
 			       hwloc_const_bitmap_t online, const char *online_src)
 {
 	hwloc_bitmap_t all = hwloc_bitmap_alloc();
+	struct path_cxt pc;
 	size_t i;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, NULL, "numa.nodes[0]");   /* one_node()'s */
 	for (i = 0; i < nn; i++)
 		if (nd[i].cpus) {
 			hwloc_bitmap_or(all, all, nd[i].cpus);
-			facts_evidence(&ctx->facts, "numa.nodes[0].cpus", nd[i].cpus_path);
+			pc_evidence_of(&pc, "cpus", nd[i].cpus_path);
 		}
 	if (online)
 		hwloc_bitmap_and(all, all, online);
@@ -548,20 +554,21 @@ static void nodes_json(struct probe_ctx *ctx, cJSON *numa, struct node *nd, size
 		       hwloc_const_bitmap_t ids, hwloc_const_bitmap_t online)
 {
 	hwloc_bitmap_t possible = hwloc_bitmap_alloc();
+	struct path_cxt pc;
 	cJSON *nodes, *cpuless;
 	size_t i;
 	cJSON_AddNumberToObject(numa, "node_count", (double)nn);
 	fj_list(numa, "online", ids);
-	if (sr_read_cpulist(&ctx->sr, NODE_DIR "/possible", possible) == 0)
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, NODE_DIR);
+	if (pc_read_cpulist(&pc, possible, "possible") == 0)
 		fj_list(numa, "possible", possible);
 	nodes = cJSON_AddArrayToObject(numa, "nodes");
 	cpuless = cJSON_AddArrayToObject(numa, "cpuless_nodes");
 	for (i = 0; i < nn; i++) {
 		cJSON *n = cJSON_CreateObject();
-		struct path_cxt pc;
 		cJSON_AddItemToArray(nodes, n);
 		cJSON_AddNumberToObject(n, "id", nd[i].id);
-		pc_init(&pc, &ctx->sr, &ctx->facts);
 		pc_setdir(&pc, NODE_DIR "/node%u", nd[i].id);
 		pc_setobj(&pc, n, "numa.nodes[%zu]", i);
 		node_cpus(&pc, &nd[i], online, cpuless);
@@ -593,7 +600,7 @@ static void cross_check_nodes(struct probe_ctx *ctx, const struct node *nd, size
 
 int probe_numa(struct probe_ctx *ctx)
 {
-	struct sysroot *sr = &ctx->sr;
+	struct path_cxt pc;
 	struct facts *f = &ctx->facts;
 	cJSON *numa = facts_obj(f, "numa");
 	hwloc_bitmap_t online = hwloc_bitmap_alloc(), ids = hwloc_bitmap_alloc();
@@ -601,15 +608,18 @@ int probe_numa(struct probe_ctx *ctx)
 	size_t nn = 0;
 	const char *ids_src = NULL, *online_src;
 	int has_online = read_online(ctx, online, &online_src);
+	int is_dir;
 
-	if (!sr_is_dir(sr, NODE_DIR) || node_ids(ctx, ids, &ids_src) < 0) {
+	pc_init(&pc, &ctx->sr, NULL);
+	is_dir = pc_is_dir(&pc, NODE_DIR) > 0;
+	if (!is_dir || node_ids(ctx, ids, &ids_src) < 0) {
 		hwloc_bitmap_t cpus = has_online ? online : NULL;
-		one_node(ctx, numa, 0, cpus, online_src, sr_is_dir(sr, NODE_DIR)
+		one_node(ctx, numa, 0, cpus, online_src, is_dir
 			 ? NODE_DIR " (no nodes listed: one node assumed)"
 			 : NODE_DIR " (absent: one node assumed)");
 		/* No node directory at all: hwloc makes one node of the
 		 * machine's memory, as we do. */
-		cross_check_hwloc(ctx, 1, !sr_is_dir(sr, NODE_DIR) && !sr_exists(sr, NODE_DIR),
+		cross_check_hwloc(ctx, 1, !is_dir && pc_exists(&pc, NODE_DIR) <= 0,
 				  "no node listed: we assume one node, hwloc counts its own");
 		goto out;
 	}
