@@ -234,17 +234,18 @@ static void memtotal(struct probe_ctx *ctx, cJSON *mem)
  * (*why, "no SMBIOS memory device records" when none was noted). */
 static void no_dimms(struct probe_ctx *ctx, cJSON *mem, char **why)
 {
-	fj_set(mem, "dimms", cJSON_CreateNull());
-	fj_set(mem, "slots", cJSON_CreateNull());
-	fj_set(mem, "installed_bytes", cJSON_CreateNull());
-	fj_set(mem, "speed", cJSON_CreateNull());
+	static const char *const keys[] = { "dimms", "slots", "installed_bytes", "speed" };
+	struct path_cxt pc;
+	size_t i;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, mem, "memory");
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		fj_set(mem, keys[i], cJSON_CreateNull());
 	if (!*why)
 		*why = xstrdup("no SMBIOS memory device records");
-	facts_gap(&ctx->facts, "memory.dimms", "%s", *why);
 	/* The whole reason each time: check prints one gap per finding. */
-	facts_gap(&ctx->facts, "memory.slots", "%s", *why);
-	facts_gap(&ctx->facts, "memory.installed_bytes", "%s", *why);
-	facts_gap(&ctx->facts, "memory.speed", "%s", *why);
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		pc_gap(&pc, keys[i], "%s", *why);
 }
 
 /* What the kernel does not manage (firmware, reserved, crash kernel): the
@@ -254,9 +255,12 @@ static void unmanaged_bytes(struct probe_ctx *ctx, cJSON *mem)
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(mem, "total_bytes");
 	const cJSON *in = cJSON_GetObjectItemCaseSensitive(mem, "installed_bytes");
 	int ok = cJSON_IsNumber(t) && cJSON_IsNumber(in) && in->valuedouble >= t->valuedouble;
+	struct path_cxt pc;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, mem, "memory");
 	fj_num_or_null(mem, "unmanaged_bytes", ok, ok ? in->valuedouble - t->valuedouble : 0);
 	if (!ok)
-		facts_gap(&ctx->facts, "memory.unmanaged_bytes", "%s",
+		pc_gap(&pc, "unmanaged_bytes", "%s",
 			  cJSON_IsNumber(t) && cJSON_IsNumber(in)
 			  ? "MemTotal exceeds the DIMM sum: the SMBIOS table does not list every module"
 			  : "needs both MemTotal and the DIMM sum");
