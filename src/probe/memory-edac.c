@@ -243,15 +243,18 @@ static void edac_facts(struct probe_ctx *ctx, cJSON *ecc, struct memstate *st)
 void mem_ecc_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m, struct memstate *st)
 {
 	cJSON *ecc = cJSON_AddObjectToObject(mem, "ecc");
+	struct path_cxt pc;
 	const char *mode = NULL, *source = NULL;
 	char *note = NULL;
 	int vm = m->have && mem_is_virtual(ctx, &m->info);
 	char *vmwhy = vm ? xasprintf("virtual machine (%s firmware in %s): its SMBIOS memory records "
 				     "are emulated; ECC is the host's", mem_vm_name(&m->info), m->path) : NULL;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, ecc, "memory.ecc");
 	if (m->have && !vm)
 		mode = ecc_from_smbios(&m->info, &source, &note);
 	if (note)
-		facts_conflict(&ctx->facts, "memory.ecc.mode", source ? source : "smbios-memory-array",
+		facts_conflict(&ctx->facts, pc_fact(&pc, "mode"), source ? source : "smbios-memory-array",
 			       "smbios-dimm-widths", "%s", note);
 	free(note);
 	edac_facts(ctx, ecc, st);
@@ -265,7 +268,7 @@ void mem_ecc_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m, st
 		int e_on = strcmp(st->edac_mode, "none") != 0;
 		if (!mode || s_on != e_on) {
 			if (mode)
-				facts_conflict(&ctx->facts, "memory.ecc.mode", "edac", source,
+				facts_conflict(&ctx->facts, pc_fact(&pc, "mode"), "edac", source,
 					       "SMBIOS (%s) says '%s' but EDAC reports '%s'", source, mode,
 					       st->edac_mode);
 			mode = st->edac_mode;
@@ -275,12 +278,12 @@ void mem_ecc_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m, st
 	add_str(ecc, "mode", mode);
 	add_str(ecc, "source", source);
 	if (!mode)
-		facts_gap(&ctx->facts, "memory.ecc.mode", "%s",
-			  vm ? vmwhy
-			  : m->have ? "the SMBIOS memory array gives no error correction type and EDAC gives no mode"
-				    : "no SMBIOS table and no EDAC mode: ECC state unknown");
+		pc_gap(&pc, "mode", "%s",
+		       vm ? vmwhy
+		       : m->have ? "the SMBIOS memory array gives no error correction type and EDAC gives no mode"
+				 : "no SMBIOS table and no EDAC mode: ECC state unknown");
 	else if (m->have && strcmp(source, "edac"))
-		facts_evidence(&ctx->facts, "memory.ecc.mode", m->path);
+		pc_evidence_of(&pc, "mode", m->path);
 	free(vmwhy);
 }
 
@@ -394,10 +397,12 @@ static void edac_per_package(cJSON *c, const struct edac_chan *ch, size_t nch, c
 int mem_edac_channels(struct probe_ctx *ctx, cJSON *mem, struct memstate *st)
 {
 	struct edac_chan *ch = NULL;
+	struct path_cxt pc;
 	size_t nch = 0, k, npk;
 	const char *pk[64];
 	int all_pkg = 1, bal = 1;
 	cJSON *c, *arr, *bw;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
 	if (!st->ned)
 		return 0;
 	if (edac_chan_list(st, &ch, &nch, &all_pkg) < 0)
@@ -406,19 +411,18 @@ int mem_edac_channels(struct probe_ctx *ctx, cJSON *mem, struct memstate *st)
 		if (ch[k].bytes != ch[0].bytes || ch[k].dimms != ch[0].dimms)
 			bal = 0;
 	c = cJSON_AddObjectToObject(mem, "channels");
+	pc_setobj(&pc, c, "memory.channels");
 	fj_set(c, "total", cJSON_CreateNull());
 	cJSON_AddNumberToObject(c, "populated", (double)nch);
 	fj_bool_or_null(c, "balanced", bal);
 	add_str(c, "source", "edac");
-	facts_gap(&ctx->facts, "memory.channels.total",
-		  "EDAC lists populated DIMMs only and there is no SMBIOS table: empty channels are unknown");
+	pc_gap(&pc, "total", "EDAC lists populated DIMMs only and there is no SMBIOS table: empty channels are unknown");
 	npk = edac_packages(ch, nch, all_pkg, st, pk, ARRAY_SIZE(pk));
 	if (npk)
 		edac_per_package(c, ch, nch, pk, npk);
 	else {
 		fj_set(c, "per_package", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "memory.channels.per_package",
-			  "EDAC DIMM labels do not name the package of each DIMM");
+		pc_gap(&pc, "per_package", "EDAC DIMM labels do not name the package of each DIMM");
 	}
 	arr = cJSON_AddArrayToObject(c, "list");
 	for (k = 0; k < nch; k++) {
@@ -430,9 +434,9 @@ int mem_edac_channels(struct probe_ctx *ctx, cJSON *mem, struct memstate *st)
 	}
 	facts_evidence(&ctx->facts, "memory.channels", "/sys/devices/system/edac/mc");
 	bw = cJSON_AddObjectToObject(mem, "bandwidth");
+	pc_setobj(&pc, bw, "memory.bandwidth");
 	fj_set(bw, "theoretical_bytes_per_s", cJSON_CreateNull());
-	facts_gap(&ctx->facts, "memory.bandwidth.theoretical_bytes_per_s",
-		  "no SMBIOS table: EDAC gives no DIMM speed");
+	pc_gap(&pc, "theoretical_bytes_per_s", "no SMBIOS table: EDAC gives no DIMM speed");
 	free(ch);
 	return 1;
 }
