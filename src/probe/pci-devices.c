@@ -134,11 +134,13 @@ static void numa_json(struct path_cxt *pc, struct pci_scan *s, const struct pdev
 static int host_virtualized(struct probe_ctx *ctx)
 {
 	const cJSON *v = facts_get(ctx->facts.root, "host.virtualized");
+	struct path_cxt pc;
 	char *ci = NULL;
 	int r = 0;
 	if (cJSON_IsBool(v))
 		return cJSON_IsTrue(v);
-	if (sr_read(&ctx->sr, "/proc/cpuinfo", &ci, NULL) == 0)
+	pc_init(&pc, &ctx->sr, NULL);
+	if (pc_read(&pc, &ci, NULL, "/proc/cpuinfo") == 0)
 		r = strstr(ci, " hypervisor") != NULL;
 	free(ci);
 	return r;
@@ -290,26 +292,34 @@ static void nic_json(struct path_cxt *pc, const struct pdev *p)
 	sr_free_list(names, n);
 }
 
-/* Why a device has no port above it.  On bus 00, or placed by its sysfs
- * path, it sits on a root bus; a device on another bus whose bridge the
- * capture lacks (a dump of one card) has a port above it that is unknown. */
-static void no_port_gap(struct probe_ctx *ctx, const struct pdev *p, const char *fact)
+/* Why a device has no port above it (the gap of pc's key).  On bus 00, or
+ * placed by its sysfs path, it sits on a root bus; a device on another bus
+ * whose bridge the capture lacks (a dump of one card) has a port above it
+ * that is unknown. */
+static void no_port_gap(struct path_cxt *pc, const struct pdev *p, const char *key)
 {
 	if (p->bus != 0 && !p->nanc)
-		facts_gap(&ctx->facts, fact, "no bridge to bus %02x in the %s: the port above it is unknown",
-			  p->bus, p->sys ? "sysfs capture" : "PCI dump");
+		pc_gap(pc, key, "no bridge to bus %02x in the %s: the port above it is unknown",
+		       p->bus, p->sys ? "sysfs capture" : "PCI dump");
 	else
-		facts_gap(&ctx->facts, fact, "on the root bus: no port above it");
+		pc_gap(pc, key, "on the root bus: no port above it");
 }
 
-static void upstream_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+/* The link functions of pci-links.c take the fact path of the member
+ * (pc's "<base>.upstream"): a copy, pc->fact being pc's scratch. */
+static char *member_fact(struct path_cxt *pc, const char *key)
+{
+	return xstrdup(pc_fact(pc, key));
+}
+
+static void upstream_json(struct probe_ctx *ctx, struct path_cxt *pc, struct pci_scan *s, int i)
 {
 	const struct pdev *p = &s->d[i];
-	char *fact = xasprintf("%s.upstream", base);
-	cJSON *u;
+	cJSON *o = pc->obj, *u;
+	char *fact = member_fact(pc, "upstream");
 	if (p->parent == NO_PARENT) {
 		cJSON_AddNullToObject(o, "upstream");
-		no_port_gap(ctx, p, fact);
+		no_port_gap(pc, p, "upstream");
 	} else {
 		const struct pdev *q = &s->d[p->parent];
 		u = cJSON_AddObjectToObject(o, "upstream");
@@ -325,18 +335,16 @@ static void upstream_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSO
 	free(fact);
 }
 
-static void shared_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON *o, const char *base)
+static void shared_json(struct path_cxt *pc, struct pci_scan *s, int i)
 {
 	int up = pci_uplink_of(s, i), q, unknown = 0;
 	size_t j;
-	cJSON *sh, *devs;
+	cJSON *o = pc->obj, *sh, *devs;
 	uint64_t sum = 0, cap;
-	char *fact = xasprintf("%s.shared_uplink", base);
 	const struct pdev *u;
 	if (up < 0) {
 		cJSON_AddNullToObject(o, "shared_uplink");
-		no_port_gap(ctx, &s->d[i], fact);
-		free(fact);
+		no_port_gap(pc, &s->d[i], "shared_uplink");
 		return;
 	}
 	u = &s->d[up];
@@ -378,16 +386,15 @@ static void shared_json(struct probe_ctx *ctx, struct pci_scan *s, int i, cJSON 
 	fj_num_or_null(sh, "ratio", cap > 0 && !unknown, cap ? round((double)sum / (double)cap * 100) / 100 : 0);
 	fj_bool_or_null(sh, "oversubscribed", cap > 0 && !unknown ? sum > cap : -1);
 	if (!cap || unknown)
-		facts_gap(&ctx->facts, fact, "%s", !cap ? "the uplink's link width or speed is unknown"
-					   : "a device's link width or speed is unknown");
-	free(fact);
+		pc_gap(pc, "shared_uplink", "%s", !cap ? "the uplink's link width or speed is unknown"
+					       : "a device's link width or speed is unknown");
 }
 
 cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *base)
 {
 	const struct pdev *p = &s->d[i];
 	cJSON *o = cJSON_CreateObject();
-	char *fact = xasprintf("%s.link", base), *vn = NULL, *dn = NULL;
+	char *fact, *vn = NULL, *dn = NULL;
 	struct path_cxt pc;
 	int unk;
 	pc_init(&pc, &ctx->sr, &ctx->facts);
@@ -418,10 +425,11 @@ cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const c
 		integrated_json(ctx, &pc, s, i);
 	if (p->kind == PCI_NIC)
 		nic_json(&pc, p);
+	fact = member_fact(&pc, "link");
 	cJSON_AddItemToObject(o, "link", pci_link_json(ctx, s, i, fact, p->kind == PCI_ACCEL, &unk));
-	upstream_json(ctx, s, i, o, base);
-	shared_json(ctx, s, i, o, base);
 	free(fact);
+	upstream_json(ctx, &pc, s, i);
+	shared_json(&pc, s, i);
 	return o;
 }
 
