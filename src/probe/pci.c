@@ -4,6 +4,7 @@
 #include "probe/probe.h"
 #include "probe/sources.h"
 #include "lib/output.h"
+#include "read/path.h"
 #include "read/libpci.h"
 #include "probe/pci.h"
 #include "lib/util.h"
@@ -59,14 +60,18 @@ static int devices_from_dump(struct probe_ctx *ctx, struct pci_scan *s, struct p
 }
 
 /* No /sys/bus/pci/devices (r why): the PCI facts null. */
-static void no_bus(struct facts *f, cJSON *pci, int r)
+static void no_bus(struct probe_ctx *ctx, cJSON *pci, int r)
 {
-	cJSON_AddNullToObject(pci, "accelerators");
-	cJSON_AddNullToObject(pci, "nics");
-	facts_gap_read(f, "pci.accelerators", "/sys/bus/pci/devices", r);
-	facts_gap_read(f, "pci.nics", "/sys/bus/pci/devices", r);
-	cJSON_AddNullToObject(pci, "matrix");
-	facts_gap_read(f, "pci.matrix", "/sys/bus/pci/devices", r);
+	static const char *const keys[] = { "accelerators", "nics", "matrix" };
+	struct path_cxt pc;
+	size_t i;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, pci, "pci");
+	pc_name(&pc, "/sys/bus/pci/devices");
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		cJSON_AddNullToObject(pci, keys[i]);
+		pc_gap_read(&pc, keys[i], r);
+	}
 }
 
 /* The functions from sysfs, their config space from a snapshot's dump when
@@ -138,14 +143,16 @@ static cJSON *accels_and_nics(struct probe_ctx *ctx, struct pci_scan *s, cJSON *
 /* Every function, for the record (bridges, links of other devices). */
 static void all_devices(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pci)
 {
-	struct facts *f = &ctx->facts;
+	struct path_cxt pc;
 	cJSON *all = cJSON_AddArrayToObject(pci, "devices");
 	size_t i;
 	int nolinks = 0;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
 	for (i = 0; i < s->n; i++) {
 		struct pdev *p = &s->d[i];
 		cJSON *o = cJSON_CreateObject();
 		int unk;
+		pc_setobj(&pc, o, "pci.devices[%zu]", i);
 		cJSON_AddStringToObject(o, "bdf", p->bdf);
 		pci_hex_id(o, "vendor_id", p->have_ids, p->vendor, 4);
 		pci_hex_id(o, "device_id", p->have_ids, p->device, 4);
@@ -153,23 +160,21 @@ static void all_devices(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pci)
 		cJSON_AddStringToObject(o, "kind", pci_kind_name(p->kind));
 		if (!p->have_ids) {
 			/* Unidentified: it may be an accelerator or a NIC we miss. */
-			char *fact = xasprintf("pci.devices[%zu].class", i);
 			if (p->sys && p->ids_err) {
-				char *path = xasprintf("%s/%s", p->sys, p->ids_file);
-				facts_gap_read(f, fact, path, p->ids_err);
-				free(path);
+				pc_name(&pc, "%s/%s", p->sys, p->ids_file);
+				pc_gap_read(&pc, "class", p->ids_err);
 			} else
-				facts_gap(f, fact, "neither sysfs nor config space identify %s", p->bdf);
-			free(fact);
+				pc_gap(&pc, "class", "neither sysfs nor config space identify %s", p->bdf);
 		}
 		fj_str_or_null(o, "parent", p->parent != NO_PARENT ? s->d[p->parent].bdf : NULL);
 		cJSON_AddItemToObject(o, "link", pci_link_json(ctx, s, (int)i, NULL, p->kind == PCI_ACCEL, &unk));
 		nolinks += unk;
 		cJSON_AddItemToArray(all, o);
 	}
+	pc_setobj(&pc, all, "pci.devices[]");   /* the functions' links, counted */
 	if (nolinks)
-		facts_gap(f, "pci.devices[].link", "%d of %zu functions: no PCIe link, or its figures "
-			  "are unreadable (see the accelerators' and NICs' own gaps)", nolinks, s->n);
+		pc_gap(&pc, "link", "%d of %zu functions: no PCIe link, or its figures "
+		       "are unreadable (see the accelerators' and NICs' own gaps)", nolinks, s->n);
 }
 
 int probe_pci(struct probe_ctx *ctx)
@@ -183,7 +188,7 @@ int probe_pci(struct probe_ctx *ctx)
 		if (devices_from_dump(ctx, &s, &src) < 0)
 			return -EINVAL;
 	} else if ((r = devices_from_sysfs(ctx, &s, &src)) < 0) {
-		no_bus(&ctx->facts, pci, r);
+		no_bus(ctx, pci, r);
 		return 0;
 	}
 	identify(ctx, &s);
