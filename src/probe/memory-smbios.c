@@ -135,7 +135,9 @@ int mem_load_smbios(struct probe_ctx *ctx, struct memsrc *m, char **why)
 	if (load_tables(ctx, m, why) || load_entries(ctx, m, why))
 		return 0;
 	if (!*why) {
-		if (!sr_exists(&ctx->sr, "/sys/firmware/dmi"))
+		struct path_cxt pc;
+		pc_init(&pc, &ctx->sr, NULL);
+		if (pc_exists(&pc, "/sys/firmware/dmi") <= 0)
 			*why = xstrdup("no SMBIOS table: /sys/firmware/dmi is absent (a VM or a board without SMBIOS; pass --smbios FILE from 'dmidecode --dump-bin')");
 		else
 			*why = xstrdup("no SMBIOS table: /sys/firmware/dmi/tables and entries are absent (SMBIOS needs root, or the firmware has none)");
@@ -153,8 +155,10 @@ static char *squashed(const char *s)
 /* The first processor's model name in the sysroot's /proc/cpuinfo. */
 static char *cpuinfo_model(struct probe_ctx *ctx)
 {
+	struct path_cxt pc;
 	char *buf = NULL, *p, *e, *out = NULL;
-	if (sr_read(&ctx->sr, "/proc/cpuinfo", &buf, NULL) < 0)
+	pc_init(&pc, &ctx->sr, NULL);
+	if (pc_read(&pc, &buf, NULL, "/proc/cpuinfo") < 0)
 		return NULL;
 	if ((p = strstr(buf, "model name")) && (p = strchr(p, ':'))) {
 		e = strchr(++p, '\n');
@@ -175,17 +179,20 @@ void mem_other_machine(struct probe_ctx *ctx, const struct memsrc *m)
 	const struct smbios_info *s = &m->info;
 	char *hv = NULL, *hp = NULL, *tv = squashed(s->sys_vendor), *tp = squashed(s->sys_product);
 	char *tcpu = NULL, *hcpu = NULL;
+	struct path_cxt pc;
 	size_t i;
-	if (sr_read_str(&ctx->sr, "/sys/class/dmi/id/sys_vendor", &hv) < 0 || !*hv) {
+	pc_init(&pc, &ctx->sr, NULL);
+	pc_setdir(&pc, "/sys/class/dmi/id");
+	if (pc_read_str(&pc, &hv, "sys_vendor") < 0 || !*hv) {
 		free(hv);
 		hv = NULL;
 	}
-	if (sr_read_str(&ctx->sr, "/sys/class/dmi/id/product_name", &hp) < 0 || !*hp) {
+	if (pc_read_str(&pc, &hp, "product_name") < 0 || !*hp) {
 		free(hp);
 		hp = NULL;
 	}
 	if ((hv && tv && strcmp(hv, tv)) || (hp && tp && strcmp(hp, tp)))
-		facts_conflict(&ctx->facts, "platform", m->path, "/sys/class/dmi/id",
+		facts_conflict(&ctx->facts, "platform", m->path, pc.dir,
 			       "the SMBIOS table (%s) describes '%s %s', the probed host's DMI names '%s %s': "
 			       "platform and memory facts are the table's machine", m->path,
 			       tv ? tv : "?", tp ? tp : "?", hv ? hv : "?", hp ? hp : "?");
@@ -266,12 +273,15 @@ void mem_platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
 {
 	cJSON *pl = facts_obj(&ctx->facts, "platform"), *o, *arr;
 	const struct smbios_info *s = &m->info;
+	struct path_cxt pc;
 	size_t i;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, pl, "platform");
 	if (!m->have) {
 		platform_from_id(ctx, pl);
 		fj_bool_or_null(pl, "virtual_machine", -1);
 		add_str(pl, "hypervisor", NULL);
-		facts_gap(&ctx->facts, "platform.virtual_machine", "no SMBIOS table, whose BIOS characteristics would say");
+		pc_gap(&pc, "virtual_machine", "no SMBIOS table, whose BIOS characteristics would say");
 		return;
 	}
 	if (!s->bios_vendor && !s->sys_vendor && !s->sys_product && !s->board_product) {
@@ -294,7 +304,7 @@ void mem_platform_facts(struct probe_ctx *ctx, const struct memsrc *m)
 rest:
 	fj_bool_or_null(pl, "virtual_machine", s->virtual_machine == 1 || vm_product(s) ? 1 : s->virtual_machine);
 	add_str(pl, "hypervisor", smbios_hypervisor(s));
-	facts_evidence(&ctx->facts, "platform.virtual_machine", m->path);
+	pc_evidence_of(&pc, "virtual_machine", m->path);
 	o = cJSON_AddObjectToObject(pl, "smbios");
 	if (s->source == SMBIOS_SRC_ENTRIES)
 		add_str(o, "version", NULL);
