@@ -5,6 +5,7 @@
 #include "probe/memory.h"
 #include "probe/memory-internal.h"
 #include "lib/output.h"
+#include "read/path.h"
 #include "read/smbios.h"
 #include "lib/util.h"
 
@@ -56,6 +57,7 @@ static const struct smbios_array *find_array(const struct smbios_info *s, uint16
 static void speed_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, size_t n)
 {
 	cJSON *sp = cJSON_AddObjectToObject(mem, "speed");
+	struct path_cxt pc;
 	uint32_t rated = 0, conf = 0;
 	int rated_unknown = 0, conf_unknown = 0, below = 0, mixed = 0, ndimm = 0;
 	size_t i;
@@ -86,26 +88,32 @@ static void speed_facts(struct probe_ctx *ctx, cJSON *mem, struct slot *sl, size
 	fj_num_or_null(sp, "configured_mts", ndimm && !conf_unknown, conf);
 	fj_bool_or_null(sp, "below_rated", ndimm && !conf_unknown && !rated_unknown ? below : below ? 1 : -1);
 	fj_bool_or_null(sp, "mixed", ndimm ? mixed : -1);
-	if (!ndimm)
-		facts_gap(&ctx->facts, "memory.speed", "no populated memory device in the SMBIOS table");
-	else {
-		if (rated_unknown)
-			facts_gap(&ctx->facts, "memory.speed.rated_mts", "a DIMM's SMBIOS record gives no rated speed");
-		if (conf_unknown)
-			facts_gap(&ctx->facts, "memory.speed.configured_mts",
-				  "a DIMM's SMBIOS record gives no configured speed (unknown, or a table older than SMBIOS 2.7)");
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	if (!ndimm) {
+		pc_setobj(&pc, mem, "memory");
+		pc_gap(&pc, "speed", "no populated memory device in the SMBIOS table");
+		return;
 	}
+	pc_setobj(&pc, sp, "memory.speed");
+	if (rated_unknown)
+		pc_gap(&pc, "rated_mts", "a DIMM's SMBIOS record gives no rated speed");
+	if (conf_unknown)
+		pc_gap(&pc, "configured_mts",
+		       "a DIMM's SMBIOS record gives no configured speed (unknown, or a table older than SMBIOS 2.7)");
 }
 
 void mem_null_channels(struct probe_ctx *ctx, cJSON *mem, const char *fmt, const char *arg)
 {
+	struct path_cxt pc;
 	cJSON *bw;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, mem, "memory");
 	fj_set(mem, "channels", cJSON_CreateNull());
-	facts_gap(&ctx->facts, "memory.channels", fmt, arg);
+	pc_gap(&pc, "channels", fmt, arg);
 	bw = cJSON_AddObjectToObject(mem, "bandwidth");
+	pc_setobj(&pc, bw, "memory.bandwidth");
 	fj_set(bw, "theoretical_bytes_per_s", cJSON_CreateNull());
-	facts_gap(&ctx->facts, "memory.bandwidth.theoretical_bytes_per_s",
-		  "needs the populated channels, which are unknown");
+	pc_gap(&pc, "theoretical_bytes_per_s", "needs the populated channels, which are unknown");
 }
 
 /* What the steps of channel_facts share. */
@@ -285,8 +293,11 @@ static cJSON *channel_totals(struct probe_ctx *ctx, cJSON *mem, struct chanset *
 	const struct channel *ch = cs->ch;
 	size_t k, nch = cs->nch;
 	int p;
+	struct path_cxt pc;
 	cJSON *c, *arr;
 	c = cJSON_AddObjectToObject(mem, "channels");
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, c, "memory.channels");
 	add_str(c, "source", "smbios-locators");
 	for (p = -1; p < npk_out; p++) {
 		int tot = 0, pop = 0, bal = 1;
@@ -327,14 +338,13 @@ static cJSON *channel_totals(struct probe_ctx *ctx, cJSON *mem, struct chanset *
 			fj_num_or_null(o, "theoretical_bytes_per_s", !cs->speed_unknown, pbw);
 	}
 	if (cs->empty_unknown)
-		facts_gap(&ctx->facts, "memory.channels.total",
-			  "%d empty slots do not name a channel, so the number of channels is unknown",
-			  cs->empty_unknown);
+		pc_gap(&pc, "total", "%d empty slots do not name a channel, so the number of channels is unknown",
+		       cs->empty_unknown);
 	if (!npk_out) {
 		fj_set(c, "per_package", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "memory.channels.per_package",
-			  st->npackages > 1 ? "DIMM locators do not name the package of each DIMM"
-					    : "the number of packages is unknown and DIMM locators do not name them");
+		pc_gap(&pc, "per_package", "%s",
+		       st->npackages > 1 ? "DIMM locators do not name the package of each DIMM"
+					 : "the number of packages is unknown and DIMM locators do not name them");
 	}
 	return c;
 }
@@ -380,6 +390,9 @@ static void channel_bandwidth(struct probe_ctx *ctx, cJSON *mem, const struct ch
 	int used_rated = cs->used_rated, speed_unknown = cs->speed_unknown;
 	double total_bw = cs->total_bw;
 	cJSON *bw = cJSON_AddObjectToObject(mem, "bandwidth");
+	struct path_cxt pc;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, bw, "memory.bandwidth");
 	fj_num_or_null(bw, "theoretical_bytes_per_s", !speed_unknown && total_bw > 0, total_bw);
 	add_str(bw, "basis", used_rated
 		? "sum over populated channels of the slowest DIMM's rated MT/s (no configured speed in the table) x 8 bytes"
@@ -393,10 +406,9 @@ static void channel_bandwidth(struct probe_ctx *ctx, cJSON *mem, const struct ch
 		fj_num_or_null(bw, "bytes_per_transfer", bpt > 0, bpt);
 	}
 	if (speed_unknown)
-		facts_gap(&ctx->facts, "memory.bandwidth.theoretical_bytes_per_s",
-			  "a populated channel has no DIMM speed in the SMBIOS table");
+		pc_gap(&pc, "theoretical_bytes_per_s", "a populated channel has no DIMM speed in the SMBIOS table");
 	else if (total_bw <= 0)
-		facts_gap(&ctx->facts, "memory.bandwidth.theoretical_bytes_per_s", "no populated channel");
+		pc_gap(&pc, "theoretical_bytes_per_s", "no populated channel");
 }
 
 /* Assign slots to channels; fills memory.channels and memory.bandwidth. */
@@ -445,7 +457,11 @@ void mem_dimm_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m, s
 	size_t n = 0, i;
 	int populated = 0, size_unknown = 0, dangling = 0;
 	uint64_t installed = 0;
+	struct path_cxt pc;
 	cJSON *arr, *o;
+
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, mem, "memory");
 
 	for (i = 0; i < s->ndimms; i++) {
 		const struct smbios_dimm *d = &s->dimms[i];
@@ -464,18 +480,20 @@ void mem_dimm_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m, s
 		fj_set(mem, "slots", cJSON_CreateNull());
 		fj_set(mem, "installed_bytes", cJSON_CreateNull());
 		fj_set(mem, "speed", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "memory.dimms", "the SMBIOS table (%s) has no system memory device (type 17) record", m->path);
+		pc_gap(&pc, "dimms", "the SMBIOS table (%s) has no system memory device (type 17) record", m->path);
 		mem_null_channels(ctx, mem, "%s", "no DIMM records");
 		free(sl);
 		return;
 	}
-	if (dangling)
+	if (dangling)   /* the records', no member of the list */
 		facts_gap(&ctx->facts, "memory.dimms.array",
 			  "%d memory device records point at a memory array the table does not have", dangling);
 	channel_facts(ctx, mem, sl, n, st, s);
 	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(mem, "channels"))) {
-		facts_evidence(&ctx->facts, "memory.channels", m->path);
-		facts_evidence(&ctx->facts, "memory.bandwidth.theoretical_bytes_per_s", m->path);
+		pc_evidence_of(&pc, "channels", m->path);
+		pc_setobj(&pc, NULL, "memory.bandwidth");   /* channel_bandwidth()'s */
+		pc_evidence_of(&pc, "theoretical_bytes_per_s", m->path);
+		pc_setobj(&pc, mem, "memory");
 	}
 
 	arr = cJSON_AddArrayToObject(mem, "dimms");
@@ -510,18 +528,18 @@ void mem_dimm_facts(struct probe_ctx *ctx, cJSON *mem, const struct memsrc *m, s
 		fj_num_or_null(e, "package", sl[i].ch >= 0 && sl[i].pkg >= 0, sl[i].pkg);
 		cJSON_AddItemToArray(arr, e);
 	}
-	facts_evidence(&ctx->facts, "memory.dimms", m->path);
-	facts_evidence(&ctx->facts, "memory.slots", m->path);
-	facts_evidence(&ctx->facts, "memory.speed", m->path);
+	pc_evidence_of(&pc, "dimms", m->path);
+	pc_evidence_of(&pc, "slots", m->path);
+	pc_evidence_of(&pc, "speed", m->path);
 	if (!size_unknown && populated)
-		facts_evidence(&ctx->facts, "memory.installed_bytes", m->path);
+		pc_evidence_of(&pc, "installed_bytes", m->path);
 	o = cJSON_AddObjectToObject(mem, "slots");
 	cJSON_AddNumberToObject(o, "total", (double)n);
 	fj_num_or_null(o, "populated", !size_unknown, populated);
 	fj_num_or_null(mem, "installed_bytes", !size_unknown && populated, (double)installed);
+	pc_setobj(&pc, o, "memory.slots");
 	if (size_unknown)
-		facts_gap(&ctx->facts, "memory.slots.populated",
-			  "%d memory device records give the size as unknown", size_unknown);
+		pc_gap(&pc, "populated", "%d memory device records give the size as unknown", size_unknown);
 	speed_facts(ctx, mem, sl, n);
 	free(sl);
 }
