@@ -305,18 +305,10 @@ static void no_port_gap(struct path_cxt *pc, const struct pdev *p, const char *k
 		pc_gap(pc, key, "on the root bus: no port above it");
 }
 
-/* The link functions of pci-links.c take the fact path of the member
- * (pc's "<base>.upstream"): a copy, pc->fact being pc's scratch. */
-static char *member_fact(struct path_cxt *pc, const char *key)
-{
-	return xstrdup(pc_fact(pc, key));
-}
-
 static void upstream_json(struct probe_ctx *ctx, struct path_cxt *pc, struct pci_scan *s, int i)
 {
 	const struct pdev *p = &s->d[i];
 	cJSON *o = pc->obj, *u;
-	char *fact = member_fact(pc, "upstream");
 	if (p->parent == NO_PARENT) {
 		cJSON_AddNullToObject(o, "upstream");
 		no_port_gap(pc, p, "upstream");
@@ -328,11 +320,10 @@ static void upstream_json(struct probe_ctx *ctx, struct path_cxt *pc, struct pci
 		pci_speed_num(u, "speed_gts_max", pci_link_known(q) ? q->s_max : 0);
 		if (!pci_link_known(q)) {
 			int unk;
-			cJSON_Delete(pci_link_json(ctx, s, p->parent, fact, 0, &unk));
+			cJSON_Delete(pci_link_json(ctx, s, p->parent, pc, "upstream", 0, &unk));
 		} else
-			pci_add_link_evidence(ctx, s, q, fact);
+			pci_add_link_evidence(s, q, pc, "upstream");
 	}
-	free(fact);
 }
 
 static void shared_json(struct path_cxt *pc, struct pci_scan *s, int i)
@@ -394,7 +385,7 @@ cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const c
 {
 	const struct pdev *p = &s->d[i];
 	cJSON *o = cJSON_CreateObject();
-	char *fact, *vn = NULL, *dn = NULL;
+	char *vn = NULL, *dn = NULL;
 	struct path_cxt pc;
 	int unk;
 	pc_init(&pc, &ctx->sr, &ctx->facts);
@@ -425,9 +416,7 @@ cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const c
 		integrated_json(ctx, &pc, s, i);
 	if (p->kind == PCI_NIC)
 		nic_json(&pc, p);
-	fact = member_fact(&pc, "link");
-	cJSON_AddItemToObject(o, "link", pci_link_json(ctx, s, i, fact, p->kind == PCI_ACCEL, &unk));
-	free(fact);
+	cJSON_AddItemToObject(o, "link", pci_link_json(ctx, s, i, &pc, "link", p->kind == PCI_ACCEL, &unk));
 	upstream_json(ctx, &pc, s, i);
 	shared_json(&pc, s, i);
 	return o;

@@ -82,10 +82,12 @@ int pci_uplink_of(const struct pci_scan *s, int i);
 int pci_link_known(const struct pdev *p);
 uint64_t pci_usable_max(const struct pci_scan *s, int i);
 void pci_speed_num(cJSON *o, const char *key, double v);
-void pci_add_link_evidence(struct probe_ctx *ctx, struct pci_scan *s, const struct pdev *p,
-			   const char *fact);
-cJSON *pci_link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *fact,
-		     int is_accel, int *unknown);
+/* The link's evidence and gaps: at's member key (read/path.h). */
+struct path_cxt;
+void pci_add_link_evidence(struct pci_scan *s, const struct pdev *p, const struct path_cxt *at,
+			   const char *key);
+cJSON *pci_link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const struct path_cxt *at,
+		     const char *key, int is_accel, int *unknown);
 
 /* pci-config.c: config space */
 void pci_read_configs(struct probe_ctx *ctx, struct pci_scan *s, struct pcisrc *src, int sysfs_cfg);

@@ -3,6 +3,7 @@
 #include "lib/facts.h"
 #include "probe/probe.h"
 #include "lib/output.h"
+#include "read/path.h"
 #include "read/libpci.h"
 #include "probe/pci.h"
 #include "lib/util.h"
@@ -143,39 +144,54 @@ void pci_speed_num(cJSON *o, const char *key, double v)
 	fj_num_or_null(o, key, v > 0, v);
 }
 
-void pci_add_link_evidence(struct probe_ctx *ctx, struct pci_scan *s, const struct pdev *p,
-			      const char *fact)
+void pci_add_link_evidence(struct pci_scan *s, const struct pdev *p, const struct path_cxt *at,
+			   const char *key)
 {
+	struct path_cxt pc = *at;
 	if (p->link_files) {
-		char *e = xasprintf("%s/max_link_width", p->sys);
-		facts_evidence(&ctx->facts, fact, e);
-		free(e);
-		e = xasprintf("%s/current_link_width", p->sys);
-		facts_evidence(&ctx->facts, fact, e);
-		free(e);
+		pc_name(&pc, "%s/max_link_width", p->sys);
+		pc_evidence(&pc, key);
+		pc_name(&pc, "%s/current_link_width", p->sys);
+		pc_evidence(&pc, key);
 	}
 	if (p->cfglen >= 256 && s->cfg_evidence) {
 		if (s->dump_path || !p->sys)
-			facts_evidence(&ctx->facts, fact, s->cfg_evidence);
+			pc_evidence_of(&pc, key, s->cfg_evidence);
 		else {
-			char *e = xasprintf("%s/config", p->sys);
-			facts_evidence(&ctx->facts, fact, e);
-			free(e);
+			pc_name(&pc, "%s/config", p->sys);
+			pc_evidence(&pc, key);
 		}
 	}
 }
 
-/* The link object of device i, or null with a gap (gap_fact NULL: no gap,
- * the caller counts it). */
-cJSON *pci_link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *fact,
-			int is_accel, int *unknown)
+/* A link's file that is garbled (p->bad[k]): the gap of its member, one
+ * level below the link's ("<link>.width.max"). */
+static void bad_link_file(const struct path_cxt *link, const struct pdev *p, size_t k)
+{
+	static const char *const obj[] = { "width", "speed_gts", "width", "speed_gts" };
+	static const char *const key[] = { "max", "max", "current", "current" };
+	struct path_cxt pc = *link;
+	pc_setobj(&pc, NULL, "%s.%s", link->at, obj[k]);
+	pc_name(&pc, "%s", p->bad[k]);
+	pc_gap_read(&pc, key[k], -EINVAL);
+}
+
+/* The link object of device i, or null with a gap: the gap and evidence
+ * of at's member key (at NULL: none, the caller counts it). */
+cJSON *pci_link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const struct path_cxt *at,
+		     const char *key, int is_accel, int *unknown)
 {
 	const struct pdev *p = &s->d[i];
 	const struct pdev *u = p->parent != NO_PARENT ? &s->d[p->parent] : NULL;
+	struct path_cxt pc;
 	cJSON *l, *o;
 	int down, up_w;
 	double up_s;
 	size_t k;
+	if (at)
+		pc = *at;
+	else
+		pc_init(&pc, &ctx->sr, NULL);
 	/* A root or downstream port's link goes down to the device below it:
 	 * that device, not the bridge above, is the other end.  Without the
 	 * port type: a bridge that is not a switch's upstream port, on the
@@ -195,22 +211,22 @@ cJSON *pci_link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const cha
 	*unknown = 0;
 	if (p->nolink || (p->w_max <= 0 && p->s_max <= 0 && p->w_cur <= 0 && p->s_cur <= 0)) {
 		*unknown = 1;
-		if (fact) {
+		if (at) {
 			if (p->nolink)
-				facts_gap(&ctx->facts, fact, "%s", p->nolink_why);
+				pc_gap(&pc, key, "%s", p->nolink_why);
 			else if (p->sys && ctx->sr.live && p->cfglen < 256)
-				facts_gap(&ctx->facts, fact, "no link files in sysfs, and PCI config space "
-					  "beyond 64 bytes needs root");
+				pc_gap(&pc, key, "no link files in sysfs, and PCI config space "
+				       "beyond 64 bytes needs root");
 			else if (p->cfglen > 0 && p->cfglen < 256)
-				facts_gap(&ctx->facts, fact, "no link files and only %d bytes of PCI config "
-					  "space (PCI config space beyond 64 bytes needs root)", p->cfglen);
+				pc_gap(&pc, key, "no link files and only %d bytes of PCI config "
+				       "space (PCI config space beyond 64 bytes needs root)", p->cfglen);
 			else if (p->cfglen == 0 && p->cfgerr && p->cfgerr != -ENOENT)
-				facts_gap(&ctx->facts, fact, "no link files, and %s/config: %s", p->sys,
-					  sr_reason(p->cfgerr));
+				pc_gap(&pc, key, "no link files, and %s/config: %s", p->sys,
+				       sr_reason(p->cfgerr));
 			else if (p->cfglen == 0)
-				facts_gap(&ctx->facts, fact, "no link files and no readable PCI config space");
+				pc_gap(&pc, key, "no link files and no readable PCI config space");
 			else
-				facts_gap(&ctx->facts, fact, "the PCIe capability holds no link figures");
+				pc_gap(&pc, key, "the PCIe capability holds no link figures");
 		}
 		return cJSON_CreateNull();
 	}
@@ -228,18 +244,15 @@ cJSON *pci_link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const cha
 	fj_num_or_null(o, "current", p->w_cur > 0 && p->s_cur > 0,
 		       (double)pci_link_bandwidth(p->s_cur, p->w_cur));
 	fj_num_or_null(o, "max", p->w_max > 0 && p->s_max > 0, (double)pci_link_bandwidth(p->s_max, p->w_max));
-	if (fact && p->w_cur == 0)
-		facts_gap(&ctx->facts, fact, "link down: the current width is 0");
-	if (fact) {
-		static const char *const sub[] = { "width.max", "speed_gts.max", "width.current",
-						   "speed_gts.current" };
-		for (k = 0; k < ARRAY_SIZE(sub); k++)
+	if (at && p->w_cur == 0)
+		pc_gap(&pc, key, "link down: the current width is 0");
+	if (at) {
+		struct path_cxt link = pc;
+		pc_setobj(&link, NULL, "%s", pc_fact(&pc, key));
+		for (k = 0; k < ARRAY_SIZE(p->bad); k++)
 			if (p->bad[k] && ((k == 0 && p->w_max <= 0) || (k == 1 && p->s_max <= 0) ||
-					  (k == 2 && p->w_cur < 0) || (k == 3 && p->s_cur <= 0))) {
-				char *sf = xasprintf("%s.%s", fact, sub[k]);
-				facts_gap_read(&ctx->facts, sf, p->bad[k], -EINVAL);
-				free(sf);
-			}
+					  (k == 2 && p->w_cur < 0) || (k == 3 && p->s_cur <= 0)))
+				bad_link_file(&link, p, k);
 	}
 	/* Trained below what both ends allow: width is a fault, speed may be
 	 * power saving.  The port above caps what the slot allows. */
@@ -258,8 +271,8 @@ cJSON *pci_link_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const cha
 		else
 			cJSON_AddNullToObject(l, "speed_note");
 	}
-	if (fact)
-		pci_add_link_evidence(ctx, s, p, fact);
+	if (at)
+		pci_add_link_evidence(s, p, &pc, key);
 	return l;
 }
 

@@ -167,7 +167,7 @@ static void all_devices(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pci)
 				pc_gap(&pc, "class", "neither sysfs nor config space identify %s", p->bdf);
 		}
 		fj_str_or_null(o, "parent", p->parent != NO_PARENT ? s->d[p->parent].bdf : NULL);
-		cJSON_AddItemToObject(o, "link", pci_link_json(ctx, s, (int)i, NULL, p->kind == PCI_ACCEL, &unk));
+		cJSON_AddItemToObject(o, "link", pci_link_json(ctx, s, (int)i, NULL, NULL, p->kind == PCI_ACCEL, &unk));
 		nolinks += unk;
 		cJSON_AddItemToArray(all, o);
 	}
