@@ -3,6 +3,7 @@
 #include "lib/facts.h"
 #include "probe/probe.h"
 #include "lib/output.h"
+#include "read/path.h"
 #include "read/libpci.h"
 #include "probe/pci.h"
 #include "lib/util.h"
@@ -71,10 +72,11 @@ static int cfg_need(struct pdev *p, int off, int len)
  * sysroot, a regular file only) and size it. */
 static void cfg_open(struct sysroot *sr, struct pdev *p)
 {
-	char *path = xasprintf("%s/config", p->sys);
+	struct path_cxt pc;
 	struct stat st;
-	int fd = sr_open_file(sr, path);
-	free(path);
+	int fd;
+	pc_init(&pc, sr, NULL);
+	fd = pc_open_file(&pc, "%s/config", p->sys);
 	p->cfglen = 0;
 	if (fd < 0) {
 		p->cfgerr = fd;
@@ -273,9 +275,10 @@ static int ext_dword(struct probe_ctx *ctx, struct pdev *p, int off, uint32_t *v
 	if (p->exterr)
 		return p->exterr;
 	if (p->extfd < 0) {
-		char *path = xasprintf("%s/config", p->sys);
-		int fd = sr_open_file(&ctx->sr, path);
-		free(path);
+		struct path_cxt pc;
+		int fd;
+		pc_init(&pc, &ctx->sr, NULL);
+		fd = pc_open_file(&pc, "%s/config", p->sys);
 		if (fd < 0)
 			return p->exterr = fd;
 		p->extfd = fd;

@@ -382,3 +382,9 @@ int pc_readlink(struct path_cxt *pc, char **target, const char *fmt, ...)
 	PC_NAMED(pc, fmt);
 	return sr_readlink(pc->sr, pc->path, target);
 }
+
+int pc_open_file(struct path_cxt *pc, const char *fmt, ...)
+{
+	PC_NAMED(pc, fmt);
+	return sr_open_file(pc->sr, pc->path);
+}

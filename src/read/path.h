@@ -133,5 +133,8 @@ int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_
 /* The target of a symbolic link, as sr_readlink() (sysroot.h): malloc'd. */
 int pc_readlink(struct path_cxt *pc, char **target, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A descriptor on a regular file inside the root, for bounded pread()s
+ * (not recorded; close it), or a negative errno: sr_open_file(). */
+int pc_open_file(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
