@@ -396,10 +396,10 @@ static void mx_local_cpus(struct path_cxt *pc, const struct pdev *p)
 	}
 }
 
-/* pci.matrix.info[] of device di (base names it): its locality, place,
- * IOMMU group, ACS and BARs. */
+/* pci.matrix.info[i], of device di: its locality, place, IOMMU group,
+ * ACS and BARs. */
 static void mx_info(struct probe_ctx *ctx, struct pci_scan *s, int di, const int *numa, cJSON *o,
-		    const char *base)
+		    size_t i)
 {
 	struct pdev *p = &s->d[di];
 	int up = pci_uplink_of(s, di);
@@ -407,7 +407,7 @@ static void mx_info(struct probe_ctx *ctx, struct pci_scan *s, int di, const int
 	pc_init(&pc, &ctx->sr, &ctx->facts);
 	if (p->sys)
 		pc_setdir(&pc, "%s", p->sys);
-	pc_setobj(&pc, o, "%s", base);
+	pc_setobj(&pc, o, "pci.matrix.info[%zu]", i);
 	cJSON_AddStringToObject(o, "bdf", p->bdf);
 	cJSON_AddStringToObject(o, "kind", mx_kind(p));
 	fj_num_or_null(o, "numa_node", numa[di] >= 0, numa[di]);
@@ -466,6 +466,9 @@ void pci_matrix_json(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pci)
 	int one_node = cJSON_IsNumber(nc) && nc->valueint == 1;
 	int *idx = xcalloc(s->n + 1, sizeof(*idx)), *numa = xcalloc(s->n + 1, sizeof(*numa));
 	size_t n = mx_order(s, idx), i, j;
+	struct path_cxt pc;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, m, "pci.matrix");
 	devs = cJSON_AddArrayToObject(m, "devices");
 	paths = cJSON_AddArrayToObject(m, "paths");
 	info = cJSON_AddArrayToObject(m, "info");
@@ -474,18 +477,16 @@ void pci_matrix_json(struct probe_ctx *ctx, struct pci_scan *s, cJSON *pci)
 	for (i = 0; i < n; i++) {
 		struct pdev *p = &s->d[idx[i]];
 		cJSON *row = cJSON_CreateArray(), *o = cJSON_CreateObject();
-		char *base = xasprintf("pci.matrix.info[%zu]", i);
 		cJSON_AddItemToArray(devs, cJSON_CreateString(p->bdf));
 		if (p->sys)
-			facts_evidence(&ctx->facts, "pci.matrix.paths", p->sys);
+			pc_evidence_of(&pc, "paths", p->sys);
 		for (j = 0; j < n; j++) {
 			const char *c = path_class(s, idx[i], idx[j], numa, one_node);
 			cJSON_AddItemToArray(row, c ? cJSON_CreateString(c) : cJSON_CreateNull());
 		}
 		cJSON_AddItemToArray(paths, row);
-		mx_info(ctx, s, idx[i], numa, o, base);
+		mx_info(ctx, s, idx[i], numa, o, i);
 		cJSON_AddItemToArray(info, o);
-		free(base);
 	}
 	mx_switch_pairs(s, idx, n, pairs);
 	mx_gaps_flush(&ctx->facts, n);
