@@ -381,7 +381,7 @@ static void shared_json(struct path_cxt *pc, struct pci_scan *s, int i)
 					       : "a device's link width or speed is unknown");
 }
 
-cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *base)
+cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *list)
 {
 	const struct pdev *p = &s->d[i];
 	cJSON *o = cJSON_CreateObject();
@@ -391,7 +391,7 @@ cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const c
 	pc_init(&pc, &ctx->sr, &ctx->facts);
 	if (p->sys)
 		pc_setdir(&pc, "%s", p->sys);
-	pc_setobj(&pc, o, "%s", base);
+	pc_setobj(&pc, o, "pci.%s[%d]", list, p->json_index);
 	cJSON_AddStringToObject(o, "bdf", p->bdf);
 	pci_hex_id(o, "vendor_id", p->have_ids, p->vendor, 4);
 	pci_hex_id(o, "device_id", p->have_ids, p->device, 4);

@@ -96,7 +96,8 @@ const char *pci_ext_why(const struct probe_ctx *ctx, const struct pdev *p, int e
 
 /* pci-devices.c: pci.accelerators[], pci.nics[], pci.topology_matrix */
 void pci_hex_id(cJSON *o, const char *key, int have, unsigned v, int digits);
-cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *base);
+/* Device i, entry json_index of pci's member list ("accelerators"). */
+cJSON *pci_device_json(struct probe_ctx *ctx, struct pci_scan *s, int i, const char *list);
 const char *pci_kind_name(enum pci_kind k);
 void pci_topology_matrix(struct pci_scan *s, cJSON *pci, const cJSON *accels);
 

@@ -124,18 +124,13 @@ static cJSON *accels_and_nics(struct probe_ctx *ctx, struct pci_scan *s, cJSON *
 	int na = 0, nn = 0;
 	for (i = 0; i < s->n; i++) {
 		struct pdev *p = &s->d[i];
-		char *base;
 		if (p->kind == PCI_ACCEL) {
-			base = xasprintf("pci.accelerators[%d]", na);
 			p->json_index = na++;
-			cJSON_AddItemToArray(accels, pci_device_json(ctx, s, (int)i, base));
+			cJSON_AddItemToArray(accels, pci_device_json(ctx, s, (int)i, accels->string));
 		} else if (p->kind == PCI_NIC) {
-			base = xasprintf("pci.nics[%d]", nn);
 			p->json_index = nn++;
-			cJSON_AddItemToArray(nics, pci_device_json(ctx, s, (int)i, base));
-		} else
-			continue;
-		free(base);
+			cJSON_AddItemToArray(nics, pci_device_json(ctx, s, (int)i, nics->string));
+		}
 	}
 	return accels;
 }
