@@ -416,7 +416,8 @@ int mem_edac_channels(struct probe_ctx *ctx, cJSON *mem, struct memstate *st)
 	cJSON_AddNumberToObject(c, "populated", (double)nch);
 	fj_bool_or_null(c, "balanced", bal);
 	add_str(c, "source", "edac");
-	pc_gap(&pc, "total", "EDAC lists populated DIMMs only and there is no SMBIOS table: empty channels are unknown");
+	pc_gap(&pc, "total",
+	       "EDAC lists populated DIMMs only and there is no SMBIOS table: empty channels are unknown");
 	npk = edac_packages(ch, nch, all_pkg, st, pk, ARRAY_SIZE(pk));
 	if (npk)
 		edac_per_package(c, ch, nch, pk, npk);

@@ -314,7 +314,8 @@ static void one_node(struct probe_ctx *ctx, cJSON *numa, unsigned id,
 	cJSON_AddItemToArray(d, cJSON_CreateNumber(10));
 	pc_evidence_of(&pc, "distances", "(one node: local distance 10)");
 	cJSON_AddArrayToObject(numa, "cpuless_nodes");
-	facts_evidence(&ctx->facts, "numa.node_count", why);
+	pc_setobj(&pc, numa, "numa");
+	pc_evidence_of(&pc, "node_count", why);
 }
 
 /*
@@ -368,7 +369,8 @@ static void cross_check_state(struct probe_ctx *ctx, const struct node *nd, size
 			if (has == listed)
 				continue;
 			pc_setobj(&pc, NULL, "numa.nodes[%zu]", i);
-			facts_conflict(&ctx->facts, pc_fact(&pc, cpu ? "cpus" : "memory_bytes"), cpu ? nd[i].cpus_path : "node meminfo", path,
+			facts_conflict(&ctx->facts, pc_fact(&pc, cpu ? "cpus" : "memory_bytes"),
+				       cpu ? nd[i].cpus_path : "node meminfo", path,
 				       "node %u %s in %s, but its %s says %s", nd[i].id,
 				       listed ? "is listed" : "is not listed", path,
 				       cpu ? "CPU list" : "meminfo",
@@ -610,7 +612,8 @@ int probe_numa(struct probe_ctx *ctx)
 	int has_online = read_online(ctx, online, &online_src);
 	int is_dir;
 
-	pc_init(&pc, &ctx->sr, NULL);
+	pc_init(&pc, &ctx->sr, f);
+	pc_setobj(&pc, numa, "numa");
 	is_dir = pc_is_dir(&pc, NODE_DIR) > 0;
 	if (!is_dir || node_ids(ctx, ids, &ids_src) < 0) {
 		hwloc_bitmap_t cpus = has_online ? online : NULL;
@@ -623,7 +626,7 @@ int probe_numa(struct probe_ctx *ctx)
 				  "no node listed: we assume one node, hwloc counts its own");
 		goto out;
 	}
-	facts_evidence(f, "numa.node_count", ids_src);
+	pc_evidence_of(&pc, "node_count", ids_src);
 	nd = read_nodes(ctx, ids, &nn);
 	if (nodes_overlap(f, nd, nn)) {
 		overlapping_as_one(ctx, numa, nd, nn, has_online ? online : NULL, online_src);
