@@ -433,7 +433,8 @@ int mem_edac_channels(struct probe_ctx *ctx, cJSON *mem, struct memstate *st)
 		add_u64(e, "size_bytes", 1, ch[k].bytes);
 		cJSON_AddItemToArray(arr, e);
 	}
-	facts_evidence(&ctx->facts, "memory.channels", "/sys/devices/system/edac/mc");
+	pc_setobj(&pc, mem, "memory");
+	pc_evidence_of(&pc, "channels", "/sys/devices/system/edac/mc");
 	bw = cJSON_AddObjectToObject(mem, "bandwidth");
 	pc_setobj(&pc, bw, "memory.bandwidth");
 	fj_set(bw, "theoretical_bytes_per_s", cJSON_CreateNull());
