@@ -20,9 +20,12 @@ void pc_init(struct path_cxt *pc, struct sysroot *sr, struct facts *f)
 void pc_setdir(struct path_cxt *pc, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 	va_start(ap, fmt);
-	vsnprintf(pc->dir, sizeof(pc->dir), fmt, ap);
+	n = vsnprintf(pc->dir, sizeof(pc->dir), fmt, ap);
 	va_end(ap);
+	/* Too long: no name under it is read (vname() refuses them all). */
+	pc->dir_too_long = n < 0 || (size_t)n >= sizeof(pc->dir);
 }
 
 void pc_setobj(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
@@ -66,8 +69,10 @@ static int vname(struct path_cxt *pc, const char *fmt, va_list ap)
 	int n = vsnprintf(name, sizeof(name), fmt, ap);
 	if (n < 0 || (size_t)n >= sizeof(name))
 		n = -1;
-	else if (name[0] == '/' || !pc->dir[0])
+	else if (name[0] == '/' || (!pc->dir[0] && !pc->dir_too_long))
 		memcpy(pc->path, name, (size_t)n + 1);
+	else if (pc->dir_too_long)
+		n = -1;
 	else if (strlen(pc->dir) + 1 + (size_t)n < sizeof(pc->path)) {
 		size_t d = strlen(pc->dir);
 		memcpy(pc->path, pc->dir, d);

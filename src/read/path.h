@@ -29,6 +29,7 @@ struct path_cxt {
 	struct facts *facts;   /* NULL: reads only (pc_*_fact() then record nothing) */
 	cJSON *obj;            /* the object pc_*_fact() set members of; NULL: none */
 	char dir[256];         /* "" or a directory, no trailing slash */
+	int dir_too_long;      /* 1: the directory did not fit: its names are refused */
 	char at[192];          /* the fact path of obj: "numa.nodes[3]" */
 	int whole;             /* 1: at is every member's fact path (pc_setobj_in()) */
 	int quote;             /* 1: every key quoted in its fact path (pc_setobj_quoted()) */
@@ -38,7 +39,9 @@ struct path_cxt {
 
 /* A context with no directory and no fact object. */
 void pc_init(struct path_cxt *pc, struct sysroot *sr, struct facts *f);
-/* The directory, printf-style ("/sys/devices/system/node/node%u"). */
+/* The directory, printf-style ("/sys/devices/system/node/node%u").  One
+ * too long for dir is not cut: every name under it is then refused with
+ * -ENAMETOOLONG, as a name too long is. */
 void pc_setdir(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The fact object and its path, printf-style ("numa.nodes[%zu]"). */
 void pc_setobj(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)

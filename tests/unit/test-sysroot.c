@@ -623,6 +623,14 @@ static void test_path_cxt(void)
 	       "a name too long is refused, never truncated");
 	is_int(pc_read_u64(&pc, &v, "%s", longname), -ENAMETOOLONG, "the same for a plain read");
 	{
+		struct path_cxt d = pc;
+		pc_setdir(&d, "/sys/%s", longname);
+		is_int(pc_read_u64(&d, &v, "size"), -ENAMETOOLONG, "a directory too long is not cut either");
+		is_int(pc_read_u64(&d, &v, "/proc/top"), 0, "an absolute name is still read");
+		pc_setdir(&d, "/sys/devices/system/node/node3");
+		is_int(pc_read_u64(&d, &v, "size"), 0, "a directory that fits again");
+	}
+	{
 		const char *want[] = {
 			"numa.nodes[3].empty", "/sys/devices/system/node/node3/empty: unparsable",
 			"numa.nodes[3].bad", "/sys/devices/system/node/node3/bad: unparsable",
