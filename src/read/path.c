@@ -28,35 +28,35 @@ void pc_setdir(struct path_cxt *pc, const char *fmt, ...)
 	pc->dir_too_long = n < 0 || (size_t)n >= sizeof(pc->dir);
 }
 
+static void vsetobj(struct path_cxt *pc, cJSON *obj, int whole, int quote, const char *fmt, va_list ap)
+{
+	pc->obj = obj;
+	pc->whole = whole;
+	pc->quote = quote;
+	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
+}
+
 void pc_setobj(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 {
 	va_list ap;
-	pc->obj = obj;
-	pc->whole = pc->quote = 0;
 	va_start(ap, fmt);
-	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
+	vsetobj(pc, obj, 0, 0, fmt, ap);
 	va_end(ap);
 }
 
 void pc_setobj_in(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 {
 	va_list ap;
-	pc->obj = obj;
-	pc->whole = 1;
-	pc->quote = 0;
 	va_start(ap, fmt);
-	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
+	vsetobj(pc, obj, 1, 0, fmt, ap);
 	va_end(ap);
 }
 
 void pc_setobj_quoted(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 {
 	va_list ap;
-	pc->obj = obj;
-	pc->whole = 0;
-	pc->quote = 1;
 	va_start(ap, fmt);
-	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
+	vsetobj(pc, obj, 0, 1, fmt, ap);
 	va_end(ap);
 }
 
