@@ -214,6 +214,32 @@ int pc_record(struct path_cxt *pc, const char *key, int err)
 		va_start(ap_, fmt); r = vname(pc, fmt, ap_); va_end(ap_); \
 	} while (0)
 
+/* The member key of a number read (r: how the read ended), its evidence
+ * or gap; *keep gets the number when it was read. */
+static int u64_member(struct path_cxt *pc, const char *key, double scale, uint64_t *keep, uint64_t v, int r)
+{
+	if (pc->obj)
+		fj_num_or_null(pc->obj, key, r == 0, (double)v * scale);
+	if (keep && r == 0)
+		*keep = v;
+	return pc_record(pc, key, r);
+}
+
+/* The same for a string (an empty one is unparsable); s is kept in *keep
+ * or freed. */
+static int str_member(struct path_cxt *pc, const char *key, char **keep, char *s, int r)
+{
+	if (r == 0 && !*s)
+		r = -EINVAL;
+	if (pc->obj)
+		fj_str_or_null(pc->obj, key, r == 0 ? s : NULL);
+	if (keep && r == 0)
+		*keep = s;
+	else
+		free(s);
+	return pc_record(pc, key, r);
+}
+
 int pc_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_t *keep,
 		const char *fmt, ...)
 {
@@ -222,11 +248,7 @@ int pc_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_t *ke
 	PC_NAME_OR(pc, fmt, r);
 	if (r == 0)
 		r = sr_read_u64(pc->sr, pc->path, &v);
-	if (pc->obj)
-		fj_num_or_null(pc->obj, key, r == 0, (double)v * scale);
-	if (keep && r == 0)
-		*keep = v;
-	return pc_record(pc, key, r);
+	return u64_member(pc, key, scale, keep, v, r);
 }
 
 int pc_s64_fact(struct path_cxt *pc, const char *key, int64_t *keep, const char *fmt, ...)
@@ -250,15 +272,7 @@ int pc_str_fact(struct path_cxt *pc, const char *key, char **keep, const char *f
 	PC_NAME_OR(pc, fmt, r);
 	if (r == 0)
 		r = sr_read_str(pc->sr, pc->path, &s);
-	if (r == 0 && !*s)
-		r = -EINVAL;
-	if (pc->obj)
-		fj_str_or_null(pc->obj, key, r == 0 ? s : NULL);
-	if (keep && r == 0)
-		*keep = s;
-	else
-		free(s);
-	return pc_record(pc, key, r);
+	return str_member(pc, key, keep, s, r);
 }
 
 void fj_list(cJSON *obj, const char *key, hwloc_const_bitmap_t set)
@@ -354,15 +368,7 @@ int pc_text_fact(struct path_cxt *pc, const char *key, char **keep, const char *
 	PC_NAME_OR(pc, fmt, r);
 	if (r == 0)
 		r = read_text(pc, &s);
-	if (r == 0 && !*s)
-		r = -EINVAL;
-	if (pc->obj)
-		fj_str_or_null(pc->obj, key, r == 0 ? s : NULL);
-	if (keep && r == 0)
-		*keep = s;
-	else
-		free(s);
-	return pc_record(pc, key, r);
+	return str_member(pc, key, keep, s, r);
 }
 
 int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_t *keep,
@@ -373,11 +379,7 @@ int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_
 	PC_NAME_OR(pc, fmt, r);
 	if (r == 0)
 		r = read_text_u64(pc, &v);
-	if (pc->obj)
-		fj_num_or_null(pc->obj, key, r == 0, (double)v * scale);
-	if (keep)
-		*keep = v;
-	return pc_record(pc, key, r);
+	return u64_member(pc, key, scale, keep, v, r);
 }
 
 /*** Added for the memory, PCI and NUMA probes ***/
