@@ -68,7 +68,7 @@ char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n, int *
 		break;
 	}
 	if (k == 0) {
-		e = sr_list(st->sr, dir, &names, n);
+		e = pc_list(&pc, &names, n, "%s", dir);
 		if (e < 0) {
 			*n = 0;
 			if (e != -ENOENT) {
@@ -80,7 +80,7 @@ char **cpu_cache_indexes(struct cpu_state *st, const char *dir, size_t *n, int *
 					char *b = xstrdup(dir), *slash;
 					while ((slash = strrchr(b, '/')) && slash != b) {
 						*slash = '\0';
-						if (sr_is_dir(st->sr, b)) {
+						if (pc_is_dir(&pc, "%s", b)) {
 							*slash = '/';
 							break;
 						}
