@@ -20,10 +20,12 @@ static int smbios_sockets(struct cpu_state *st)
 	char *ep = NULL, *tab = NULL, *err = NULL;
 	size_t eplen = 0, tlen = 0, i;
 	struct smbios_info si;
+	struct path_cxt pc = st->pc;
 	int n = -1;
 	memset(&si, 0, sizeof(si));
-	if (sr_read(st->sr, "/sys/firmware/dmi/tables/smbios_entry_point", &ep, &eplen) == 0 &&
-	    sr_read(st->sr, "/sys/firmware/dmi/tables/DMI", &tab, &tlen) == 0 &&
+	pc_setdir(&pc, "/sys/firmware/dmi/tables");
+	if (pc_read(&pc, &ep, &eplen, "smbios_entry_point") == 0 &&
+	    pc_read(&pc, &tab, &tlen, "DMI") == 0 &&
 	    smbios_parse_split((uint8_t *)ep, eplen, (uint8_t *)tab, tlen, &si, &err) == 0 &&
 	    si.nprocs > 0 && !smbios_hypervisor(&si)) {
 		n = 0;
@@ -112,13 +114,14 @@ static int dt_sockets(struct cpu_state *st)
 {
 	static const char *const maps[] = { "/sys/firmware/devicetree/base/cpus/cpu-map",
 					    "/proc/device-tree/cpus/cpu-map" };
+	struct path_cxt pc = st->pc;
 	size_t i, j, n;
 	char **names;
 	for (i = 0; i < ARRAY_SIZE(maps); i++) {
 		int sockets = 0, clusters = 0;
 		names = NULL;
 		n = 0;
-		if (sr_list(st->sr, maps[i], &names, &n) < 0)
+		if (pc_list(&pc, &names, &n, "%s", maps[i]) < 0)
 			continue;
 		for (j = 0; j < n; j++) {
 			if (!strncmp(names[j], "socket", 6))
@@ -234,7 +237,7 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 				continue;
 			hwloc_bitmap_and(s, s, st->online);
 			if ((sp = merge_span(grp, ng, s, merged)) > 1)
-				facts_conflict(st->f, "cpu.packages", "NUMA node span", "package masks",
+				pc_conflict(&st->pc, "packages", "NUMA node span", "package masks",
 					       "NUMA %s (CPUs %s) spans %d of the kernel's packages: on arm64 "
 					       "these are clusters of one chip", names[k],
 					       cpulist_str(s, buf, sizeof(buf)), sp);
@@ -251,7 +254,7 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 			continue;
 		hwloc_bitmap_and(s, s, st->online);
 		if ((sp = merge_span(grp, ng, s, merged)) > 1)
-			facts_conflict(st->f, "cpu.packages", "die span", "package masks",
+			pc_conflict(&st->pc, "packages", "die span", "package masks",
 				       "die %" PRId64 " (CPUs %s) spans %d of the kernel's packages", die,
 				       cpulist_str(s, buf, sizeof(buf)), sp);
 	}
@@ -277,7 +280,7 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 	}
 	hwloc_bitmap_free(s);
 	if (nw == 0) {
-		facts_gap(st->f, "cpu.packages", "the kernel gives %d package masks, which arm64 kernels "
+		pc_gap(&st->pc, "packages", "the kernel gives %d package masks, which arm64 kernels "
 			  "without cluster_id or an ACPI PPTT fill with clusters, and nothing else (a shared "
 			  "cache, NUMA node, die, device tree cpu-map, SMBIOS) tells how many packages "
 			  "there are", ng);
@@ -288,13 +291,13 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 		for (j = 1; j < nw; j++)
 			if (w[j].n != w[0].n)
 				break;
-		facts_conflict(st->f, "cpu.packages", w[0].name, w[j].name,
+		pc_conflict(&st->pc, "packages", w[0].name, w[j].name,
 			       "the package count cannot be settled: %s", sb.buf);
-		facts_gap(st->f, "cpu.packages", "the witnesses of the package count disagree (%s)", sb.buf);
+		pc_gap(&st->pc, "packages", "the witnesses of the package count disagree (%s)", sb.buf);
 		strbuf_release(&sb);
 		return -1;
 	}
-	facts_evidence(st->f, "cpu.packages", sb.buf);
+	pc_evidence_of(&st->pc, "packages", sb.buf);
 	strbuf_release(&sb);
 	return w[0].n;
 }
@@ -374,7 +377,7 @@ static void pkg_llc_merge(struct cpu_state *st, struct pkg_count *pc)
 				}
 			}
 		if (span > 1)
-			facts_conflict(st->f, "cpu.packages", st->arm ? "last-level cache span" : "package masks",
+			pc_conflict(&st->pc, "packages", st->arm ? "last-level cache span" : "package masks",
 				       st->arm ? "package masks" : "last-level cache span",
 				       "the L%d cache of CPUs %s spans %d of the kernel's packages%s", lvl,
 				       cpulist_str(llc, buf, sizeof(buf)), span,
@@ -396,20 +399,20 @@ static void pkg_decide(struct cpu_state *st, struct pkg_count *pc)
 	if (pc->masks && pc->arm_n < 0) {
 		pc->n = -1;
 		if (pc->ids_ok && pc->nid > 0)
-			facts_evidence(st->f, "cpu.packages", "physical_package_id is not a witness on arm64 "
+			pc_evidence_of(&st->pc, "packages", "physical_package_id is not a witness on arm64 "
 				       "(a cluster id on kernels without cluster_id)");
 	} else if (pc->masks) {
 		pc->n = pc->arm_n > 0 ? pc->arm_n : pc->ng - pc->merged;
 		pc->src = CPUDIR "/cpu*/topology/{package_cpus_list,core_siblings_list}";
 		if (pc->ids_ok && pc->nid != pc->n)
-			facts_conflict(st->f, "cpu.packages", "package masks", "physical_package_id",
+			pc_conflict(&st->pc, "packages", "package masks", "physical_package_id",
 				       "physical_package_id gives %d distinct id%s, %s %d package%s", pc->nid,
 				       pc->nid == 1 ? "" : "s", pc->arm_n > 0 ? "the arm64 witnesses (see the evidence)"
 				       : pc->merged ? "the kernel's package masks (package_cpus, core_siblings) and the "
 				       "last-level cache" : "the kernel's package masks (package_cpus, core_siblings)",
 				       pc->n, pc->n == 1 ? "" : "s");
 		else if (pc->ids_neg == st->nc)
-			facts_evidence(st->f, "cpu.packages", "physical_package_id is -1 (no package id): "
+			pc_evidence_of(&st->pc, "packages", "physical_package_id is -1 (no package id): "
 				       "counted from the package masks");
 	} else if (pc->ids_ok) {
 		pc->n = pc->nid;
@@ -422,11 +425,11 @@ static void pkg_fact(struct cpu_state *st, cJSON *cpu, const struct pkg_count *p
 {
 	fj_num_or_null(cpu, "packages", pc->n > 0, pc->n);
 	if (pc->n > 0)
-		facts_evidence(st->f, "cpu.packages", pc->src);
+		pc_evidence_of(&st->pc, "packages", pc->src);
 	else if (pc->arm_n < 0)
 		;   /* arm_packages() said why */
 	else if (!st->bad_pkg)
-		facts_gap(st->f, "cpu.packages", "%s", pc->ids_neg
+		pc_gap(&st->pc, "packages", "%s", pc->ids_neg
 			  ? "physical_package_id is -1 (the kernel does not know the package) and there are no "
 			    "package masks (package_cpus, core_siblings) to count"
 			  : "no package masks or physical_package_id in " CPUDIR "/cpu*/topology and no "
@@ -439,7 +442,7 @@ static void pkg_vs_smbios(struct cpu_state *st, struct pkg_count *pc)
 	if (pc->smb == -2)
 		pc->smb = pc->n > 0 ? smbios_sockets(st) : -1;
 	if (pc->n > 0 && pc->arm_n == 0 && pc->smb > 0 && pc->smb != pc->n)
-		facts_conflict(st->f, "cpu.packages", "sysfs", "SMBIOS processor records",
+		pc_conflict(&st->pc, "packages", "sysfs", "SMBIOS processor records",
 			       "the SMBIOS table has %d populated processor socket%s, the kernel %d package%s",
 			       pc->smb, pc->smb == 1 ? "" : "s", pc->n, pc->n == 1 ? "" : "s");
 }
@@ -471,7 +474,7 @@ static void pkg_vs_hwloc(struct cpu_state *st, const struct pkg_count *pc)
 		}
 		hwloc_bitmap_free(s);
 		if (hp > 0 && hp != n)
-			facts_conflict(st->f, "cpu.packages", "sysfs", "hwloc",
+			pc_conflict(&st->pc, "packages", "sysfs", "hwloc",
 				       "hwloc counts %d package%s, sysfs %d", hp, hp == 1 ? "" : "s", n);
 	}
 }
@@ -544,10 +547,10 @@ void cpu_package_cpus(struct cpu_state *st, cJSON *cpu)
 			hwloc_bitmap_and(grp[j], grp[j], st->online);
 			cJSON_AddItemToArray(arr, cJSON_CreateString(cpulist_str(grp[j], buf, sizeof(buf))));
 		}
-		facts_evidence(st->f, "cpu.package_cpus", CPUDIR "/cpu*/topology/{package_cpus_list,physical_package_id}");
+		pc_evidence_of(&st->pc, "package_cpus", CPUDIR "/cpu*/topology/{package_cpus_list,physical_package_id}");
 	} else {
 		fj_set(cpu, "package_cpus", cJSON_CreateNull());
-		facts_gap(st->f, "cpu.package_cpus", "the CPUs of each package are unknown (see cpu.packages)");
+		pc_gap(&st->pc, "package_cpus", "the CPUs of each package are unknown (see cpu.packages)");
 	}
 	for (j = 0; j < ng; j++)
 		hwloc_bitmap_free(grp[j]);

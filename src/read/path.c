@@ -395,3 +395,25 @@ int pc_open_file(struct path_cxt *pc, const char *fmt, ...)
 	PC_NAMED(pc, fmt);
 	return sr_open_file(pc->sr, pc->path);
 }
+
+/*** Added for the CPU probe ***/
+
+void pc_conflict(struct path_cxt *pc, const char *key, const char *chosen_source,
+		 const char *other_source, const char *fmt, ...)
+{
+	va_list ap;
+	char *note;
+	if (!pc->facts)
+		return;
+	va_start(ap, fmt);
+	note = xvasprintf(fmt, ap);
+	va_end(ap);
+	facts_conflict(pc->facts, pc_fact(pc, key), chosen_source, other_source, "%s", note);
+	free(note);
+}
+
+int pc_read_view(struct path_cxt *pc, const char **buf, size_t *len, const char *fmt, ...)
+{
+	PC_NAMED(pc, fmt);
+	return sr_read_view(pc->sr, pc->path, buf, len);
+}

@@ -140,4 +140,14 @@ int pc_readlink(struct path_cxt *pc, char **target, const char *fmt, ...)
  * (not recorded; close it), or a negative errno: sr_open_file(). */
 int pc_open_file(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*** Added for the CPU probe ***/
+
+/* Two sources disagree on "<at>.<key>": facts_conflict() (facts.h) with
+ * the member key spelled once; the note printf-style, never cut. */
+void pc_conflict(struct path_cxt *pc, const char *key, const char *chosen_source,
+		 const char *other_source, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* A view of a file's bytes, as sr_read_view() (sysroot.h): not to be freed. */
+int pc_read_view(struct path_cxt *pc, const char **buf, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif
