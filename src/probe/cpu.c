@@ -52,7 +52,7 @@ static void online_fact(struct cpu_state *st, cJSON *cpu)
 	fj_str_or_null(cpu, "online", hwloc_bitmap_iszero(st->online) ? NULL
 		       : cpulist_str(st->online, lst, sizeof(lst)));
 	if (hwloc_bitmap_iszero(st->online))
-		facts_gap(st->f, "cpu.online", "no " CPUDIR "/online, no CPU directories and no /proc/cpuinfo");
+		pc_gap(&st->pc, "online", "no " CPUDIR "/online, no CPU directories and no /proc/cpuinfo");
 }
 
 /* cpu.cores, cpu.threads, cpu.core_cpus. */
@@ -61,10 +61,10 @@ static void core_facts(struct cpu_state *st, cJSON *cpu)
 	int i;
 	fj_num_or_null(cpu, "cores", st->ncores >= 0 && st->nc > 0, st->ncores);
 	if ((st->ncores < 0 || st->nc == 0) && !st->bad_core)
-		facts_gap(st->f, "cpu.cores", "no thread sibling lists or core ids in " CPUDIR
+		pc_gap(&st->pc, "cores", "no thread sibling lists or core ids in " CPUDIR
 			  "/cpu*/topology or /proc/cpuinfo");
 	else if (st->ncores >= 0 && st->nc > 0)
-		facts_evidence(st->f, "cpu.cores", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");
+		pc_evidence_of(&st->pc, "cores", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");
 	fj_num_or_null(cpu, "threads", st->nc > 0, st->nc);
 	/* The hardware threads of each physical core, in core order: what a
 	 * placement plan needs to take one thread per core. */
@@ -81,10 +81,10 @@ static void core_facts(struct cpu_state *st, cJSON *cpu)
 			cJSON_AddItemToArray(list, cJSON_CreateString(cpulist_str(set, lbuf, sizeof(lbuf))));
 		}
 		hwloc_bitmap_free(set);
-		facts_evidence(st->f, "cpu.core_cpus", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");
+		pc_evidence_of(&st->pc, "core_cpus", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");
 	} else {
 		fj_set(cpu, "core_cpus", cJSON_CreateNull());
-		facts_gap(st->f, "cpu.core_cpus", "the physical cores are unknown (see cpu.cores)");
+		pc_gap(&st->pc, "core_cpus", "the physical cores are unknown (see cpu.cores)");
 	}
 }
 
@@ -136,10 +136,11 @@ static void probe_smt(struct cpu_state *st, cJSON *cpu)
  * figures stay the kernel's; the other reading is noted. */
 static void note_compute_units(struct cpu_state *st)
 {
+	struct path_cxt pc = st->pc;
 	const char *buf = NULL, *p;
 	int tpc = 0, i;
 	long fam = -1;
-	if (!st->x86 || st->ncores <= 0 || sr_read_view(st->sr, "/proc/cpuinfo", &buf, NULL) < 0)
+	if (!st->x86 || st->ncores <= 0 || pc_read_view(&pc, &buf, NULL, "/proc/cpuinfo") < 0)
 		return;
 	if (strstr(buf, "AuthenticAMD") && (p = strstr(buf, "\ncpu family")) && (p = strchr(p, ':')))
 		fam = strtol(p + 1, NULL, 10);
@@ -149,12 +150,12 @@ static void note_compute_units(struct cpu_state *st)
 		if (st->cores[i].nthreads > tpc)
 			tpc = st->cores[i].nthreads;
 	if (tpc == 2)
-		facts_conflict(st->f, "cpu.cores", "sysfs", "AMD core count",
+		pc_conflict(&st->pc, "cores", "sysfs", "AMD core count",
 			       "AMD family 15h: each of these %d cores is a compute unit of two integer cores "
 			       "sharing one FPU; AMD counts %d cores, the kernel %d cores of 2 threads",
 			       st->ncores, 2 * st->ncores, st->ncores);
 	else
-		facts_conflict(st->f, "cpu.cores", "sysfs", "AMD compute units",
+		pc_conflict(&st->pc, "cores", "sysfs", "AMD compute units",
 			       "AMD family 15h: these %d cores pair into compute units of two integer cores "
 			       "sharing one FPU (%d FPUs)", st->ncores, st->ncores / 2);
 }
