@@ -56,7 +56,7 @@ static void probe_vendor(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 		v = vendor_name(lib->t[0].vendor, -1);
 	fj_str_or_null(cpu, "vendor", v);
 	if (!v)
-		facts_gap(st->f, "cpu.vendor", "/proc/cpuinfo names no vendor_id or CPU implementer");
+		pc_gap(&st->pc, "vendor", "/proc/cpuinfo names no vendor_id or CPU implementer");
 }
 
 /* The processor's name in the sysroot's own SMBIOS table (type 4, its
@@ -71,9 +71,11 @@ static char *smbios_model(struct cpu_state *st)
 	char *ep = NULL, *tab = NULL, *err = NULL, *m = NULL;
 	size_t eplen = 0, tlen = 0, i, k;
 	struct smbios_info si;
+	struct path_cxt pc = st->pc;
 	memset(&si, 0, sizeof(si));
-	if (sr_read(st->sr, "/sys/firmware/dmi/tables/smbios_entry_point", &ep, &eplen) == 0 &&
-	    sr_read(st->sr, "/sys/firmware/dmi/tables/DMI", &tab, &tlen) == 0 &&
+	pc_setdir(&pc, "/sys/firmware/dmi/tables");
+	if (pc_read(&pc, &ep, &eplen, "smbios_entry_point") == 0 &&
+	    pc_read(&pc, &tab, &tlen, "DMI") == 0 &&
 	    smbios_parse_split((uint8_t *)ep, eplen, (uint8_t *)tab, tlen, &si, &err) == 0 &&
 	    !smbios_hypervisor(&si))
 		for (i = 0; i < si.nprocs && !m; i++) {
@@ -235,27 +237,27 @@ static void probe_codename(struct cpu_state *st, cJSON *cpu, const struct cpu_li
 		other = xstrdup(cl->foreign);
 	if (other) {
 		fj_str_or_null(cpu, "codename", NULL);
-		facts_gap(st->f, "cpu.codename", "%s", other);
+		pc_gap(&st->pc, "codename", "%s", other);
 		free((char *)other);
 	} else if (t && codename_trusted(t)) {
 		fj_str_or_null(cpu, "codename", t->codename);
-		facts_evidence(st->f, "cpu.codename", "libcpuid");
+		pc_evidence_of(&st->pc, "codename", "libcpuid");
 	} else {
 		fj_str_or_null(cpu, "codename", NULL);
 		if (t && t->codename[0])
-			facts_gap(st->f, "cpu.codename", "no row of libcpuid's table for this CPU "
+			pc_gap(&st->pc, "codename", "no row of libcpuid's table for this CPU "
 				  "(family %d, model %d) is named '%s': that is the nearest "
 				  "row's guess, not this CPU's codename", t->ext_family,
 				  t->ext_model, t->codename);
 		else if (!t && cl->libsrc)
-			facts_gap(st->f, "cpu.codename", "libcpuid did not decode %s CPUID data "
+			pc_gap(&st->pc, "codename", "libcpuid did not decode %s CPUID data "
 				  "(cpu.libcpuid's gap says why)", !strcmp(cl->libsrc, "dump") ? "the dump's"
 				  : !strcmp(cl->libsrc, "snapshot") ? "the snapshot's" : "this CPU's");
 		else if (!t && st->arm)
-			facts_gap(st->f, "cpu.codename", "not applicable on ARM: a codename is x86 CPUID's "
+			pc_gap(&st->pc, "codename", "not applicable on ARM: a codename is x86 CPUID's "
 				  "(libcpuid); an ARM core is named by its part number (cpu.kinds[].core_type)");
 		else
-			facts_gap(st->f, "cpu.codename", t ? "libcpuid names no codename for this CPU"
+			pc_gap(&st->pc, "codename", t ? "libcpuid names no codename for this CPU"
 				  : "no CPUID source (live x86, --cpuid-dump or a snapshot's copy)");
 	}
 }
@@ -274,16 +276,16 @@ void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu,
 		char *soc = NULL, *why = NULL, *cores;
 		armmodel = smbios_model(st);
 		if (armmodel)
-			facts_evidence(st->f, "cpu.model_name", "SMBIOS type 4 (Processor Version)");
+			pc_evidence_of(&st->pc, "model_name", "SMBIOS type 4 (Processor Version)");
 		else if ((soc = soc_model(st, &why))) {
 			cores = arm_model_name(cpu);
 			armmodel = cores ? xasprintf("%s (%s)", soc, cores) : xstrdup(soc);
-			facts_evidence(st->f, "cpu.model_name", why);
+			pc_evidence_of(&st->pc, "model_name", why);
 			free(cores);
 		} else if (!(armmodel = arm_model_name(cpu)) &&
 			   !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(cpu, "kinds")) &&
 			   (armmodel = arm_parts_model_name(st)))
-			facts_evidence(st->f, "cpu.model_name", "/proc/cpuinfo (CPU implementer and part of each processor)");
+			pc_evidence_of(&st->pc, "model_name", "/proc/cpuinfo (CPU implementer and part of each processor)");
 		free(soc);
 		free(why);
 		if (armmodel)
@@ -291,7 +293,7 @@ void cpu_probe_ident(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu,
 	}
 	fj_str_or_null(cpu, "model_name", model);
 	if (!model)
-		facts_gap(st->f, "cpu.model_name", "/proc/cpuinfo has no model name and the core type is unknown");
+		pc_gap(&st->pc, "model_name", "/proc/cpuinfo has no model name and the core type is unknown");
 	probe_codename(st, cpu, cl);
 	free(armmodel);
 }
@@ -333,17 +335,17 @@ void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 	if (first || missing) {
 		fj_set(cpu, "microcode", cJSON_CreateNull());
 		if (first && st->arm)
-			facts_gap(st->f, "cpu.microcode", "not applicable on ARM: the kernel reports no microcode "
+			pc_gap(&st->pc, "microcode", "not applicable on ARM: the kernel reports no microcode "
 				  "revision for ARM cores (firmware versions are SMBIOS's)");
 		else
-			facts_gap(st->f, "cpu.microcode", first ? "no microcode revision in /proc/cpuinfo or "
+			pc_gap(&st->pc, "microcode", first ? "no microcode revision in /proc/cpuinfo or "
 				  CPUDIR "/cpu*/microcode/version (x86 kernels print it)"
 				  : "the microcode revision of some online CPUs is unknown");
 		return;
 	}
 	if (mixed) {
 		fj_str_or_null(cpu, "microcode", "mixed");
-		facts_conflict(st->f, "cpu.microcode", "/proc/cpuinfo", "/proc/cpuinfo",
+		pc_conflict(&st->pc, "microcode", "/proc/cpuinfo", "/proc/cpuinfo",
 			       "the online CPUs run different microcode revisions (highest 0x%" PRIx64
 			       "): a late load that did not reach every CPU", rev);
 	} else {
@@ -351,5 +353,5 @@ void cpu_probe_microcode(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 		snprintf(b, sizeof(b), "0x%" PRIx64, rev);
 		fj_str_or_null(cpu, "microcode", b);
 	}
-	facts_evidence(st->f, "cpu.microcode", from_sysfs ? CPUDIR "/cpu*/microcode/version" : "/proc/cpuinfo");
+	pc_evidence_of(&st->pc, "microcode", from_sysfs ? CPUDIR "/cpu*/microcode/version" : "/proc/cpuinfo");
 }
