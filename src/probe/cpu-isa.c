@@ -47,7 +47,7 @@ static int arch_mismatch(struct cpu_state *st, const struct cpuinfo *ci, cJSON *
 	if (!what || (!(st->arm && !strcmp(what, "x86")) && !(st->x86 && !strcmp(what, "ARM"))))
 		return 0;
 	fj_set(cpu, "isa", cJSON_CreateNull());
-	facts_gap(st->f, "cpu.isa", "the kernel's architecture is %s but /proc/cpuinfo describes an %s CPU: "
+	pc_gap(&st->pc, "isa", "the kernel's architecture is %s but /proc/cpuinfo describes an %s CPU: "
 		  "an emulator (qemu-user shows the host's /proc/cpuinfo) or a capture of two machines",
 		  arch ? arch : st->arm ? "ARM" : "x86", what);
 	return 1;
@@ -106,7 +106,7 @@ void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, c
 	}
 	if (!any || (!st->x86 && !st->arm)) {
 		fj_set(cpu, "isa", cJSON_CreateNull());
-		facts_gap(st->f, "cpu.isa", any ? "/proc/cpuinfo: the architecture is neither x86 nor ARM"
+		pc_gap(&st->pc, "isa", any ? "/proc/cpuinfo: the architecture is neither x86 nor ARM"
 			  : "/proc/cpuinfo: no flags or Features line");
 		hwloc_bitmap_free(none);
 		return;
@@ -116,7 +116,7 @@ void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, c
 	if (!hwloc_bitmap_iszero(none)) {
 		char b[256];
 		fj_set(cpu, "isa", cJSON_CreateNull());
-		facts_gap(st->f, "cpu.isa", "/proc/cpuinfo has no flags or Features for online CPU%s %s",
+		pc_gap(&st->pc, "isa", "/proc/cpuinfo has no flags or Features for online CPU%s %s",
 			  hwloc_bitmap_weight(none) == 1 ? "" : "s", cpulist_str(none, b, sizeof(b)));
 		hwloc_bitmap_free(none);
 		return;
@@ -140,7 +140,7 @@ void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, c
 			cJSON_AddItemToArray(a, cJSON_CreateString(name));
 	}
 	fj_set(cpu, "isa", a);
-	facts_evidence(st->f, "cpu.isa", "/proc/cpuinfo");
+	pc_evidence_of(&st->pc, "isa", "/proc/cpuinfo");
 	cJSON_ArrayForEach(e0, a)
 		if (!strcmp(e0->valuestring, "sve"))
 			sve = 1;
@@ -160,7 +160,7 @@ void cpu_isa_vs_libcpuid(struct cpu_state *st, const struct cpu_lib *cl, const c
 			int has_lib = q == 0 ? lib->t[0].avx2 : lib->t[0].avx512f;
 			int has_ci = cpu_has_word(flags, fl[q]);
 			if (has_lib != has_ci)
-				facts_conflict(st->f, "cpu.isa", "/proc/cpuinfo", "libcpuid",
+				pc_conflict(&st->pc, "isa", "/proc/cpuinfo", "libcpuid",
 					       "CPUID %s %s, /proc/cpuinfo %s", has_lib ? "has" : "lacks",
 					       fl[q], has_ci ? "lists it" : "does not list it");
 		}
