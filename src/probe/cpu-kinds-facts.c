@@ -79,7 +79,7 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 			same = 0;
 	}
 	if (nr != nk || !same)
-		facts_conflict(st->f, "cpu.kinds", ck_source_name(res->source), "hwloc cpukinds",
+		pc_conflict(&st->pc, "kinds", ck_source_name(res->source), "hwloc cpukinds",
 			       "hwloc reports %d CPU kind%s (%s), %s gives %d", nr, nr == 1 ? "" : "s",
 			       sb.buf ? sb.buf : "", ck_source_name(res->source), nk);
 	strbuf_release(&sb);
@@ -100,17 +100,17 @@ static void kinds_unknown(struct cpu_state *st, cJSON *cpu, const struct cpuid_i
 {
 	int i;
 	fj_set(cpu, "kinds", cJSON_CreateNull());
-	facts_gap(st->f, "cpu.kinds", "%s", res->note);
+	pc_gap(&st->pc, "kinds", "%s", res->note);
 	if (lib && lib->ok && lib->ntypes > 0) {
 		int lh = 0;
 		for (i = 0; i < lib->ntypes; i++)
 			if (lib->t[i].purpose != 0)
 				lh = 1;
 		fj_bool_or_null(cpu, "hybrid", lh);
-		facts_evidence(st->f, "cpu.hybrid", "libcpuid core purposes");
+		pc_evidence_of(&st->pc, "hybrid", "libcpuid core purposes");
 	} else {
 		fj_bool_or_null(cpu, "hybrid", -1);
-		facts_gap(st->f, "cpu.hybrid", "core kinds are unknown");
+		pc_gap(&st->pc, "hybrid", "core kinds are unknown");
 	}
 	ck_result_release(res);
 }
@@ -119,8 +119,9 @@ static void kinds_unknown(struct cpu_state *st, cJSON *cpu, const struct cpuid_i
  * prints for all CPUs where that names them. */
 static void kind_core_type(struct cpu_state *st, const struct ck_result *res, int k, cJSON *o)
 {
-	char fact[64];
+	struct path_cxt pc = st->pc;
 	int i;
+	pc_setobj(&pc, o, "cpu.kinds[%d]", k);
 	if (res->source == CK_MIDR) {
 		const char *pn = NULL;
 		for (i = 0; i < st->ncores; i++)
@@ -134,15 +135,14 @@ static void kind_core_type(struct cpu_state *st, const struct ck_result *res, in
 		 * it names the cores only where they are one kind. */
 		const char *pn = res->nkinds == 1 ? ck_arm_part_name(st->one_part, NULL) : NULL;
 		fj_str_or_null(o, "core_type", pn);
-		snprintf(fact, sizeof(fact), "cpu.kinds[%d].core_type", k);
 		if (pn)
-			facts_evidence(st->f, fact, "/proc/cpuinfo: one CPU part for all CPUs, and one kind of core");
+			pc_evidence_of(&pc, "core_type", "/proc/cpuinfo: one CPU part for all CPUs, and one kind of core");
 		else if (res->nkinds > 1)
-			facts_gap(st->f, fact, "/proc/cpuinfo prints one CPU part (0x%03lx, the MIDR of "
+			pc_gap(&pc, "core_type", "/proc/cpuinfo prints one CPU part (0x%03lx, the MIDR of "
 				  "the CPU that read it) for all CPUs: not evidence for these",
 				  st->one_part & 0xfff);
 		else
-			facts_gap(st->f, fact, "CPU part 0x%03lx of implementer 0x%02lx is not a known core",
+			pc_gap(&pc, "core_type", "CPU part 0x%03lx of implementer 0x%02lx is not a known core",
 				  st->one_part & 0xfff, st->one_part >> 12);
 	}
 }
@@ -153,11 +153,12 @@ static cJSON *kind_object(struct cpu_state *st, const struct ck_result *res, int
 			  hwloc_bitmap_t *sets, struct kind_freq *kf)
 {
 	cJSON *o = cJSON_CreateObject();
+	struct path_cxt pc = st->pc;
 	int cores = 0, threads = 0, nd = 0, i;
 	uint64_t mx = 0, bs = 0;
 	const char **drv = xcalloc((size_t)st->nc + 1, sizeof(*drv));
 	const char **gov = xcalloc((size_t)st->nc + 1, sizeof(*gov));
-	char fact[64], buf[4096], nm[32];
+	char buf[4096], nm[32];
 	sets[k] = hwloc_bitmap_alloc();
 	for (i = 0; i < st->nc; i++) {
 		struct pcpu *p = &st->c[i];
@@ -192,15 +193,13 @@ static cJSON *kind_object(struct cpu_state *st, const struct ck_result *res, int
 	kind_core_type(st, res, k, o);
 	set_str_or_mixed(o, "driver", drv, nd);
 	set_str_or_mixed(o, "governor", gov, nd);
-	snprintf(fact, sizeof(fact), "cpu.kinds[%d].max_mhz", k);
+	pc_setobj(&pc, o, "cpu.kinds[%d]", k);
 	if (!mx)
-		facts_gap(st->f, fact, "no cpufreq cpuinfo_max_freq for these CPUs");
-	snprintf(fact, sizeof(fact), "cpu.kinds[%d].base_mhz", k);
+		pc_gap(&pc, "max_mhz", "no cpufreq cpuinfo_max_freq for these CPUs");
 	if (!bs)
-		facts_gap(st->f, fact, "no cpufreq base_frequency or ACPI CPPC nominal_freq for these CPUs");
+		pc_gap(&pc, "base_mhz", "no cpufreq base_frequency or ACPI CPPC nominal_freq for these CPUs");
 	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "driver"))) {
-		snprintf(fact, sizeof(fact), "cpu.kinds[%d].driver", k);
-		facts_gap(st->f, fact, "no cpufreq scaling_driver for these CPUs");
+		pc_gap(&pc, "driver", "no cpufreq scaling_driver for these CPUs");
 	}
 	free(drv);
 	free(gov);
@@ -218,8 +217,8 @@ static void kinds_evidence(struct cpu_state *st, const struct ck_result *res)
 		[CK_TOPOLOGY] = CPUDIR "/cpu*/{topology/thread_siblings_list,cache/index*/shared_cpu_list}",
 	};
 	if (res->source > CK_NONE && res->source <= CK_TOPOLOGY)
-		facts_evidence(st->f, "cpu.kinds", paths[res->source]);
-	facts_evidence(st->f, "cpu.kinds", res->note);
+		pc_evidence_of(&st->pc, "kinds", paths[res->source]);
+	pc_evidence_of(&st->pc, "kinds", res->note);
 }
 
 /* libcpuid's core purposes, when it has them for this machine. */
@@ -233,7 +232,7 @@ static void kinds_vs_libcpuid(struct cpu_state *st, const struct ck_result *res,
 			if (lib->t[i].purpose != 0)
 				lh = 1;
 		if (lh != (res->nkinds > 1))
-			facts_conflict(st->f, "cpu.hybrid", ck_source_name(res->source), "libcpuid",
+			pc_conflict(&st->pc, "hybrid", ck_source_name(res->source), "libcpuid",
 				       "libcpuid reports %s, %s gives %d kind%s",
 				       lh ? "performance and efficiency cores" : "one core type",
 				       ck_source_name(res->source), res->nkinds, res->nkinds == 1 ? "" : "s");
@@ -246,7 +245,7 @@ static void kinds_vs_libcpuid(struct cpu_state *st, const struct ck_result *res,
 				if (res->kind[i] == 0)
 					mine++;
 			if (lp != mine)
-				facts_conflict(st->f, "cpu.kinds", ck_source_name(res->source), "libcpuid",
+				pc_conflict(&st->pc, "kinds", ck_source_name(res->source), "libcpuid",
 					       "libcpuid counts %d performance cores, %s %d", lp,
 					       ck_source_name(res->source), mine);
 		}
@@ -257,13 +256,13 @@ static void freq_facts(struct cpu_state *st, cJSON *cpu, const struct kind_freq 
 {
 	fj_num_or_null(cpu, "max_mhz", kf->has_max, kf->kmax);
 	if (!kf->has_max)
-		facts_gap(st->f, "cpu.max_mhz", "no cpufreq cpuinfo_max_freq (no cpufreq driver, or a VM)");
+		pc_gap(&st->pc, "max_mhz", "no cpufreq cpuinfo_max_freq (no cpufreq driver, or a VM)");
 	fj_num_or_null(cpu, "base_mhz", kf->has_base, kf->kbase);
 	if (!kf->has_base)
-		facts_gap(st->f, "cpu.base_mhz", "no cpufreq base_frequency (intel_pstate's) or ACPI CPPC "
+		pc_gap(&st->pc, "base_mhz", "no cpufreq base_frequency (intel_pstate's) or ACPI CPPC "
 			  "nominal_freq (arm64 servers' firmware)");
 	else if (st->base_cppc)
-		facts_evidence(st->f, "cpu.base_mhz", CPUDIR "/cpu*/acpi_cppc/nominal_freq");
+		pc_evidence_of(&st->pc, "base_mhz", CPUDIR "/cpu*/acpi_cppc/nominal_freq");
 }
 
 /* cpu.kinds and cpu.hybrid from cpu-kinds.c's grouping of the cores,
@@ -279,8 +278,8 @@ void cpu_probe_kinds(struct cpu_state *st, cJSON *cpu, const struct cpuid_info *
 	if (st->ncores < 0) {
 		fj_set(cpu, "kinds", cJSON_CreateNull());
 		fj_bool_or_null(cpu, "hybrid", -1);
-		facts_gap(st->f, "cpu.kinds", "cores are unknown (topology files missing or unreadable)");
-		facts_gap(st->f, "cpu.hybrid", "cores are unknown (topology files missing or unreadable)");
+		pc_gap(&st->pc, "kinds", "cores are unknown (topology files missing or unreadable)");
+		pc_gap(&st->pc, "hybrid", "cores are unknown (topology files missing or unreadable)");
 		goto freq;
 	}
 	ck_classify(st->cores, (size_t)st->ncores, &res);
