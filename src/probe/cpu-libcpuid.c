@@ -83,9 +83,10 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 	int memfd, r, kind;
 	memset(info, 0, sizeof(*info));
 	if (side_in_snapshot(st->ctx, SIDE_CPUID)) {
-		r = sr_read(sr, side_sources[SIDE_CPUID].snapshot_path, &buf, &len);
+		struct path_cxt pc = st->pc;
+		r = pc_read(&pc, &buf, &len, "%s", side_sources[SIDE_CPUID].snapshot_path);
 		if (r < 0) {
-			facts_gap_read(st->f, "cpu.libcpuid", side_sources[SIDE_CPUID].snapshot_path, r);
+			pc_gap_read(&pc, "libcpuid", r);
 			return -1;
 		}
 		*src = "snapshot";
@@ -105,7 +106,7 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 			return -1;
 		*src = "live";
 		if (r < 0) {
-			facts_gap(st->f, "cpu.libcpuid", "%s", info->err);
+			pc_gap(&st->pc, "libcpuid", "%s", info->err);
 			return -1;
 		}
 		return 0;
@@ -113,14 +114,14 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 		return -1;
 
 	if (memchr(buf, '\0', len)) {
-		facts_gap(st->f, "cpu.libcpuid", "'%s': unparsable (binary data in a CPUID dump)",
+		pc_gap(&st->pc, "libcpuid", "'%s': unparsable (binary data in a CPUID dump)",
 			  dump ? dump : "/nodeaudit/cpuid.raw");
 		free(buf);
 		return -1;
 	}
 	kind = cpuid_dump_kind(buf);
 	if (kind != CPUID_DUMP_X86) {
-		facts_gap(st->f, "cpu.libcpuid", "'%s': unsupported: %s", dump ? dump : "/nodeaudit/cpuid.raw",
+		pc_gap(&st->pc, "libcpuid", "'%s': unsupported: %s", dump ? dump : "/nodeaudit/cpuid.raw",
 			  kind == CPUID_DUMP_ARM ? "an ARM CPUID dump (this libcpuid reads x86 dumps only)"
 			  : "not an x86 libcpuid raw dump");
 		free(buf);
@@ -133,14 +134,14 @@ static int run_libcpuid(struct cpu_state *st, struct cpuid_info *info, const cha
 	path = private_copy("nodeaudit-cpuid.raw", buf, strlen(buf), &memfd, &err);
 	free(buf);
 	if (!path) {
-		facts_gap(st->f, "cpu.libcpuid", "%s", err);
+		pc_gap(&st->pc, "libcpuid", "%s", err);
 		free(err);
 		return -1;
 	}
 	r = cpuid_collect(path, info);
 	private_copy_drop(path, memfd);
 	if (r < 0) {
-		facts_gap(st->f, "cpu.libcpuid", "%s", info->err);
+		pc_gap(&st->pc, "libcpuid", "%s", info->err);
 		return -1;
 	}
 	return 0;
@@ -181,11 +182,11 @@ static void lib_foreign(struct cpu_state *st, const struct cpuinfo *ci, struct c
 	if (cl->lib_ok && cl->libsrc && strcmp(cl->libsrc, "live") &&
 	    (cl->foreign = dump_other_cpu(ci, &cl->lib)) && !strcmp(cl->libsrc, "dump")) {
 		cl->foreign_dump = 1;
-		facts_conflict(st->f, "cpu.libcpuid", st->ctx->opts->cpuid_dump, "/proc/cpuinfo", "%s",
+		pc_conflict(&st->pc, "libcpuid", st->ctx->opts->cpuid_dump, "/proc/cpuinfo", "%s",
 			       cl->foreign);
 	}
 	if (cl->lib_ok && cl->libsrc && !strcmp(cl->libsrc, "dump"))
-		facts_evidence(st->f, "cpu.libcpuid", st->ctx->opts->cpuid_dump);
+		pc_evidence_of(&st->pc, "libcpuid", st->ctx->opts->cpuid_dump);
 }
 
 /* Types that make no sense drop libcpuid; its thread count against sysfs. */
@@ -202,10 +203,10 @@ static void lib_check(struct cpu_state *st, struct cpu_lib *cl)
 		}
 		if (bad) {
 			cl->lib_ok = 0;
-			facts_gap(st->f, "cpu.libcpuid", "libcpuid found no usable CPU in the %s",
+			pc_gap(&st->pc, "libcpuid", "libcpuid found no usable CPU in the %s",
 				  !strcmp(cl->libsrc, "live") ? "CPUID data" : "dump");
 		} else if (st->nc > 0 && tot != st->nc && !cl->foreign_dump)
-			facts_conflict(st->f, "cpu.threads", "sysfs", "libcpuid",
+			pc_conflict(&st->pc, "threads", "sysfs", "libcpuid",
 				       "libcpuid counts %d logical CPUs, sysfs %d online", tot, st->nc);
 	}
 }
