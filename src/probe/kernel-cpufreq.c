@@ -92,15 +92,18 @@ static void probe_boost(struct probe_ctx *ctx, cJSON *cf, const cJSON *pols)
 	       "no boost control (" CPUFREQ "/boost, intel_pstate/no_turbo, policy*/boost)");
 }
 
-static void no_cpufreq(struct probe_ctx *ctx, cJSON *cf)
+/* No policy: cf's (pc's object) members null, a gap on it and on
+ * kernel.governor (kpc's object's member). */
+static void no_cpufreq(struct probe_ctx *ctx, struct path_cxt *pc, struct path_cxt *kpc)
 {
 	const cJSON *virt = facts_get(ctx->facts.root, "host.virtualized");
+	cJSON *cf = pc->obj;
 	const char *why;
-	if (!sr_is_dir(&ctx->sr, "/sys/devices/system/cpu"))
+	if (!pc_is_dir(pc, "/sys/devices/system/cpu"))
 		why = "/sys/devices/system/cpu: missing (not captured)";
 	else if (cJSON_IsTrue(virt))
 		why = "no cpufreq policies in " CPUFREQ ": the hypervisor controls the CPU frequency";
-	else if (!ctx->sr.live && !sr_exists(&ctx->sr, "/nodeaudit/collected_at"))
+	else if (!ctx->sr.live && !pc_exists(pc, "/nodeaudit/collected_at"))
 		/* A capture not made by snapshot may simply lack the
 		 * directory (ghw's do). */
 		why = "no cpufreq policies in " CPUFREQ ": no cpufreq driver, or not captured";
@@ -110,21 +113,19 @@ static void no_cpufreq(struct probe_ctx *ctx, cJSON *cf)
 	fj_str_or_null(cf, "driver", NULL);
 	fj_str_or_null(cf, "governor", NULL);
 	fj_str_or_null(cf, "epp", NULL);
-	facts_gap(&ctx->facts, "kernel.cpufreq", "%s", why);
-	facts_gap(&ctx->facts, "kernel.governor", "%s", why);
+	facts_gap(&ctx->facts, pc->at, "%s", why);
+	pc_gap(kpc, "governor", "%s", why);
 }
 
-/* One cpufreq policy directory into a new object: an entry of
+/* One cpufreq policy directory (pc's) into a new object: an entry of
  * kernel.cpufreq.policies, whose evidence and gaps are the list's. */
-static cJSON *read_policy(struct probe_ctx *ctx, const char *dir, uint64_t id, int *no_epp)
+static cJSON *read_policy(struct path_cxt *pc_dir, uint64_t id, int *no_epp)
 {
 	cJSON *p = cJSON_CreateObject();
-	struct path_cxt pc;
+	struct path_cxt pc = *pc_dir;
 	char *s = NULL;
 	uint64_t b;
 	int r;
-	pc_init(&pc, &ctx->sr, &ctx->facts);
-	pc_setdir(&pc, "%s", dir);
 	pc_setobj_in(&pc, p, "kernel.cpufreq.policies");
 	fj_num(p, "id", (double)id);
 	cpus_fact(&pc, "cpus", "affected_cpus");
@@ -170,21 +171,21 @@ static int cpu_policies(struct probe_ctx *ctx, cJSON *pols, char **names, size_t
 	hwloc_bitmap_t covered = hwloc_bitmap_alloc();
 	size_t i;
 	int npol = 0;
+	struct path_cxt pc;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
 	for (i = 0; i < n; i++) {
 		uint64_t id;
-		char *dir;
 		cJSON *p;
 		if (!str_startswith(names[i], "cpu") || parse_u64(names[i] + 3, &id) < 0 ||
 		    id >= SR_MAX_CPUS || hwloc_bitmap_isset(covered, (unsigned)id))
 			continue;
-		dir = xasprintf("/sys/devices/system/cpu/%s/cpufreq", names[i]);
-		if (sr_is_dir(&ctx->sr, dir)) {
+		if (pc_is_dir(&pc, "/sys/devices/system/cpu/%s/cpufreq", names[i])) {
 			npol++;
-			p = read_policy(ctx, dir, id, no_epp);
+			pc_setdir(&pc, "%s", pc.path);
+			p = read_policy(&pc, id, no_epp);
 			policy_cover(p, covered);
 			cJSON_AddItemToArray(pols, p);
 		}
-		free(dir);
 	}
 	hwloc_bitmap_free(covered);
 	return npol;
@@ -199,35 +200,36 @@ void probe_cpufreq(struct probe_ctx *ctx)
 	int npol = 0, no_epp = 0;
 	const char *gov, *v;
 	char *s = NULL;
-	struct path_cxt pc;
+	struct path_cxt pc, kpc, dir;
 
 	pc_init(&pc, &ctx->sr, &ctx->facts);
 	pc_setobj(&pc, cf, "kernel.cpufreq");
+	kpc = pc;
+	pc_setobj(&kpc, k, "kernel");
+	dir = pc;
 	pols = cJSON_CreateArray();
-	if (sr_list(&ctx->sr, CPUFREQ, &names, &n) < 0)
+	if (pc_list(&pc, &names, &n, CPUFREQ) < 0)
 		n = 0;
 	for (i = 0; i < n; i++) {
 		uint64_t id;
-		char *dir;
 		if (!str_startswith(names[i], "policy") || parse_u64(names[i] + 6, &id) < 0)
 			continue;
 		npol++;
-		dir = xasprintf(CPUFREQ "/%s", names[i]);
-		cJSON_AddItemToArray(pols, read_policy(ctx, dir, id, &no_epp));
-		free(dir);
+		pc_setdir(&dir, CPUFREQ "/%s", names[i]);
+		cJSON_AddItemToArray(pols, read_policy(&dir, id, &no_epp));
 	}
 	sr_free_list(names, n);
 	names = NULL;
 	n = 0;
 	/* Kernels before 4.3 (and captures of them) have no policyN: each
 	 * CPU's cpufreq directory is its policy's, shared CPUs listed once. */
-	if (npol == 0 && sr_list(&ctx->sr, "/sys/devices/system/cpu", &names, &n) == 0)
+	if (npol == 0 && pc_list(&pc, &names, &n, "/sys/devices/system/cpu") == 0)
 		npol = cpu_policies(ctx, pols, names, n, &no_epp);
 	sr_free_list(names, n);
 	fj_set(cf, "policies", pols);
 
 	if (npol == 0) {
-		no_cpufreq(ctx, cf);
+		no_cpufreq(ctx, &pc, &kpc);
 		fj_str_or_null(k, "governor", NULL);
 	} else {
 		v = agg(pols, "driver");
@@ -239,7 +241,7 @@ void probe_cpufreq(struct probe_ctx *ctx)
 		fj_str_or_null(k, "governor", gov);
 		if (!gov) {
 			pc_gap(&pc, "governor", "a policy's scaling_governor is unreadable");
-			facts_gap(&ctx->facts, "kernel.governor", "a policy's scaling_governor is unreadable");
+			pc_gap(&kpc, "governor", "a policy's scaling_governor is unreadable");
 		}
 		v = agg(pols, "epp");
 		fj_str_or_null(cf, "epp", v);

@@ -93,19 +93,20 @@ static int hp_dir_kb(const char *name, uint64_t *kb)
 	return 0;
 }
 
-/* The sizes under dir ([{size_bytes, total, free}]); *total_bytes summed
- * (-1 when a count is unknown).  Returns the array or NULL (gap made). */
-static cJSON *hp_sizes(struct probe_ctx *ctx, const char *dir, const char *fact, double *total_bytes)
+/* The sizes under dir ([{size_bytes, total, free}]), the list of member key
+ * in list's object; *total_bytes summed (-1 when a count is unknown).
+ * Returns the array or NULL (gap made). */
+static cJSON *hp_sizes(struct path_cxt *list, const char *key, const char *dir, double *total_bytes)
 {
 	char **names;
 	size_t n, i;
 	cJSON *arr;
 	struct path_cxt pc;
-	int r = sr_list(&ctx->sr, dir, &names, &n);
-	pc_init(&pc, &ctx->sr, &ctx->facts);
+	int r = pc_list(list, &names, &n, "%s", dir);
+	pc_init(&pc, list->sr, list->facts);
 	*total_bytes = 0;
 	if (r < 0) {
-		facts_gap_read(&ctx->facts, fact, dir, r);
+		pc_gap_read(list, key, r);
 		*total_bytes = -1;
 		return NULL;
 	}
@@ -118,7 +119,7 @@ static cJSON *hp_sizes(struct probe_ctx *ctx, const char *dir, const char *fact,
 		e = cJSON_CreateObject();
 		fj_num(e, "size_bytes", (double)kb * 1024);
 		pc_setdir(&pc, "%s/%s", dir, names[i]);
-		pc_setobj_in(&pc, e, "%s", fact);
+		pc_setobj_in(&pc, e, "%s", pc_fact(list, key));
 		if (pc_text_u64_fact(&pc, "total", 1, &nr, "nr_hugepages") == 0 && *total_bytes >= 0)
 			*total_bytes += (double)nr * (double)kb * 1024;
 		else
@@ -133,35 +134,38 @@ static cJSON *hp_sizes(struct probe_ctx *ctx, const char *dir, const char *fact,
 void probe_hugepages(struct probe_ctx *ctx, const char *meminfo)
 {
 	cJSON *h = facts_obj(&ctx->facts, "kernel.hugepages"), *sizes, *nodes;
+	struct path_cxt pc;
 	char **names;
 	size_t n, i;
 	double total;
 	uint64_t kb;
 
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, h, "kernel.hugepages");
 	if (!meminfo) {
 		fj_num_or_null(h, "default_size_bytes", 0, 0);
-		facts_gap(&ctx->facts, "kernel.hugepages.default_size_bytes", "/proc/meminfo unreadable");
+		pc_gap(&pc, "default_size_bytes", "/proc/meminfo unreadable");
 	} else if (meminfo_kb(meminfo, "Hugepagesize", &kb) == 0) {
 		fj_num(h, "default_size_bytes", (double)kb * 1024);
-		facts_evidence(&ctx->facts, "kernel.hugepages.default_size_bytes", "/proc/meminfo");
+		pc_evidence_of(&pc, "default_size_bytes", "/proc/meminfo");
 	} else {
 		fj_num_or_null(h, "default_size_bytes", 0, 0);
-		facts_gap(&ctx->facts, "kernel.hugepages.default_size_bytes",
-			  "/proc/meminfo: no readable Hugepagesize line (kernel without hugetlbfs?)");
+		pc_gap(&pc, "default_size_bytes",
+		       "/proc/meminfo: no readable Hugepagesize line (kernel without hugetlbfs?)");
 	}
 
-	sizes = hp_sizes(ctx, "/sys/kernel/mm/hugepages", "kernel.hugepages.sizes", &total);
+	sizes = hp_sizes(&pc, "sizes", "/sys/kernel/mm/hugepages", &total);
 	fj_set(h, "sizes", sizes ? sizes : cJSON_CreateNull());
 	if (!sizes)
-		facts_gap(&ctx->facts, "kernel.hugepages.total_bytes", "no huge page sizes");
+		pc_gap(&pc, "total_bytes", "no huge page sizes");
 	fj_num_or_null(h, "total_bytes", total >= 0, total);
 	if (total < 0 && sizes)
-		facts_gap(&ctx->facts, "kernel.hugepages.total_bytes", "a huge page count is unknown");
+		pc_gap(&pc, "total_bytes", "a huge page count is unknown");
 
 	/* Per NUMA node. */
-	if (sr_list(&ctx->sr, "/sys/devices/system/node", &names, &n) < 0) {
+	if (pc_list(&pc, &names, &n, "/sys/devices/system/node") < 0) {
 		fj_set(h, "nodes", cJSON_CreateNull());
-		facts_gap(&ctx->facts, "kernel.hugepages.nodes", "/sys/devices/system/node: missing");
+		pc_gap(&pc, "nodes", "%s: missing", pc.path);
 		return;
 	}
 	nodes = cJSON_CreateArray();
@@ -175,7 +179,7 @@ void probe_hugepages(struct probe_ctx *ctx, const char *meminfo)
 		dir = xasprintf("/sys/devices/system/node/%s/hugepages", names[i]);
 		e = cJSON_CreateObject();
 		fj_num(e, "node", (double)id);
-		s = hp_sizes(ctx, dir, "kernel.hugepages.nodes", &t);
+		s = hp_sizes(&pc, "nodes", dir, &t);
 		fj_set(e, "sizes", s ? s : cJSON_CreateNull());
 		fj_num_or_null(e, "total_bytes", t >= 0, t);
 		cJSON_AddItemToArray(nodes, e);
@@ -203,25 +207,28 @@ static void unescape_octal(char *s)
 void probe_swap(struct probe_ctx *ctx, const char *meminfo)
 {
 	cJSON *s = facts_obj(&ctx->facts, "kernel.swap"), *devs;
+	struct path_cxt pc;
 	char *buf = NULL, *line, *save = NULL;
 	size_t len;
 	uint64_t kb;
 	int r, lineno = 0;
 
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, s, "kernel.swap");
 	if (meminfo && meminfo_kb(meminfo, "SwapTotal", &kb) == 0) {
 		fj_num(s, "total_bytes", (double)kb * 1024);
-		facts_evidence(&ctx->facts, "kernel.swap.total_bytes", "/proc/meminfo");
+		pc_evidence_of(&pc, "total_bytes", "/proc/meminfo");
 	} else {
 		fj_num_or_null(s, "total_bytes", 0, 0);
-		facts_gap(&ctx->facts, "kernel.swap.total_bytes", "/proc/meminfo: no readable SwapTotal line");
+		pc_gap(&pc, "total_bytes", "/proc/meminfo: no readable SwapTotal line");
 	}
 
-	r = sr_read(&ctx->sr, "/proc/swaps", &buf, &len);
+	r = pc_read(&pc, &buf, &len, "/proc/swaps");
 	if (r == 0 && !text_is_kernel(buf, len))
 		r = -EINVAL;
 	if (r < 0) {
 		fj_set(s, "devices", cJSON_CreateNull());
-		facts_gap_read(&ctx->facts, "kernel.swap.devices", "/proc/swaps", r);
+		pc_gap_read(&pc, "devices", r);
 		free(buf);
 		return;
 	}
@@ -237,8 +244,7 @@ void probe_swap(struct probe_ctx *ctx, const char *meminfo)
 		if (sscanf(line, "%4095s %63s %31s %31s %31s", name, type, size, used, prio) != 5 ||
 		    parse_u64(size, &sz) < 0 || parse_u64(used, &us) < 0 || parse_s64(prio, &pr) < 0 ||
 		    sz > UINT64_MAX / 1024 || us > UINT64_MAX / 1024) {
-			facts_gap(&ctx->facts, "kernel.swap.devices",
-				  "/proc/swaps: line %d unparsable, left out", lineno);
+			pc_gap(&pc, "devices", "%s: line %d unparsable, left out", pc.path, lineno);
 			continue;
 		}
 		unescape_octal(name);
@@ -253,27 +259,26 @@ void probe_swap(struct probe_ctx *ctx, const char *meminfo)
 	}
 	free(buf);
 	fj_set(s, "devices", devs);
-	facts_evidence(&ctx->facts, "kernel.swap.devices", "/proc/swaps");
+	pc_evidence(&pc, "devices");
 }
 
 void probe_zswap(struct probe_ctx *ctx)
 {
 	cJSON *z = facts_obj(&ctx->facts, "kernel.zswap");
-	const char *dir = "/sys/module/zswap/parameters";
 	struct path_cxt pc;
 	char *s = NULL;
 	int r;
-	if (!sr_is_dir(&ctx->sr, dir)) {
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setdir(&pc, "/sys/module/zswap/parameters");
+	pc_setobj(&pc, z, "kernel.zswap");
+	if (!pc_is_dir(&pc, "%s", pc.dir)) {
 		fj_bool_or_null(z, "enabled", -1);
 		fj_str_or_null(z, "compressor", NULL);
 		fj_num_or_null(z, "max_pool_percent", 0, 0);
-		facts_gap(&ctx->facts, "kernel.zswap", "%s: missing (%s)", dir,
+		facts_gap(&ctx->facts, pc.at, "%s: missing (%s)", pc.path,
 			  ctx->sr.live ? "kernel without zswap" : "kernel without zswap, or not captured");
 		return;
 	}
-	pc_init(&pc, &ctx->sr, &ctx->facts);
-	pc_setdir(&pc, "%s", dir);
-	pc_setobj(&pc, z, "kernel.zswap");
 	r = pc_read_text(&pc, &s, "enabled");
 	if (r == 0 && strcmp(s, "Y") && strcmp(s, "N") && strcmp(s, "1") && strcmp(s, "0"))
 		r = -EINVAL;

@@ -258,9 +258,11 @@ static uint64_t *kernel_threads(int procfd, size_t *n)
  * them is a live irqbalance. */
 static int irqbalance_by_socket(struct probe_ctx *ctx, int procfd)
 {
+	struct path_cxt pc;
 	char *text = NULL, *p;
 	int found = 0;
-	if (sr_read(&ctx->sr, "/proc/net/unix", &text, NULL) < 0)
+	pc_init(&pc, &ctx->sr, NULL);
+	if (pc_read(&pc, &text, NULL, "/proc/net/unix") < 0)
 		return 0;
 	for (p = strstr(text, "irqbalance"); p && !found; p = strstr(p + 1, "irqbalance")) {
 		char pid[24];
@@ -293,20 +295,23 @@ static int irqbalance_by_socket(struct probe_ctx *ctx, int procfd)
 static void probe_irqbalance(struct probe_ctx *ctx)
 {
 	cJSON *k = facts_obj(&ctx->facts, "kernel");
+	struct path_cxt pc;
 	DIR *procdir;
 	struct dirent *de;
 	size_t i, mark = ctx->sr.nread, nkthreads = 0;
 	uint64_t *kthreads;
 	int found = 0, procfd, root;
+	pc_init(&pc, &ctx->sr, &ctx->facts);
+	pc_setobj(&pc, k, "kernel");
 	if (!ctx->sr.live) {
 		/* A snapshot records what it saw live; a hand-made capture cannot tell. */
 		char *v = NULL;
-		if (sr_read_str(&ctx->sr, "/nodeaudit/irqbalance", &v) == 0 && (!strcmp(v, "1") || !strcmp(v, "0"))) {
+		if (pc_read_str(&pc, &v, "/nodeaudit/irqbalance") == 0 && (!strcmp(v, "1") || !strcmp(v, "0"))) {
 			fj_bool_or_null(k, "irqbalance", !strcmp(v, "1"));
-			facts_evidence(&ctx->facts, "kernel.irqbalance", "/proc/*/comm");
+			pc_evidence_of(&pc, "irqbalance", "/proc/*/comm");
 		} else {
 			fj_bool_or_null(k, "irqbalance", -1);
-			facts_gap(&ctx->facts, "kernel.irqbalance", "live only: a sysroot shows no running processes");
+			pc_gap(&pc, "irqbalance", "live only: a sysroot shows no running processes");
 		}
 		free(v);
 		return;
@@ -315,8 +320,10 @@ static void probe_irqbalance(struct probe_ctx *ctx)
 	 * order finds the first match) and the base of every lookup. */
 	procdir = opendir("/proc");
 	if (!procdir) {
+		int err = -errno;
 		fj_bool_or_null(k, "irqbalance", -1);
-		facts_gap_read(&ctx->facts, "kernel.irqbalance", "/proc", -errno);
+		pc_name(&pc, "/proc");
+		pc_gap_read(&pc, "irqbalance", err);
 		return;
 	}
 	procfd = dirfd(procdir);
@@ -338,7 +345,7 @@ static void probe_irqbalance(struct probe_ctx *ctx)
 		free(ctx->sr.read[i]);
 	ctx->sr.nread = mark;
 	fj_bool_or_null(k, "irqbalance", found);
-	facts_evidence(&ctx->facts, "kernel.irqbalance", "/proc/*/comm");
+	pc_evidence_of(&pc, "irqbalance", "/proc/*/comm");
 }
 
 /* kernel.version (osrelease) and kernel.version_full (/proc/version). */
@@ -361,10 +368,12 @@ static void probe_version(struct probe_ctx *ctx, cJSON *k)
  * or not text). */
 static char *read_meminfo(struct probe_ctx *ctx)
 {
+	struct path_cxt pc;
 	char *meminfo = NULL;
 	size_t len;
 
-	if (sr_read(&ctx->sr, "/proc/meminfo", &meminfo, &len) < 0) {
+	pc_init(&pc, &ctx->sr, NULL);
+	if (pc_read(&pc, &meminfo, &len, "/proc/meminfo") < 0) {
 		meminfo = NULL;
 	} else if (!text_is_kernel(meminfo, len)) {
 		free(meminfo);
