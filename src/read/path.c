@@ -169,6 +169,24 @@ int pc_list(struct path_cxt *pc, char ***names, size_t *n, const char *fmt, ...)
 	return sr_list(pc->sr, pc->path, names, n);
 }
 
+int pc_readlink(struct path_cxt *pc, char **target, const char *fmt, ...)
+{
+	PC_NAMED(pc, fmt);
+	return sr_readlink(pc->sr, pc->path, target);
+}
+
+int pc_open_file(struct path_cxt *pc, const char *fmt, ...)
+{
+	PC_NAMED(pc, fmt);
+	return sr_open_file(pc->sr, pc->path);
+}
+
+int pc_read_view(struct path_cxt *pc, const char **buf, size_t *len, const char *fmt, ...)
+{
+	PC_NAMED(pc, fmt);
+	return sr_read_view(pc->sr, pc->path, buf, len);
+}
+
 void pc_evidence(struct path_cxt *pc, const char *key)
 {
 	if (pc->facts)
@@ -183,14 +201,29 @@ void pc_evidence_of(struct path_cxt *pc, const char *key, const char *source)
 
 void pc_gap(struct path_cxt *pc, const char *key, const char *fmt, ...)
 {
-	char why[1024];
 	va_list ap;
+	char *why;
 	if (!pc->facts)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
+	why = xvasprintf(fmt, ap);   /* whole: a reason is never cut */
 	va_end(ap);
 	facts_gap(pc->facts, pc_fact(pc, key), "%s", why);
+	free(why);
+}
+
+void pc_conflict(struct path_cxt *pc, const char *key, const char *chosen_source,
+		 const char *other_source, const char *fmt, ...)
+{
+	va_list ap;
+	char *note;
+	if (!pc->facts)
+		return;
+	va_start(ap, fmt);
+	note = xvasprintf(fmt, ap);
+	va_end(ap);
+	facts_conflict(pc->facts, pc_fact(pc, key), chosen_source, other_source, "%s", note);
+	free(note);
 }
 
 void pc_gap_read(struct path_cxt *pc, const char *key, int err)
@@ -380,40 +413,4 @@ int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_
 	if (r == 0)
 		r = read_text_u64(pc, &v);
 	return u64_member(pc, key, scale, keep, v, r);
-}
-
-/*** Added for the memory, PCI and NUMA probes ***/
-
-int pc_readlink(struct path_cxt *pc, char **target, const char *fmt, ...)
-{
-	PC_NAMED(pc, fmt);
-	return sr_readlink(pc->sr, pc->path, target);
-}
-
-int pc_open_file(struct path_cxt *pc, const char *fmt, ...)
-{
-	PC_NAMED(pc, fmt);
-	return sr_open_file(pc->sr, pc->path);
-}
-
-/*** Added for the CPU probe ***/
-
-void pc_conflict(struct path_cxt *pc, const char *key, const char *chosen_source,
-		 const char *other_source, const char *fmt, ...)
-{
-	va_list ap;
-	char *note;
-	if (!pc->facts)
-		return;
-	va_start(ap, fmt);
-	note = xvasprintf(fmt, ap);
-	va_end(ap);
-	facts_conflict(pc->facts, pc_fact(pc, key), chosen_source, other_source, "%s", note);
-	free(note);
-}
-
-int pc_read_view(struct path_cxt *pc, const char **buf, size_t *len, const char *fmt, ...)
-{
-	PC_NAMED(pc, fmt);
-	return sr_read_view(pc->sr, pc->path, buf, len);
 }

@@ -131,7 +131,7 @@ int pc_text_fact(struct path_cxt *pc, const char *key, char **keep, const char *
 int pc_text_u64_fact(struct path_cxt *pc, const char *key, double scale, uint64_t *keep,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/*** Added for the memory, PCI and NUMA probes ***/
+/*** Links, descriptors, views and conflicts ***/
 
 /* The target of a symbolic link, as sr_readlink() (sysroot.h): malloc'd. */
 int pc_readlink(struct path_cxt *pc, char **target, const char *fmt, ...)
@@ -139,8 +139,6 @@ int pc_readlink(struct path_cxt *pc, char **target, const char *fmt, ...)
 /* A descriptor on a regular file inside the root, for bounded pread()s
  * (not recorded; close it), or a negative errno: sr_open_file(). */
 int pc_open_file(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/*** Added for the CPU probe ***/
 
 /* Two sources disagree on "<at>.<key>": facts_conflict() (facts.h) with
  * the member key spelled once; the note printf-style, never cut. */

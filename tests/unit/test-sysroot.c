@@ -660,6 +660,16 @@ static void test_path_cxt(void)
 	is_int(v, 7, "the value");
 	is_int(pc_u64_fact(&pc, "x", 1, NULL, "/proc/none"), -ENOENT, "and records nothing");
 	is_int(cJSON_GetArraySize(f.gaps), 4, "no gap more");
+	{
+		char big[1500];
+		cJSON *gap;
+		memset(big, 'r', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		pc_init(&pc, &sr, &f);
+		pc_gap(&pc, "long_reason", "%s", big);
+		gap = cJSON_GetArrayItem(f.gaps, cJSON_GetArraySize(f.gaps) - 1);
+		is_int(strlen(fj_get_str(gap, "reason")), sizeof(big) - 1, "a long reason is kept whole");
+	}
 
 	hwloc_bitmap_free(set);
 	facts_release(&f);
