@@ -40,9 +40,20 @@ const struct command *find_command(const char *name)
 /*
  * --version: the release, the commit it was built from (git describe at
  * build time, or the release tarball's), the libraries it links, and the
- * one it loads by name where a platform may lack it (libcpuid, optional):
- * whether this machine has it, lacks it, or has one that does not load.
+ * ones it loads by name (libcpuid, optional where a platform lacks it;
+ * libarchive, for an archive sysroot): whether this machine has each,
+ * lacks it, or has one that does not load.
  */
+static void print_lazylib(const char *soname, const char *use)
+{
+	struct lazylib l = { soname, 0, "" };
+	if (lazylib_load(&l, NULL, 0) == 0)
+		printf("  %-18s found          %s\n", soname, use);
+	else
+		printf("  %-18s %-14s %s (%s)\n", soname,
+		       l.state == LAZYLIB_MISSING ? "not installed" : "broken", use, l.err);
+}
+
 static void print_version(void)
 {
 	unsigned hv = hwloc_get_api_version();
@@ -53,18 +64,12 @@ static void print_version(void)
 		printf(" (commit unknown: built outside git, not from a release tarball)");
 	printf("\nlinked: cJSON %d.%d.%d, hwloc API %u.%u.%u, libnuma, libpci, libm\n", CJSON_VERSION_MAJOR,
 	       CJSON_VERSION_MINOR, CJSON_VERSION_PATCH, hv >> 16, hv >> 8 & 0xff, hv & 0xff);
+	printf("loaded by name when a command needs it, on this machine:\n");
 #ifdef HAVE_LIBCPUID
-	{
-		struct lazylib l = { CPUID_SONAME, 0, "" };
-		const char *use = "CPUID: codenames, a --cpuid-dump";
-		printf("loaded by name when a command needs it, on this machine:\n");
-		if (lazylib_load(&l, NULL, 0) == 0)
-			printf("  %-16s found          %s\n", CPUID_SONAME, use);
-		else
-			printf("  %-16s %-14s %s (%s)\n", CPUID_SONAME,
-			       l.state == LAZYLIB_MISSING ? "not installed" : "broken", use, l.err);
-	}
-#else
+	print_lazylib(CPUID_SONAME, "CPUID: codenames, a --cpuid-dump");
+#endif
+	print_lazylib(ARCHIVE_SONAME, "a --sysroot archive (.tar, .tar.gz, .tar.xz, .tar.bz2)");
+#ifndef HAVE_LIBCPUID
 	printf("built without libcpuid: no CPUID decoding (codenames, --cpuid-dump)\n");
 #endif
 }
