@@ -23,6 +23,10 @@
 # Targets (issue 24): check on every capture of 64 CPUs or more at most
 # 1.0x lstopo; check ms per CPU flat up to 4096 CPUs; live check at most
 # 0.5x lstopo --whole-io; report and diff of 100k keys under 2 s.
+# Issue 47's, with every library the build needs linked and no
+# process-wide trick: each capture of 64 to 256 CPUs at most 1.25x lstopo,
+# live check at most 1.0x lstopo --whole-io; the captures over the bound
+# are named.
 #   bench/audit-scale.sh [R]       NODEAUDIT=path overrides the binary
 #   AUDIT_SCALE_MAX_CPUS=N         skip synthetic trees above N CPUs
 #   AUDIT_SCALE_TREES=DIR          keep the trees in DIR, reuse them next time
@@ -290,6 +294,8 @@ print("%-40s %5s %6s %8s %8s %8s %7s %7s %8s %7s %8s" % ("tree", "CPUs", "files"
                                                          "lscpu", "/lstopo", "/lscpu", "cpu ms", "/lstopo",
                                                          "cpu/CPU"))
 met_cap = met_cap_cpu = True
+over47 = []   # (name, wall ratio) of the 64- to 256-CPU captures over 1.25x
+n47 = 0
 per_cpu = []
 for name in sorted(os.listdir(trees), key=lambda s: (not s.startswith("real"), count(os.path.join(trees, s))[0], s)):
     root = os.path.join(trees, name)
@@ -303,12 +309,19 @@ for name in sorted(os.listdir(trees), key=lambda s: (not s.startswith("real"), c
         name[:40], cpus, files, c, l, s, rc, c / s if s else float("nan"), cc, crc, cc / cpus if cpus else 0))
     if name.startswith("real") and cpus >= 64 and rc > 1.0:
         met_cap = False
+    if name.startswith("real") and 64 <= cpus <= 256:
+        n47 += 1
+        if rc > 1.25:
+            over47.append((name, rc))
     if name.startswith("real") and cpus >= 64 and crc > 1.0:
         met_cap_cpu = False
     if name.startswith("synthetic"):
         per_cpu.append((cpus, c / cpus, cc / cpus))
 print("target check on captures of 64+ CPUs <= 1.00x lstopo: wall %s, CPU %s" %
       ("met" if met_cap else "not met", "met" if met_cap_cpu else "not met"))
+print("target (issue 47) each capture of 64 to 256 CPUs <= 1.25x lstopo: %s (%d of %d over%s)" %
+      ("met" if not over47 else "not met", len(over47), n47,
+       ": " + ", ".join("%s %.2fx" % (n[:40], r) for n, r in over47) if over47 else ""))
 # Whether the check asked hwloc for a second reading, and why (-v says).
 import subprocess
 asked = []
@@ -329,9 +342,9 @@ if per_cpu:
 
 # --- live -----------------------------------------------------------------
 (c, l), (rc, _) = bench([([na, "check"], env), (["lstopo-no-graphics", "--whole-io"], env)])
-print("live: check %.1f ms, lstopo-no-graphics --whole-io %.1f ms, ratio %.2f (target <= 0.50: %s); "
-      "CPU %.1f ms to %.1f ms, ratio %.2f"
-      % (c, l, rc, "met" if rc <= 0.5 else "not met", cpu_side["med"][0], cpu_side["med"][1], cpu_side["ratio"][0]))
+print("live: check %.1f ms, lstopo-no-graphics --whole-io %.1f ms, ratio %.2f (target <= 0.50: %s; "
+      "issue 47's <= 1.00: %s); CPU %.1f ms to %.1f ms, ratio %.2f"
+      % (c, l, rc, "met" if rc <= 0.5 else "not met", "met" if rc <= 1.0 else "not met", cpu_side["med"][0], cpu_side["med"][1], cpu_side["ratio"][0]))
 
 # --- report and diff over 1k/10k/100k keys --------------------------------
 import subprocess
