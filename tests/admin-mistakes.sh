@@ -160,5 +160,25 @@ else
 	echo "ok $((n + 1)) - an installed profile # SKIP no DATADIR string in the binary, or no python3"; n=$((n + 1))
 fi
 
+## A sysctl name in a profile that no kernel has, longer than any fact path
+## buffer (a paste gone wrong): the finding names it whole and says why,
+## never "the kernel probe did not report it" for a cut name.
+if command -v python3 >/dev/null 2>&1; then
+	key=$(python3 -c 'print("net.ipv4.conf." + "x" * 600 + ".rp_filter")')
+	printf '{"name": "longkey", "checks": {"kernel.sysctl": {"%s": {"max": 1, "severity": "warn"}}}}\n' "$key" >"$tmp/longkey.json"
+	run 0 "check with a 624-byte sysctl name in the profile" "$NODEAUDIT" --sysroot "$fx/numa-2node" check --profile "$tmp/longkey.json" --format json
+	if python3 - "$tmp/out" "$key" <<'PY'
+import json, sys
+d, key = json.load(open(sys.argv[1])), sys.argv[2]
+fact = 'kernel.sysctl."%s"' % key
+f = [x for x in d["findings"] if x.get("key") == key]
+g = [x for x in d["gaps"] if x["fact"] == fact]
+sys.exit(not (len(f) == 1 and f[0]["status"] == "unknown" and f[0]["facts"] == [fact] and
+              f[0]["reason"] == "%s: '%s' is not a sysctl name" % (fact, key) and len(g) == 1))
+PY
+	then ok "its finding, fact and gap carry the whole name, and the reason is the gap's"
+	else nok "a long sysctl name is cut somewhere (finding, fact or gap)"; fi
+fi
+
 echo "1..$n"
 [ $fail -eq 0 ]

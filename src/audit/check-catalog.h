@@ -32,7 +32,8 @@ struct obs {
 	char reason[512];      /* OBS_UNKNOWN / OBS_SKIP: why */
 	const char *paths[12]; /* fact paths the decision rests on (evidence) */
 	size_t npaths;
-	char keypath[300];     /* storage for a keyed path: kernel.sysctl."vm.swappiness" */
+	char *keypath;         /* a keyed path, kernel.sysctl."vm.swappiness", whole (the key
+	                          is a profile's, of any length); obs_release() frees it */
 };
 
 /*

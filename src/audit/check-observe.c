@@ -708,7 +708,8 @@ void obs_acc_uplink_ratio(const cJSON *root, const char *key, struct obs *o)
 void obs_sysctl(const cJSON *root, const char *key, struct obs *o)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(facts_get(root, "kernel.sysctl"), key);
-	snprintf(o->keypath, sizeof(o->keypath), "kernel.sysctl.\"%s\"", key);
+	free(o->keypath);
+	o->keypath = xasprintf("kernel.sysctl.\"%s\"", key);
 	o->paths[o->npaths++] = o->keypath;
 	if (cJSON_IsString(s))
 		return value_str(o, s->valuestring);
@@ -912,4 +913,6 @@ void obs_release(struct obs *o)
 {
 	cJSON_Delete(o->value);
 	o->value = NULL;
+	free(o->keypath);
+	o->keypath = NULL;
 }

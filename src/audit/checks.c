@@ -86,7 +86,7 @@ static int compare(const struct pspec *s, struct obs *o)
 }
 
 /* The reason for an unknown: the gap of the fact (or of a parent or child). */
-static void gap_reason(const struct obs *o, const cJSON *root, const cJSON *gaps, char *buf, size_t n)
+static char *gap_reason(const struct obs *o, const cJSON *root, const cJSON *gaps)
 {
 	size_t i, missing = 0;
 	const cJSON *g;
@@ -104,8 +104,7 @@ static void gap_reason(const struct obs *o, const cJSON *root, const cJSON *gaps
 			    (lf < lp && !strncmp(p, f->valuestring, lf) && (p[lf] == '.' || p[lf] == '[')) ||
 			    (lp < lf && !strncmp(f->valuestring, p, lp) &&
 			     (f->valuestring[lp] == '.' || f->valuestring[lp] == '['))) {
-				snprintf(buf, n, "%s: %s", f->valuestring, r->valuestring);
-				return;
+				return xasprintf("%s: %s", f->valuestring, r->valuestring);
 			}
 		}
 	}
@@ -122,10 +121,10 @@ static void gap_reason(const struct obs *o, const cJSON *root, const cJSON *gaps
 		const char *p = o->paths[missing];
 		size_t k = strcspn(p, ".");
 		snprintf(subject, sizeof(subject), "%.*s", (int)(k < 31 ? k : 31), p);
-		snprintf(buf, n, "%s not known (the %s probe did not report it)", p,
-			 !strcmp(subject, "host") ? "cpu" : subject);
-	} else
-		snprintf(buf, n, "not known");
+		return xasprintf("%s not known (the %s probe did not report it)", p,
+				 !strcmp(subject, "host") ? "cpu" : subject);
+	}
+	return xstrdup("not known");
 }
 
 static void add_evidence(cJSON *arr, const struct obs *o, const cJSON *evidence)
@@ -262,8 +261,9 @@ static void add_reason(cJSON *f, const struct pspec *s, const struct obs *o, enu
 		if (o->reason[0])
 			cJSON_AddStringToObject(f, "reason", o->reason);
 		else {
-			gap_reason(o, root, gaps, buf, sizeof(buf));
-			cJSON_AddStringToObject(f, "reason", buf);
+			char *why = gap_reason(o, root, gaps);   /* whole: a fact path may be long */
+			cJSON_AddStringToObject(f, "reason", why);
+			free(why);
 		}
 	} else if (st == ST_SKIP)
 		cJSON_AddStringToObject(f, "reason", o->reason);

@@ -152,7 +152,10 @@ void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name)
 	pc_setobj_quoted(&pc, sys, "kernel.sysctl");
 	path = sysctl_path(name);
 	if (!path) {
+		/* The name comes from a profile: its fact path may be long
+		 * (pc_fact() keeps it whole; pc_release() frees it). */
 		pc_gap(&pc, name, "'%s' is not a sysctl name", name);
+		pc_release(&pc);
 		return;
 	}
 	if (!strncmp(name, "net.", 4)) {
@@ -162,6 +165,7 @@ void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name)
 			pc_gap(&pc, name, "%s: not read: net.* sysctls belong to a network namespace, and %s", path, why);
 			free(why);
 			free(path);
+			pc_release(&pc);
 			return;
 		}
 	}
@@ -188,6 +192,7 @@ void kernel_probe_sysctl(struct probe_ctx *ctx, const char *name)
 	}
 	free(buf);
 	free(path);
+	pc_release(&pc);
 }
 
 void probe_sysctls(struct probe_ctx *ctx)

@@ -30,10 +30,16 @@ void pc_setdir(struct path_cxt *pc, const char *fmt, ...)
 
 static void vsetobj(struct path_cxt *pc, cJSON *obj, int whole, int quote, const char *fmt, va_list ap)
 {
+	int n;
 	pc->obj = obj;
 	pc->whole = whole;
 	pc->quote = quote;
-	vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
+	n = vsnprintf(pc->at, sizeof(pc->at), fmt, ap);
+	/* Every object path is our own ("numa.nodes[%zu]"): one cut would
+	 * name another fact, so it stops the run instead. */
+	if (n < 0 || (size_t)n >= sizeof(pc->at))
+		die("internal error: the fact path '%.64s...' is longer than %zu bytes", pc->at,
+		    sizeof(pc->at) - 1);
 }
 
 void pc_setobj(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
@@ -98,13 +104,24 @@ const char *pc_name(struct path_cxt *pc, const char *fmt, ...)
 
 const char *pc_fact(struct path_cxt *pc, const char *key)
 {
+	const char *dot = pc->at[0] && !pc->whole ? "." : "";
+	int quoted = !pc->whole && (pc->quote || strchr(key, '.')), n;   /* kernel.sysctl."vm.swappiness" */
 	if (pc->whole)
-		snprintf(pc->fact, sizeof(pc->fact), "%s", pc->at);
-	else if (pc->quote || strchr(key, '.'))   /* kernel.sysctl."vm.swappiness" */
-		snprintf(pc->fact, sizeof(pc->fact), "%s%s\"%s\"", pc->at, pc->at[0] ? "." : "", key);
-	else
-		snprintf(pc->fact, sizeof(pc->fact), "%s%s%s", pc->at, pc->at[0] ? "." : "", key);
-	return pc->fact;
+		key = "";
+	n = snprintf(pc->fact, sizeof(pc->fact), "%s%s%s%s%s", pc->at, dot, quoted ? "\"" : "", key,
+		     quoted ? "\"" : "");
+	if (n >= 0 && (size_t)n < sizeof(pc->fact))
+		return pc->fact;
+	/* Never cut: a cut path names no fact (or another one). */
+	free(pc->fact_long);
+	pc->fact_long = xasprintf("%s%s%s%s%s", pc->at, dot, quoted ? "\"" : "", key, quoted ? "\"" : "");
+	return pc->fact_long;
+}
+
+void pc_release(struct path_cxt *pc)
+{
+	free(pc->fact_long);
+	pc->fact_long = NULL;
 }
 
 /* The reads: name the file (or return -ENAMETOOLONG), then ask read/sysroot.c. */

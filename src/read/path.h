@@ -30,11 +30,13 @@ struct path_cxt {
 	cJSON *obj;            /* the object pc_*_fact() set members of; NULL: none */
 	char dir[256];         /* "" or a directory, no trailing slash */
 	int dir_too_long;      /* 1: the directory did not fit: its names are refused */
-	char at[192];          /* the fact path of obj: "numa.nodes[3]" */
+	char at[192];          /* the fact path of obj: "numa.nodes[3]" (made of our own
+	                          names and numbers: one that does not fit is a bug) */
 	int whole;             /* 1: at is every member's fact path (pc_setobj_in()) */
 	int quote;             /* 1: every key quoted in its fact path (pc_setobj_quoted()) */
 	char path[512];        /* the last file named */
-	char fact[256];        /* pc_fact()'s answer */
+	char fact[512];        /* pc_fact()'s answer */
+	char *fact_long;       /* pc_fact()'s answer when it does not fit fact */
 };
 
 /* A context with no directory and no fact object. */
@@ -60,8 +62,13 @@ void pc_setobj_quoted(struct path_cxt *pc, cJSON *obj, const char *fmt, ...)
 const char *pc_name(struct path_cxt *pc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The fact path of a member: "<at>.<key>" ("<at>.\"<key>\"" after
  * pc_setobj_quoted() and for a key with dots of its own), or "<at>" after
- * pc_setobj_in() (into pc->fact, returned). */
+ * pc_setobj_in(); whole, whatever the key's length (a key from outside,
+ * such as a profile's sysctl name, may be long): into pc->fact, or, when
+ * it does not fit there, a string of its own that pc_release() frees. */
 const char *pc_fact(struct path_cxt *pc, const char *key);
+/* Frees what pc_fact() made for a key too long for pc->fact: a context
+ * whose keys come from outside calls it when done (any may). */
+void pc_release(struct path_cxt *pc);
 
 /* Reads, as the sr_* functions of the same names (sysroot.h). */
 int pc_read(struct path_cxt *pc, char **buf, size_t *len, const char *fmt, ...)

@@ -73,6 +73,21 @@ static void test_fixture(const char *srcdir)
 			free(fact);
 		}
 	}
+	{
+		/* A name a profile may hold that no sysctl has, longer than a
+		 * fact path's buffer: its gap under its whole fact path, which
+		 * is the one the check engine looks up. */
+		char name[300], *fact;
+		memset(name, 'a', sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		memcpy(name, "net.ipv4.conf.", 14);
+		memcpy(name + sizeof(name) - 11, ".rp_filter", 10);
+		fact = xasprintf("kernel.sysctl.\"%s\"", name);
+		kernel_probe_sysctl(&ctx, name);
+		g = gap_for(&ctx, fact);
+		ok(g && strstr(g, "is not a sysctl name"), "a 299-byte name: refused under its whole fact path");
+		free(fact);
+	}
 	probe_release(&ctx);
 	free(root);
 }

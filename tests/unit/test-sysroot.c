@@ -655,6 +655,21 @@ static void test_path_cxt(void)
 	pc_setobj_quoted(&pc, o, "kernel.sysctl");
 	is_str(pc_fact(&pc, "vm swappiness"), "kernel.sysctl.\"vm swappiness\"",
 	       "every key of a quoted object is");
+	{
+		/* A key from outside (a profile's sysctl name) longer than
+		 * pc->fact: its fact path whole, never cut, freed by pc_release(). */
+		char key[700], *want;
+		memset(key, 'a', sizeof(key) - 1);
+		key[sizeof(key) - 1] = '\0';
+		memcpy(key, "net.", 4);
+		want = xasprintf("kernel.sysctl.\"%s\"", key);
+		is_str(pc_fact(&pc, key), want, "a 699-byte key: its fact path whole (%zu bytes)", strlen(want));
+		is_str(pc_fact(&pc, key), want, "asked again, the same");
+		is_str(pc_fact(&pc, "vm.swappiness"), "kernel.sysctl.\"vm.swappiness\"", "a short one after it");
+		pc_release(&pc);
+		ok(!pc.fact_long, "pc_release() frees it");
+		free(want);
+	}
 	pc_init(&pc, &sr, NULL);
 	is_int(pc_read_u64(&pc, &v, "/proc/top"), 0, "a context without facts reads");
 	is_int(v, 7, "the value");
