@@ -173,10 +173,10 @@ d, key = json.load(open(sys.argv[1])), sys.argv[2]
 fact = 'kernel.sysctl."%s"' % key
 f = [x for x in d["findings"] if x.get("key") == key]
 g = [x for x in d["gaps"] if x["fact"] == fact]
-sys.exit(not (len(f) == 1 and f[0]["status"] == "unknown" and f[0]["facts"] == [fact] and
+sys.exit(not (len(f) == 1 and f[0]["status"] == "unknown" and f[0]["facts"] == [fact] and f[0]["title"].endswith(" " + key) and
               f[0]["reason"] == "%s: '%s' is not a sysctl name" % (fact, key) and len(g) == 1))
 PY
-	then ok "its finding, fact and gap carry the whole name, and the reason is the gap's"
+	then ok "its finding (key, title), fact and gap carry the whole name, and the reason is the gap's"
 	else nok "a long sysctl name is cut somewhere (finding, fact or gap)"; fi
 fi
 

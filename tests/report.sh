@@ -112,6 +112,20 @@ has "kernel.sysctl vm.swappiness            1     1     0     0     0     0"
 has "kernel.sysctl fs.file-max              2     0     0     0     0     0"
 rm -f "$tmp/q/odd.json" "$tmp/q/info.json" "$tmp/q/info2.json"
 
+## Two sysctl names alike for their first 200 bytes stay two facts: node-c
+## differs from the fleet in the second alone (before, both were cut to one
+## name of 160 bytes, and no node was an outlier).
+long=$(printf 'net.ipv4.conf.%0200d' 0 | tr 0 p)
+for nv in a:2 b:2 c:3; do
+	sed -e "s/\"findings\": \[/\"findings\": [{\"id\": \"kernel.sysctl\", \"key\": \"$long.x\", \"status\": \"pass\", \"observed\": \"1\"}, {\"id\": \"kernel.sysctl\", \"key\": \"$long.y\", \"status\": \"pass\", \"observed\": \"${nv#*:}\"},/" \
+	    -e "s/\"node-a\"/\"node-${nv%%:*}\"/" "$fix/report/a/node-a.json" >"$tmp/q/long-${nv%%:*}.json"
+done
+run 0 report "$tmp/q/long-a.json" "$tmp/q/long-b.json" "$tmp/q/long-c.json" --format csv
+if tr -d '\r' <"$tmp/out" | grep -q "^node-c,.*,kernel.sysctl.$long.y=3\$" &&
+   ! tr -d '\r' <"$tmp/out" | grep -q "^node-[ab],.*kernel.sysctl"; then ok "two long sysctl names alike: node-c an outlier in the second, by its whole name"
+else nok "long sysctl names in the fleet's uniform facts"; sed 's/^/# /' "$tmp/out" | cut -c1-200; fi
+rm -f "$tmp/q"/long-*.json
+
 ## Exit status is the worst node's.
 run 0 report report/a/node-a.json
 has "(none: every node passed)"

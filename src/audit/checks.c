@@ -234,11 +234,12 @@ static void add_head(cJSON *f, const struct pspec *s, struct obs *o, enum status
 		cJSON_AddStringToObject(f, "key", s->key);
 	cJSON_AddStringToObject(f, "status", status_name(st));
 	cJSON_AddStringToObject(f, "severity", severity_name(s->severity));
-	if (s->key)
-		snprintf(buf, sizeof(buf), "%s %s", c->title, s->key);
-	else
-		snprintf(buf, sizeof(buf), "%s", c->title);
-	cJSON_AddStringToObject(f, "title", buf);
+	if (s->key) {
+		char *t = xasprintf("%s %s", c->title, s->key);   /* the key whole (a profile's) */
+		cJSON_AddStringToObject(f, "title", t);
+		free(t);
+	} else
+		cJSON_AddStringToObject(f, "title", c->title);
 	if (o->state == OBS_VALUE) {
 		cJSON_AddItemToObject(f, "observed", o->value);
 		o->value = NULL;

@@ -311,14 +311,16 @@ static void uf_sysctls(struct fleet *f, const cJSON *root, const cJSON *facts)
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
 		const cJSON *key = cJSON_GetObjectItemCaseSensitive(it, "key");
 		const cJSON *v;
-		char name[160];
+		char *name;
 		if (strcmp(id->valuestring, "kernel.sysctl") || !cJSON_IsString(key))
 			continue;
 		v = jindex_get(&six, key->valuestring);
 		if (!v)
 			v = cJSON_GetObjectItemCaseSensitive(it, "observed");
-		snprintf(name, sizeof(name), "kernel.sysctl.%s", key->valuestring);
+		/* Whole: two long names cut alike would be counted as one. */
+		name = xasprintf("kernel.sysctl.%s", key->valuestring);
 		uf_set(f, name, scalar_str(v, buf, sizeof(buf)));
+		free(name);
 	}
 	jindex_release(&six);
 }
