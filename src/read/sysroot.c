@@ -308,24 +308,6 @@ static int ancestor_missing(struct sysroot *sr, const char *path)
 	return sr_above(sr, path, NULL, NULL);
 }
 
-/* After path was found missing: whether its directory is, asked once, so
- * that the other files of a missing directory (/sys/class/dmi/id on a
- * VM, cpuN/cpufreq without a cpufreq driver) cost nothing. */
-static void note_parent(struct sysroot *sr, const char *path)
-{
-	char buf[4096];
-	const char *slash = strrchr(path, '/');
-	struct sr_entry *e;
-	size_t n;
-	if (!slash || slash == path || (n = (size_t)(slash - path)) >= sizeof(buf))
-		return;
-	memcpy(buf, path, n);
-	buf[n] = '\0';
-	e = sr_cache_get(sr, buf);
-	if (!e->dir && !e->has_list)
-		e->dir = sr_is_dir(sr, buf) ? 1 : -1;
-}
-
 /* path's entry, made when new; NULL when a directory above it is known
  * to be missing (then so is path). */
 static struct sr_entry *entry_for(struct sysroot *sr, const char *path)
@@ -351,8 +333,6 @@ static int read_ref(struct sysroot *sr, const char *path, const char **buf, size
 		e->file_err = l == LISTED_NO ? -ENOENT : read_now(sr, path, &e->buf, &len, 1);
 		e->len = (uint32_t)len;   /* at most SR_MAX_FILE */
 		e->has_file = 1;
-		if (e->file_err == -ENOENT && l != LISTED_NO)
-			note_parent(sr, path);
 	}
 	if (e->file_err < 0)
 		return e->file_err;
