@@ -172,7 +172,7 @@ static int openat2_off(void)
 }
 
 /* Open path inside the root; symlinks resolve inside it, never outside. */
-static int sr_openat(struct sysroot *sr, const char *path, int flags)
+int sr_open_in_root(struct sysroot *sr, const char *path, int flags)
 {
 	if (sr->live)
 		return open(path, flags | O_CLOEXEC);
@@ -214,15 +214,6 @@ void sr_record(struct sysroot *sr, const char *path)
 /*** The run's cache: each path read (or listed) once ***/
 
 /*
- * Directories whose descriptor the run keeps, so that a file below one is
- * opened relative to it (a walk of a name or two instead of eight from the
- * root): the last SR_DIRFDS directories opened by sr_is_dir() or sr_list()
- * (a missing file's parent is asked with sr_is_dir()), the oldest closed
- * first.  A probe reads a CPU's files together, so a few are enough.
- */
-#define SR_DIRFDS 64
-
-/*
  * The entries, their paths and the files' contents live until
  * sysroot_close() and are never freed one by one: they are carved from
  * chunks of SR_CHUNK bytes, a value larger than a quarter of one gets a
@@ -260,8 +251,6 @@ static struct sr_chunk *chunk_new(void)
 struct sr_cache {
 	struct sr_entry **b;
 	size_t nb, count;
-	struct sr_entry *ring[SR_DIRFDS];   /* the entries holding a dirfd */
-	size_t ringpos;
 	struct sr_chunk *chunks;            /* the newest first */
 };
 
@@ -399,7 +388,6 @@ struct sr_entry *sr_cache_get(struct sysroot *sr, const char *path)
 	memset(e, 0, sizeof(*e));
 	memcpy(e->path, path, plen + 1);
 	e->hash = (uint32_t)h;
-	e->dirfd = -1;
 	e->next = c->b[h & (c->nb - 1)];
 	c->b[h & (c->nb - 1)] = e;
 	c->count++;
@@ -434,20 +422,16 @@ static struct sr_entry *cache_find_n(struct sysroot *sr, const char *path, size_
 #define SR_DEPTH 64
 
 /*
- * What the cache knows of the directories above path, nearest first: 1
- * when one is known to be missing (then so is path, and no system call
- * needs to say it), else 0; with near, also the nearest one whose
- * descriptor is kept (*near, NULL when none) and path below it (*rest).
- * One pass hashes every prefix (hash_prefix() carries the state on).
+ * Whether a directory above path is known to be missing (then so is path,
+ * and no system call needs to say it): the nearest one the cache knows of
+ * decides.  One pass hashes every prefix (hash_prefix() carries the state
+ * on).
  */
-int sr_above(struct sysroot *sr, const char *path, struct sr_entry **near, const char **rest)
+int sr_above_missing(struct sysroot *sr, const char *path)
 {
 	size_t hs[SR_DEPTH], ns[SR_DEPTH], k = 0, i, full = 0;
 	uint64_t h = 0;
 	const char *p;
-	int exists = 0;
-	if (near)
-		*near = NULL;
 	if (!sr->cache)
 		return 0;
 	for (p = path; *p && k < SR_DEPTH; p++)
@@ -460,17 +444,10 @@ int sr_above(struct sysroot *sr, const char *path, struct sr_entry **near, const
 		struct sr_entry *e = cache_find_n(sr, path, ns[i], hs[i]);
 		if (!e)
 			continue;
-		if (!exists && (e->dir < 0 || (e->has_list && e->list_err == -ENOENT)))
+		if (e->dir < 0 || (e->has_list && e->list_err == -ENOENT))
 			return 1;
-		if (e->dir > 0 || (e->has_list && e->list_err == 0) || e->dirfd >= 0)
-			exists = 1;   /* so do those above it */
-		if (near && e->dirfd >= 0 && path[ns[i] + 1]) {
-			*near = e;
-			*rest = path + ns[i] + 1;
-			return 0;
-		}
-		if (exists && !near)
-			return 0;
+		if (e->dir > 0 || (e->has_list && e->list_err == 0))
+			return 0;   /* there: so are those above it */
 	}
 	return 0;
 }
@@ -513,83 +490,6 @@ int sr_listed(struct sysroot *sr, const char *path)
 	return LISTED_NO;
 }
 
-/* Keep fd, a descriptor of e's directory, for the files below it (only
- * where openat2 resolves them: the walk by hand starts from the root). */
-void sr_keep_dirfd(struct sysroot *sr, struct sr_entry *e, int fd)
-{
-	struct sr_cache *c = sr->cache;
-	struct sr_entry **slot;
-	if (sr->live || openat2_off() || e->dirfd >= 0) {
-		close(fd);
-		return;
-	}
-	/* A clock: a directory used since the hand last passed it (the CPU
-	 * directory above every cpuN) gets another round. */
-	for (;;) {
-		slot = &c->ring[c->ringpos];
-		c->ringpos = (c->ringpos + 1) % SR_DIRFDS;
-		if (!*slot || !(*slot)->used)
-			break;
-		(*slot)->used = 0;
-	}
-	if (*slot) {
-		close((*slot)->dirfd);
-		(*slot)->dirfd = -1;
-	}
-	*slot = e;
-	e->dirfd = fd;
-}
-
-/*
- * Open path inside the root, below the nearest directory whose descriptor
- * is kept where there is one: openat2 RESOLVE_BENEATH from it walks the
- * same names RESOLVE_IN_ROOT would walk from the root after reaching it,
- * and refuses (EXDEV) where that walk would leave the directory (a "..",
- * an absolute link); such a path, and any failure but a missing name, is
- * opened again from the root, so the answer is the root's.
- */
-/* Whether the first name of rest, below the kept directory d, is a link
- * by d's listing (/sys/bus/pci/devices/BDF -> ../../../devices/...): a
- * walk through it leaves d, and RESOLVE_BENEATH would only say EXDEV. */
-static int through_link(struct sysroot *sr, const struct sr_entry *d, const char *rest)
-{
-	char buf[4096];
-	size_t dl = strlen(d->path), nl = strcspn(rest, "/");
-	if (!d->has_list || d->list_err || dl + 1 + nl >= sizeof(buf))
-		return 0;
-	memcpy(buf, d->path, dl);
-	buf[dl] = '/';
-	memcpy(buf + dl + 1, rest, nl);
-	buf[dl + 1 + nl] = '\0';
-	return sr_listed(sr, buf) == LISTED_OTHER;
-}
-
-int sr_open_near(struct sysroot *sr, const char *path, int flags)
-{
-#if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
-	struct sr_entry *d;
-	const char *rest;
-	if (!sr->live && !openat2_off() && sr_above(sr, path, &d, &rest) == 0 && d && !through_link(sr, d, rest)) {
-		struct open_how how;
-		int fd = -1, tries;
-		memset(&how, 0, sizeof(how));
-		how.flags = (uint64_t)(flags | O_CLOEXEC);
-		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-		for (tries = 0; tries < 32; tries++) {
-			fd = (int)syscall(SYS_openat2, d->dirfd, rest, &how, sizeof(how));
-			if (fd >= 0 || errno != EAGAIN)
-				break;
-		}
-		if (fd >= 0 || errno == ENOENT || errno == ENOTDIR) {
-			d->used = 1;
-			sr->near++;
-			return fd;
-		}
-	}
-#endif
-	return sr_openat(sr, path, flags);
-}
-
 void sr_cache_free(struct sysroot *sr)
 {
 	struct sr_cache *c = sr->cache;
@@ -600,8 +500,6 @@ void sr_cache_free(struct sysroot *sr)
 		struct sr_entry *e = c->b[i], *next;
 		for (; e; e = next) {
 			next = e->next;
-			if (e->dirfd >= 0)
-				close(e->dirfd);
 			if (e->ls)
 				sr_free_typed(e->ls->names, e->ls->n);
 		}

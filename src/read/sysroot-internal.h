@@ -20,9 +20,7 @@ struct sr_entry {
 	uint32_t hash;            /* hash_path(path), its low 32 bits: compared before the paths */
 	uint32_t len;             /* of buf (at most SR_MAX_FILE) */
 	int file_err, list_err;   /* 0 or the negative errno the read ended with */
-	int dirfd;                /* the directory's kept descriptor, or -1 */
 	unsigned has_file : 1, has_list : 1, recorded : 1;
-	unsigned used : 1;        /* its dirfd opened a file since the clock passed */
 	signed dir : 2;           /* 1 a directory, -1 missing, 0 not asked */
 	signed exists : 2;        /* 1 there (a file or a directory), -1 missing, 0 not asked */
 	char path[];              /* in the same block */
@@ -40,8 +38,8 @@ enum { LISTED_UNKNOWN = -1, LISTED_NO, LISTED_REG, LISTED_DIR, LISTED_OTHER };
 
 /* path without its leading slashes, "." for the root. */
 const char *sr_rel(const char *path);
-/* path opened inside the root, below a kept directory where there is one. */
-int sr_open_near(struct sysroot *sr, const char *path, int flags);
+/* path opened inside the root (openat2 RESOLVE_IN_ROOT, or a walk by hand). */
+int sr_open_in_root(struct sysroot *sr, const char *path, int flags);
 /* path appended to the paths read (for snapshot). */
 void sr_record(struct sysroot *sr, const char *path);
 
@@ -51,13 +49,10 @@ void *sr_cache_alloc(struct sysroot *sr, size_t n);
 /* path's entry, made when new; sr_cache_find() never makes one. */
 struct sr_entry *sr_cache_get(struct sysroot *sr, const char *path);
 struct sr_entry *sr_cache_find(struct sysroot *sr, const char *path);
-/* 1 when a directory above path is known missing; with near, the nearest
- * kept directory above it (*near) and path below it (*rest). */
-int sr_above(struct sysroot *sr, const char *path, struct sr_entry **near, const char **rest);
+/* 1 when a directory above path is known missing. */
+int sr_above_missing(struct sysroot *sr, const char *path);
 /* LISTED_*: what path's directory's listing says of it. */
 int sr_listed(struct sysroot *sr, const char *path);
-/* fd, a descriptor of e's directory, kept (or closed). */
-void sr_keep_dirfd(struct sysroot *sr, struct sr_entry *e, int fd);
 void sr_cache_free(struct sysroot *sr);
 /* The sysroot's private view (read-only, nodev, nosuid, noexec) as its
  * root descriptor, where one can be made; sr->view says whether it was. */

@@ -187,7 +187,7 @@ static int view_refusal(struct sysroot *sr, const char *path, int err)
 	int fd;
 	if (err != EACCES || !sr->view)
 		return -err;
-	fd = sr_open_near(sr, path, O_PATH);
+	fd = sr_open_in_root(sr, path, O_PATH);
 	if (fd < 0)
 		return -err;
 	if (fstat(fd, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
@@ -214,7 +214,7 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
 	char *b = first_buf;
 	int short_eof, first = 1, arena = 0;
 	int kfs = sr->live && (!strncmp(path, "/sys/", 5) || !strncmp(path, "/proc/", 6));
-	int fd = sr_open_near(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	int fd = sr_open_in_root(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return view_refusal(sr, path, errno);
 	if (kfs)
@@ -305,7 +305,7 @@ static int read_now(struct sysroot *sr, const char *path, char **bufp, size_t *l
  * path, and no system call needs to say it). */
 static int ancestor_missing(struct sysroot *sr, const char *path)
 {
-	return sr_above(sr, path, NULL, NULL);
+	return sr_above_missing(sr, path);
 }
 
 /* path's entry, made when new; NULL when a directory above it is known
@@ -473,7 +473,7 @@ int sr_read_s64(struct sysroot *sr, const char *path, int64_t *v)
 int sr_open_file(struct sysroot *sr, const char *path)
 {
 	struct stat st;
-	int fd = sr_open_near(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY), e;
+	int fd = sr_open_in_root(sr, path, O_RDONLY | O_NONBLOCK | O_NOCTTY), e;
 	if (fd < 0)
 		return view_refusal(sr, path, errno);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -529,7 +529,7 @@ int sr_exists(struct sysroot *sr, const char *path)
 	}
 	if (sr->live)   /* one stat(), no descriptor to open and close */
 		return stat(path, &st) == 0;
-	fd = sr_open_near(sr, path, O_PATH);
+	fd = sr_open_in_root(sr, path, O_PATH);
 	if (fd >= 0)
 		close(fd);
 	if ((e = entry_for(sr, path)))
@@ -554,26 +554,24 @@ int sr_is_dir(struct sysroot *sr, const char *path)
 	else if (l == LISTED_NO || l == LISTED_REG || l == LISTED_DIR)
 		r = l == LISTED_DIR;
 	else {
-		fd = sr_open_near(sr, path, O_PATH | O_DIRECTORY);
+		fd = sr_open_in_root(sr, path, O_PATH | O_DIRECTORY);
 		r = fd >= 0;
 	}
+	if (fd >= 0)
+		close(fd);
 	e = sr_cache_get(sr, path);
 	e->dir = r ? 1 : -1;
-	if (fd >= 0)
-		sr_keep_dirfd(sr, e, fd);
 	return r;
 }
 
 /* The entries of dir: open, getdents64 until it returns 0 (a DIR stream
- * would add an fstat and two fcntl calls a directory); the descriptor is
- * left in *fdp for the caller to keep or close. */
-static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *n, int *fdp)
+ * would add an fstat and two fcntl calls a directory), close. */
+static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 {
 	char buf[32768] __attribute__((aligned(8)));
 	size_t cnt = 0, alloc = 0;
 	char **v = NULL;
-	int fd = sr_open_near(sr, dir, O_RDONLY | O_DIRECTORY);
-	*fdp = -1;
+	int fd = sr_open_in_root(sr, dir, O_RDONLY | O_DIRECTORY);
 	*names = NULL;
 	*n = 0;
 	if (fd < 0)
@@ -606,7 +604,7 @@ static int list_now(struct sysroot *sr, const char *dir, char ***names, size_t *
 		if (cnt >= (1u << 20))
 			break;
 	}
-	*fdp = fd;
+	close(fd);
 	if (cnt)
 		qsort(v, cnt, sizeof(*v), sr_natcmp);
 	*names = v;
@@ -624,13 +622,10 @@ int sr_list(struct sysroot *sr, const char *dir, char ***names, size_t *n)
 		return -ENOENT;
 	if (!e->has_list) {
 		struct sr_listing ls = { NULL, 0 };
-		int fd;
-		e->list_err = list_now(sr, dir, &ls.names, &ls.n, &fd);
+		e->list_err = list_now(sr, dir, &ls.names, &ls.n);
 		e->has_list = 1;
 		if (e->list_err == 0)
 			e->ls = memcpy(sr_cache_alloc(sr, sizeof(ls)), &ls, sizeof(ls));
-		if (fd >= 0)
-			sr_keep_dirfd(sr, e, fd);
 	}
 	if (e->list_err < 0)
 		return e->list_err;

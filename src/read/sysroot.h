@@ -50,9 +50,6 @@ struct sysroot {
 	 * over the size cap: a sysroot with any is not handed to hwloc whole
 	 * (read/hwloc.c). */
 	size_t refused;
-	/* Files and directories opened below a directory's kept descriptor
-	 * rather than from the root (sysroot-cache.c: sr_open_near()); for the tests. */
-	size_t near;
 	/* 1 when rootfd is the sysroot's private read-only, nodev view
 	 * (sysroot-cache.c: sr_make_view()), where no device can be opened. */
 	int view;
