@@ -18,7 +18,9 @@
 #   - a kernel architecture that /proc/cpuinfo contradicts: a gap, not []
 #     (an arm64 binary under qemu-user reads the host's x86 cpuinfo);
 #   - agent-cpu-inference's cpu.isa asks for dotprod on ARM: the Kunpeng
-#     (asimddp) passes, the ARMv7 board (NEON alone) fails.
+#     (asimddp) passes, the ARMv7 board (NEON alone) fails; archspec's
+#     Neoverse N2/V3AE and AmpereOne A captures (asimddp) pass, and the
+#     AmpereOne A's with asimddp taken out (i8mm and bf16 left) fails.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}" "${top_srcdir:?}"
 fix=$top_srcdir/tests/fixtures
@@ -185,6 +187,14 @@ isa_status "Kunpeng (dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve"
 isa_status "ARMv7 (NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-armv7-global-block"
 # A64FX: SVE without dotprod; SVE's SDOT/UDOT are in its base set.
 isa_status "A64FX (SVE, no dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve" "$fix/cpu-arm-a64fx"
+# archspec's server captures with dotprod: Neoverse N2 and V3AE (SVE2 too),
+# AmpereOne A (dotprod and i8mm, no SVE).
+for f in cpu-arm-neoverse-n2 cpu-arm-neoverse-n2-padded cpu-arm-neoverse-v3ae cpu-arm-ampereone-a; do
+	isa_status "$f (dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve" "$fix/$f"
+done
+mkdir -p "$tmp/a1a/proc"
+sed '/^Features/s/ asimddp / /' "$fix/cpu-arm-ampereone-a/proc/cpuinfo" >"$tmp/a1a/proc/cpuinfo"
+isa_status "AmpereOne A without asimddp (i8mm, no SVE): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$tmp/a1a"
 
 echo "1..$n"
 [ $fail -eq 0 ]
