@@ -20,7 +20,8 @@
 #   - agent-cpu-inference's cpu.isa asks for dotprod on ARM: the Kunpeng
 #     (asimddp) passes, the ARMv7 board (NEON alone) fails; archspec's
 #     Neoverse N2/V3AE and AmpereOne A captures (asimddp) pass, and the
-#     AmpereOne A's with asimddp taken out (i8mm and bf16 left) fails.
+#     AmpereOne A's with asimddp taken out (i8mm and bf16 left) fails, as
+#     do the Graviton (Cortex-A72) and ThunderX2 servers (NEON alone).
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}" "${top_srcdir:?}"
 fix=$top_srcdir/tests/fixtures
@@ -192,6 +193,9 @@ isa_status "A64FX (SVE, no dotprod): cpu.isa passes" "pass any of: avx2, dotprod
 for f in cpu-arm-neoverse-n2 cpu-arm-neoverse-n2-padded cpu-arm-neoverse-v3ae cpu-arm-ampereone-a; do
 	isa_status "$f (dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve" "$fix/$f"
 done
+# NEON-only servers: Graviton (Cortex-A72, ARMv8.0) and ThunderX2.
+isa_status "Graviton (Cortex-A72, NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-arm-graviton1"
+isa_status "ThunderX2 (NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-arm-thunderx2"
 mkdir -p "$tmp/a1a/proc"
 sed '/^Features/s/ asimddp / /' "$fix/cpu-arm-ampereone-a/proc/cpuinfo" >"$tmp/a1a/proc/cpuinfo"
 isa_status "AmpereOne A without asimddp (i8mm, no SVE): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$tmp/a1a"
