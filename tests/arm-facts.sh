@@ -21,7 +21,8 @@
 #     (asimddp) passes, the ARMv7 board (NEON alone) fails; archspec's
 #     Neoverse N2/V3AE and AmpereOne A captures (asimddp) pass, and the
 #     AmpereOne A's with asimddp taken out (i8mm and bf16 left) fails, as
-#     do the Graviton (Cortex-A72) and ThunderX2 servers (NEON alone).
+#     do the Graviton (Cortex-A72) and ThunderX2 servers (NEON alone); the
+#     fix a failed cpu.isa gives names dotprod on ARM, avx2 on x86.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}" "${top_srcdir:?}"
 fix=$top_srcdir/tests/fixtures
@@ -196,6 +197,24 @@ done
 # NEON-only servers: Graviton (Cortex-A72, ARMv8.0) and ThunderX2.
 isa_status "Graviton (Cortex-A72, NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-arm-graviton1"
 isa_status "ThunderX2 (NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-arm-thunderx2"
+# The fix a failed cpu.isa prints names this architecture's member of the
+# profile's list (dotprod on ARM, not x86's avx2; avx2 on x86 as before).
+isa_fix() { # isa_fix NAME WANT SYSROOT
+	n=$((n + 1))
+	"$NODEAUDIT" --sysroot "$3" check --profile agent-cpu-inference --format json >"$tmp/out.json" 2>"$tmp/err"
+	got=$(python3 -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if f["id"] == "cpu.isa":
+        print(" | ".join(x.get("text", "") for x in f.get("fix", [])))' "$tmp/out.json" 2>&1)
+	if [ "$got" = "$2" ]; then echo "ok $n - $1"
+	else echo "not ok $n - $1: got '$got', want '$2'"; fail=$((fail + 1)); fi
+}
+isa_fix "Graviton (aarch64): the fix asks for dotprod" \
+	"Use a CPU with dotprod (or run a build of the model runtime for this ISA)" "$fix/cpu-arm-graviton1"
+isa_fix "ARMv7 board (arm): the fix asks for dotprod" \
+	"Use a CPU with dotprod (or run a build of the model runtime for this ISA)" "$fix/cpu-armv7-global-block"
+isa_fix "AMD family 15h (x86_64, AVX without AVX2): the fix asks for avx2" \
+	"Use a CPU with avx2 (or run a build of the model runtime for this ISA)" "$fix/cpu-amd-fam15h"
 mkdir -p "$tmp/a1a/proc"
 sed '/^Features/s/ asimddp / /' "$fix/cpu-arm-ampereone-a/proc/cpuinfo" >"$tmp/a1a/proc/cpuinfo"
 isa_status "AmpereOne A without asimddp (i8mm, no SVE): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$tmp/a1a"
