@@ -5,7 +5,8 @@
 #   - core and vendor names by MIDR, as Linux's arch/arm64/include/asm/
 #     cputype.h names them (HiSilicon 0xd02 HIP09, the Kunpeng 920B's
 #     TaiShan v120; Microsoft 0xd49 Azure Cobalt 100; Cavium 0x0af
-#     ThunderX2) and util-linux's lscpu-arm.c (Phytium 0x70, FTC662);
+#     ThunderX2) and util-linux's lscpu-arm.c (Phytium 0x70, FTC662;
+#     NVIDIA Olympus, Fujitsu MONAKA, HiSilicon 0xd03/0xd22);
 #   - the ISA: asimdhp as fp16, SVE with its vector length from
 #     /proc/sys/abi/sve_default_vector_length, svei8mm and svebf16;
 #   - the base frequency from ACPI CPPC's nominal_freq (MHz);
@@ -96,6 +97,21 @@ want "Cavium 0x0b8: ThunderX3" \
 part 0x70 0x662
 want "Phytium 0x662: FTC662" \
 	'{"cpu": {"vendor": "Phytium", "kinds": [{"core_type": "FTC662"}]}}' --sysroot "$tmp/k" probe --only cpu
+# Server parts util-linux's lscpu-arm.c names (NVIDIA_CPU_PART_OLYMPUS in
+# cputype.h too): NVIDIA's Olympus, Fujitsu's MONAKA, HiSilicon's
+# 0xd03 and 0xd22 (Kunpeng 920 there).
+part 0x4e 0x010
+want "NVIDIA 0x010: Olympus" \
+	'{"cpu": {"vendor": "NVIDIA", "kinds": [{"core_type": "Olympus"}]}}' --sysroot "$tmp/k" probe --only cpu
+part 0x46 0x003
+want "Fujitsu 0x003: MONAKA" \
+	'{"cpu": {"vendor": "Fujitsu", "kinds": [{"core_type": "MONAKA"}]}}' --sysroot "$tmp/k" probe --only cpu
+part 0x48 0xd03
+want "HiSilicon 0xd03: Kunpeng-920" \
+	'{"cpu": {"vendor": "HiSilicon", "kinds": [{"core_type": "Kunpeng-920"}]}}' --sysroot "$tmp/k" probe --only cpu
+part 0x48 0xd22
+want "HiSilicon 0xd22: Kunpeng-920" \
+	'{"cpu": {"vendor": "HiSilicon", "kinds": [{"core_type": "Kunpeng-920"}]}}' --sysroot "$tmp/k" probe --only cpu
 
 # SVE: the hwcaps, and the vector length the kernel gives (32 bytes).
 fresh
