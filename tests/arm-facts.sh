@@ -5,7 +5,8 @@
 #   - core and vendor names by MIDR, as Linux's arch/arm64/include/asm/
 #     cputype.h names them (HiSilicon 0xd02 HIP09, the Kunpeng 920B's
 #     TaiShan v120; Microsoft 0xd49 Azure Cobalt 100; Cavium 0x0af
-#     ThunderX2) and util-linux's lscpu-arm.c (Phytium 0x70, FTC662);
+#     ThunderX2) and util-linux's lscpu-arm.c (Phytium 0x70, FTC662;
+#     NVIDIA Olympus, Fujitsu MONAKA, HiSilicon 0xd03/0xd22);
 #   - the ISA: asimdhp as fp16, SVE with its vector length from
 #     /proc/sys/abi/sve_default_vector_length, svei8mm and svebf16;
 #   - the base frequency from ACPI CPPC's nominal_freq (MHz);
@@ -18,7 +19,11 @@
 #   - a kernel architecture that /proc/cpuinfo contradicts: a gap, not []
 #     (an arm64 binary under qemu-user reads the host's x86 cpuinfo);
 #   - agent-cpu-inference's cpu.isa asks for dotprod on ARM: the Kunpeng
-#     (asimddp) passes, the ARMv7 board (NEON alone) fails.
+#     (asimddp) passes, the ARMv7 board (NEON alone) fails; archspec's
+#     Neoverse N2/V3AE and AmpereOne A captures (asimddp) pass, and the
+#     AmpereOne A's with asimddp taken out (i8mm and bf16 left) fails, as
+#     do the Graviton (Cortex-A72) and ThunderX2 servers (NEON alone); the
+#     fix a failed cpu.isa gives names dotprod on ARM, avx2 on x86.
 set -u
 : "${NODEAUDIT:?}" "${JSUBSET:?}" "${top_srcdir:?}"
 fix=$top_srcdir/tests/fixtures
@@ -92,6 +97,21 @@ want "Cavium 0x0b8: ThunderX3" \
 part 0x70 0x662
 want "Phytium 0x662: FTC662" \
 	'{"cpu": {"vendor": "Phytium", "kinds": [{"core_type": "FTC662"}]}}' --sysroot "$tmp/k" probe --only cpu
+# Server parts util-linux's lscpu-arm.c names (NVIDIA_CPU_PART_OLYMPUS in
+# cputype.h too): NVIDIA's Olympus, Fujitsu's MONAKA, HiSilicon's
+# 0xd03 and 0xd22 (Kunpeng 920 there).
+part 0x4e 0x010
+want "NVIDIA 0x010: Olympus" \
+	'{"cpu": {"vendor": "NVIDIA", "kinds": [{"core_type": "Olympus"}]}}' --sysroot "$tmp/k" probe --only cpu
+part 0x46 0x003
+want "Fujitsu 0x003: MONAKA" \
+	'{"cpu": {"vendor": "Fujitsu", "kinds": [{"core_type": "MONAKA"}]}}' --sysroot "$tmp/k" probe --only cpu
+part 0x48 0xd03
+want "HiSilicon 0xd03: Kunpeng-920" \
+	'{"cpu": {"vendor": "HiSilicon", "kinds": [{"core_type": "Kunpeng-920"}]}}' --sysroot "$tmp/k" probe --only cpu
+part 0x48 0xd22
+want "HiSilicon 0xd22: Kunpeng-920" \
+	'{"cpu": {"vendor": "HiSilicon", "kinds": [{"core_type": "Kunpeng-920"}]}}' --sysroot "$tmp/k" probe --only cpu
 
 # SVE: the hwcaps, and the vector length the kernel gives (32 bytes).
 fresh
@@ -185,6 +205,35 @@ isa_status "Kunpeng (dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve"
 isa_status "ARMv7 (NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-armv7-global-block"
 # A64FX: SVE without dotprod; SVE's SDOT/UDOT are in its base set.
 isa_status "A64FX (SVE, no dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve" "$fix/cpu-arm-a64fx"
+# archspec's server captures with dotprod: Neoverse N2 and V3AE (SVE2 too),
+# AmpereOne A (dotprod and i8mm, no SVE).
+for f in cpu-arm-neoverse-n2 cpu-arm-neoverse-n2-padded cpu-arm-neoverse-v3ae cpu-arm-ampereone-a; do
+	isa_status "$f (dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve" "$fix/$f"
+done
+# NEON-only servers: Graviton (Cortex-A72, ARMv8.0) and ThunderX2.
+isa_status "Graviton (Cortex-A72, NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-arm-graviton1"
+isa_status "ThunderX2 (NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-arm-thunderx2"
+# The fix a failed cpu.isa prints names this architecture's member of the
+# profile's list (dotprod on ARM, not x86's avx2; avx2 on x86 as before).
+isa_fix() { # isa_fix NAME WANT SYSROOT
+	n=$((n + 1))
+	"$NODEAUDIT" --sysroot "$3" check --profile agent-cpu-inference --format json >"$tmp/out.json" 2>"$tmp/err"
+	got=$(python3 -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if f["id"] == "cpu.isa":
+        print(" | ".join(x.get("text", "") for x in f.get("fix", [])))' "$tmp/out.json" 2>&1)
+	if [ "$got" = "$2" ]; then echo "ok $n - $1"
+	else echo "not ok $n - $1: got '$got', want '$2'"; fail=$((fail + 1)); fi
+}
+isa_fix "Graviton (aarch64): the fix asks for dotprod" \
+	"Use a CPU with dotprod (or run a build of the model runtime for this ISA)" "$fix/cpu-arm-graviton1"
+isa_fix "ARMv7 board (arm): the fix asks for dotprod" \
+	"Use a CPU with dotprod (or run a build of the model runtime for this ISA)" "$fix/cpu-armv7-global-block"
+isa_fix "AMD family 15h (x86_64, AVX without AVX2): the fix asks for avx2" \
+	"Use a CPU with avx2 (or run a build of the model runtime for this ISA)" "$fix/cpu-amd-fam15h"
+mkdir -p "$tmp/a1a/proc"
+sed '/^Features/s/ asimddp / /' "$fix/cpu-arm-ampereone-a/proc/cpuinfo" >"$tmp/a1a/proc/cpuinfo"
+isa_status "AmpereOne A without asimddp (i8mm, no SVE): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$tmp/a1a"
 
 echo "1..$n"
 [ $fail -eq 0 ]

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "audit/checks.h"
 #include "audit/profile.h"
+#include "probe/probe.h"
 #include "lib/facts.h"
 #include "lib/util.h"
 
@@ -155,14 +156,41 @@ static void add_evidence(cJSON *arr, const struct obs *o, const cJSON *evidence)
 	}
 }
 
+/* The host's architecture family, "x86" or "ARM" (host.arch), else NULL. */
+static const char *host_family(const cJSON *root)
+{
+	const char *a = cJSON_GetStringValue(facts_get(root, "host.arch"));
+	if (!a)
+		return NULL;
+	if (!strcmp(a, "x86_64") || (strlen(a) == 4 && a[0] == 'i' && !strcmp(a + 2, "86")))
+		return "x86";
+	if (!strncmp(a, "aarch64", 7) || !strncmp(a, "arm", 3))
+		return "ARM";
+	return NULL;
+}
+
+/* A list's first member this host could have: cpu.isa's list names x86's
+ * and ARM's words (avx2, dotprod, sve), and a fix names this host's. */
+static const cJSON *first_for_host(const cJSON *list, const cJSON *root)
+{
+	const char *fam = host_family(root), *w;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, list) {
+		w = cJSON_GetStringValue(e);
+		if (!fam || !w || !cpu_isa_arch(w) || !strcmp(cpu_isa_arch(w), fam))
+			return e;
+	}
+	return list->child;
+}
+
 /* "{expected}" and "{key}" in a fix template. */
-static char *fill(const char *tpl, const struct pspec *s)
+static char *fill(const char *tpl, const struct pspec *s, const cJSON *root)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char ex[256] = "";
 	const cJSON *e = s->expect;
 	if (cJSON_IsArray(e))
-		e = e->child;
+		e = first_for_host(e, root);
 	if (cJSON_IsString(e))
 		snprintf(ex, sizeof(ex), "%s", e->valuestring);
 	else if (cJSON_IsNumber(e))
@@ -292,18 +320,19 @@ static void add_sources(cJSON *f, const struct obs *o, const cJSON *evidence)
 }
 
 /* key: the template tpl filled in, when the fix has one. */
-static void add_filled(cJSON *x, const char *key, const char *tpl, const struct pspec *s)
+static void add_filled(cJSON *x, const char *key, const char *tpl, const struct pspec *s,
+		       const cJSON *root)
 {
 	char *t;
 	if (!tpl)
 		return;
-	t = fill(tpl, s);
+	t = fill(tpl, s, root);
 	cJSON_AddStringToObject(x, key, t);
 	free(t);
 }
 
 /* The check's fixes, templates filled in. */
-static void add_fixes(cJSON *f, const struct pspec *s)
+static void add_fixes(cJSON *f, const struct pspec *s, const cJSON *root)
 {
 	const struct check *c = s->check;
 	cJSON *fix = cJSON_AddArrayToObject(f, "fix");
@@ -312,13 +341,13 @@ static void add_fixes(cJSON *f, const struct pspec *s)
 	for (i = 0; i < ARRAY_SIZE(c->fixes) && c->fixes[i].kind; i++) {
 		cJSON *x = cJSON_CreateObject();
 		cJSON_AddStringToObject(x, "kind", c->fixes[i].kind);
-		add_filled(x, "command", c->fixes[i].command, s);
-		add_filled(x, "text", c->fixes[i].text, s);
+		add_filled(x, "command", c->fixes[i].command, s, root);
+		add_filled(x, "text", c->fixes[i].text, s, root);
 		/* What the fix sets, as data: plan renders it without knowing the check. */
 		if (c->fixes[i].step)
 			cJSON_AddStringToObject(x, "step", c->fixes[i].step);
-		add_filled(x, "key", c->fixes[i].key, s);
-		add_filled(x, "value", c->fixes[i].value, s);
+		add_filled(x, "key", c->fixes[i].key, s, root);
+		add_filled(x, "value", c->fixes[i].value, s, root);
 		cJSON_AddItemToArray(fix, x);
 	}
 }
@@ -334,7 +363,7 @@ static cJSON *finding(const struct pspec *s, const cJSON *root, const cJSON *gap
 	add_reason(f, s, &o, *st, root, gaps);
 	add_sources(f, &o, evidence);
 	if (*st == ST_WARN || *st == ST_FAIL || *st == ST_INFO)
-		add_fixes(f, s);
+		add_fixes(f, s, root);
 	obs_release(&o);
 	return f;
 }

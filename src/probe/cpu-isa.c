@@ -25,6 +25,18 @@ static const struct { const char *flag, *name; } isa_x86[] = {
 	{ "bf16", "bf16" }, { "svebf16", "sve_bf16" }, { "sme", "sme" },
 };
 
+const char *cpu_isa_arch(const char *word)
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(isa_x86); i++)
+		if (!strcmp(word, isa_x86[i].name))
+			return "x86";
+	for (i = 0; i < ARRAY_SIZE(isa_arm); i++)
+		if (!strcmp(word, isa_arm[i].name))
+			return "ARM";
+	return NULL;
+}
+
 /* What /proc/cpuinfo's first block describes: "x86" (vendor_id, no
  * implementer), "ARM" (a CPU implementer), NULL when it cannot tell. */
 static const char *cpuinfo_arch(const struct cpuinfo *ci)

@@ -133,14 +133,19 @@ static const struct {
 	 * MICROSOFT_CPU_PART_AZURE_COBALT_100 0xD49, "based on r0p0 of ARM
 	 * Neoverse N2"; APM_CPU_PART_XGENE; NVIDIA_CPU_PART_DENVER), and
 	 * util-linux's sys-utils/lscpu-arm.c for ThunderX3 (0x43/0x0b8) and
-	 * Phytium's FTC66x (implementer 0x70).  Graviton 2/3/4 and Grace
-	 * are ARM's own Neoverse N1/V1/V2 (implementer 0x41, above). */
+	 * Phytium's FTC66x (implementer 0x70), and for NVIDIA's Olympus
+	 * (0x4e/0x010, NVIDIA_CPU_PART_OLYMPUS in cputype.h too), Fujitsu's
+	 * MONAKA (0x46/0x003) and HiSilicon's 0xd03 and 0xd22 (both
+	 * "Kunpeng-920" there).  Graviton 2/3/4 and Grace are ARM's own
+	 * Neoverse N1/V1/V2 (implementer 0x41, above). */
 	{ 0x48d02, "TaiShan v120", 4 }, { 0x48d06, "HIP12", 4 },
 	{ 0x430a1, "ThunderX", 4 }, { 0x430a2, "ThunderX-81XX", 4 }, { 0x430a3, "ThunderX-83XX", 4 },
 	{ 0x430af, "ThunderX2", 4 }, { 0x42516, "ThunderX2", 4 }, { 0x430b8, "ThunderX3", 4 },
 	{ 0x6dd49, "Azure Cobalt 100", 4 }, { 0x50000, "X-Gene", 4 }, { 0x4e003, "Denver", 4 },
 	{ 0x70660, "FTC660", 4 }, { 0x70661, "FTC661", 4 }, { 0x70662, "FTC662", 4 },
 	{ 0x70663, "FTC663", 4 },
+	{ 0x4e010, "Olympus", 4 }, { 0x46003, "MONAKA", 4 },
+	{ 0x48d03, "Kunpeng-920", 4 }, { 0x48d22, "Kunpeng-920", 4 },
 };
 
 const char *ck_arm_part_name(long part, int *rank)

@@ -39,6 +39,10 @@ struct prober {
 extern const struct prober probers[];
 extern const size_t nprobers;
 
+/* "x86" or "ARM": the architecture a word of cpu.isa belongs to
+ * (probe/cpu-isa.c's names: avx2, dotprod, sve...); NULL for another word. */
+const char *cpu_isa_arch(const char *word);
+
 /* Open the sysroot, run every probe (or only those named in `only`, a comma
  * list; NULL = all).  Returns 0, or -1 after printing one line. */
 int probe_run(struct probe_ctx *ctx, const struct probe_opts *opts, const char *only);
