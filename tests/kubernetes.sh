@@ -328,6 +328,12 @@ audit "cpu-rpl-laptop: hybrid, 4 P-cores with SMT and 8 E-cores" "$top/tests/fix
 	cpuManagerPolicyOptions/full-pcpus-only=true
 audit "kernel-tuned-server: huge pages reserved" "$top/tests/fixtures/kernel-tuned-server" \
 	hugepages-2Mi=1024 hugepages-1Gi=4
+audit "cpu-arm-neoverse-v2: the ARM features llama.cpp picks its builds by" \
+	"$top/tests/fixtures/cpu-arm-neoverse-v2" \
+	cpu.isa.dotprod=true cpu.isa.fp16=true cpu.isa.sve=true cpu.isa.sve2=true cpu.isa.i8mm=true \
+	cpu.isa.bf16=true cpu.isa.sme=- cpu.isa.avx512f=-
+audit "cpu-arm-thunderx2: NEON alone, no ARM feature label" "$top/tests/fixtures/cpu-arm-thunderx2" \
+	cpu.isa.dotprod=- cpu.isa.fp16=- cpu.isa.sve=-
 audit "pci-8gpu-switches: 8 NVIDIA 3D controllers" "$top/tests/fixtures/pci-8gpu-switches" \
 	pci.accelerators=8 pci.accelerators.0302_10de=8
 audit "pci-gpu-downtrained-x4: a GPU at x4 of x16" "$top/tests/fixtures/pci-gpu-downtrained-x4" \

@@ -172,10 +172,13 @@ static void cpu_labels(struct nfd *n, const cJSON *facts)
 {
 	const cJSON *kinds = facts_get(facts, "cpu.kinds"), *k;
 	const cJSON *isa = facts_get(facts, "cpu.isa"), *it;
-	/* The ISA extensions inference kernels pick their paths by (cpu.isa names). */
+	/* The ISA extensions inference kernels pick their paths by (cpu.isa
+	 * names); on ARM, those llama.cpp's CPU backend scores its builds by
+	 * (ggml/src/ggml-cpu/arch/arm/cpu-feats.cpp, struct aarch64_features:
+	 * dotprod, fp16 vector arithmetic, sve, sve2, i8mm, sme). */
 	static const char *const wanted[] = {
 		"avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16", "avx_vnni",
-		"amx_tile", "amx_int8", "amx_bf16", "sve", "sve2", "i8mm", "bf16", "dotprod", "sme",
+		"amx_tile", "amx_int8", "amx_bf16", "sve", "sve2", "i8mm", "bf16", "dotprod", "fp16", "sme",
 	};
 	size_t i;
 
