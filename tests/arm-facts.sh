@@ -82,36 +82,25 @@ want "Kunpeng 920 again" '{"cpu": {"codename": null, "microcode": null}}' --sysr
 grep_out "codename: not applicable on ARM" '"reason":[[:space:]]*"not applicable on ARM: a codename is x86'
 grep_out "microcode: not applicable on ARM" '"reason":[[:space:]]*"not applicable on ARM: the kernel reports no microcode'
 
-part 0x48 0xd02
-want "HiSilicon 0xd02: TaiShan v120 (Kunpeng 920B)" \
-	'{"cpu": {"vendor": "HiSilicon", "kinds": [{"core_type": "TaiShan v120"}]}}' --sysroot "$tmp/k" probe --only cpu
-part 0x6d 0xd49
-want "Microsoft 0xd49: Azure Cobalt 100" \
-	'{"cpu": {"vendor": "Microsoft", "kinds": [{"core_type": "Azure Cobalt 100"}]}}' --sysroot "$tmp/k" probe --only cpu
-part 0x43 0x0af
-want "Cavium 0x0af: ThunderX2" \
-	'{"cpu": {"vendor": "Cavium", "kinds": [{"core_type": "ThunderX2"}]}}' --sysroot "$tmp/k" probe --only cpu
-part 0x43 0x0b8
-want "Cavium 0x0b8: ThunderX3" \
-	'{"cpu": {"vendor": "Cavium", "kinds": [{"core_type": "ThunderX3"}]}}' --sysroot "$tmp/k" probe --only cpu
-part 0x70 0x662
-want "Phytium 0x662: FTC662" \
-	'{"cpu": {"vendor": "Phytium", "kinds": [{"core_type": "FTC662"}]}}' --sysroot "$tmp/k" probe --only cpu
+# named IMPLEMENTER PART VENDOR CORE-TYPE [NOTE]: the capture with that
+# MIDR names the vendor and the core type.
+named() {
+	part "$1" "$2"
+	want "$3 $2: $4${5:+ ($5)}" "{\"cpu\": {\"vendor\": \"$3\", \"kinds\": [{\"core_type\": \"$4\"}]}}" \
+		--sysroot "$tmp/k" probe --only cpu
+}
+named 0x48 0xd02 HiSilicon "TaiShan v120" "Kunpeng 920B"
+named 0x6d 0xd49 Microsoft "Azure Cobalt 100"
+named 0x43 0x0af Cavium ThunderX2
+named 0x43 0x0b8 Cavium ThunderX3
+named 0x70 0x662 Phytium FTC662
 # Server parts util-linux's lscpu-arm.c names (NVIDIA_CPU_PART_OLYMPUS in
 # cputype.h too): NVIDIA's Olympus, Fujitsu's MONAKA, HiSilicon's
 # 0xd03 and 0xd22 (Kunpeng 920 there).
-part 0x4e 0x010
-want "NVIDIA 0x010: Olympus" \
-	'{"cpu": {"vendor": "NVIDIA", "kinds": [{"core_type": "Olympus"}]}}' --sysroot "$tmp/k" probe --only cpu
-part 0x46 0x003
-want "Fujitsu 0x003: MONAKA" \
-	'{"cpu": {"vendor": "Fujitsu", "kinds": [{"core_type": "MONAKA"}]}}' --sysroot "$tmp/k" probe --only cpu
-part 0x48 0xd03
-want "HiSilicon 0xd03: Kunpeng-920" \
-	'{"cpu": {"vendor": "HiSilicon", "kinds": [{"core_type": "Kunpeng-920"}]}}' --sysroot "$tmp/k" probe --only cpu
-part 0x48 0xd22
-want "HiSilicon 0xd22: Kunpeng-920" \
-	'{"cpu": {"vendor": "HiSilicon", "kinds": [{"core_type": "Kunpeng-920"}]}}' --sysroot "$tmp/k" probe --only cpu
+named 0x4e 0x010 NVIDIA Olympus
+named 0x46 0x003 Fujitsu MONAKA
+named 0x48 0xd03 HiSilicon Kunpeng-920
+named 0x48 0xd22 HiSilicon Kunpeng-920
 
 # SVE: the hwcaps, and the vector length the kernel gives (32 bytes).
 fresh
