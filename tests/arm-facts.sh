@@ -179,16 +179,23 @@ want "an x86 cpuinfo under an aarch64 kernel: isa null" '{"host": {"arch": "aarc
 grep_out "... with a gap naming both" '"reason":[[:space:]]*"the kernel.s architecture is aarch64 but /proc/cpuinfo describes an x86 CPU'
 
 # cpu.isa in agent-cpu-inference: dotprod on ARM.
-isa_status() { # isa_status NAME WANT SYSROOT
+# isa_check NAME WANT SYSROOT status|fix: cpu.isa's finding in
+# agent-cpu-inference's check of SYSROOT, its status and expected value
+# ("pass any of: ...") or its fixes' texts (joined by " | "), is WANT.
+isa_check() {
 	n=$((n + 1))
 	"$NODEAUDIT" --sysroot "$3" check --profile agent-cpu-inference --format json >"$tmp/out.json" 2>"$tmp/err"
 	got=$(python3 -c 'import json, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
     if f["id"] == "cpu.isa":
-        print(f["status"], f["expected"])' "$tmp/out.json" 2>&1)
+        if sys.argv[2] == "status":
+            print(f["status"], f["expected"])
+        else:
+            print(" | ".join(x.get("text", "") for x in f.get("fix", [])))' "$tmp/out.json" "$4" 2>&1)
 	if [ "$got" = "$2" ]; then echo "ok $n - $1"
 	else echo "not ok $n - $1: got '$got', want '$2'"; fail=$((fail + 1)); fi
 }
+isa_status() { isa_check "$1" "$2" "$3" status; }
 fresh
 isa_status "Kunpeng (dotprod): cpu.isa passes" "pass any of: avx2, dotprod, sve" "$tmp/k"
 isa_status "ARMv7 (NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-armv7-global-block"
@@ -204,16 +211,7 @@ isa_status "Graviton (Cortex-A72, NEON alone): cpu.isa fails" "fail any of: avx2
 isa_status "ThunderX2 (NEON alone): cpu.isa fails" "fail any of: avx2, dotprod, sve" "$fix/cpu-arm-thunderx2"
 # The fix a failed cpu.isa prints names this architecture's member of the
 # profile's list (dotprod on ARM, not x86's avx2; avx2 on x86 as before).
-isa_fix() { # isa_fix NAME WANT SYSROOT
-	n=$((n + 1))
-	"$NODEAUDIT" --sysroot "$3" check --profile agent-cpu-inference --format json >"$tmp/out.json" 2>"$tmp/err"
-	got=$(python3 -c 'import json, sys
-for f in json.load(open(sys.argv[1]))["findings"]:
-    if f["id"] == "cpu.isa":
-        print(" | ".join(x.get("text", "") for x in f.get("fix", [])))' "$tmp/out.json" 2>&1)
-	if [ "$got" = "$2" ]; then echo "ok $n - $1"
-	else echo "not ok $n - $1: got '$got', want '$2'"; fail=$((fail + 1)); fi
-}
+isa_fix() { isa_check "$1" "$2" "$3" fix; }
 isa_fix "Graviton (aarch64): the fix asks for dotprod" \
 	"Use a CPU with dotprod (or run a build of the model runtime for this ISA)" "$fix/cpu-arm-graviton1"
 isa_fix "ARMv7 board (arm): the fix asks for dotprod" \
