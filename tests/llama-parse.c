@@ -1,6 +1,6 @@
 /* tests/llama-parse.c - llama.cpp's own argument parser as the judge of a
  * launch line: load libllama-common.so (the npm package
- * @node-llama-cpp/linux-x64 ships one), hand the words to
+ * @node-llama-cpp/linux-x64 and linux-arm64 ship one), hand the words to
  * common_params_parse() for the server (LLAMA_EXAMPLE_SERVER) and print what
  * it made of them, read back from its common_params.
  *
@@ -250,8 +250,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "llama-parse: %s\n", dlerror());
 		return 77;
 	}
+	/* The complete-object constructor and destructor (C1, D1), or the
+	 * base-object ones (C2, D2): for a class without virtual bases the
+	 * Itanium C++ ABI makes them the same function, and a build may
+	 * export only the second (the arm64 one of the npm package does). */
 	*(void **)&ctor = dlsym(h, "_ZN13common_paramsC1Ev");
+	if (!ctor)
+		*(void **)&ctor = dlsym(h, "_ZN13common_paramsC2Ev");
 	*(void **)&dtor = dlsym(h, "_ZN13common_paramsD1Ev");
+	if (!dtor)
+		*(void **)&dtor = dlsym(h, "_ZN13common_paramsD2Ev");
 	*(void **)&parse = dlsym(h, "_Z19common_params_parseiPPcR13common_params13llama_examplePFviS0_E");
 	if (!ctor || !dtor || !parse) {
 		fprintf(stderr, "llama-parse: %s lacks common_params_parse or common_params' constructor\n", path);

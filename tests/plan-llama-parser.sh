@@ -3,7 +3,8 @@
 # llama.cpp prints, judged by llama.cpp's own argument parser: the words of
 # each line (the numactl line after its "--", and the line without numactl)
 # go to common_params_parse() for the server, in the libllama-common.so of
-# the npm package @node-llama-cpp/linux-x64 (scripts/install-deps --test),
+# the npm package @node-llama-cpp/linux-x64 or linux-arm64, as the test
+# program's architecture is (scripts/install-deps --test),
 # through tests/llama-parse.  Each must be accepted, and what llama.cpp
 # read back from its common_params must be what the plan means, derived
 # here from the sysroot's files (tests/plan-workers.sh): -t the worker's
@@ -18,7 +19,16 @@
 set -u
 : "${NODEAUDIT:?}" "${top_srcdir:?}" "${JSUBSET:?}"
 PARSE=${LLAMA_PARSE:-${top_builddir:-.}/tests/llama-parse}
-LIB=${NODEAUDIT_LLAMA_LIB:-${NODEAUDIT_NPM_DIR:-/usr/local/lib/nodeaudit-test}/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64}
+# The package of llama-parse's own architecture: linux-arm64 for an aarch64
+# build (under scripts/test-arm64, PARSE runs PARSE.arm64 under qemu-user),
+# else linux-x64.
+elf=$PARSE
+[ -f "$PARSE.arm64" ] && head -c 2 "$PARSE" | grep -q '#!' && elf=$PARSE.arm64
+case $(LC_ALL=C od -An -tx1 -j18 -N2 "$elf" 2>/dev/null | tr -d ' \n') in
+b700) nlc=linux-arm64 ;;
+*) nlc=linux-x64 ;;
+esac
+LIB=${NODEAUDIT_LLAMA_LIB:-${NODEAUDIT_NPM_DIR:-/usr/local/lib/nodeaudit-test}/node_modules/@node-llama-cpp/$nlc/bins/$nlc}
 MKGGUF=${MKGGUF:-${top_builddir:-.}/tests/mkgguf}
 case $PARSE in /*) ;; *) PARSE=$PWD/$PARSE ;; esac
 case $MKGGUF in /*) ;; *) MKGGUF=$PWD/$MKGGUF ;; esac
