@@ -187,20 +187,22 @@ static const cJSON *first_for_host(const cJSON *list, const cJSON *root)
 static char *fill(const char *tpl, const struct pspec *s, const cJSON *root)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char ex[256] = "";
+	char *ex;   /* whole: a profile's expected value of any length (a sysctl's) */
 	const cJSON *e = s->expect;
 	if (cJSON_IsArray(e))
 		e = first_for_host(e, root);
 	if (cJSON_IsString(e))
-		snprintf(ex, sizeof(ex), "%s", e->valuestring);
+		ex = xstrdup(e->valuestring);
 	else if (cJSON_IsNumber(e))
-		snprintf(ex, sizeof(ex), "%.15g", e->valuedouble);
+		ex = xasprintf("%.15g", e->valuedouble);
 	else if (cJSON_IsBool(e))
-		snprintf(ex, sizeof(ex), "%s", cJSON_IsTrue(e) ? "true" : "false");
+		ex = xstrdup(cJSON_IsTrue(e) ? "true" : "false");
 	else if (s->has_min)
-		snprintf(ex, sizeof(ex), "%.15g", s->min);
+		ex = xasprintf("%.15g", s->min);
 	else if (s->has_max)
-		snprintf(ex, sizeof(ex), "%.15g", s->max);
+		ex = xasprintf("%.15g", s->max);
+	else
+		ex = xstrdup("");
 	while (*tpl) {
 		if (!strncmp(tpl, "{expected}", 10)) {
 			strbuf_addstr(&sb, ex);
@@ -211,6 +213,7 @@ static char *fill(const char *tpl, const struct pspec *s, const cJSON *root)
 		} else
 			strbuf_add(&sb, tpl++, 1);
 	}
+	free(ex);
 	return strbuf_detach(&sb);
 }
 
