@@ -181,22 +181,23 @@ PY
 fi
 
 ## A profile's expected value longer than 255 bytes (a sysctl such as
-## kernel.core_pattern can hold one): the fix sets it whole (its value was
-## cut at 255 bytes, and the fix's command set a value the profile never
-## asked for).
+## kernel.core_pattern can hold one): the finding shows it and the fix sets
+## it whole (the fix's value was cut at 255 bytes, so its command set a value
+## the profile never asked for; the finding's expected was cut at 600).
 if command -v python3 >/dev/null 2>&1; then
-	val=$(python3 -c 'print(" ".join(["1"] * 200))')
+	val=$(python3 -c 'print(" ".join(["1"] * 350))')
 	printf '{"name": "longvalue", "checks": {"kernel.sysctl": {"vm.swappiness": {"expect": "%s", "severity": "warn"}}}}\n' "$val" >"$tmp/longvalue.json"
-	run 1 "check with a 399-byte expected sysctl value" "$NODEAUDIT" --sysroot "$fx/kernel-tuned-server" check --profile "$tmp/longvalue.json" --format json
+	run 1 "check with a 699-byte expected sysctl value" "$NODEAUDIT" --sysroot "$fx/kernel-tuned-server" check --profile "$tmp/longvalue.json" --format json
 	if python3 - "$tmp/out" "$val" <<'PY'
 import json, sys
 d, val = json.load(open(sys.argv[1])), sys.argv[2]
 f = [x for x in d["findings"] if x.get("key") == "vm.swappiness"]
 fx = f[0].get("fix", []) if len(f) == 1 else []
-sys.exit(not (fx and f[0]["status"] == "warn" and all(x.get("value") == val for x in fx if "value" in x) and
+sys.exit(not (fx and f[0]["status"] == "warn" and f[0]["expected"] == val and
+              all(x.get("value") == val for x in fx if "value" in x) and
               any(x.get("command", "").endswith("'" + val + "'") for x in fx)))
 PY
-	then ok "its fix's value and command carry the whole value"
+	then ok "its expected, its fix's value and its command carry the whole value"
 	else nok "a long expected value is cut in the fix"; fi
 fi
 

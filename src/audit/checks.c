@@ -258,7 +258,6 @@ static void finding_observe(const struct pspec *s, const cJSON *root, struct obs
 static void add_head(cJSON *f, const struct pspec *s, struct obs *o, enum status st)
 {
 	const struct check *c = s->check;
-	char buf[600];
 
 	cJSON_AddStringToObject(f, "id", c->id);
 	if (s->key)
@@ -276,7 +275,11 @@ static void add_head(cJSON *f, const struct pspec *s, struct obs *o, enum status
 		o->value = NULL;
 	} else
 		cJSON_AddNullToObject(f, "observed");
-	cJSON_AddStringToObject(f, "expected", pspec_expected(s, buf, sizeof(buf)));
+	{
+		char *ex = pspec_expected(s);
+		cJSON_AddStringToObject(f, "expected", ex);
+		free(ex);
+	}
 	if (strcmp(s->when, "always"))
 		cJSON_AddStringToObject(f, "when", s->when);
 	if (o->detail[0])

@@ -740,7 +740,7 @@ static void add_value(struct strbuf *sb, const cJSON *v)
 		strbuf_addstr(sb, "null");
 }
 
-const char *pspec_expected(const struct pspec *s, char *buf, size_t n)
+char *pspec_expected(const struct pspec *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 	if (s->expect) {
@@ -761,9 +761,7 @@ const char *pspec_expected(const struct pspec *s, char *buf, size_t n)
 		strbuf_addf(&sb, "%s>= %.15g", sb.len ? " and " : "", s->min);
 	if (s->has_max)
 		strbuf_addf(&sb, "%s<= %.15g", sb.len ? " and " : "", s->max);
-	snprintf(buf, n, "%s", sb.buf ? sb.buf : "");
-	strbuf_release(&sb);
-	return buf;
+	return sb.buf ? strbuf_detach(&sb) : xstrdup("");
 }
 
 cJSON *profile_json(const struct profile *p)

@@ -67,8 +67,9 @@ void profile_release(struct profile *p);
  * name and the array. */
 void profile_list_names(char ***names, size_t *n);
 
-/* "off", "one of: madvise, always", ">= 1", ">= 2 and <= 10" into buf. */
-const char *pspec_expected(const struct pspec *s, char *buf, size_t n);
+/* "off", "one of: madvise, always", ">= 1", ">= 2 and <= 10", whole
+ * (a profile's value may be long); free it. */
+char *pspec_expected(const struct pspec *s);
 /* The profile as JSON (for `profiles show --format json`). */
 cJSON *profile_json(const struct profile *p);
 

@@ -95,9 +95,13 @@ static void explain_one(FILE *fp, const struct check *c)
 				used = 1;
 				continue;
 			}
-			tl_line(fp, 27, "  %-24s %s%s%s%s (%s)", p.name, s->key ? s->key : "", s->key ? " " : "",
-				pspec_expected(s, buf, sizeof(buf)),
-				strcmp(s->when, "always") ? ", when pinned" : "", severity_name(s->severity));
+			{
+				char *ex = pspec_expected(s);
+				tl_line(fp, 27, "  %-24s %s%s%s%s (%s)", p.name, s->key ? s->key : "",
+					s->key ? " " : "", ex, strcmp(s->when, "always") ? ", when pinned" : "",
+					severity_name(s->severity));
+				free(ex);
+			}
 			if (s->note)
 				wrap(fp, "      ", s->note);
 			used = 1;

@@ -140,9 +140,10 @@ void profiles_render_text(FILE *fp, const struct doc *d)
 		else
 		{
 			char u[360];   /* its figures with their unit: ">= 8.0 GiB (8589934592 bytes)" */
-			snprintf(exp, sizeof(exp), "%s%s",
-				 report_spec_text(pspec_expected(s, buf, sizeof(buf)), s->check->unit, u, sizeof(u)),
+			char *ex = pspec_expected(s);
+			snprintf(exp, sizeof(exp), "%s%s", report_spec_text(ex, s->check->unit, u, sizeof(u)),
 				 strcmp(s->when, "always") ? " (when pinned)" : "");
+			free(ex);
 		}
 		tl_table_row(t, id, severity_name(s->severity), s->from, exp);
 	}
