@@ -156,24 +156,11 @@ static void add_evidence(cJSON *arr, const struct obs *o, const cJSON *evidence)
 	}
 }
 
-/* The host's architecture family, "x86" or "ARM" (host.arch), else NULL. */
-static const char *host_family(const cJSON *root)
-{
-	const char *a = cJSON_GetStringValue(facts_get(root, "host.arch"));
-	if (!a)
-		return NULL;
-	if (!strcmp(a, "x86_64") || (strlen(a) == 4 && a[0] == 'i' && !strcmp(a + 2, "86")))
-		return "x86";
-	if (!strncmp(a, "aarch64", 7) || !strncmp(a, "arm", 3))
-		return "ARM";
-	return NULL;
-}
-
 /* A list's first member this host could have: cpu.isa's list names x86's
  * and ARM's words (avx2, dotprod, sve), and a fix names this host's. */
 static const cJSON *first_for_host(const cJSON *list, const cJSON *root)
 {
-	const char *fam = host_family(root), *w;
+	const char *fam = arch_family(cJSON_GetStringValue(facts_get(root, "host.arch"))), *w;
 	const cJSON *e;
 	cJSON_ArrayForEach(e, list) {
 		w = cJSON_GetStringValue(e);

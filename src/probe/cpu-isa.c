@@ -25,6 +25,17 @@ static const struct { const char *flag, *name; } isa_x86[] = {
 	{ "bf16", "bf16" }, { "svebf16", "sve_bf16" }, { "sme", "sme" },
 };
 
+const char *arch_family(const char *arch)
+{
+	if (!arch)
+		return NULL;
+	if (!strcmp(arch, "x86_64") || !strcmp(arch, "i686") || !strcmp(arch, "i386"))
+		return "x86";
+	if (!strncmp(arch, "aarch64", 7) || !strncmp(arch, "arm", 3))
+		return "ARM";
+	return NULL;
+}
+
 const char *cpu_isa_arch(const char *word)
 {
 	size_t i;

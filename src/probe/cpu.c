@@ -38,8 +38,9 @@ static void set_arch(struct cpu_state *st, const struct cpuinfo *ci)
 {
 	const char *arch = cJSON_GetStringValue(facts_get(st->f->root, "host.arch"));
 	if (arch) {
-		st->x86 = !strcmp(arch, "x86_64") || !strcmp(arch, "i686") || !strcmp(arch, "i386");
-		st->arm = !strncmp(arch, "aarch64", 7) || !strncmp(arch, "arm", 3);
+		const char *fam = arch_family(arch);
+		st->x86 = fam && !strcmp(fam, "x86");
+		st->arm = fam && !strcmp(fam, "ARM");
 	} else if (ci->read_ok) {
 		st->x86 = ci_str(ci, &ci->p[0], offsetof(struct ci_proc, vendor)) != NULL;
 		st->arm = ci->p[0].implementer >= 0 || ci->g.implementer >= 0;

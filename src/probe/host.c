@@ -294,7 +294,7 @@ static void probe_virt(struct probe_ctx *ctx, const char *arch, const char *ci)
 	int flag = -1, dmi_ok = 0;
 	size_t i;
 
-	if (arch && (!strcmp(arch, "x86_64") || !strcmp(arch, "i686") || !strcmp(arch, "i386")))
+	if (arch_family(arch) && !strcmp(arch_family(arch), "x86"))
 		flag = cpu_flag(ci);
 	pc_init(&pc, sr, f);
 	pc_setobj(&pc, h, "host");

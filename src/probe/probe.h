@@ -42,6 +42,9 @@ extern const size_t nprobers;
 /* "x86" or "ARM": the architecture a word of cpu.isa belongs to
  * (probe/cpu-isa.c's names: avx2, dotprod, sve...); NULL for another word. */
 const char *cpu_isa_arch(const char *word);
+/* The family of a kernel architecture name (host.arch, uname -m): "x86"
+ * for x86_64, i686 and i386, "ARM" for aarch64 and arm*, else NULL. */
+const char *arch_family(const char *arch);
 
 /* Open the sysroot, run every probe (or only those named in `only`, a comma
  * list; NULL = all).  Returns 0, or -1 after printing one line. */
