@@ -94,7 +94,7 @@ elif [ -f "$top_srcdir/.tarball-version" ]; then
 else
 	echo "ok $((n + 1)) - --version's commit # SKIP neither git nor a release tarball"; n=$((n + 1))
 fi
-if grep -Eq '^linked: cJSON [0-9.]+, hwloc API [0-9.]+, libnuma, libpci, libm$' "$tmp/out"; then
+if grep -Eq '^linked: cJSON [0-9.]+, hwloc API [0-9.]+, libnuma, libpci, libsmartcols [0-9][0-9.a-z-]*, libm$' "$tmp/out"; then
 	ok "--version names the libraries it links"
 else nok "--version does not name the libraries it links"; sed 's/^/# /' "$tmp/out"; fi
 if grep -Eq '^  libcpuid\.so\.[0-9]+ +(found|not installed|broken) ' "$tmp/out"; then ok "--version says whether libcpuid is found"

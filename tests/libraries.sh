@@ -1,6 +1,6 @@
 #!/bin/sh
 # libraries.sh - what nodeaudit links and what it loads by name.  Every
-# build links libhwloc, libnuma, libpci, cJSON and libm (their NEEDED
+# build links libhwloc, libnuma, libpci, cJSON, libsmartcols and libm (their NEEDED
 # entries); libcpuid, which a platform may lack, and libarchive, which
 # only an archive sysroot needs, are loaded by name: their sonames
 # (config.h's CPUID_SONAME, ARCHIVE_SONAME) are in the binary's
@@ -54,7 +54,7 @@ for o in range(dyn[4], dyn[4] + dyn[5], 16):
     tag, val = struct.unpack_from("<qQ", d, o)
     if tag == 1:
         needed.append(d[dynstr[4] + val:d.index(b"\0", dynstr[4] + val)].decode())
-want = ["libhwloc.so.", "libnuma.so.", "libpci.so.", "libcjson.so.", "libm.so."]
+want = ["libhwloc.so.", "libnuma.so.", "libpci.so.", "libcjson.so.", "libsmartcols.so.", "libm.so."]
 missing = [w for w in want if not any(n.startswith(w) for n in needed)]
 if missing:
     sys.exit("NEEDED %s lacks %s" % (needed, missing))
@@ -85,7 +85,7 @@ for note in notes:
         sys.exit("a note without a feature or with priority %r" % note.get("priority"))
 print("NEEDED:", " ".join(needed), "| dlopen:", " ".join(sonames) or "none")
 PY
-res "linked: libhwloc, libnuma, libpci, cJSON, libm; .note.dlopen: ${soname:+$soname, }$arsoname (config.h)" $?
+res "linked: libhwloc, libnuma, libpci, cJSON, libsmartcols, libm; .note.dlopen: ${soname:+$soname, }$arsoname (config.h)" $?
 sed 's/^/# /' "$tmp/err"
 
 LD_DEBUG=libs "$NODEAUDIT" --help >/dev/null 2>"$tmp/err"

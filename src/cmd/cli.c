@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <hwloc.h>
+#include <libsmartcols.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,13 +58,16 @@ static void print_lazylib(const char *soname, const char *use)
 static void print_version(void)
 {
 	unsigned hv = hwloc_get_api_version();
+	const char *scols = NULL;
 	printf("nodeaudit %s", PACKAGE_VERSION);
 	if (*NODEAUDIT_DESCRIBE)
 		printf(" (%s)", NODEAUDIT_DESCRIBE);
 	else
 		printf(" (commit unknown: built outside git, not from a release tarball)");
-	printf("\nlinked: cJSON %d.%d.%d, hwloc API %u.%u.%u, libnuma, libpci, libm\n", CJSON_VERSION_MAJOR,
-	       CJSON_VERSION_MINOR, CJSON_VERSION_PATCH, hv >> 16, hv >> 8 & 0xff, hv & 0xff);
+	scols_get_library_version(&scols);
+	printf("\nlinked: cJSON %d.%d.%d, hwloc API %u.%u.%u, libnuma, libpci, libsmartcols %s, libm\n",
+	       CJSON_VERSION_MAJOR, CJSON_VERSION_MINOR, CJSON_VERSION_PATCH, hv >> 16, hv >> 8 & 0xff, hv & 0xff,
+	       scols ? scols : "?");
 	printf("loaded by name when a command needs it, on this machine:\n");
 #ifdef HAVE_LIBCPUID
 	print_lazylib(CPUID_SONAME, "CPUID: codenames, a --cpuid-dump");

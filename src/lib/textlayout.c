@@ -3,6 +3,8 @@
 #include "lib/textlayout.h"
 #include "lib/util.h"
 
+#include <errno.h>
+#include <libsmartcols.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,14 +72,19 @@ static size_t escape_len(const char *s)
 /* The columns a terminal gives code point c: libc's wcwidth() under
  * C.UTF-8's tables whatever the locale (2 for CJK, 0 for a combining
  * mark); 1 where the locale is missing or c is not printable. */
-static size_t cp_width(wchar_t c)
+static locale_t utf8_locale(void)
 {
 	static locale_t utf8;
 	static int tried;
-	locale_t old;
-	int w;
 	if (!tried++)
 		utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	return utf8;
+}
+
+static size_t cp_width(wchar_t c)
+{
+	locale_t utf8 = utf8_locale(), old;
+	int w;
 	if (!utf8)
 		return 1;
 	old = uselocale(utf8);
@@ -363,86 +370,112 @@ static size_t longest_word(const char *s)
 	return best;
 }
 
-/* The cell wrapped at width: its lines, NUL-separated, and their count. */
-static size_t cell_lines(const char *s, size_t width, struct strbuf *sb)
+/*
+ * libsmartcols's wrap callbacks.  A cell reaches it already wrapped (our
+ * word wrapper, at the width the table gave its column), its lines
+ * separated by newlines, which scols_wrapnl_nextchunk() splits.  The chunk
+ * size libsmartcols measures a column by is that width: each column is
+ * exactly as wide as tl_table_print() decided.
+ */
+static size_t column_width(const struct libscols_column *cl, const char *data, void *w)
 {
-	size_t n = 1, i;
-	strbuf_release(sb);
-	wrap_into(sb, 0, 0, width ? width : 1, s);
-	if (!sb->len)
-		strbuf_addstr(sb, "");
-	for (i = 0; i < sb->len; i++)
-		if (sb->buf[i] == '\n') {
-			sb->buf[i] = '\0';
-			n++;
-		}
-	return n;
+	(void)cl;
+	(void)data;
+	return *(const size_t *)w;
 }
 
-/* The j-th of the NUL-separated lines in sb (n of them), or "". */
-static const char *nth_line(const struct strbuf *sb, size_t n, size_t j)
+/* The cell wrapped at width, its lines separated by newlines. */
+static char *cell_lines(const char *s, size_t width)
 {
-	const char *p = sb->buf;
-	if (j >= n)
-		return "";
-	while (j--)
-		p += strlen(p) + 1;
-	return p;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	wrap_into(&sb, 0, 0, width ? width : 1, s);
+	for (i = 0; i < sb.len; i++)
+		if (sb.buf[i] == TL_GLUE[0])
+			sb.buf[i] = ' ';
+	return sb.buf ? sb.buf : xstrdup("");
 }
 
-static void print_row(FILE *fp, const struct tl_table *t, const size_t *w, const char *const *cells)
+/* What libsmartcols wrote, onto fp: each line after the table's indent,
+ * without the padding it gives the empty cells of a row's later lines. */
+static void put_lines(FILE *fp, size_t indent, const char *s, size_t len)
 {
-	struct strbuf *lines = xcalloc(t->ncols, sizeof(*lines)), out = STRBUF_INIT;
-	size_t *nl = xcalloc(t->ncols, sizeof(*nl)), i, j, k, most = 1;
-	for (i = 0; i < t->ncols; i++) {
-		nl[i] = cell_lines(cells[i] ? cells[i] : "", w[i], &lines[i]);
-		if (nl[i] > most)
-			most = nl[i];
-	}
-	for (j = 0; j < most; j++) {
-		strbuf_release(&out);
-		for (k = 0; k < t->indent; k++)
-			strbuf_addstr(&out, " ");
-		for (i = 0; i < t->ncols; i++) {
-			const char *s = nth_line(&lines[i], nl[i], j);
-			size_t sw = tl_strwidth(s), pad = sw < w[i] ? w[i] - sw : 0;
-			if (i)
-				strbuf_addstr(&out, " ");
-			if (t->cols[i].flags & TL_RIGHT)
-				for (k = 0; k < pad; k++)
-					strbuf_addstr(&out, " ");
-			strbuf_addstr(&out, s);
-			if (!(t->cols[i].flags & TL_RIGHT) && i + 1 < t->ncols)
-				for (k = 0; k < pad; k++)
-					strbuf_addstr(&out, " ");
-		}
-		while (out.len && out.buf[out.len - 1] == ' ')
-			out.buf[--out.len] = '\0';
-		emit(fp, &out);
+	const char *end = s + len;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
+		while (e > s && e[-1] == ' ')
+			e--;
+		if (e > s)
+			fprintf(fp, "%*s%.*s", (int)indent, "", (int)(e - s), s);
 		fputc('\n', fp);
+		s = nl ? nl + 1 : end;
 	}
-	for (i = 0; i < t->ncols; i++)
-		strbuf_release(&lines[i]);
-	strbuf_release(&out);
-	free(lines);
-	free(nl);
+}
+
+static void no_memory(int rc)
+{
+	if (rc)
+		die("out of memory laying out a table");
+}
+
+/* The rows laid out by libsmartcols at the widths w, onto fp. */
+static void print_scols(FILE *fp, const struct tl_table *t, size_t *w, int headers)
+{
+	struct libscols_table *tb = scols_new_table();
+	char *text = NULL;
+	size_t len = 0, i, r;
+	FILE *mem = open_memstream(&text, &len);
+	locale_t old = (locale_t)0;
+	if (!tb || !mem)
+		no_memory(1);
+	no_memory(scols_table_set_stream(tb, mem));
+	scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
+	no_memory(scols_table_set_column_separator(tb, " "));
+	scols_table_enable_noheadings(tb, !headers);
+	for (i = 0; i < t->ncols; i++) {
+		struct libscols_column *cl = scols_table_new_column(tb, t->cols[i].header ? t->cols[i].header : "",
+								    (double)(w[i] ? w[i] : 1),
+								    SCOLS_FL_WRAP | (t->cols[i].flags & TL_RIGHT ? SCOLS_FL_RIGHT : 0));
+		if (!cl)
+			no_memory(1);
+		no_memory(scols_column_set_wrapfunc(cl, column_width, scols_wrapnl_nextchunk, &w[i]));
+		no_memory(scols_column_set_safechars(cl, "\n"));
+	}
+	for (r = 0; r < t->nrows; r++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+		if (!ln)
+			no_memory(1);
+		for (i = 0; i < t->ncols; i++)
+			no_memory(scols_line_refer_data(ln, i, cell_lines(t->cells[r * t->ncols + i], w[i])));
+	}
+	/* Widths and the escaping of what a terminal cannot show by C.UTF-8's
+	 * tables, as tl_strwidth() measures, whatever the locale. */
+	if (utf8_locale())
+		old = uselocale(utf8_locale());
+	if (scols_print_table(tb))
+		die("cannot lay out a table: %s", strerror(errno));
+	if (old)
+		uselocale(old);
+	scols_unref_table(tb);
+	if (fclose(mem))
+		no_memory(1);
+	put_lines(fp, t->indent, text, len);
+	free(text);
 }
 
 void tl_table_print(FILE *fp, struct tl_table *t)
 {
-	size_t *w, *floor_w, *nat_w, i, r, total, avail, last;
-	const char **hdr;
+	size_t *w, *floor_w, *nat_w, *head_w, i, r, total, avail, last;
 	int headers = 0, pass;
 	if (!t->ncols)
 		goto out;
 	w = xcalloc(t->ncols, sizeof(*w));
 	floor_w = xcalloc(t->ncols, sizeof(*floor_w));
 	nat_w = xcalloc(t->ncols, sizeof(*nat_w));
-	hdr = xcalloc(t->ncols, sizeof(*hdr));
+	head_w = xcalloc(t->ncols, sizeof(*head_w));
 	last = t->ncols - 1;
 	for (i = 0; i < t->ncols; i++) {
-		size_t nat = tl_strwidth(t->cols[i].header), lw = longest_word(t->cols[i].header ? t->cols[i].header : "");
-		hdr[i] = t->cols[i].header ? t->cols[i].header : "";
+		size_t hw = tl_strwidth(t->cols[i].header), nat = hw, lw = hw;
 		headers |= t->cols[i].header != NULL;
 		for (r = 0; r < t->nrows; r++) {
 			const char *c = t->cells[r * t->ncols + i];
@@ -460,6 +493,7 @@ void tl_table_print(FILE *fp, struct tl_table *t)
 			w[i] = nat > t->cols[i].width ? nat : t->cols[i].width;
 		floor_w[i] = lw ? lw : 1;
 		nat_w[i] = nat ? nat : 1;
+		head_w[i] = hw > 4 ? hw : 4;
 	}
 	total = t->indent + last;
 	for (i = 0; i < t->ncols; i++)
@@ -467,12 +501,13 @@ void tl_table_print(FILE *fp, struct tl_table *t)
 	avail = (size_t)tl_width();
 	/* Too wide: first give up padding (every column down to its widest
 	 * cell), then shrink the widest wrapping column, down to its longest
-	 * word, then (pass 2) cutting words, down to 4 columns. */
+	 * word, then (pass 2) cutting words, down to 4 columns or its header,
+	 * which libsmartcols prints whole. */
 	for (pass = 0; pass < 3 && total > avail; pass++) {
 		while (total > avail) {
 			size_t best = t->ncols;
 			for (i = 0; i < t->ncols; i++) {
-				size_t fl = pass == 0 ? nat_w[i] : pass == 1 ? floor_w[i] : 4;
+				size_t fl = pass == 0 ? nat_w[i] : pass == 1 ? floor_w[i] : head_w[i];
 				if ((pass == 0 || i == last || (t->cols[i].flags & TL_WRAP)) && w[i] > fl &&
 				    (best == t->ncols || w[i] > w[best]))
 					best = i;
@@ -483,14 +518,12 @@ void tl_table_print(FILE *fp, struct tl_table *t)
 			total--;
 		}
 	}
-	if (headers)
-		print_row(fp, t, w, hdr);
-	for (r = 0; r < t->nrows; r++)
-		print_row(fp, t, w, (const char *const *)&t->cells[r * t->ncols]);
+	if (t->nrows)
+		print_scols(fp, t, w, headers);
 	free(w);
 	free(floor_w);
 	free(nat_w);
-	free(hdr);
+	free(head_w);
 out:
 	for (r = 0; r < t->nrows * t->ncols; r++)
 		free(t->cells[r]);

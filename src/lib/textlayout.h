@@ -68,7 +68,10 @@ void tl_end(FILE *fp, struct tl_buf *b, size_t indent);
  * cell, but a TL_WRAP column's cells wrap at its width instead; when the
  * table is wider than the output, the TL_WRAP columns and the last one
  * shrink (the widest first) and their cells wrap, down to their longest
- * word, then further, cutting words.  The last column is never padded.
+ * word, then further, cutting words (never a header: it is printed whole).
+ * The last column is never padded; a table of no rows prints nothing.
+ * The widths and the word wrapping are decided here, and libsmartcols
+ * lays the table out (padding, alignment, the lines of a wrapped cell).
  *
  *   struct tl_table *t = tl_table_new(2);
  *   tl_table_column(t, "BDF", 13, 0);
