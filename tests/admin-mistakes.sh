@@ -199,6 +199,29 @@ sys.exit(not (fx and f[0]["status"] == "warn" and f[0]["expected"] == val and
 PY
 	then ok "its expected, its fix's value and its command carry the whole value"
 	else nok "a long expected value is cut in the fix"; fi
+	# The people's and CI's formats carry it whole too (the text report cut
+	# it at 599 bytes, TAP and JUnit at 599, 'profiles show' at 359).  Text
+	# wraps: its lines are joined again at the spaces the wrapping took.
+	for fmt in text tap junit; do
+		COLUMNS=80 "$NODEAUDIT" --sysroot "$fx/kernel-tuned-server" check --profile "$tmp/longvalue.json" --format "$fmt" >"$tmp/out" 2>"$tmp/err"
+		if tr '\n' ' ' <"$tmp/out" | tr -s ' ' | grep -qF "expected $val"; then ok "check --format $fmt: the expected value whole"
+		else nok "check --format $fmt: the 699-byte expected value is cut"; fi
+	done
+	COLUMNS=80 "$NODEAUDIT" profiles show "$tmp/longvalue.json" >"$tmp/out" 2>"$tmp/err"
+	if tr '\n' ' ' <"$tmp/out" | tr -s ' ' | grep -qF "longvalue $val"; then ok "profiles show: the expected value whole"
+	else nok "profiles show: the 699-byte expected value is cut"; fi
+	# A 624-byte sysctl name in 'profiles show' and the text report: the
+	# name whole (wrapped at no space, so lines are joined with none).
+	COLUMNS=1000 "$NODEAUDIT" profiles show "$tmp/longkey.json" >"$tmp/out" 2>"$tmp/err"
+	# Its CHECK column (44 wide, from the table's indent of 2) wraps the
+	# name: the column's pieces joined make the check and the name.
+	if python3 -c 'import sys; l = open(sys.argv[1]).read().split("\n"); h = [i for i, x in enumerate(l) if x.startswith("  CHECK ")][0]
+sys.exit("kernel.sysctl" + sys.argv[2] != "".join(x[2:46].rstrip() for x in l[h + 1:]))' "$tmp/out" "$key"
+	then ok "profiles show: a 624-byte sysctl name whole"
+	else nok "profiles show: the 624-byte sysctl name is cut"; fi
+	COLUMNS=1000 "$NODEAUDIT" --sysroot "$fx/numa-2node" check --profile "$tmp/longkey.json" >"$tmp/out" 2>"$tmp/err"
+	if grep -qF "kernel.sysctl $key" "$tmp/out"; then ok "check --format text: a 624-byte sysctl name whole"
+	else nok "check --format text: the 624-byte sysctl name is cut"; fi
 fi
 
 echo "1..$n"

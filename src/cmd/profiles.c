@@ -91,15 +91,15 @@ void profiles_render_text(FILE *fp, const struct doc *d)
 	const struct profile *p = d->data;
 	struct tl_table *t;
 	size_t i;
-	char buf[300], id[200];
 	if (list) {
 		t = tl_table_new(0);
 		tl_table_column(t, NULL, 24, 0);
 		tl_table_column(t, NULL, 0, 0);
 		cJSON_ArrayForEach(it, list) {
-			snprintf(buf, sizeof(buf), "%s%s", fj_get_str(it, "description"),
-				 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "default")) ? " (default)" : "");
-			tl_table_row(t, fj_get_str(it, "name"), buf);
+			char *desc = xasprintf("%s%s", fj_get_str(it, "description"),
+					       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "default")) ? " (default)" : "");
+			tl_table_row(t, fj_get_str(it, "name"), desc);
+			free(desc);
 		}
 		tl_table_print(fp, t);
 		return;
@@ -123,29 +123,31 @@ void profiles_render_text(FILE *fp, const struct doc *d)
 		strbuf_release(&sb);
 	}
 	fputc('\n', fp);
+	if (!p->nspecs) {
+		fprintf(fp, "  no checks\n");
+		return;
+	}
 	t = tl_table_new(2);
 	tl_table_column(t, "CHECK", 44, TL_WRAP);
 	tl_table_column(t, "SEVERITY", 9, 0);
 	tl_table_column(t, "FROM", 22, TL_WRAP);
 	tl_table_column(t, "EXPECTED", 0, 0);
 	for (i = 0; i < p->nspecs; i++) {
-		char exp[360];
 		const struct pspec *s = &p->specs[i];
-		if (s->key)
-			snprintf(id, sizeof(id), "%s %s", s->check->id, s->key);
-		else
-			snprintf(id, sizeof(id), "%s", s->check->id);
+		char *id = s->key ? xasprintf("%s %s", s->check->id, s->key) : xstrdup(s->check->id), *exp;
 		if (s->skip)
-			snprintf(exp, sizeof(exp), "skipped: %s", s->skip);
+			exp = xasprintf("skipped: %s", s->skip);
 		else
 		{
-			char u[360];   /* its figures with their unit: ">= 8.0 GiB (8589934592 bytes)" */
-			char *ex = pspec_expected(s);
-			snprintf(exp, sizeof(exp), "%s%s", report_spec_text(ex, s->check->unit, u, sizeof(u)),
-				 strcmp(s->when, "always") ? " (when pinned)" : "");
+			char *ex = pspec_expected(s), *u = report_spec_text(ex, s->check->unit);
+			/* its figures with their unit: ">= 8.0 GiB (8589934592 bytes)" */
+			exp = xasprintf("%s%s", u, strcmp(s->when, "always") ? " (when pinned)" : "");
+			free(u);
 			free(ex);
 		}
 		tl_table_row(t, id, severity_name(s->severity), s->from, exp);
+		free(id);
+		free(exp);
 	}
 	tl_table_print(fp, t);
 }

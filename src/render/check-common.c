@@ -35,22 +35,21 @@ const char *report_value_text(double v, const char *unit, char *buf, size_t n)
 }
 
 /* The expected value of a finding ("<= 0", ">= 4294967296") with each
- * figure in it given its unit as report_value_text() does. */
-const char *report_expected_text(const cJSON *f, char *buf, size_t n)
+ * figure in it given its unit as report_value_text() does; whole (a
+ * sysctl's value can be a page long).  Free it. */
+char *report_expected_text(const cJSON *f)
 {
 	const struct check *c = check_find(fj_get_str(f, "id") ? fj_get_str(f, "id") : "");
 	const char *e = fj_get_str(f, "expected");
-	return report_spec_text(e ? e : "", c ? c->unit : NULL, buf, n);
+	return report_spec_text(e ? e : "", c ? c->unit : NULL);
 }
 
-/* A comparison ("<= 0", ">= 8589934592") with its figures in units. */
-const char *report_spec_text(const char *e, const char *unit, char *buf, size_t n)
+/* A comparison ("<= 0", ">= 8589934592") with its figures in units.  Free it. */
+char *report_spec_text(const char *e, const char *unit)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (!unit || !strcmp(unit, "ratio")) {
-		snprintf(buf, n, "%s", e);
-		return buf;
-	}
+	if (!unit || !strcmp(unit, "ratio"))
+		return xstrdup(e);
 	while (*e) {
 		size_t w = strcspn(e, " ,");
 		char *end = NULL, *tok = xstrndup(e, w), v[64];
@@ -66,35 +65,39 @@ const char *report_spec_text(const char *e, const char *unit, char *buf, size_t 
 			e++;
 		}
 	}
-	snprintf(buf, n, "%s", sb.buf ? sb.buf : "");
-	strbuf_release(&sb);
-	return buf;
+	return sb.buf ? sb.buf : xstrdup("");
 }
 
-/* The observed value for people: figures with their unit (report_value_text()). */
-const char *report_observed_text(const cJSON *f, char *buf, size_t n)
+/* The observed value for people: figures with their unit
+ * (report_value_text()); a list of over 60 bytes shortened, with " ...".
+ * Free it. */
+char *report_observed_text(const cJSON *f)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "observed");
 	const struct check *c = check_find(fj_get_str(f, "id") ? fj_get_str(f, "id") : "");
+	char buf[64];
 	if (cJSON_IsString(v))
-		snprintf(buf, n, "%s", *v->valuestring ? v->valuestring : "''");
-	else if (cJSON_IsBool(v))
-		snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
-	else if (cJSON_IsNumber(v))
-		report_value_text(v->valuedouble, c ? c->unit : NULL, buf, n);
-	else if (cJSON_IsArray(v)) {
+		return xstrdup(*v->valuestring ? v->valuestring : "''");
+	if (cJSON_IsBool(v))
+		return xstrdup(cJSON_IsTrue(v) ? "true" : "false");
+	if (cJSON_IsNumber(v))
+		return xstrdup(report_value_text(v->valuedouble, c ? c->unit : NULL, buf, sizeof(buf)));
+	if (cJSON_IsArray(v)) {
 		struct strbuf sb = STRBUF_INIT;
 		const cJSON *x;
 		cJSON_ArrayForEach(x, v)
 			if (cJSON_IsString(x))
 				strbuf_addf(&sb, "%s%s", sb.len ? " " : "", x->valuestring);
-		snprintf(buf, n, "%s", sb.len ? sb.buf : "none");
-		if (strlen(buf) > 60)
-			strcpy(buf + 56, " ...");
-		strbuf_release(&sb);
-	} else
-		snprintf(buf, n, "unknown");
-	return buf;
+		if (!sb.len)
+			return xstrdup("none");
+		if (sb.len > 60) {
+			snprintf(buf, sizeof(buf), "%.56s ...", sb.buf);
+			strbuf_release(&sb);
+			return xstrdup(buf);
+		}
+		return sb.buf;
+	}
+	return xstrdup("unknown");
 }
 
 int report_status_of(const cJSON *f)

@@ -7,11 +7,23 @@
 #include "lib/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void xml_escape(FILE *fp, const char *s)
 {
 	markup_escape(fp, s, "&apos;", "?", 0);
+}
+
+/* "OBSERVED, expected EXPECTED", each whole, escaped. */
+static void observed_expected(FILE *fp, const cJSON *f)
+{
+	char *o = report_observed_text(f), *e = report_expected_text(f);
+	xml_escape(fp, o);
+	fprintf(fp, ", expected ");
+	xml_escape(fp, e);
+	free(o);
+	free(e);
 }
 
 void report_render_junit(FILE *fp, const struct doc *d)
@@ -76,11 +88,9 @@ void report_render_junit(FILE *fp, const struct doc *d)
 		fprintf(fp, "\" time=\"0\">\n");
 		if (st == ST_FAIL || (st == ST_WARN && warn_fails)) {
 			fprintf(fp, "      <failure type=\"%s\" message=\"", status_name(st));
-			snprintf(buf, sizeof(buf), "%s: observed ", fj_get_str(f, "title"));
-			xml_escape(fp, buf);
-			xml_escape(fp, report_observed_text(f, buf, sizeof(buf)));
-			fprintf(fp, ", expected ");
-			xml_escape(fp, report_expected_text(f, buf, sizeof(buf)));
+			xml_escape(fp, fj_get_str(f, "title"));
+			fprintf(fp, ": observed ");
+			observed_expected(fp, f);
 			fprintf(fp, "\">");
 			if (fj_get_str(f, "detail")) {
 				xml_escape(fp, fj_get_str(f, "detail"));
@@ -104,9 +114,7 @@ void report_render_junit(FILE *fp, const struct doc *d)
 			fprintf(fp, "\"/>\n");
 		} else if (st != ST_PASS) {
 			fprintf(fp, "      <system-out>%s: observed ", status_name(st));
-			xml_escape(fp, report_observed_text(f, buf, sizeof(buf)));
-			fprintf(fp, ", expected ");
-			xml_escape(fp, report_expected_text(f, buf, sizeof(buf)));
+			observed_expected(fp, f);
 			fprintf(fp, "</system-out>\n");
 		}
 		fprintf(fp, "    </testcase>\n");

@@ -5,6 +5,7 @@
 #include "render/render.h"
 #include "audit/report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A TAP description is one line and may not hold '#' (it starts a directive). */
@@ -30,7 +31,6 @@ void report_render_tap(FILE *fp, const struct doc *d)
 	int warn_fails = !(fail_on && (!strcmp(fail_on, "fail") || !strcmp(fail_on, "never")));
 	int never = fail_on && !strcmp(fail_on, "never");
 	int n = 0;
-	char buf[600];
 
 	fprintf(fp, "TAP version 13\n1..%d\n", cJSON_GetArraySize(findings));
 	cJSON_ArrayForEach(f, findings) {
@@ -55,10 +55,13 @@ void report_render_tap(FILE *fp, const struct doc *d)
 			fprintf(fp, "# %s: ", status_name(st));
 			tap_text(fp, fj_get_str(f, "title"));
 			fputs(": ", fp);
-			tap_text(fp, report_observed_text(f, buf, sizeof(buf)));
+			char *o = report_observed_text(f), *e = report_expected_text(f);
+			tap_text(fp, o);
 			fputs(", expected ", fp);
-			tap_text(fp, report_expected_text(f, buf, sizeof(buf)));
+			tap_text(fp, e);
 			fputc('\n', fp);
+			free(o);
+			free(e);
 		}
 	}
 }

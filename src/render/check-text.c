@@ -9,6 +9,7 @@
 #include "lib/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Text from column col to the output's width, continuation lines at indent. */
@@ -58,7 +59,6 @@ void report_render_text(FILE *fp, const struct doc *d)
 	size_t k, col;
 	/* -q: the results only, without the reasons, details, fixes and hints. */
 	int quiet = verbosity < 0;
-	char buf[600], line[1400];
 
 	{
 		struct strbuf sb = STRBUF_INIT;
@@ -79,13 +79,10 @@ void report_render_text(FILE *fp, const struct doc *d)
 		cJSON_ArrayForEach(f, findings) {
 			int st = report_status_of(f);
 			const char *id = fj_get_str(f, "id"), *key = fj_get_str(f, "key");
-			char idbuf[200];
+			char *idbuf, *line;
 			if (st != order[k])
 				continue;
-			if (key)
-				snprintf(idbuf, sizeof(idbuf), "%s %s", id, key);
-			else
-				snprintf(idbuf, sizeof(idbuf), "%s", id);
+			idbuf = key ? xasprintf("%s %s", id ? id : "?", key) : xstrdup(id ? id : "?");
 			col = 8 + 34 + 1;
 			/* A long ID (a sysctl's key) gets a line of its own: its value would run into it. */
 			if (strlen(idbuf) > 34)
@@ -93,23 +90,25 @@ void report_render_text(FILE *fp, const struct doc *d)
 					(int)col, "");
 			else
 				fprintf(fp, "%s%-7s%s %-34s ", status_color(st), status_name(st), c_reset(), idbuf);
+			free(idbuf);
 			if (st == ST_UNKNOWN || st == ST_SKIP) {
 				wrap(fp, col, 10, fj_get_str(f, "title"));
 				if (quiet)
 					continue;
-				snprintf(line, sizeof(line), "%s", fj_get_str(f, "reason") ? fj_get_str(f, "reason") : "");
 				fprintf(fp, "        %s", c_dim());
-				wrap(fp, 8, 10, line);
+				wrap(fp, 8, 10, fj_get_str(f, "reason") ? fj_get_str(f, "reason") : "");
 				fputs(c_reset(), fp);
 				continue;
 			}
 			{
-				char ebuf[600];
-				snprintf(line, sizeof(line), "%s: %s%s%s", key ? "value" : fj_get_str(f, "title"),
-					 report_observed_text(f, buf, sizeof(buf)), st != ST_PASS ? ", expected " : "",
-					 st != ST_PASS ? report_expected_text(f, ebuf, sizeof(ebuf)) : "");
+				char *o = report_observed_text(f), *e = st != ST_PASS ? report_expected_text(f) : NULL;
+				line = xasprintf("%s: %s%s%s", key ? "value" : fj_get_str(f, "title"), o,
+						 e ? ", expected " : "", e ? e : "");
+				free(o);
+				free(e);
 			}
 			wrap(fp, col, 10, line);
+			free(line);
 			if (st == ST_PASS || quiet)
 				continue;
 			if (fj_get_str(f, "detail")) {
@@ -121,9 +120,10 @@ void report_render_text(FILE *fp, const struct doc *d)
 			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(f, "fix")) {
 				const char *cmd = fj_get_str(x, "command"), *txt = fj_get_str(x, "text"), *kind = fj_get_str(x, "kind");
 				const char *what = cmd ? cmd : txt;
-				snprintf(line, sizeof(line), "fix (%s): %s", kind ? kind : "?", what ? what : "");
+				line = xasprintf("fix (%s): %s", kind ? kind : "?", what ? what : "");
 				fputs("        ", fp);
 				wrap(fp, 8, 10, line);
+				free(line);
 				if (cmd && txt) {
 					fputs("          ", fp);
 					wrap(fp, 10, 10, txt);

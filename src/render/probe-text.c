@@ -368,12 +368,12 @@ static void table(FILE *out, const cJSON *list, int nic)
 		const cJSON *node = cJSON_GetObjectItemCaseSensitive(d, "numa_node");
 		const cJSON *mbps = cJSON_GetObjectItemCaseSensitive(d, "speed_mbps");
 		const char *dev = fj_get_str(d, "device"), *ifn = fj_get_str(d, "interface");
-		char name[80], w[24] = "-", sp[24] = "-", nd[12] = "?", port[64];
+		char w[24] = "-", sp[24] = "-", nd[12] = "?", port[64], *name;
 		if (dev)
-			snprintf(name, sizeof(name), "%s", dev);
+			name = xstrdup(dev);
 		else
-			snprintf(name, sizeof(name), "%s:%s", fj_get_str(d, "vendor_id") ? fj_get_str(d, "vendor_id") : "?",
-				 fj_get_str(d, "device_id") ? fj_get_str(d, "device_id") : "?");
+			name = xasprintf("%s:%s", fj_get_str(d, "vendor_id") ? fj_get_str(d, "vendor_id") : "?",
+					 fj_get_str(d, "device_id") ? fj_get_str(d, "device_id") : "?");
 		if (cJSON_IsObject(l)) {
 			fmt_pair_int(w, sizeof(w), l, "width");
 			fmt_pair_speed(sp, sizeof(sp), l);
@@ -382,6 +382,7 @@ static void table(FILE *out, const cJSON *list, int nic)
 			snprintf(nd, sizeof(nd), "%d", node->valueint);
 		if (!nic) {
 			tl_table_row(t, fj_get_str(d, "bdf"), name, nd, w, sp, verdict(d));
+			free(name);
 			continue;
 		}
 		if (cJSON_IsNumber(mbps) && mbps->valuedouble >= 1000)
@@ -395,6 +396,7 @@ static void table(FILE *out, const cJSON *list, int nic)
 		else
 			snprintf(port, sizeof(port), "%s%s", ifn ? ifn : "-", ifn ? " ?" : "");
 		tl_table_row(t, fj_get_str(d, "bdf"), name, port, nd, w, sp, verdict(d));
+		free(name);
 	}
 	tl_table_print(out, t);
 }

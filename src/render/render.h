@@ -72,10 +72,10 @@ render_fn profiles_render_text;
  * observed and expected values for people, a value with its unit, a
  * profile's spec, a finding's status. */
 int report_jint(const cJSON *o, const char *k);
-const char *report_observed_text(const cJSON *f, char *buf, size_t n);
-const char *report_expected_text(const cJSON *f, char *buf, size_t n);
+char *report_observed_text(const cJSON *f);
+char *report_expected_text(const cJSON *f);
 const char *report_value_text(double v, const char *unit, char *buf, size_t n);
-const char *report_spec_text(const char *spec, const char *unit, char *buf, size_t n);
+char *report_spec_text(const char *spec, const char *unit);
 int report_status_of(const cJSON *f);
 /* render/check-junit.c: XML text with &, <, >, " and ' escaped and control
  * characters dropped. */
