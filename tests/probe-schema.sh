@@ -192,7 +192,7 @@ plant "a top-level field" 'd["bogus"] = {}' "Additional properties are not allow
 plant "host.bogus" 'd["host"]["bogus"] = "x"' "Additional properties are not allowed ('bogus' was unexpected)"
 plant "pci.accelerators[0].link.width.bogus" 'd["pci"]["accelerators"][0]["link"]["width"]["bogus"] = 1' "Additional properties are not allowed ('bogus' was unexpected)"
 plant "pci.devices[0].bogus" 'd["pci"]["devices"][0]["bogus"] = None' "Additional properties are not allowed ('bogus' was unexpected)"
-plant "a kernel.cpufreq.policies[] entry with a bogus field" 'd["kernel"]["cpufreq"]["policies"].append({"id": 9, "bogus": 1})' "Additional properties are not allowed ('bogus' was unexpected)"
+plant "a kernel.cpufreq.policies[] entry with a bogus field" 'd["kernel"]["cpufreq"]["policies"] = [{"id": 9, "bogus": 1}]' "Additional properties are not allowed ('bogus' was unexpected)"
 plant "memory.ecc.bogus" 'd["memory"]["ecc"] = {"mode": None, "bogus": 0}' "Additional properties are not allowed ('bogus' was unexpected)"
 plant "a gaps[] entry with a bogus field" 'd["gaps"].append({"fact": "x", "reason": "y", "bogus": 1})' "Additional properties are not allowed ('bogus' was unexpected)"
 plant "cpu.cores as a string" 'd["cpu"]["cores"] = "4"' "is not of type"

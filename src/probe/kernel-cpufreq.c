@@ -93,21 +93,26 @@ static void probe_boost(struct probe_ctx *ctx, cJSON *cf, const cJSON *pols)
 }
 
 /* No policy: cf's (pc's object) members null, a gap on it and on
- * kernel.governor (kpc's object's member). */
-static void no_cpufreq(struct probe_ctx *ctx, struct path_cxt *pc, struct path_cxt *kpc)
+ * kernel.governor (kpc's object's member).  Whether the machine has none
+ * is known (1: live, a snapshot, a VM) or not (0: a capture that may just
+ * not hold the directory). */
+static int no_cpufreq(struct probe_ctx *ctx, struct path_cxt *pc, struct path_cxt *kpc)
 {
 	const cJSON *virt = facts_get(ctx->facts.root, "host.virtualized");
 	cJSON *cf = pc->obj;
 	const char *why;
-	if (!pc_is_dir(pc, "/sys/devices/system/cpu"))
+	int known = 1;
+	if (!pc_is_dir(pc, "/sys/devices/system/cpu")) {
 		why = "/sys/devices/system/cpu: missing (not captured)";
-	else if (cJSON_IsTrue(virt))
+		known = 0;
+	} else if (cJSON_IsTrue(virt))
 		why = "no cpufreq policies in " CPUFREQ ": the hypervisor controls the CPU frequency";
-	else if (!ctx->sr.live && !pc_exists(pc, "/nodeaudit/collected_at"))
+	else if (!ctx->sr.live && !pc_exists(pc, "/nodeaudit/collected_at")) {
 		/* A capture not made by snapshot may simply lack the
 		 * directory (ghw's do). */
 		why = "no cpufreq policies in " CPUFREQ ": no cpufreq driver, or not captured";
-	else
+		known = 0;
+	} else
 		why = "no cpufreq policies in " CPUFREQ ": no cpufreq driver, so the firmware "
 		      "or the hypervisor controls the CPU frequency";
 	fj_str_or_null(cf, "driver", NULL);
@@ -115,6 +120,7 @@ static void no_cpufreq(struct probe_ctx *ctx, struct path_cxt *pc, struct path_c
 	fj_str_or_null(cf, "epp", NULL);
 	facts_gap(&ctx->facts, pc->at, "%s", why);
 	pc_gap(kpc, "governor", "%s", why);
+	return known;
 }
 
 /* One cpufreq policy directory (pc's) into a new object: an entry of
@@ -229,7 +235,12 @@ void probe_cpufreq(struct probe_ctx *ctx)
 	fj_set(cf, "policies", pols);
 
 	if (npol == 0) {
-		no_cpufreq(ctx, &pc, &kpc);
+		/* policies: [] where the machine is known to have none, null
+		 * where the tree may just not hold them. */
+		if (!no_cpufreq(ctx, &pc, &kpc)) {
+			fj_set(cf, "policies", cJSON_CreateNull());
+			pols = NULL;
+		}
 		fj_str_or_null(k, "governor", NULL);
 	} else {
 		v = agg(pols, "driver");

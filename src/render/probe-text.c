@@ -512,17 +512,6 @@ static void text_policies(FILE *out, const cJSON *pols)
  * or only that the tree lacks the files (a capture without
  * /sys/devices/system/cpu, or not made by snapshot): kernel.cpufreq's gap
  * says which (probe/kernel-cpufreq.c, no_cpufreq()). */
-static int cpufreq_none(const cJSON *root)
-{
-	const cJSON *g;
-	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(root, "gaps")) {
-		const char *f = fj_get_str(g, "fact"), *r = fj_get_str(g, "reason");
-		if (f && r && !strcmp(f, "kernel.cpufreq"))
-			return !strstr(r, "not captured");
-	}
-	return 1;
-}
-
 static void text_kernel(FILE *out, const cJSON *root)
 {
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(root, "kernel"), *o, *it, *v;
@@ -543,7 +532,10 @@ static void text_kernel(FILE *out, const cJSON *root)
 	tx_kv(out, "irqbalance", "%s", tf(cJSON_GetObjectItemCaseSensitive(k, "irqbalance"), "running", "not running"));
 
 	o = cJSON_GetObjectItemCaseSensitive(k, "cpufreq");
-	tx_kv(out, "cpufreq driver", "%s", s_or(o, "driver", cpufreq_none(root) ? "none" : "unknown"));
+	/* No driver: "none" where the probe knows there is none (policies
+	 * []), "unknown" where the tree may just not hold them (null). */
+	tx_kv(out, "cpufreq driver", "%s",
+	      s_or(o, "driver", cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(o, "policies")) ? "none" : "unknown"));
 	tx_kv(out, "governor", "%s", s_or(k, "governor", "unknown"));
 	if (fj_get_str(o, "epp"))
 		tx_kv(out, "energy preference", "%s", fj_get_str(o, "epp"));
