@@ -3,7 +3,6 @@
 #include "lib/textlayout.h"
 #include "lib/util.h"
 
-#include <errno.h>
 #include <libsmartcols.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -69,9 +68,8 @@ static size_t escape_len(const char *s)
 	return s[i] ? i + 1 : i;
 }
 
-/* The columns a terminal gives code point c: libc's wcwidth() under
- * C.UTF-8's tables whatever the locale (2 for CJK, 0 for a combining
- * mark); 1 where the locale is missing or c is not printable. */
+/* C.UTF-8, which the widths of text are measured by whatever the
+ * process's locale; (locale_t)0 where the C library lacks it. */
 static locale_t utf8_locale(void)
 {
 	static locale_t utf8;
@@ -81,6 +79,9 @@ static locale_t utf8_locale(void)
 	return utf8;
 }
 
+/* The columns a terminal gives code point c: libc's wcwidth() under
+ * C.UTF-8's tables whatever the locale (2 for CJK, 0 for a combining
+ * mark); 1 where the locale is missing or c is not printable. */
 static size_t cp_width(wchar_t c)
 {
 	locale_t utf8 = utf8_locale(), old;
@@ -426,6 +427,7 @@ static void print_scols(FILE *fp, const struct tl_table *t, size_t *w, int heade
 	size_t len = 0, i, r;
 	FILE *mem = open_memstream(&text, &len);
 	locale_t old = (locale_t)0;
+	int rc;
 	if (!tb || !mem)
 		no_memory(1);
 	no_memory(scols_table_set_stream(tb, mem));
@@ -452,8 +454,9 @@ static void print_scols(FILE *fp, const struct tl_table *t, size_t *w, int heade
 	 * tables, as tl_strwidth() measures, whatever the locale. */
 	if (utf8_locale())
 		old = uselocale(utf8_locale());
-	if (scols_print_table(tb))
-		die("cannot lay out a table: %s", strerror(errno));
+	rc = scols_print_table(tb);
+	if (rc)
+		die("cannot lay out a table: %s", strerror(rc < 0 ? -rc : rc));
 	if (old)
 		uselocale(old);
 	scols_unref_table(tb);
