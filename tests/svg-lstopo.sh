@@ -242,8 +242,9 @@ PY
 # cpu/online, else its cpuN directories) as a tree both readers take: one
 # core a CPU, in the package its physical_package_id names, else its NUMA
 # node's, else 0; the topology files as masks (what hwloc reads) and lists
-# (what the probe reads), cpu/online, present and possible, /proc/cpuinfo.
-# The fixture's own files are kept.  Exit 3 when it names no CPU.
+# (what the probe reads), cpu/online, present and possible, /proc/cpuinfo;
+# each node's cpumap and cpulist and node/online.  The fixture's own files
+# are kept.  Exit 3 when it names no CPU.
 cat >"$tmp/mkbase.py" <<'PY'
 import os, sys, glob
 fx, out = sys.argv[1], sys.argv[2]
@@ -352,7 +353,16 @@ known() {
 	fixtures/cpu-garbled)
 		echo "garbled on purpose (topology files of garbage): the probe refuses them and says why, hwloc draws the CPUs it could parse" ;;
 	fixtures/numa-sparse)
-		echo "node 72 lists offline CPU 17 beside online CPU 16: hwloc makes a group of the two (its complete cpuset) holding node 72, CPU-less node 73 (nearest to 72) and package 2; the drawing puts both nodes in package 2, where their online CPU is" ;;
+		# drivers/base/node.c has printed only a node's online CPUs
+		# since commit 064f0e9302af (2016, Linux 4.7); this tree is an
+		# older kernel's.  hwloc takes node 72's cpumap whole, and as
+		# no object has CPUs {16,17} (package 2 has online CPU 16; an
+		# offline CPU has no topology files),
+		# hwloc__find_insert_memory_parent() inserts a memory group for
+		# it, around package 2; node 73 (no CPUs, nearest to 72 by
+		# distance) joins it.  Online CPUs only, that group and package
+		# 2 are the same CPU 16.
+		echo "node 72's cpulist names offline CPU 17 beside online CPU 16 (a kernel before 4.7 wrote offline CPUs there): hwloc attaches nodes 72 and 73 to a memory group it inserts around package 2 for the set {16,17}, which no object has; the probe keeps a node's online CPUs (what the kernel prints since 4.7), so the drawing puts both nodes in package 2, whose CPUs (16) are that group's" ;;
 	*) echo - ;;
 	esac
 }
