@@ -1,13 +1,15 @@
 #!/bin/sh
 # cpu-long-lists.sh - a CPU list in the facts is whole however long it is.
-# The machine: 2048 CPUs, one core each, in two packages that interleave
-# (package 0 the even CPUs, package 1 the odd ones, as on a machine whose
-# firmware numbers the sockets' CPUs alternately), an L3 per package; the
-# topology files as a kernel since 5.14 writes them (package_cpus_list is a
-# binary attribute there, not cut at a page: 4565 bytes for 1024 CPUs).
-# cpu.package_cpus and cpu.caches.l3.instance_cpus must name every CPU of
-# each (a 4 KB buffer once cut them after CPU 1859, and the drawing then
-# left out 188 cores and both NUMA nodes).  Skips (77) without python3.
+# The machine: 4096 possible CPUs, the even ones online (2048, one core
+# each), in two packages that interleave (package 0 CPUs 0, 4, 8..., package
+# 1 CPUs 2, 6, 10..., as on a machine whose firmware numbers the sockets'
+# CPUs alternately), an L3 and a NUMA node per package; the files as a
+# kernel since 5.14 writes them (the lists are binary attributes there, not
+# cut at a page: package_cpus_list is 4.8 KB, cpu/online 9.7 KB).
+# cpu.online, cpu.package_cpus, cpu.caches.l3.instance_cpus and the nodes'
+# lists must name every CPU (4 KB buffers once cut the first three, and the
+# drawing then left out the cores past the cut and both NUMA nodes); the
+# drawing must hold every core and both nodes.  Skips (77) without python3.
 set -u
 : "${NODEAUDIT:?}"
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 77; }
@@ -17,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 python3 - "$tmp/root" <<'PY' || exit 99
 import os, sys
 root = sys.argv[1]
-n = 2048
+n = 4096
 def put(rel, text):
     p = os.path.join(root, rel)
     os.makedirs(os.path.dirname(p), exist_ok=True)
@@ -28,12 +30,15 @@ def mask(s):
     for x in s:
         words[x // 32] |= 1 << (x % 32)
     return ",".join("%08x" % w for w in reversed(words))
-pkg = [list(range(0, n, 2)), list(range(1, n, 2))]
-for x in range(n):
+online = list(range(0, n, 2))
+pkg = [list(range(0, n, 4)), list(range(2, n, 4))]
+for x in online:
     t = "sys/devices/system/cpu/cpu%d/" % x
-    p = pkg[x % 2]
-    put(t + "topology/physical_package_id", str(x % 2))
-    put(t + "topology/core_id", str(x // 2))
+    k = (x // 2) % 2
+    p = pkg[k]
+    put(t + "online", "1")
+    put(t + "topology/physical_package_id", str(k))
+    put(t + "topology/core_id", str(x // 4))
     for f in ("core_cpus", "thread_siblings"):
         put(t + "topology/" + f + "_list", str(x))
         put(t + "topology/" + f, mask([x]))
@@ -46,7 +51,11 @@ for x in range(n):
     put(c + "size", "65536K")
     put(c + "shared_cpu_list", lst(p))
     put(c + "shared_cpu_map", mask(p))
-for f in ("online", "present", "possible"):
+for x in range(1, n, 2):
+    put("sys/devices/system/cpu/cpu%d/online" % x, "0")
+put("sys/devices/system/cpu/online", lst(online))
+put("sys/devices/system/cpu/offline", lst(range(1, n, 2)))
+for f in ("present", "possible"):
     put("sys/devices/system/cpu/" + f, "0-%d" % (n - 1))
 for i, p in enumerate(pkg):
     put("sys/devices/system/node/node%d/cpulist" % i, lst(p))
@@ -64,26 +73,22 @@ python3 - "$tmp/out.json" "$tmp/out.svg" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 svg = open(sys.argv[2]).read()
-n, fails, k = 2048, 0, 0
-want = [",".join(str(x) for x in range(r, n, 2)) for r in (0, 1)]
-def check(label, got):
+n, fails, k = 4096, 0, 0
+want = [",".join(str(x) for x in range(r, n, 4)) for r in (0, 2)]
+def check(label, got, want):
     global fails, k
     k += 1
     if got == want:
-        print("ok %d - %s: both lists whole (%d bytes each)" % (k, label, len(want[0])))
+        print("ok %d - %s whole (%s bytes)" % (k, label, "+".join(str(len(w)) for w in want)))
     else:
         fails += 1
-        print("not ok %d - %s: %s" % (k, label, [(len(g), g[-24:]) for g in got or []]))
+        print("not ok %d - %s: %s" % (k, label, [(len(g or ""), (g or "")[-24:]) for g in got or []]))
 cpu = d.get("cpu") or {}
-check("cpu.package_cpus", cpu.get("package_cpus"))
-check("cpu.caches.l3.instance_cpus", ((cpu.get("caches") or {}).get("l3") or {}).get("instance_cpus"))
-k += 1
-nodes = [nd.get("cpus") for nd in (d.get("numa") or {}).get("nodes") or []]
-if nodes == want:
-    print("ok %d - numa.nodes[].cpus whole" % k)
-else:
-    fails += 1
-    print("not ok %d - numa.nodes[].cpus: %s" % (k, [len(x or "") for x in nodes]))
+check("cpu.online", [cpu.get("online")], [",".join(str(x) for x in range(0, n, 2))])
+check("cpu.package_cpus", cpu.get("package_cpus"), want)
+check("cpu.caches.l3.instance_cpus", ((cpu.get("caches") or {}).get("l3") or {}).get("instance_cpus"), want)
+check("numa.nodes[].cpus", [nd.get("cpus") for nd in (d.get("numa") or {}).get("nodes") or []], want)
+n //= 2   # the online CPUs, each a core
 # The drawing: every core, each package with its node.
 k += 1
 parts = re.findall(r'data-part="([a-z-]+)"', svg)
