@@ -152,6 +152,53 @@ na check --profile "$tmp/profile.json" >"$tmp/check.txt" 2>/dev/null
 grep -q "15 of 16 channels populated; empty: P2-DIMMD1 (package 1, channel D)" "$tmp/check.txt" &&
 	ok "check's text names the empty slot P2-DIMMD1" || nok "check's text does not name the empty slot"
 
+## A function the kernel lists but whose identity cannot be read
+# (fixtures/pci-garbled-sysfs: 00:02.0 has a class file of "3D" and no
+# device file; the probe leaves its class null and says why in a gap).
+# lstopo keeps it (hwloc reads an unparsable class as 0, "unclassified",
+# which its default filter keeps): the drawing shows it once, dashed, with
+# the reason visible and in its <title>; the readable accelerator 01:00.0
+# is drawn as before.
+u=$tmp/unread
+cp -R "$src/fixtures/cpu-2s-smt" "$u" && cp -R --remove-destination "$src/fixtures/pci-garbled-sysfs/." "$u/"
+"$NODEAUDIT" --sysroot "$u" probe --format svg >"$tmp/unread.svg" 2>/dev/null
+"$NODEAUDIT" --sysroot "$u" probe --format json >"$tmp/unread.json" 2>/dev/null
+if python3 - "$tmp/unread.svg" "$tmp/unread.json" >"$tmp/unread.out" 2>&1 <<'PY'
+import json, sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+facts = json.load(open(sys.argv[2]))
+i = [d["bdf"] for d in facts["pci"]["devices"]].index("0000:00:02.0")
+why = [g["reason"] for g in facts["gaps"] if g["fact"] == "pci.devices[%d].class" % i]
+bad = []
+if facts["pci"]["devices"][i]["class"] is not None or len(why) != 1:
+    bad.append("the facts: class %r, gap %r (the fixture changed?)" % (facts["pci"]["devices"][i]["class"], why))
+else:
+    why = why[0]
+    short = why.replace("/sys/bus/pci/devices/0000:00:02.0/", "")
+    g = [e for e in root.iter(ns + "g") if e.get("data-bdf") == "0000:00:02.0"]
+    if len(g) != 1:
+        bad.append("00:02.0 drawn %d times" % len(g))
+    else:
+        g = g[0]
+        texts = [t.text for t in g.findall(ns + "text")]
+        title = g.find(ns + "title")
+        if texts != ["PCI 00:02.0", "unreadable: " + short]:
+            bad.append("its lines: %r" % texts)
+        if title is None or not title.text.endswith("unreadable: " + why):
+            bad.append("its title: %r" % (title.text if title is not None else None))
+        if g.get("data-part") != "device" or g.find(ns + "rect").get("stroke-dasharray") is None:
+            bad.append("not a dashed device: %r" % g.attrib)
+    acc = [e for e in root.iter(ns + "g") if e.get("data-bdf") == "0000:01:00.0"]
+    if len(acc) != 1 or acc[0].get("data-part") != "accelerator":
+        bad.append("01:00.0: %r" % [e.attrib for e in acc])
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+then ok "an unreadable PCI function is drawn once, dashed, with its reason"
+else nok "an unreadable PCI function"; sed 's/^/# /' "$tmp/unread.out" | head -5; fi
+
 ## Pixels, in a real browser.
 browser=
 for b in chromium chromium-browser; do

@@ -270,11 +270,17 @@ void cpu_probe_caches(struct cpu_state *st, cJSON *cpu)
 			/* Which CPUs share each instance (the drawings' L3 groups). */
 			{
 				cJSON *arr = cJSON_AddArrayToObject(o, "instance_cpus");
-				char buf[4096];
 				for (i = 0; i < st->nci; i++)
-					if (st->ci[i].level == lvl)
-						cJSON_AddItemToArray(arr, cJSON_CreateString(
-							cpulist_str(st->ci[i].set, buf, sizeof(buf))));
+					if (st->ci[i].level == lvl) {
+						/* Whole, however long (as cpu.package_cpus). */
+						char *l = NULL;
+						if (hwloc_bitmap_iszero(st->ci[i].set))
+							l = xstrdup("");
+						else if (hwloc_bitmap_list_asprintf(&l, st->ci[i].set) < 0 || !l)
+							die("out of memory");
+						cJSON_AddItemToArray(arr, cJSON_CreateString(l));
+						free(l);
+					}
 			}
 		}
 	}

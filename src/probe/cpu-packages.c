@@ -517,7 +517,6 @@ void cpu_package_cpus(struct cpu_state *st, cJSON *cpu)
 	hwloc_bitmap_t grp[256];
 	int64_t ids[256];
 	int ng = 0, i, j, ok = st->nc > 0;
-	char buf[4096];
 	for (i = 0; i < st->nc && ok; i++) {
 		const struct pcpu *c = &st->c[i];
 		for (j = 0; j < ng; j++)
@@ -544,8 +543,14 @@ void cpu_package_cpus(struct cpu_state *st, cJSON *cpu)
 				grp[i - 1] = t;
 			}
 		for (j = 0; j < ng; j++) {
+			/* Whole: a package of 1024 interleaved CPUs is a list
+			 * of 4.5 KB (a buffer cut it mid-number). */
+			char *l = NULL;
 			hwloc_bitmap_and(grp[j], grp[j], st->online);
-			cJSON_AddItemToArray(arr, cJSON_CreateString(cpulist_str(grp[j], buf, sizeof(buf))));
+			if (hwloc_bitmap_list_asprintf(&l, grp[j]) < 0 || !l)
+				die("out of memory");
+			cJSON_AddItemToArray(arr, cJSON_CreateString(l));
+			free(l);
 		}
 		pc_evidence_of(&st->pc, "package_cpus", CPUDIR "/cpu*/topology/{package_cpus_list,physical_package_id}");
 	} else {

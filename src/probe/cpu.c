@@ -49,9 +49,12 @@ static void set_arch(struct cpu_state *st, const struct cpuinfo *ci)
 
 static void online_fact(struct cpu_state *st, cJSON *cpu)
 {
-	char lst[4096];
-	fj_str_or_null(cpu, "online", hwloc_bitmap_iszero(st->online) ? NULL
-		       : cpulist_str(st->online, lst, sizeof(lst)));
+	char *lst = NULL;
+	/* Whole, however long (every other CPU of 4096 online: 9.7 KB). */
+	if (!hwloc_bitmap_iszero(st->online) && (hwloc_bitmap_list_asprintf(&lst, st->online) < 0 || !lst))
+		die("out of memory");
+	fj_str_or_null(cpu, "online", lst);
+	free(lst);
 	if (hwloc_bitmap_iszero(st->online))
 		pc_gap(&st->pc, "online", "no " CPUDIR "/online, no CPU directories and no /proc/cpuinfo");
 }

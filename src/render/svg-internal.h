@@ -64,6 +64,7 @@ struct svg {
 	size_t nm, am;
 	int marked;                /* some part is marked */
 	const cJSON *info;         /* pci.matrix.info, or one made of the device lists */
+	const cJSON *gaps;         /* the document's gaps (why a fact is null), or NULL */
 };
 
 #define jget facts_get

@@ -51,6 +51,36 @@ static unsigned class_of(const cJSON *fn)
 	return c ? (unsigned)strtoul(c, NULL, 16) : 0xffff;
 }
 
+/* A function the kernel lists whose class the probe could not read (its
+ * files garbled or missing: "class": null, the gap says why).  hwloc reads
+ * the class as a number whatever the file holds (topology-linux.c: strtoul,
+ * 0 when absent), takes 0 for "unclassified", and keeps it: the drawing
+ * shows such a function too, as present but unreadable. */
+static int class_unread(const cJSON *fn)
+{
+	return cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(fn, "class"));
+}
+
+/* Why fn's class is null: the gap of pci.devices[i].class; NULL when the
+ * document carries no gaps. */
+static const char *class_gap(const struct svg *g, const cJSON *fn)
+{
+	const cJSON *d, *gp;
+	const char *r = NULL;
+	char key[64];
+	int i = 0;
+	cJSON_ArrayForEach(d, jget(g->facts, "pci.devices")) {
+		if (d == fn)
+			break;
+		i++;
+	}
+	snprintf(key, sizeof(key), "pci.devices[%d].class", i);
+	cJSON_ArrayForEach(gp, g->gaps)
+		if (jstr(gp, "fact") && !strcmp(jstr(gp, "fact"), key) && (r = jstr(gp, "reason")))
+			break;
+	return r;
+}
+
 /* The functions lstopo keeps by default (hwloc's "important" PCI filter). */
 static int important(unsigned cls)
 {
@@ -134,7 +164,7 @@ static size_t devices(const struct svg *g, struct dev **out)
 		const char *bdf = jstr(d, "bdf"), *p, *up[16];
 		const cJSON *m;
 		int k = 0, i;
-		if (!bdf || (have_fns && !matrix_entry(g, bdf) && !important(class_of(d))))
+		if (!bdf || (have_fns && !matrix_entry(g, bdf) && !important(class_of(d)) && !class_unread(d)))
 			continue;
 		if (n == a) {
 			a = a ? 2 * a : 16;
@@ -287,6 +317,22 @@ static void card(struct svg *g, struct box *parent, const char *bdf)
 		t[k - 4] = '\0';   /* the last " · " */
 	if (t[0])
 		box_line(c, 2, "%s", t);
+	if (!m && !e && fn && class_unread(fn)) {
+		/* Present (the kernel lists it), its identity unreadable; the
+		 * line leaves out the function's own directory (the card names
+		 * it), the title has the whole reason. */
+		const char *why = class_gap(g, fn), *w = why;
+		char dir[80];
+		snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s/", bdf);
+		if (w && str_startswith(w, dir) && w[strlen(dir)])
+			w += strlen(dir);
+		c->dashed = 1;
+		box_mark(c, svg_mark_of(g, "dev:%s", bdf));
+		box_line(c, 1, "unreadable: %s", w ? w : "class not read");
+		box_title(c, "%s %s: listed by the kernel, unreadable: %s", label, bdf,
+			  why ? why : "its class could not be read (the gaps say why)");
+		return;
+	}
 	box_mark(c, svg_mark_of(g, "dev:%s", bdf));
 	box_title(c, "%s %s: %s", label, bdf, jstr(e, "device") ? jstr(e, "device") : fn ? class_name(cls) : "");
 	if (link_text(e ? jget(e, "link") : jget(fn, "link"), lk, sizeof(lk))) {

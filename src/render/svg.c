@@ -744,9 +744,10 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 	return machine;
 }
 
-static void node_svg(FILE *fp, const cJSON *facts, const cJSON *host_obj, const cJSON *findings, int standalone)
+static void node_svg(FILE *fp, const cJSON *facts, const cJSON *gaps, const cJSON *host_obj, const cJSON *findings,
+		     int standalone)
 {
-	struct svg g = { NULL, facts, NULL, 0, 0, 0, NULL };
+	struct svg g = { NULL, facts, NULL, 0, 0, 0, NULL, gaps };
 	cJSON *made = NULL;
 	const char *host = jstr(host_obj, "hostname");
 	const cJSON *c;
@@ -801,17 +802,18 @@ static void node_svg(FILE *fp, const cJSON *facts, const cJSON *host_obj, const 
 
 void node_svg_facts(FILE *fp, const cJSON *facts, const cJSON *host, const cJSON *findings, int standalone)
 {
-	node_svg(fp, facts, host, findings, standalone);
+	/* A page lists the report's gaps beside the drawing. */
+	node_svg(fp, facts, NULL, host, findings, standalone);
 }
 
 /* probe --format svg: the facts only, nothing coloured. */
 void probe_render_svg(FILE *fp, const struct doc *d)
 {
-	node_svg(fp, d->json, jget(d->json, "host"), NULL, 1);
+	node_svg(fp, d->json, jget(d->json, "gaps"), jget(d->json, "host"), NULL, 1);
 }
 
 /* check --format svg: coloured by the report's findings. */
 void report_render_svg(FILE *fp, const struct doc *d)
 {
-	node_svg(fp, jget(d->json, "facts"), jget(d->json, "host"), jget(d->json, "findings"), 1);
+	node_svg(fp, jget(d->json, "facts"), jget(d->json, "gaps"), jget(d->json, "host"), jget(d->json, "findings"), 1);
 }
