@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *s = malloc(size + 1), buf[256];
+	char *s = malloc(size + 1);
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	uint64_t u;
 	int64_t i;
@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* Whatever parses must stay inside the stated bound. */
 		if (hwloc_bitmap_last(set) >= SR_MAX_CPUS)
 			abort();
-		cpulist_str(set, buf, sizeof(buf));
+		free(cpulist_dup(set));
 	}
 	if (parse_cpumask(s, set) == 0 && hwloc_bitmap_last(set) >= SR_MAX_CPUS)
 		abort();

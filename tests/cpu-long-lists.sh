@@ -16,9 +16,9 @@ command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 77; 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/longlists.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-python3 - "$tmp/root" <<'PY' || exit 99
+mk() { python3 - "$@" <<'PY'
 import os, sys
-root = sys.argv[1]
+root, npkg = sys.argv[1], int(sys.argv[2])
 n = 4096
 def put(rel, text):
     p = os.path.join(root, rel)
@@ -31,10 +31,10 @@ def mask(s):
         words[x // 32] |= 1 << (x % 32)
     return ",".join("%08x" % w for w in reversed(words))
 online = list(range(0, n, 2))
-pkg = [list(range(0, n, 4)), list(range(2, n, 4))]
+pkg = [list(range(0, n, 4)), list(range(2, n, 4))] if npkg == 2 else [online]
 for x in online:
     t = "sys/devices/system/cpu/cpu%d/" % x
-    k = (x // 2) % 2
+    k = (x // 2) % npkg
     p = pkg[k]
     put(t + "online", "1")
     put(t + "topology/physical_package_id", str(k))
@@ -60,16 +60,23 @@ for f in ("present", "possible"):
 for i, p in enumerate(pkg):
     put("sys/devices/system/node/node%d/cpulist" % i, lst(p))
     put("sys/devices/system/node/node%d/cpumap" % i, mask(p))
-put("sys/devices/system/node/online", "0-1")
-put("sys/devices/system/node/possible", "0-1")
+put("sys/devices/system/node/online", "0-%d" % (npkg - 1))
+put("sys/devices/system/node/possible", "0-%d" % (npkg - 1))
 PY
+}
+mk "$tmp/root" 2 || exit 99
+# The same CPUs in one package and one node: the plan's worker then takes
+# every core but the one reserved, a list of 9,682 bytes (cut at 8 KB once).
+mk "$tmp/one" 1 || exit 99
 
+"$NODEAUDIT" --sysroot "$tmp/one" plan --format json >"$tmp/plan.json" 2>/dev/null
+"$NODEAUDIT" --sysroot "$tmp/one" plan --runtime vllm --format json >"$tmp/vllm.json" 2>/dev/null
 "$NODEAUDIT" --sysroot "$tmp/root" probe --format svg >"$tmp/out.svg" 2>/dev/null
 "$NODEAUDIT" --sysroot "$tmp/root" probe --format json >"$tmp/out.json" 2>"$tmp/err"
 rc=$?
 [ $rc -le 2 ] || { echo "not ok 1 - probe exit $rc"; sed 's/^/#   /' "$tmp/err" | head -n 3; echo "1..1"; exit 1; }
 
-python3 - "$tmp/out.json" "$tmp/out.svg" <<'PY'
+python3 - "$tmp/out.json" "$tmp/out.svg" "$tmp/plan.json" "$tmp/vllm.json" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 svg = open(sys.argv[2]).read()
@@ -98,6 +105,35 @@ if counts == {"package": 2, "numa-node": 2, "core": n, "thread": n}:
 else:
     fails += 1
     print("not ok %d - the drawing: %s" % (k, counts))
+# The plan on one node: one core (CPU 0) reserved for the OS, the worker
+# on the 2,047 others, in its cpus, its numactl and its taskset line whole.
+k += 1
+rest = ",".join(str(x) for x in range(2, 2 * n, 2))
+try:
+    w = json.load(open(sys.argv[3]))["workers"]
+    good = (len(w) == 1 and w[0]["cpus"] == rest and "--physcpubind=%s " % rest in w[0]["numactl"] and
+            "taskset -c %s " % rest in w[0]["taskset"])
+except (OSError, ValueError, KeyError, TypeError):
+    good = False
+if good:
+    print("ok %d - the plan's worker list, numactl and taskset lines whole (%d bytes)" % (k, len(rest)))
+else:
+    fails += 1
+    print("not ok %d - the plan's CPU list is cut or wrong" % k)
+# vLLM's container: --cpuset-cpus holds the ranks' cores and the reserved
+# one the API server runs on, every online CPU here.
+k += 1
+try:
+    a = json.load(open(sys.argv[4]))["container"]["docker_args"]
+    cs = a[a.index("--cpuset-cpus") + 1]
+    good = cs == ",".join(str(x) for x in range(0, 2 * n, 2))
+except (OSError, ValueError, KeyError, TypeError, IndexError):
+    good, cs = False, ""
+if good:
+    print("ok %d - vLLM's --cpuset-cpus whole (%d bytes)" % (k, len(cs)))
+else:
+    fails += 1
+    print("not ok %d - vLLM's --cpuset-cpus is cut: ...%s" % (k, cs[-24:]))
 print("1..%d" % k)
 sys.exit(1 if fails else 0)
 PY

@@ -832,20 +832,22 @@ void obs_process_cpuset(const cJSON *root, const char *key, struct obs *o)
 	const cJSON *cs = fact(o, root, "process.cgroup.cpuset_cpus");
 	hwloc_bitmap_t want = hwloc_bitmap_alloc(), have = hwloc_bitmap_alloc(), miss = hwloc_bitmap_alloc();
 	int cores;
-	char a[256], b[256];
 	(void)key;
 	if (!cJSON_IsString(cs) || parse_cpulist(cs->valuestring, have) < 0)
 		unknown(o, NULL);
 	else if (!plan_cpus(root, o, want, &cores))
 		unknown(o, "the physical cores (cpu.core_cpus) are unknown, so the plan's CPUs are");
 	else {
+		char *l;
 		hwloc_bitmap_andnot(miss, want, have);
+		l = cpulist_dup(hwloc_bitmap_iszero(miss) ? want : miss);
 		value_bool(o, hwloc_bitmap_iszero(miss));
 		if (!hwloc_bitmap_iszero(miss))
 			detail(o, "the cgroup's cpuset is %s: CPUs %s of the plan's one thread per core are "
-			       "outside it", cs->valuestring, cpulist_str(miss, a, sizeof(a)));
+			       "outside it", cs->valuestring, l);
 		else
-			detail(o, "cpuset %s holds the plan's %s", cs->valuestring, cpulist_str(want, b, sizeof(b)));
+			detail(o, "cpuset %s holds the plan's %s", cs->valuestring, l);
+		free(l);
 	}
 	hwloc_bitmap_free(want);
 	hwloc_bitmap_free(have);

@@ -730,17 +730,19 @@ static void vllm_replica(struct vllm *v, const cJSON *facts, const struct plan_o
 static void vllm_container(struct vllm *v, const cJSON *facts)
 {
 	cJSON *plan = v->plan, *ctr = cJSON_AddObjectToObject(plan, "container"), *d, *sc;
-	char buf[8192];
+	char *l;
 	d = cJSON_AddArrayToObject(ctr, "docker_args");
 	argv_add(d, "--cap-add");
 	argv_add(d, "SYS_NICE");
 	argv_add(d, "--shm-size");
 	argv_add(d, VLLM_SHM);
 	argv_add(d, "--cpuset-cpus");
-	argv_add(d, cpulist_str(v->all, buf, sizeof(buf)));
+	argv_add(d, l = cpulist_dup(v->all));
+	free(l);
 	if (v->nodes_known) {
 		argv_add(d, "--cpuset-mems");
-		argv_add(d, cpulist_str(v->mems, buf, sizeof(buf)));
+		argv_add(d, l = cpulist_dup(v->mems));
+		free(l);
 	}
 	cJSON_AddStringToObject(ctr, "seccomp", "docker-default");
 	sc = cJSON_AddArrayToObject(ctr, "seccomp_allow");
@@ -770,7 +772,6 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 	struct vllm v = { .plan = plan, .nodes_known = 1, .budget_min = INFINITY, .m = o->model };
 	cJSON *w, *par, *env = NULL, *launch = NULL;
 	int g;
-	char buf[8192];
 
 	v.workers = cJSON_GetObjectItemCaseSensitive(plan, "workers");
 	v.n = cJSON_GetArraySize(v.workers);
@@ -830,11 +831,14 @@ static void build_vllm(cJSON *plan, const cJSON *facts, const struct plan_opts *
 	if (hwloc_bitmap_iszero(v.resv))
 		plan_note(plan, "vLLM: no core is reserved for the API server (--reserve 0): it competes with "
 			  "the ranks' threads; the docs keep one or two cores for it");
-	else
+	else {
+		char *l = cpulist_dup(v.resv);
 		plan_note(plan, "vLLM: the API server is not pinned: taskset on vllm serve would narrow the "
 			  "affinity its ranks inherit and that vLLM's automatic binding reads "
 			  "(sched_getaffinity); the bind list keeps the ranks' OpenMP threads off the reserved "
-			  "cores (%s), where the API server then runs", cpulist_str(v.resv, buf, sizeof(buf)));
+			  "cores (%s), where the API server then runs", l);
+		free(l);
+	}
 	vllm_container(&v, facts);
 	if (v.z.have_model)
 		plan_fit(plan, facts, &v.z, v.tp, "vllm");

@@ -26,8 +26,7 @@ static int fact_set(const cJSON *o, const char *key, hwloc_bitmap_t set)
 
 static char *setstr(hwloc_const_bitmap_t set)
 {
-	char buf[8192];
-	return xstrdup(cpulist_str(set, buf, sizeof(buf)));
+	return cpulist_dup(set);
 }
 
 /*** Cores ***/

@@ -23,7 +23,7 @@ struct membw_opts {
 struct membw_node {
 	int node;
 	int threads;
-	char cpus[256];           /* the CPUs the threads are pinned to ("0-3,8") */
+	char *cpus;               /* the CPUs the threads are pinned to ("0-3,8"), whole */
 	double bytes_per_s;       /* median */
 	double min, max;          /* spread of the samples */
 	double *samples;

@@ -685,7 +685,7 @@ static int measure_nodes(struct run *s)
 		m->threads = s->nb[i].count;
 		for (j = 0; j < s->nb[i].count; j++)
 			hwloc_bitmap_set(set, s->w[s->nb[i].first + j].cpu);
-		cpulist_str(set, m->cpus, sizeof(m->cpus));
+		m->cpus = cpulist_dup(set);
 		hwloc_bitmap_free(set);
 		snprintf(what, sizeof(what), "node %d", m->node);
 		if (measure(&s->team, s->w, s->nb[i].first, s->nb[i].first + s->nb[i].count,
@@ -780,8 +780,10 @@ out:
 void membw_result_free(struct membw_result *r)
 {
 	int i;
-	for (i = 0; i < r->nnodes; i++)
+	for (i = 0; i < r->nnodes; i++) {
 		free(r->nodes[i].samples);
+		free(r->nodes[i].cpus);
+	}
 	free(r->nodes);
 	free(r->samples);
 	r->nodes = NULL;

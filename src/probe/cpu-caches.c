@@ -272,12 +272,7 @@ void cpu_probe_caches(struct cpu_state *st, cJSON *cpu)
 				cJSON *arr = cJSON_AddArrayToObject(o, "instance_cpus");
 				for (i = 0; i < st->nci; i++)
 					if (st->ci[i].level == lvl) {
-						/* Whole, however long (as cpu.package_cpus). */
-						char *l = NULL;
-						if (hwloc_bitmap_iszero(st->ci[i].set))
-							l = xstrdup("");
-						else if (hwloc_bitmap_list_asprintf(&l, st->ci[i].set) < 0 || !l)
-							die("out of memory");
+						char *l = cpulist_dup(st->ci[i].set);
 						cJSON_AddItemToArray(arr, cJSON_CreateString(l));
 						free(l);
 					}

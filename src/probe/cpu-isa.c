@@ -137,10 +137,11 @@ void cpu_probe_isa(struct cpu_state *st, const struct cpuinfo *ci, cJSON *cpu, c
 	/* An online CPU without flags (no block of its own, none shared) is
 	 * unknown, not a CPU that lacks them: what all CPUs have is unknown. */
 	if (!hwloc_bitmap_iszero(none)) {
-		char b[256];
+		char *b = cpulist_dup(none);
 		fj_set(cpu, "isa", cJSON_CreateNull());
 		pc_gap(&st->pc, "isa", "/proc/cpuinfo has no flags or Features for online CPU%s %s",
-			  hwloc_bitmap_weight(none) == 1 ? "" : "s", cpulist_str(none, b, sizeof(b)));
+			  hwloc_bitmap_weight(none) == 1 ? "" : "s", b);
+		free(b);
 		hwloc_bitmap_free(none);
 		return;
 	}

@@ -51,7 +51,6 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 	hwloc_bitmap_t hs;
 	int nr, i, j, same = 1;
 	hwloc_bitmap_t s;
-	char buf[256];
 	struct strbuf sb = STRBUF_INIT;
 	if (!probe_hwloc_asked(nk <= 1 && !kinds_inputs_vary(st)))
 		return;
@@ -71,7 +70,11 @@ static void crosscheck_hwloc(struct cpu_state *st, const struct ck_result *res,
 		hwloc_bitmap_and(s, s, st->online);
 		if (i)
 			strbuf_addstr(&sb, " / ");
-		strbuf_addstr(&sb, cpulist_str(s, buf, sizeof(buf)));
+		{
+			char *l = cpulist_dup(s);
+			strbuf_addstr(&sb, l);
+			free(l);
+		}
 		for (j = 0; j < nk; j++)
 			if (hwloc_bitmap_isequal(s, sets[j]))
 				break;
@@ -158,7 +161,7 @@ static cJSON *kind_object(struct cpu_state *st, const struct ck_result *res, int
 	uint64_t mx = 0, bs = 0;
 	const char **drv = xcalloc((size_t)st->nc + 1, sizeof(*drv));
 	const char **gov = xcalloc((size_t)st->nc + 1, sizeof(*gov));
-	char buf[4096], nm[32];
+	char nm[32];
 	sets[k] = hwloc_bitmap_alloc();
 	for (i = 0; i < st->nc; i++) {
 		struct pcpu *p = &st->c[i];
@@ -176,7 +179,11 @@ static cJSON *kind_object(struct cpu_state *st, const struct ck_result *res, int
 		gov[nd++] = p->governor;
 	}
 	cJSON_AddStringToObject(o, "name", ck_kind_name(res->nkinds, k, res->source, nm, sizeof(nm)));
-	cJSON_AddStringToObject(o, "cpus", cpulist_str(sets[k], buf, sizeof(buf)));
+	{
+		char *l = cpulist_dup(sets[k]);
+		cJSON_AddStringToObject(o, "cpus", l);
+		free(l);
+	}
 	fj_num(o, "cores", cores);
 	fj_num(o, "threads", threads);
 	fj_num_or_null(o, "max_mhz", mx > 0, (double)mx / 1000.0);

@@ -223,7 +223,7 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 	struct pkg_witness w[6];
 	int nw = 0, i, j, cluster = st->nc > 0, dt, mp, agree = 1;
 	struct path_cxt pc = st->pc;
-	char **names = NULL, buf[256];
+	char **names = NULL;
 	size_t n = 0, k;
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	struct strbuf sb = STRBUF_INIT;
@@ -236,11 +236,13 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 			if (pc_read_cpulist(&pc, s, "/sys/devices/system/node/%s/cpulist", names[k]) < 0)
 				continue;
 			hwloc_bitmap_and(s, s, st->online);
-			if ((sp = merge_span(grp, ng, s, merged)) > 1)
+			if ((sp = merge_span(grp, ng, s, merged)) > 1) {
+				char *l = cpulist_dup(s);
 				pc_conflict(&st->pc, "packages", "NUMA node span", "package masks",
 					       "NUMA %s (CPUs %s) spans %d of the kernel's packages: on arm64 "
-					       "these are clusters of one chip", names[k],
-					       cpulist_str(s, buf, sizeof(buf)), sp);
+					       "these are clusters of one chip", names[k], l, sp);
+				free(l);
+			}
 		}
 		sr_free_list(names, n);
 	}
@@ -253,10 +255,12 @@ static int arm_packages(struct cpu_state *st, hwloc_bitmap_t *grp, int ng, int *
 		if (pc_read_cpulist(&pc, s, "cpu%d/topology/die_cpus_list", st->c[i].id) < 0)
 			continue;
 		hwloc_bitmap_and(s, s, st->online);
-		if ((sp = merge_span(grp, ng, s, merged)) > 1)
+		if ((sp = merge_span(grp, ng, s, merged)) > 1) {
+			char *l = cpulist_dup(s);
 			pc_conflict(&st->pc, "packages", "die span", "package masks",
-				       "die %" PRId64 " (CPUs %s) spans %d of the kernel's packages", die,
-				       cpulist_str(s, buf, sizeof(buf)), sp);
+				       "die %" PRId64 " (CPUs %s) spans %d of the kernel's packages", die, l, sp);
+			free(l);
+		}
 	}
 	for (i = 0; i < st->nc && cluster; i++)
 		cluster = pc_exists(&pc, "cpu%d/topology/cluster_id", st->c[i].id);
@@ -357,7 +361,6 @@ static void pkg_ids(struct cpu_state *st, struct pkg_count *pc)
 static void pkg_llc_merge(struct cpu_state *st, struct pkg_count *pc)
 {
 	int i, j, lvl;
-	char buf[256];
 	hwloc_bitmap_t llc = hwloc_bitmap_alloc(), done = hwloc_bitmap_alloc();
 	for (i = 0; pc->masks && pc->ng > 1 && i < st->nc; i++) {
 		int first = -1, span = 0;
@@ -376,13 +379,15 @@ static void pkg_llc_merge(struct cpu_state *st, struct pkg_count *pc)
 					pc->merged++;
 				}
 			}
-		if (span > 1)
+		if (span > 1) {
+			char *l = cpulist_dup(llc);
 			pc_conflict(&st->pc, "packages", st->arm ? "last-level cache span" : "package masks",
 				       st->arm ? "package masks" : "last-level cache span",
-				       "the L%d cache of CPUs %s spans %d of the kernel's packages%s", lvl,
-				       cpulist_str(llc, buf, sizeof(buf)), span,
+				       "the L%d cache of CPUs %s spans %d of the kernel's packages%s", lvl, l, span,
 				       st->arm ? ": on arm64 these are clusters of one chip, counted as one package"
 				       : "");
+			free(l);
+		}
 	}
 	hwloc_bitmap_free(llc);
 	hwloc_bitmap_free(done);
@@ -545,10 +550,9 @@ void cpu_package_cpus(struct cpu_state *st, cJSON *cpu)
 		for (j = 0; j < ng; j++) {
 			/* Whole: a package of 1024 interleaved CPUs is a list
 			 * of 4.5 KB (a buffer cut it mid-number). */
-			char *l = NULL;
+			char *l;
 			hwloc_bitmap_and(grp[j], grp[j], st->online);
-			if (hwloc_bitmap_list_asprintf(&l, grp[j]) < 0 || !l)
-				die("out of memory");
+			l = cpulist_dup(grp[j]);
 			cJSON_AddItemToArray(arr, cJSON_CreateString(l));
 			free(l);
 		}

@@ -367,9 +367,7 @@ void cpu_probe_clusters(struct cpu_state *st, cJSON *cpu)
 		cJSON *a = cJSON_CreateArray();
 		fj_num(cpu, "clusters", (double)n);
 		for (i = 0; i < n; i++) {
-			char *l = NULL;
-			if (hwloc_bitmap_list_asprintf(&l, sets[i]) < 0 || !l)
-				die("out of memory");
+			char *l = cpulist_dup(sets[i]);
 			cJSON_AddItemToArray(a, cJSON_CreateString(l));
 			free(l);
 		}

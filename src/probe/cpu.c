@@ -49,10 +49,8 @@ static void set_arch(struct cpu_state *st, const struct cpuinfo *ci)
 
 static void online_fact(struct cpu_state *st, cJSON *cpu)
 {
-	char *lst = NULL;
 	/* Whole, however long (every other CPU of 4096 online: 9.7 KB). */
-	if (!hwloc_bitmap_iszero(st->online) && (hwloc_bitmap_list_asprintf(&lst, st->online) < 0 || !lst))
-		die("out of memory");
+	char *lst = hwloc_bitmap_iszero(st->online) ? NULL : cpulist_dup(st->online);
 	fj_str_or_null(cpu, "online", lst);
 	free(lst);
 	if (hwloc_bitmap_iszero(st->online))
@@ -75,14 +73,17 @@ static void core_facts(struct cpu_state *st, cJSON *cpu)
 	if (st->ncores > 0 && st->nc > 0) {
 		cJSON *list = cJSON_AddArrayToObject(cpu, "core_cpus");
 		hwloc_bitmap_t set = hwloc_bitmap_alloc();
-		char lbuf[4096];
 		int k;
 		for (k = 0; k < st->ncores; k++) {
 			hwloc_bitmap_zero(set);
 			for (i = 0; i < st->nc; i++)
 				if (st->c[i].core == k)
 					hwloc_bitmap_set(set, (unsigned)st->c[i].id);
-			cJSON_AddItemToArray(list, cJSON_CreateString(cpulist_str(set, lbuf, sizeof(lbuf))));
+			{
+				char *l = cpulist_dup(set);
+				cJSON_AddItemToArray(list, cJSON_CreateString(l));
+				free(l);
+			}
 		}
 		hwloc_bitmap_free(set);
 		pc_evidence_of(&st->pc, "core_cpus", CPUDIR "/cpu*/topology/{core_cpus_list,thread_siblings_list,core_id}");

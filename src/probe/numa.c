@@ -442,10 +442,9 @@ static int nodes_overlap(struct facts *f, const struct node *nd, size_t nn)
 	for (i = 0; i < nn && !overlap; i++)
 		for (j = i + 1; j < nn && !overlap; j++)
 			if (nd[i].cpus && nd[j].cpus && hwloc_bitmap_intersects(nd[i].cpus, nd[j].cpus)) {
-				char *both = NULL;
+				char *both;
 				hwloc_bitmap_and(tmp, nd[i].cpus, nd[j].cpus);
-				if (hwloc_bitmap_list_asprintf(&both, tmp) < 0 || !both)
-					die("out of memory");
+				both = cpulist_dup(tmp);
 				overlap = 1;
 				facts_conflict(f, "numa.node_count", "one node", "sysfs node CPU lists",
 					       "nodes %u and %u both list CPUs %s: the firmware's NUMA "

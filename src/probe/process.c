@@ -220,8 +220,7 @@ static int cg_cpuset(struct probe_ctx *ctx, const char *mount, const char *path,
 		if (sr_read_str(&ctx->sr, f, &s) == 0) {
 			hwloc_bitmap_t set = hwloc_bitmap_alloc();
 			if (*s && parse_cpulist(s, set) == 0 && !hwloc_bitmap_iszero(set)) {
-				char buf[8192];
-				*out = xstrdup(cpulist_str(set, buf, sizeof(buf)));
+				*out = cpulist_dup(set);
 				*where = f;
 				f = NULL;
 				r = 0;

@@ -1,6 +1,7 @@
 /* read/cpulist.c - the kernel's CPU lists and masks, parsed and printed */
 #include "config.h"
 #include "read/sysroot.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -106,13 +107,12 @@ int parse_cpumask(const char *s, hwloc_bitmap_t set)
 	return 0;
 }
 
-const char *cpulist_str(hwloc_const_bitmap_t set, char *buf, size_t n)
+char *cpulist_dup(hwloc_const_bitmap_t set)
 {
-	if (!set || hwloc_bitmap_iszero(set)) {
-		if (n)
-			buf[0] = '\0';
-		return buf;
-	}
-	hwloc_bitmap_list_snprintf(buf, n, set);
-	return buf;
+	char *s = NULL;
+	if (!set || hwloc_bitmap_iszero(set))
+		return xstrdup("");
+	if (hwloc_bitmap_list_asprintf(&s, set) < 0 || !s)
+		die("out of memory");
+	return s;
 }

@@ -332,10 +332,7 @@ void fj_list(cJSON *obj, const char *key, hwloc_const_bitmap_t set)
 		fj_set(obj, key, cJSON_CreateNull());
 		return;
 	}
-	if (hwloc_bitmap_iszero(set))
-		s = xstrdup("");
-	else if (hwloc_bitmap_list_asprintf(&s, set) < 0 || !s)
-		die("out of memory");
+	s = cpulist_dup(set);
 	fj_str_or_null(obj, key, s);
 	free(s);
 }

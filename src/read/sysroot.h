@@ -106,7 +106,8 @@ int sr_readlink_recorded(struct sysroot *sr, const char *path, char **out);
 /* Parsers the read functions use, exposed for tests and other sources. */
 int parse_cpulist(const char *s, hwloc_bitmap_t set);
 int parse_cpumask(const char *s, hwloc_bitmap_t set);
-/* "0-3,8" into buf (hwloc's list syntax); "" for an empty set. */
-const char *cpulist_str(hwloc_const_bitmap_t set, char *buf, size_t n);
+/* The set as a list, "0-3,8" (hwloc's list syntax), whole however long
+ * (every other CPU of 4096 is 9.7 KB); "" for an empty set.  Free it. */
+char *cpulist_dup(hwloc_const_bitmap_t set);
 
 #endif

@@ -498,8 +498,9 @@ static void text_policies(FILE *out, const cJSON *pols)
 		}
 	}
 	for (i = 0; i < ng; i++) {
-		char buf[1024];
-		tx_kv(out, "policies", "cpus %s: %s", sets[i] ? cpulist_str(sets[i], buf, sizeof(buf)) : "?", keys[i]);
+		char *l = sets[i] ? cpulist_dup(sets[i]) : xstrdup("?");
+		tx_kv(out, "policies", "cpus %s: %s", l, keys[i]);
+		free(l);
 		free(keys[i]);
 		if (sets[i])
 			hwloc_bitmap_free(sets[i]);

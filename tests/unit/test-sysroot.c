@@ -38,12 +38,19 @@ static void put(const char *rel, const char *content)
 	fclose(f);
 }
 
+/* cpulist_dup() of set compared with want, freed. */
+static void is_list(hwloc_const_bitmap_t set, const char *want, const char *name)
+{
+	char *l = cpulist_dup(set);
+	is_str(l, want, "%s", name);
+	free(l);
+}
+
 static void test_parsers(void)
 {
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
-	char buf[128];
 	is_int(parse_cpulist("0-3,8,10-11\n", s), 0, "cpulist parses");
-	is_str(cpulist_str(s, buf, sizeof(buf)), "0-3,8,10-11", "cpulist round trip");
+	is_list(s, "0-3,8,10-11", "cpulist round trip");
 	is_int(hwloc_bitmap_weight(s), 7, "cpulist weight");
 	is_int(parse_cpulist("", s), 0, "empty cpulist is an empty set");
 	is_int(hwloc_bitmap_weight(s), 0, "empty set has no CPU");
@@ -52,10 +59,26 @@ static void test_parsers(void)
 	is_int(parse_cpulist("0,,x", s), -EINVAL, "garbage refused");
 	is_int(parse_cpulist("-1", s), -EINVAL, "negative refused");
 	is_int(parse_cpumask("00000000,0000000f\n", s), 0, "cpumask parses");
-	is_str(cpulist_str(s, buf, sizeof(buf)), "0-3", "cpumask low word");
+	is_list(s, "0-3", "cpumask low word");
 	is_int(parse_cpumask("1,00000000", s), 0, "cpumask two words");
-	is_str(cpulist_str(s, buf, sizeof(buf)), "32", "cpumask high word is CPU 32");
+	is_list(s, "32", "cpumask high word is CPU 32");
 	is_int(parse_cpumask("zz", s), -EINVAL, "bad cpumask refused");
+	/* Whole however long: every other CPU of 4096 is 9,684 bytes (the
+	 * lists were written into buffers of 256 to 8,192 bytes). */
+	hwloc_bitmap_zero(s);
+	{
+		unsigned c;
+		size_t want = 0;
+		char *l;
+		for (c = 0; c < 4096; c += 2) {
+			hwloc_bitmap_set(s, c);
+			want += (c < 10 ? 1 : c < 100 ? 2 : c < 1000 ? 3 : 4) + (c ? 1 : 0);
+		}
+		l = cpulist_dup(s);
+		is_int(strlen(l), want, "a list of 2,048 CPUs whole (9,684 bytes)");
+		ok(!strncmp(l, "0,2,4,", 6) && !strcmp(l + strlen(l) - 10, ",4092,4094"), "from its first CPU to its last");
+		free(l);
+	}
 	hwloc_bitmap_free(s);
 }
 
@@ -131,12 +154,11 @@ static void test_reads(void)
 	is_int(sr_read_str(&sr, "/sys/a/nul", &s), -EINVAL, "an embedded NUL is refused");
 	{
 		hwloc_bitmap_t set = hwloc_bitmap_alloc();
-		char b[64];
 		is_int(sr_read_cpulist(&sr, "/sys/a/cpulist-nul", set), 0,
 		       "a cpulist ending in a NUL parses up to it (as the kernel's parser)");
-		is_str(cpulist_str(set, b, sizeof(b)), "0-31", "0-31\\n\\0 is CPUs 0-31");
+		is_list(set, "0-31", "0-31\\n\\0 is CPUs 0-31");
 		is_int(sr_read_cpumask(&sr, "/sys/a/cpumask-nul", set), 0, "a cpumask ending in a NUL parses");
-		is_str(cpulist_str(set, b, sizeof(b)), "32-63", "its CPUs");
+		is_list(set, "32-63", "its CPUs");
 		hwloc_bitmap_free(set);
 	}
 	is_int(sr_read_str(&sr, "/sys/a/missing", &s), -ENOENT, "missing is -ENOENT");
