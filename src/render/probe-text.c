@@ -77,7 +77,7 @@ static void text_cpu(FILE *out, const cJSON *root)
 	      fj_get_str(cpu, "codename") ? fj_get_str(cpu, "codename") : "",
 	      fj_get_str(cpu, "microcode") ? ", microcode " : "",
 	      fj_get_str(cpu, "microcode") ? fj_get_str(cpu, "microcode") : "");
-	tx_kv(out, "packages/cores/threads", "%s / %s / %s (online %s)",
+	tx_kv(out, "packages/cores/threads", "%s / %s / %s (online CPUs %s)",
 	      num_or(cpu, "packages", a, sizeof(a)), num_or(cpu, "cores", b, sizeof(b)),
 	      num_or(cpu, "threads", d, sizeof(d)), fj_get_str(cpu, "online") ? fj_get_str(cpu, "online") : "unknown");
 	smt = cJSON_GetObjectItemCaseSensitive(cpu, "smt");
