@@ -199,6 +199,34 @@ PY
 then ok "an unreadable PCI function is drawn once, dashed, with its reason"
 else nok "an unreadable PCI function"; sed 's/^/# /' "$tmp/unread.out" | head -5; fi
 
+## A tree whose topology files are garbage (fixtures/cpu-garbled: online
+## 0-3, packages and cores unknown): no package is drawn (none is known;
+## one used to be, "CPUs , 0 cores"), and the four online CPUs are, each a
+## dashed hardware thread whose title says its core is unknown.  A tree of
+## /proc/cpuinfo alone (cpu-arm-graviton2): its one CPU, and the model on
+## the machine.
+if command -v python3 >/dev/null 2>&1; then
+	"$NODEAUDIT" --sysroot "$src/fixtures/cpu-garbled" probe --format svg >"$tmp/garbled.svg" 2>/dev/null
+	"$NODEAUDIT" --sysroot "$src/fixtures/cpu-arm-graviton2" probe --format svg >"$tmp/cpuinfo.svg" 2>/dev/null
+	if python3 - "$tmp/garbled.svg" "$tmp/cpuinfo.svg" <<'PY' >"$tmp/loose.out" 2>&1
+import re, sys
+bad = []
+for path, cpus, model in ((sys.argv[1], [0, 1, 2, 3], None), (sys.argv[2], [0], "Neoverse-N1")):
+    s = open(path).read()
+    if 'data-part="package"' in s or 'data-part="core"' in s:
+        bad.append("%s: a package or core the facts do not give" % path)
+    th = re.findall(r'<g data-part="thread" data-os="(\d+)"><rect [^>]*stroke-dasharray[^>]*/>.*?<title>([^<]*)</title>', s)
+    if [int(x) for x, _ in th] != cpus or not all("core unknown" in t for _, t in th):
+        bad.append("%s: threads %r" % (path, th))
+    if model and ">%s</text>" % model not in s:
+        bad.append("%s: no %s" % (path, model))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+	then ok "CPUs whose cores are unknown: dashed threads, no invented package or core"
+	else nok "CPUs whose cores are unknown"; sed 's/^/# /' "$tmp/loose.out" | head -5; fi
+fi
+
 ## Pixels, in a real browser.
 browser=
 for b in chromium chromium-browser; do

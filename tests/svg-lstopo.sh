@@ -351,7 +351,7 @@ known() {
 	fixtures/cpu-garbled-online)
 		echo "garbled on purpose (the online file is a PNG): hwloc then draws its CPUs at the machine with no package, the probe keeps package 0 that both topology files name" ;;
 	fixtures/cpu-garbled)
-		echo "garbled on purpose (topology files of garbage): the probe refuses them and says why, hwloc draws the CPUs it could parse" ;;
+		echo "garbled on purpose (topology files of garbage): the probe refuses them and says why, so cores and packages are unknown and the drawing holds the 4 online CPUs as threads of unknown core; hwloc makes each CPU a core of its own" ;;
 	fixtures/numa-sparse)
 		# drivers/base/node.c has printed only a node's online CPUs
 		# since commit 064f0e9302af (2016, Linux 4.7); this tree is an

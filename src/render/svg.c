@@ -139,7 +139,7 @@ static void caches_line(const cJSON *facts, hwloc_const_bitmap_t set, char *buf,
 }
 
 /* The L3 groups of set with their cores, then cores in no group. */
-static void add_cores(struct tree *t, struct box *parent, hwloc_const_bitmap_t set)
+static void add_cores(struct tree *t, struct box *parent, hwloc_const_bitmap_t set, int loose_cpus)
 {
 	const cJSON *facts = t->g->facts, *l3 = jget(facts, "cpu.caches.l3"), *inst, *c;
 	hwloc_bitmap_t rest = hwloc_bitmap_dup(set);
@@ -190,6 +190,36 @@ static void add_cores(struct tree *t, struct box *parent, hwloc_const_bitmap_t s
 		caches_line(facts, set, cl, sizeof(cl));
 		if (*cl && !parent->label[2])
 			box_line(parent, 2, "%s", cl);
+	}
+	/* With no package known (loose): the online CPUs of set in no known
+	 * core (cpu.core_cpus null or without them: topology files missing
+	 * or unreadable), each drawn as a hardware thread of its own, its
+	 * core said to be unknown, never a core the facts do not give. */
+	if (loose_cpus) {
+		hwloc_bitmap_t loose = hwloc_bitmap_dup(set);
+		int cpu;
+		if (jstr(jget(facts, "cpu"), "online")) {
+			hwloc_bitmap_t on = svg_set_of(jstr(jget(facts, "cpu"), "online"));
+			hwloc_bitmap_and(loose, loose, on);
+			hwloc_bitmap_free(on);
+		}
+		cJSON_ArrayForEach(c, jget(facts, "cpu.core_cpus"))
+			if (cJSON_IsString(c)) {
+				hwloc_bitmap_t s = svg_set_of(c->valuestring);
+				hwloc_bitmap_andnot(loose, loose, s);
+				hwloc_bitmap_free(s);
+			}
+		hwloc_bitmap_foreach_begin(cpu, loose) {
+			struct box *p = box_new(parent, "thread", "#dde3ea", "#8c959f");
+			p->size = 10;
+			p->rx = 2;
+			p->min_w = 34;
+			p->dashed = 1;
+			box_attr(p, "data-os", "%d", cpu);
+			box_line(p, 0, "P#%d", cpu);
+			box_title(p, "hardware thread (PU) P#%d: online, its core unknown (cpu.core_cpus)", cpu);
+		} hwloc_bitmap_foreach_end();
+		hwloc_bitmap_free(loose);
 	}
 	{
 		int n = 0;
@@ -419,16 +449,16 @@ static void add_package(struct tree *t, struct box *parent, int pkg, int npk, hw
 				box_mark(b, svg_mark_of(g, "numa"));
 				box_title(b, "%s, CPUs %s", txt, jstr(nd, "cpus"));
 				hold(t, b, s, node_id(nd));
-				add_cores(t, b, s);
+				add_cores(t, b, s, 0);
 				hwloc_bitmap_andnot(rest, rest, s);
 			}
 			hwloc_bitmap_free(s);
 		}
 		if (cores_in(g->facts, rest))
-			add_cores(t, p, rest);
+			add_cores(t, p, rest, 0);
 		hwloc_bitmap_free(rest);
 	} else
-		add_cores(t, p, set);
+		add_cores(t, p, set, 0);
 }
 
 /*** The drawing ***/
@@ -693,9 +723,18 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 			hwloc_bitmap_or(all, all, pk[npk]);
 			grp[npk++] = -1;
 		}
-	if (!npk) {
+	/* Packages unknown (cpu.package_cpus null) but cores known: one
+	 * package of those cores, as before.  Neither known: no package is
+	 * drawn (none is known); the online CPUs go in the machine, each a
+	 * hardware thread whose core is unknown (add_cores()). */
+	if (!npk && !hwloc_bitmap_iszero(all)) {
 		pk[npk] = hwloc_bitmap_dup(all);
 		grp[npk++] = -1;
+	}
+	if (jstr(jget(facts, "cpu"), "online")) {
+		hwloc_bitmap_t on = svg_set_of(jstr(jget(facts, "cpu"), "online"));
+		hwloc_bitmap_or(all, all, on);
+		hwloc_bitmap_free(on);
 	}
 	cpus_attr(machine, all);
 	hold(t, machine, all, -1);
@@ -705,6 +744,12 @@ static struct box *build(struct svg *g, const cJSON *host_obj, const cJSON *find
 	for (i = 0; i < npk; i++)
 		if (grp[i] < 0)
 			add_package(t, machine, i, npk, pk[i]);
+	if (!npk) {
+		const char *model = jstr(jget(facts, "cpu"), "model_name");
+		if (model)
+			box_line(machine, 1, "%s", model);
+		add_cores(t, machine, all, 1);
+	}
 	/* Nodes without CPUs (by their distances, where those say), and
 	 * nodes on no package. */
 	locs = node_localities(nodes, &nn);
