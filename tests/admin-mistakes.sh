@@ -224,5 +224,53 @@ sys.exit("kernel.sysctl" + sys.argv[2] != "".join(x[2:46].rstrip() for x in l[h 
 	else nok "check --format text: the 624-byte sysctl name is cut"; fi
 fi
 
+## A finding's detail and reason whole (they were cut at 511 bytes): the
+## empty slots of a two-socket board, a profile's skip text, a sysctl value
+## that is not a number.
+if command -v python3 >/dev/null 2>&1; then
+	# 2 sockets of 12 channels (A-L), 4 populated on each: 16 empty
+	# channels, each named by its slot's locator (CPU0_DIMM_E1, as a board's
+	# SMBIOS names them).  The detail lists every one, in order.
+	python3 - "$fx/check-facts/good.json" "$tmp/slots.json" "$tmp/slots.want" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+lst, empty = [], []
+for p in range(2):
+    for c in "ABCDEFGHIJKL":
+        e = {"package": p, "name": c, "dimms": 1 if c in "ABCD" else 0}
+        if not e["dimms"]:
+            e["empty_slots"] = ["CPU%d_DIMM_%s1" % (p, c)]
+            empty.append("CPU%d_DIMM_%s1 (package %d, channel %s)" % (p, c, p, c))
+        lst.append(e)
+d["memory"]["channels"] = {"total": 24, "populated": 8, "balanced": False, "list": lst}
+json.dump(d, open(sys.argv[2], "w"))
+open(sys.argv[3], "w").write("8 of 24 channels populated; empty: " + ", ".join(empty) + "\nempty: " + ", ".join(empty) + "\n")
+PY
+	run 2 "check --facts with 16 empty channels" "$NODEAUDIT" check --facts "$tmp/slots.json" --profile agent-cpu-inference --format json
+	python3 -c 'import json, sys; f = {x["id"]: x for x in json.load(open(sys.argv[1]))["findings"]}
+print(f["memory.channels.populated_ratio"]["detail"]); print(f["memory.channels.balanced"]["detail"])' "$tmp/out" >"$tmp/got" 2>&1
+	if cmp -s "$tmp/got" "$tmp/slots.want"; then ok "the detail names all 16 empty slots (~630 bytes)"
+	else nok "the detail of the empty channels is cut"; diff "$tmp/slots.want" "$tmp/got" | sed 's/^/# /' | head -6; fi
+	# A skip text of 1142 bytes in a profile: the finding's reason is it, whole.
+	why=$(python3 -c 'print("the host decides this: " + " ".join(["the channels are the host'"'"'s"] * 40))')
+	printf '{"name": "longskip", "checks": {"memory.channels.balanced": {"skip": "%s"}}}\n' "$why" >"$tmp/longskip.json"
+	run 0 "check with a 1142-byte skip text" "$NODEAUDIT" --sysroot "$fx/numa-2node" check --profile "$tmp/longskip.json" --format json
+	if python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["findings"]
+sys.exit(not (len(f) == 1 and f[0]["status"] == "skip" and f[0]["reason"] == sys.argv[2]))' "$tmp/out" "$why"
+	then ok "the skip's reason is the profile's text, whole"
+	else nok "the profile's skip text is cut in the reason"; fi
+	# A min on kernel.core_pattern, an 855-byte pipe command: the reason
+	# quotes the value whole.
+	rm -rf "$tmp/root" && cp -R "$fx/kernel-tuned-server" "$tmp/root" && chmod -R u+w "$tmp/root"
+	core=$(python3 -c 'print("|/usr/lib/systemd/systemd-coredump %P %u %g %s %t %c %h" + " --x" * 200)')
+	printf '%s\n' "$core" >"$tmp/root/proc/sys/kernel/core_pattern"
+	printf '{"name": "longnum", "checks": {"kernel.sysctl": {"kernel.core_pattern": {"min": 1, "severity": "warn"}}}}\n' >"$tmp/longnum.json"
+	run 0 "check a min on an 855-byte core_pattern" "$NODEAUDIT" --sysroot "$tmp/root" check --profile "$tmp/longnum.json" --format json
+	if python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["findings"]
+sys.exit(not (len(f) == 1 and f[0]["status"] == "unknown" and f[0]["reason"] == "'"'"'%s'"'"' is not a single number" % sys.argv[2]))' "$tmp/out" "$core"
+	then ok "the reason quotes the value whole"
+	else nok "the value in the reason is cut"; fi
+fi
+
 echo "1..$n"
 [ $fail -eq 0 ]
