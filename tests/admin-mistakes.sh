@@ -222,6 +222,13 @@ sys.exit("kernel.sysctl" + sys.argv[2] != "".join(x[2:46].rstrip() for x in l[h 
 	COLUMNS=1000 "$NODEAUDIT" --sysroot "$fx/numa-2node" check --profile "$tmp/longkey.json" >"$tmp/out" 2>"$tmp/err"
 	if grep -qF "kernel.sysctl $key" "$tmp/out"; then ok "check --format text: a 624-byte sysctl name whole"
 	else nok "check --format text: the 624-byte sysctl name is cut"; fi
+	# The fleet report's table of checks (its ID cell was cut at 255 bytes):
+	# the row, wrapped, joined again, is the check, the name and its counts.
+	"$NODEAUDIT" --sysroot "$fx/numa-2node" check --profile "$tmp/longkey.json" --format json >"$tmp/a.json" 2>"$tmp/err"
+	"$NODEAUDIT" --sysroot "$fx/cpu-vm" check --profile "$tmp/longkey.json" --format json >"$tmp/b.json" 2>"$tmp/err"
+	run 0 "report over two nodes with a 624-byte sysctl name" "$NODEAUDIT" report "$tmp/a.json" "$tmp/b.json"
+	if tr -d ' \n' <"$tmp/out" | grep -qF "kernel.sysctl${key}000200"; then ok "report: the 624-byte sysctl name whole in its table"
+	else nok "report: the 624-byte sysctl name is cut in its table"; fi
 fi
 
 ## A finding's detail and reason whole (they were cut at 511 bytes): the
