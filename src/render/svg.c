@@ -371,13 +371,13 @@ static void add_package(struct tree *t, struct box *parent, int pkg, int npk, hw
 	const cJSON *nodes = jget(g->facts, "numa.nodes"), *nd, *sock;
 	struct box *p = box_new(parent, "package", "#ffffff", C_TEXT);
 	const char *ver;
-	char cl[512] = "";
+	char *cl;   /* whole: the title carries what the drawing's lines leave out */
 	int ninside = 0, equal = 0;
 	p->rx = 6;
 	p->size = 12;
 	box_attr(p, "data-package", "%d", pkg);
 	cpus_attr(p, set);
-	hwloc_bitmap_list_snprintf(cl, sizeof(cl), set);
+	cl = cpulist_dup(set);
 	box_line(p, 0, "Package P#%d", pkg);
 	sock = cJSON_GetArrayItem(jget(g->facts, "platform.sockets"), pkg);
 	ver = jstr(sock, "version") ? jstr(sock, "version") : jstr(g->facts, "cpu.model_name");
@@ -385,6 +385,7 @@ static void add_package(struct tree *t, struct box *parent, int pkg, int npk, hw
 		box_line(p, 1, "%s", ver);
 	box_mark(p, svg_mark_of(g, "package"));
 	box_title(p, "package %d: CPUs %s, %d cores", pkg, cl, cores_in(g->facts, set));
+	free(cl);
 	hold(t, p, set, -1);
 	cJSON_ArrayForEach(nd, nodes) {
 		hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
