@@ -32,6 +32,11 @@ err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary d
 : >"$tmp/a-file"
 run 3 "probe --sysroot ARCHIVE with TMPDIR a file" env TMPDIR="$tmp/a-file" "$NODEAUDIT" probe --sysroot "$tmp/node.tar.gz"
 err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$tmp/a-file' (TMPDIR): Not a directory; set TMPDIR to a directory you can write in"
+# A TMPDIR of 700 bytes that does not exist: named whole (cut at 511).
+long=$tmp
+for i in 1 2 3 4 5 6 7 8 9 10; do long=$long/ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd; done
+run 3 "check --sysroot ARCHIVE with a 700-byte TMPDIR missing" env TMPDIR="$long" "$NODEAUDIT" check --sysroot "$tmp/node.tar.gz"
+err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$long' (TMPDIR): No such file or directory; set TMPDIR to a directory you can write in"
 run 3 "snapshot to an archive with TMPDIR missing" env TMPDIR="$tmp/no-such-dir" "$NODEAUDIT" --sysroot "$fx/cpu-vm" snapshot -o "$tmp/s.tar.gz"
 err_is "nodeaudit: cannot create the staging directory of '$tmp/s.tar.gz': cannot create a temporary directory in '$tmp/no-such-dir' (TMPDIR): No such file or directory; set TMPDIR to a directory you can write in"
 if [ "$(id -u)" != 0 ]; then   # root writes in a mode-0555 directory
