@@ -37,6 +37,10 @@ long=$tmp
 for i in 1 2 3 4 5 6 7 8 9 10; do long=$long/ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd; done
 run 3 "check --sysroot ARCHIVE with a 700-byte TMPDIR missing" env TMPDIR="$long" "$NODEAUDIT" check --sysroot "$tmp/node.tar.gz"
 err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$long' (TMPDIR): No such file or directory; set TMPDIR to a directory you can write in"
+# plan --runtime-bin at a 700-byte path that does not exist: named whole
+# (the message was cut at 599 bytes).
+run 3 "plan --runtime-bin at a 700-byte path missing" "$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime llama.cpp --runtime-bin "$long/llama-server"
+err_is "nodeaudit: --runtime-bin: cannot run $long/llama-server"
 run 3 "snapshot to an archive with TMPDIR missing" env TMPDIR="$tmp/no-such-dir" "$NODEAUDIT" --sysroot "$fx/cpu-vm" snapshot -o "$tmp/s.tar.gz"
 err_is "nodeaudit: cannot create the staging directory of '$tmp/s.tar.gz': cannot create a temporary directory in '$tmp/no-such-dir' (TMPDIR): No such file or directory; set TMPDIR to a directory you can write in"
 if [ "$(id -u)" != 0 ]; then   # root writes in a mode-0555 directory
