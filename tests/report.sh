@@ -269,5 +269,16 @@ printf '{"profiles": [{"name": "%sa", "nodes": 1}, {"name": "%sb", "nodes": 1}],
 subset_of "$tmp/want.json" "two 151-byte profile names, whole: two profiles, mixed"
 has_err "the reports were checked against 2 different profiles ('${pre}a', '${pre}b')"
 
+## A host name of 21 four-byte characters in the HTML grid: clipped at 20
+## characters with "...", whole in its <title>, the page valid UTF-8 (it was
+## cut at 63 bytes, inside a character, with no "...").
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["host"]["hostname"] = "\U0001d400" * 21
+json.dump(d, open(sys.argv[2], "w"), ensure_ascii=False)' "$tmp/ra.json" "$tmp/rh.json"
+run 0 report "$tmp/rh.json" "$tmp/rb.json" --format html
+if python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8"); a = "\U0001d400"
+sys.exit(">%s...<title>%s</title>" % (a * 20, a * 21) not in t)' "$tmp/out" 2>/dev/null
+then ok "a long UTF-8 host name: clipped whole characters and '...', whole in its title"
+else nok "a long UTF-8 host name is cut inside a character in the HTML grid"; fi
+
 echo "1..$n"
 [ $fail -eq 0 ]
