@@ -286,6 +286,17 @@ sys.exit(not (len(f) == 1 and f[0]["status"] == "skip" and f[0]["reason"] == sys
 sys.exit(not (len(f) == 1 and f[0]["status"] == "unknown" and f[0]["reason"] == "'"'"'%s'"'"' is not a single number" % sys.argv[2]))' "$tmp/out" "$core"
 	then ok "the reason quotes the value whole"
 	else nok "the value in the reason is cut"; fi
+	# A hybrid cgroup tree whose cgroup2 is mounted at a 1105-byte path:
+	# still hybrid (the mount point was read into 1024 bytes, which shifted
+	# the fields: the cgroup2 mount was missed and the tree called legacy).
+	rm -rf "$tmp/root" && cp -R "$fx/kernel-untuned-desktop" "$tmp/root" && chmod -R u+w "$tmp/root"
+	mnt=/run/$(python3 -c 'print("x" * 1100)')
+	sed "s|^cgroup2 /sys/fs/cgroup/unified |cgroup2 $mnt |" "$fx/kernel-untuned-desktop/proc/mounts" >"$tmp/root/proc/mounts"
+	run 0 "probe a cgroup2 mount at a 1105-byte path" "$NODEAUDIT" --sysroot "$tmp/root" probe --only kernel --format json
+	if python3 -c 'import json, sys; k = json.load(open(sys.argv[1]))["kernel"]
+sys.exit(not (k["cgroup_version"] == 1 and k["cgroup_mode"] == "hybrid"))' "$tmp/out"
+	then ok "kernel.cgroup_mode: hybrid"
+	else nok "a long cgroup2 mount point is missed (cgroup_mode)"; fi
 fi
 
 echo "1..$n"
