@@ -32,6 +32,15 @@ err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary d
 : >"$tmp/a-file"
 run 3 "probe --sysroot ARCHIVE with TMPDIR a file" env TMPDIR="$tmp/a-file" "$NODEAUDIT" probe --sysroot "$tmp/node.tar.gz"
 err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$tmp/a-file' (TMPDIR): Not a directory; set TMPDIR to a directory you can write in"
+# A TMPDIR of 700 bytes that does not exist: named whole (cut at 511).
+long=$tmp
+for i in 1 2 3 4 5 6 7 8 9 10; do long=$long/ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd; done
+run 3 "check --sysroot ARCHIVE with a 700-byte TMPDIR missing" env TMPDIR="$long" "$NODEAUDIT" check --sysroot "$tmp/node.tar.gz"
+err_is "nodeaudit: cannot unpack '$tmp/node.tar.gz': cannot create a temporary directory in '$long' (TMPDIR): No such file or directory; set TMPDIR to a directory you can write in"
+# plan --runtime-bin at a 700-byte path that does not exist: named whole
+# (the message was cut at 599 bytes).
+run 3 "plan --runtime-bin at a 700-byte path missing" "$NODEAUDIT" plan --sysroot "$fx/numa-2node" --runtime llama.cpp --runtime-bin "$long/llama-server"
+err_is "nodeaudit: --runtime-bin: cannot run $long/llama-server"
 run 3 "snapshot to an archive with TMPDIR missing" env TMPDIR="$tmp/no-such-dir" "$NODEAUDIT" --sysroot "$fx/cpu-vm" snapshot -o "$tmp/s.tar.gz"
 err_is "nodeaudit: cannot create the staging directory of '$tmp/s.tar.gz': cannot create a temporary directory in '$tmp/no-such-dir' (TMPDIR): No such file or directory; set TMPDIR to a directory you can write in"
 if [ "$(id -u)" != 0 ]; then   # root writes in a mode-0555 directory
@@ -222,6 +231,72 @@ sys.exit("kernel.sysctl" + sys.argv[2] != "".join(x[2:46].rstrip() for x in l[h 
 	COLUMNS=1000 "$NODEAUDIT" --sysroot "$fx/numa-2node" check --profile "$tmp/longkey.json" >"$tmp/out" 2>"$tmp/err"
 	if grep -qF "kernel.sysctl $key" "$tmp/out"; then ok "check --format text: a 624-byte sysctl name whole"
 	else nok "check --format text: the 624-byte sysctl name is cut"; fi
+	# The fleet report's table of checks (its ID cell was cut at 255 bytes):
+	# the row, wrapped, joined again, is the check, the name and its counts.
+	"$NODEAUDIT" --sysroot "$fx/numa-2node" check --profile "$tmp/longkey.json" --format json >"$tmp/a.json" 2>"$tmp/err"
+	"$NODEAUDIT" --sysroot "$fx/cpu-vm" check --profile "$tmp/longkey.json" --format json >"$tmp/b.json" 2>"$tmp/err"
+	run 0 "report over two nodes with a 624-byte sysctl name" "$NODEAUDIT" report "$tmp/a.json" "$tmp/b.json"
+	if tr -d ' \n' <"$tmp/out" | grep -qF "kernel.sysctl${key}000200"; then ok "report: the 624-byte sysctl name whole in its table"
+	else nok "report: the 624-byte sysctl name is cut in its table"; fi
+fi
+
+## A finding's detail and reason whole (they were cut at 511 bytes): the
+## empty slots of a two-socket board, a profile's skip text, a sysctl value
+## that is not a number.
+if command -v python3 >/dev/null 2>&1; then
+	# 2 sockets of 12 channels (A-L), 4 populated on each: 16 empty
+	# channels, each named by its slot's locator (CPU0_DIMM_E1, as a board's
+	# SMBIOS names them).  The detail lists every one, in order.
+	python3 - "$fx/check-facts/good.json" "$tmp/slots.json" "$tmp/slots.want" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+lst, empty = [], []
+for p in range(2):
+    for c in "ABCDEFGHIJKL":
+        e = {"package": p, "name": c, "dimms": 1 if c in "ABCD" else 0}
+        if not e["dimms"]:
+            e["empty_slots"] = ["CPU%d_DIMM_%s1" % (p, c)]
+            empty.append("CPU%d_DIMM_%s1 (package %d, channel %s)" % (p, c, p, c))
+        lst.append(e)
+d["memory"]["channels"] = {"total": 24, "populated": 8, "balanced": False, "list": lst}
+json.dump(d, open(sys.argv[2], "w"))
+open(sys.argv[3], "w").write("8 of 24 channels populated; empty: " + ", ".join(empty) + "\nempty: " + ", ".join(empty) + "\n")
+PY
+	run 2 "check --facts with 16 empty channels" "$NODEAUDIT" check --facts "$tmp/slots.json" --profile agent-cpu-inference --format json
+	python3 -c 'import json, sys; f = {x["id"]: x for x in json.load(open(sys.argv[1]))["findings"]}
+print(f["memory.channels.populated_ratio"]["detail"]); print(f["memory.channels.balanced"]["detail"])' "$tmp/out" >"$tmp/got" 2>&1
+	if cmp -s "$tmp/got" "$tmp/slots.want"; then ok "the detail names all 16 empty slots (~630 bytes)"
+	else nok "the detail of the empty channels is cut"; diff "$tmp/slots.want" "$tmp/got" | sed 's/^/# /' | head -6; fi
+	# A skip text of 1142 bytes in a profile: the finding's reason is it, whole.
+	why=$(python3 -c 'print("the host decides this: " + " ".join(["the channels are the host'"'"'s"] * 40))')
+	printf '{"name": "longskip", "checks": {"memory.channels.balanced": {"skip": "%s"}}}\n' "$why" >"$tmp/longskip.json"
+	run 0 "check with a 1142-byte skip text" "$NODEAUDIT" --sysroot "$fx/numa-2node" check --profile "$tmp/longskip.json" --format json
+	if python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["findings"]
+sys.exit(not (len(f) == 1 and f[0]["status"] == "skip" and f[0]["reason"] == sys.argv[2]))' "$tmp/out" "$why"
+	then ok "the skip's reason is the profile's text, whole"
+	else nok "the profile's skip text is cut in the reason"; fi
+	# A min on kernel.core_pattern, an 855-byte pipe command: the reason
+	# quotes the value whole.
+	rm -rf "$tmp/root" && cp -R "$fx/kernel-tuned-server" "$tmp/root" && chmod -R u+w "$tmp/root"
+	core=$(python3 -c 'print("|/usr/lib/systemd/systemd-coredump %P %u %g %s %t %c %h" + " --x" * 200)')
+	printf '%s\n' "$core" >"$tmp/root/proc/sys/kernel/core_pattern"
+	printf '{"name": "longnum", "checks": {"kernel.sysctl": {"kernel.core_pattern": {"min": 1, "severity": "warn"}}}}\n' >"$tmp/longnum.json"
+	run 0 "check a min on an 855-byte core_pattern" "$NODEAUDIT" --sysroot "$tmp/root" check --profile "$tmp/longnum.json" --format json
+	if python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["findings"]
+sys.exit(not (len(f) == 1 and f[0]["status"] == "unknown" and f[0]["reason"] == "'"'"'%s'"'"' is not a single number" % sys.argv[2]))' "$tmp/out" "$core"
+	then ok "the reason quotes the value whole"
+	else nok "the value in the reason is cut"; fi
+	# A hybrid cgroup tree whose cgroup2 is mounted at a 1105-byte path:
+	# still hybrid (the mount point was read into 1024 bytes, which shifted
+	# the fields: the cgroup2 mount was missed and the tree called legacy).
+	rm -rf "$tmp/root" && cp -R "$fx/kernel-untuned-desktop" "$tmp/root" && chmod -R u+w "$tmp/root"
+	mnt=/run/$(python3 -c 'print("x" * 1100)')
+	sed "s|^cgroup2 /sys/fs/cgroup/unified |cgroup2 $mnt |" "$fx/kernel-untuned-desktop/proc/mounts" >"$tmp/root/proc/mounts"
+	run 0 "probe a cgroup2 mount at a 1105-byte path" "$NODEAUDIT" --sysroot "$tmp/root" probe --only kernel --format json
+	if python3 -c 'import json, sys; k = json.load(open(sys.argv[1]))["kernel"]
+sys.exit(not (k["cgroup_version"] == 1 and k["cgroup_mode"] == "hybrid"))' "$tmp/out"
+	then ok "kernel.cgroup_mode: hybrid"
+	else nok "a long cgroup2 mount point is missed (cgroup_mode)"; fi
 fi
 
 echo "1..$n"

@@ -105,6 +105,16 @@ if counts == {"package": 2, "numa-node": 2, "core": n, "thread": n}:
 else:
     fails += 1
     print("not ok %d - the drawing: %s" % (k, counts))
+# Each package's <title> names its CPUs whole (the list was cut at 511
+# bytes there): the drawing's lines leave them out, the title says them.
+k += 1
+titles = re.findall(r'<title>(package [0-9]+: CPUs [^<]*)</title>', svg)
+twant = ["package %d: CPUs %s, %d cores" % (p, want[p], n // 2) for p in (0, 1)]
+if titles == twant:
+    print("ok %d - each package's title names its CPUs whole (%d bytes)" % (k, len(want[0])))
+else:
+    fails += 1
+    print("not ok %d - a package's title: %s" % (k, [(len(t), t[-40:]) for t in titles]))
 # The plan on one node: one core (CPU 0) reserved for the OS, the worker
 # on the 2,047 others, in its cpus, its numactl and its taskset line whole.
 k += 1

@@ -171,5 +171,21 @@ for f in pci-8gpu-switches pci-2socket-remote pci-numa-unknown pci-matrix-mixed 
 	then echo "ok $n - $f: the text matrix fits 80 columns ($devs devices)"
 	else echo "not ok $n - $f: text matrix"; fail=$((fail + 1)); fi
 done
+# A wide terminal and a long CPU list (every other CPU of 400, 689 bytes,
+# in ACC0's local_cpulist): the row carries its cells and the list whole
+# (the row was cut at 511 bytes).
+n=$((n + 1))
+cp -R "$src/fixtures/pci-matrix-mixed" "$tmp/longlist" && chmod -R u+w "$tmp/longlist"
+list=$(python3 -c 'print(",".join(str(i) for i in range(0, 400, 2)))')
+printf '%s\n' "$list" >"$tmp/longlist/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:00.0/0000:03:00.0/local_cpulist"
+COLUMNS=1000 "$NODEAUDIT" --sysroot "$tmp/longlist" probe --only numa,pci >"$tmp/longlist.txt" 2>"$tmp/longlist.err"
+# One block (every device fits 1000 columns); ACC0's row: its label, a
+# cell per device, the list whole, its node.
+if awk -v list="$list" '
+	/^        ACC0 / { heads = NF - 3 }
+	/^  ACC0  X / { cells = NF - 3; last = $(NF - 1) " " $NF }
+	END { exit !(heads > 1 && cells == heads && last == list " 0") }' "$tmp/longlist.txt"
+then echo "ok $n - a 689-byte CPU list whole in a 1000-column matrix row"
+else echo "not ok $n - the matrix row of a long CPU list is cut"; grep '^  ACC0  X' "$tmp/longlist.txt" | cut -c1-100 | sed 's/^/# /'; fail=$((fail + 1)); fi
 echo "1..$n"
 [ $fail -eq 0 ]

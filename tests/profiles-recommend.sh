@@ -111,5 +111,12 @@ printf '{"name": "x", "checks": {"cpu.smt": {"skip": ""}}}\n' >"$tmp/x.json"
 t "skip must not be empty" 3 "$NODEAUDIT" profiles validate "$tmp/x.json"
 printf '{"name": "x", "checks": {"cpu.smt": {"skip": "not here"}}}\n' >"$tmp/x.json"
 t "skip alone is a whole spec" 0 "$NODEAUDIT" profiles validate "$tmp/x.json"
+# The hypervisor's name as /proc/sysinfo gives it, 600 bytes (a long
+# "Control Program" line): the reason quotes it whole (it was cut at 511).
+rm -rf "$tmp/zvm" && cp -R "$fx/virt-s390-zvm" "$tmp/zvm" && chmod -R u+w "$tmp/zvm"
+cp_name="z/VM 6.1.0$(printf ' site%03d' $(seq 1 74))"
+sed "s|^VM00 Control Program:.*|VM00 Control Program: $cp_name|" "$fx/virt-s390-zvm/proc/sysinfo" >"$tmp/zvm/proc/sysinfo"
+t "recommend with a 600-byte hypervisor name" 0 "$NODEAUDIT" --sysroot "$tmp/zvm" profiles recommend --format json
+has "\"reason\":[[:space:]]*\"a virtual guest ($cp_name): the host decides the hardware checks (frequency, SMT, ECC, memory channels and speed)\""
 echo "1..$n"
 [ $fail -eq 0 ]

@@ -255,5 +255,30 @@ has "(not listed: --top 0)"
 run 2 report report -o "$tmp/fleet.json" --format json
 if [ -s "$tmp/fleet.json" ] && [ ! -s "$tmp/out" ]; then ok "-o wrote the file"; else nok "-o"; fi
 
+## Two profiles whose names share their first 150 bytes: two profiles, a
+## node each, and the warning (the names were cut at 127 bytes, counted as
+## one profile of two nodes, and the mix went unsaid).
+pre=$(printf 'site-%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30)
+for x in a b; do
+	printf '{"name": "%s%s", "checks": {"kernel.sysctl": {"vm.swappiness": {"max": 100, "severity": "warn"}}}}\n' "$pre" "$x" >"$tmp/p$x.json"
+	"$NODEAUDIT" --sysroot "$fix/numa-2node" check --profile "$tmp/p$x.json" --format json >"$tmp/r$x.json" 2>/dev/null
+done
+run 0 report "$tmp/ra.json" "$tmp/rb.json" --format json
+subset_of() { if "$JSUBSET" "$1" "$tmp/out" >/dev/null 2>&1; then ok "$2"; else nok "$2"; fi; }
+printf '{"profiles": [{"name": "%sa", "nodes": 1}, {"name": "%sb", "nodes": 1}], "profiles_mixed": true}\n' "$pre" "$pre" >"$tmp/want.json"
+subset_of "$tmp/want.json" "two 151-byte profile names, whole: two profiles, mixed"
+has_err "the reports were checked against 2 different profiles ('${pre}a', '${pre}b')"
+
+## A host name of 21 four-byte characters in the HTML grid: clipped at 20
+## characters with "...", whole in its <title>, the page valid UTF-8 (it was
+## cut at 63 bytes, inside a character, with no "...").
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["host"]["hostname"] = "\U0001d400" * 21
+json.dump(d, open(sys.argv[2], "w"), ensure_ascii=False)' "$tmp/ra.json" "$tmp/rh.json"
+run 0 report "$tmp/rh.json" "$tmp/rb.json" --format html
+if python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8"); a = "\U0001d400"
+sys.exit(">%s...<title>%s</title>" % (a * 20, a * 21) not in t)' "$tmp/out" 2>/dev/null
+then ok "a long UTF-8 host name: clipped whole characters and '...', whole in its title"
+else nok "a long UTF-8 host name is cut inside a character in the HTML grid"; fi
+
 echo "1..$n"
 [ $fail -eq 0 ]

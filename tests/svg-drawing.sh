@@ -227,6 +227,43 @@ PY
 	else nok "CPUs whose cores are unknown"; sed 's/^/# /' "$tmp/loose.out" | head -5; fi
 fi
 
+## A setting whose values do not fit its box: its line is cut with "...",
+## and the box's <title> says it whole.  A 699-byte expected value (the
+## line was cut, the value nowhere whole), and an observed kernel.core_pattern
+## of 855 bytes (clipped at 40 characters, and nowhere whole either).
+v=$tmp/values
+cp -R "$src/fixtures/kernel-tuned-server" "$v" && chmod -R u+w "$v"
+core=$(python3 -c 'print("|/usr/lib/systemd/systemd-coredump %P %u %g %s %t %c %h" + " --x" * 200)')
+printf '%s\n' "$core" >"$v/proc/sys/kernel/core_pattern"
+val=$(python3 -c 'print(" ".join(["1"] * 350))')
+printf '{"name": "longvalues", "checks": {"kernel.sysctl": {"vm.swappiness": {"expect": "%s", "severity": "warn"}, "kernel.core_pattern": {"expect": "core", "severity": "warn"}}}}\n' "$val" >"$tmp/values.json"
+"$NODEAUDIT" --sysroot "$v" check --profile "$tmp/values.json" --format svg >"$tmp/values.svg" 2>/dev/null
+if python3 - "$tmp/values.svg" "$val" "$core" >"$tmp/values.out" 2>&1 <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+val, core = sys.argv[2], sys.argv[3]
+want = {"vm.swappiness": "10, expected " + val, "kernel.core_pattern": "observed " + core}
+bad = []
+for key, whole in want.items():
+    g = [e for e in root.iter(ns + "g") if e.get("data-part") == "setting" and
+         [t.text for t in e.findall(ns + "text")][:1] == [key]]
+    if len(g) != 1:
+        bad.append("%s: %d setting boxes" % (key, len(g)))
+        continue
+    lines = [t.text for t in g[0].findall(ns + "text")]
+    title = g[0].find(ns + "title")
+    if "..." not in lines[1]:
+        bad.append("%s: its line is not cut: %r" % (key, lines[1][-40:]))
+    if title is None or ("\n" + whole + "\n") not in title.text:
+        bad.append("%s: its title lacks the whole value: %r" % (key, title.text[:120] if title is not None else None))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+then ok "a setting's values cut in its box are whole in its title"
+else nok "a setting's values cut in its box"; sed 's/^/# /' "$tmp/values.out" | head -5; fi
+
 ## Pixels, in a real browser.
 browser=
 for b in chromium chromium-browser; do

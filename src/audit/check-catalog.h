@@ -28,8 +28,9 @@ enum obs_state { OBS_VALUE, OBS_UNKNOWN, OBS_SKIP };
 struct obs {
 	enum obs_state state;
 	cJSON *value;          /* OBS_VALUE: string, number or bool (or array for V_SET); owned */
-	char detail[512];      /* human text: "0000:41:00.0 x8 of x16", may be "" */
-	char reason[512];      /* OBS_UNKNOWN / OBS_SKIP: why */
+	char *detail;          /* human text: "0000:41:00.0 x8 of x16", or NULL; whole (it may
+	                          hold a profile's or a machine's strings), obs_release() frees it */
+	char *reason;          /* OBS_UNKNOWN / OBS_SKIP: why, or NULL; likewise */
 	const char *paths[12]; /* fact paths the decision rests on (evidence) */
 	size_t npaths;
 	char *keypath;         /* a keyed path, kernel.sysctl."vm.swappiness", whole (the key

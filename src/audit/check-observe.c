@@ -28,7 +28,8 @@ static void unknown(struct obs *o, const char *fmt, ...)
 	if (!fmt)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	free(o->reason);
+	o->reason = xvasprintf(fmt, ap);
 	va_end(ap);
 }
 
@@ -38,7 +39,8 @@ static void skip(struct obs *o, const char *fmt, ...)
 	va_list ap;
 	o->state = OBS_SKIP;
 	va_start(ap, fmt);
-	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	free(o->reason);
+	o->reason = xvasprintf(fmt, ap);
 	va_end(ap);
 }
 
@@ -47,8 +49,26 @@ static void detail(struct obs *o, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(o->detail, sizeof(o->detail), fmt, ap);
+	free(o->detail);
+	o->detail = xvasprintf(fmt, ap);
 	va_end(ap);
+}
+
+/* Appends to the detail (which may be NULL). */
+static void detail_add(struct obs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void detail_add(struct obs *o, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *more;
+	va_list ap;
+	va_start(ap, fmt);
+	more = xvasprintf(fmt, ap);
+	va_end(ap);
+	strbuf_addstr(&sb, o->detail ? o->detail : "");
+	strbuf_addstr(&sb, more);
+	free(more);
+	free(o->detail);
+	o->detail = strbuf_detach(&sb);
 }
 
 static void value_str(struct obs *o, const char *s)
@@ -308,7 +328,6 @@ static void obs_ratio(const cJSON *root, const char *num, const char *den, struc
 static void empty_slots_detail(const cJSON *root, struct obs *o)
 {
 	const cJSON *list = facts_get(root, "memory.channels.list"), *ch, *loc;
-	size_t len = strlen(o->detail);
 	int n = 0;
 	cJSON_ArrayForEach(ch, list) {
 		const cJSON *d = cJSON_GetObjectItemCaseSensitive(ch, "dimms");
@@ -317,19 +336,16 @@ static void empty_slots_detail(const cJSON *root, struct obs *o)
 		if (!cJSON_IsNumber(d) || d->valuedouble > 0)
 			continue;
 		cJSON_ArrayForEach(loc, cJSON_GetObjectItemCaseSensitive(ch, "empty_slots")) {
-			char part[160], pb[24];
+			char pb[24];
 			if (!cJSON_IsString(loc))
 				continue;
+			/* Every slot, whole: a two-socket board lists tens of them. */
 			if (cJSON_IsNumber(pk))
-				snprintf(part, sizeof(part), "%s%s (package %s, channel %s)", n++ ? ", " : "; empty: ",
-					 loc->valuestring, int_text(pk, 0, 1 << 20, pb, sizeof(pb)), name ? name : "?");
+				detail_add(o, "%s%s (package %s, channel %s)", n++ ? ", " : "; empty: ",
+					   loc->valuestring, int_text(pk, 0, 1 << 20, pb, sizeof(pb)), name ? name : "?");
 			else
-				snprintf(part, sizeof(part), "%s%s (channel %s)", n++ ? ", " : "; empty: ",
-					 loc->valuestring, name ? name : "?");
-			if (len + strlen(part) + 1 < sizeof(o->detail)) {
-				strcat(o->detail, part);
-				len += strlen(part);
-			}
+				detail_add(o, "%s%s (channel %s)", n++ ? ", " : "; empty: ",
+					   loc->valuestring, name ? name : "?");
 		}
 	}
 }
@@ -339,7 +355,7 @@ void obs_mem_channels_ratio(const cJSON *root, const char *key, struct obs *o)
 	(void)key;
 	obs_ratio(root, "memory.channels.populated", "memory.channels.total", o);
 	if (o->state == OBS_VALUE) {
-		strncat(o->detail, " channels populated", sizeof(o->detail) - strlen(o->detail) - 1);
+		detail_add(o, " channels populated");
 		empty_slots_detail(root, o);
 	}
 }
@@ -353,7 +369,7 @@ void obs_mem_channels_balanced(const cJSON *root, const char *key, struct obs *o
 	value_bool(o, cJSON_IsTrue(b));
 	if (cJSON_IsFalse(b)) {
 		empty_slots_detail(root, o);
-		if (o->detail[0] == ';')
+		if (o->detail && o->detail[0] == ';')
 			memmove(o->detail, o->detail + 2, strlen(o->detail + 2) + 1);
 	}
 }
@@ -363,7 +379,7 @@ void obs_mem_speed_ratio(const cJSON *root, const char *key, struct obs *o)
 	(void)key;
 	obs_ratio(root, "memory.speed.configured_mts", "memory.speed.rated_mts", o);
 	if (o->state == OBS_VALUE)
-		strncat(o->detail, " MT/s (configured of rated)", sizeof(o->detail) - strlen(o->detail) - 1);
+		detail_add(o, " MT/s (configured of rated)");
 }
 
 void obs_mem_per_core(const cJSON *root, const char *key, struct obs *o)
@@ -510,7 +526,7 @@ void obs_nic_roce_ecn(const cJSON *root, const char *key, struct obs *o)
 			detail(o, "%s: %s has ECN on no priority at both ends (notification point: %s; reaction "
 			       "point: %s)", bdf(d), ifn ? ifn : "its port", prio_text(ns, np, sizeof(np)),
 			       prio_text(rs, rp, sizeof(rp)));
-		} else if (ok && !o->detail[0])
+		} else if (ok && !o->detail)
 			detail(o, "%s: %s has ECN on priorities %s (notification point) and %s (reaction point)",
 			       bdf(d), ifn ? ifn : "its port", prio_text(ns, np, sizeof(np)), prio_text(rs, rp, sizeof(rp)));
 		hwloc_bitmap_free(ns);
@@ -520,7 +536,8 @@ void obs_nic_roce_ecn(const cJSON *root, const char *key, struct obs *o)
 		return skip(o, "no network controller has RoCE ECN settings (/sys/class/net/IF/ecn/: NVIDIA "
 			    "mlx5 with its MLNX_OFED driver)");
 	if (ok && unread) {   /* a port that fails decides it; else one unread leaves it open */
-		o->detail[0] = '\0';
+		free(o->detail);
+		o->detail = NULL;
 		return unknown(o, "%s: its RoCE ECN settings could not be read", unread);
 	}
 	value_bool(o, ok);
@@ -782,8 +799,7 @@ void obs_hugepages(const cJSON *root, const char *key, struct obs *o)
 				hi = t->valuedouble;
 		}
 		if (hi > 0 && lo < hi)
-			strncat(o->detail, "; not the same on every NUMA node",
-				sizeof(o->detail) - strlen(o->detail) - 1);
+			detail_add(o, "; not the same on every NUMA node");
 	}
 }
 
@@ -917,4 +933,8 @@ void obs_release(struct obs *o)
 	o->value = NULL;
 	free(o->keypath);
 	o->keypath = NULL;
+	free(o->detail);
+	o->detail = NULL;
+	free(o->reason);
+	o->reason = NULL;
 }

@@ -74,8 +74,9 @@ static int compare(const struct pspec *s, struct obs *o)
 		if (cJSON_IsNumber(o->value))
 			v = o->value->valuedouble;
 		else if (!cJSON_IsString(o->value) || parse_double(o->value->valuestring, &v) < 0) {
-			snprintf(o->reason, sizeof(o->reason), "'%s' is not a single number",
-				 cJSON_IsString(o->value) ? o->value->valuestring : "?");
+			free(o->reason);   /* the value whole: a sysctl's or a parameter's */
+			o->reason = xasprintf("'%s' is not a single number",
+					      cJSON_IsString(o->value) ? o->value->valuestring : "?");
 			return -1;
 		}
 		if (s->has_min && v < s->min && !num_eq(v, s->min))
@@ -223,7 +224,7 @@ static void finding_observe(const struct pspec *s, const cJSON *root, struct obs
 		/* The profile says this node cannot decide it (a guest: the host). */
 		memset(o, 0, sizeof(*o));
 		o->state = OBS_SKIP;
-		snprintf(o->reason, sizeof(o->reason), "%s", s->skip);
+		o->reason = xstrdup(s->skip);   /* the profile's text, whole */
 	} else
 		check_observe(c, root, s->key, o);
 	if (o->state == OBS_VALUE) {
@@ -269,7 +270,7 @@ static void add_head(cJSON *f, const struct pspec *s, struct obs *o, enum status
 	}
 	if (strcmp(s->when, "always"))
 		cJSON_AddStringToObject(f, "when", s->when);
-	if (o->detail[0])
+	if (o->detail && *o->detail)
 		cJSON_AddStringToObject(f, "detail", o->detail);
 }
 
@@ -280,7 +281,7 @@ static void add_reason(cJSON *f, const struct pspec *s, const struct obs *o, enu
 	char buf[600];
 
 	if (st == ST_UNKNOWN) {
-		if (o->reason[0])
+		if (o->reason && *o->reason)
 			cJSON_AddStringToObject(f, "reason", o->reason);
 		else {
 			char *why = gap_reason(o, root, gaps);   /* whole: a fact path may be long */
@@ -288,7 +289,7 @@ static void add_reason(cJSON *f, const struct pspec *s, const struct obs *o, enu
 			free(why);
 		}
 	} else if (st == ST_SKIP)
-		cJSON_AddStringToObject(f, "reason", o->reason);
+		cJSON_AddStringToObject(f, "reason", o->reason ? o->reason : "");
 	if (s->note)
 		cJSON_AddStringToObject(f, "rationale", s->note);
 	else {

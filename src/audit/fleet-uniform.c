@@ -503,17 +503,14 @@ size_t fleet_outlier_rows(const struct fleet *f, const struct uniform_fact *u, s
 void fleet_add_profile(struct fleet *f, const cJSON *root)
 {
 	const cJSON *name = jpath(root, "profile.name");
-	char buf[128];
+	/* Whole: a profile's name has no limit, and two cut alike would count as one. */
+	char *buf = cJSON_IsString(name) && *name->valuestring ? dup_printable(name->valuestring)
+								: xstrdup("unknown");
 	size_t i;
-	if (cJSON_IsString(name) && *name->valuestring) {
-		char *d = dup_printable(name->valuestring);
-		snprintf(buf, sizeof(buf), "%s", d);   /* a profile name: at most 64 bytes */
-		free(d);
-	} else
-		snprintf(buf, sizeof(buf), "unknown");
 	for (i = 0; i < f->nprofiles; i++)
 		if (!strcmp(f->profiles[i].name, buf)) {
 			f->profiles[i].count++;
+			free(buf);
 			return;
 		}
 	if (f->nprofiles >= 64) {   /* a fleet of this many profiles is not one fleet */
@@ -527,10 +524,11 @@ void fleet_add_profile(struct fleet *f, const cJSON *root)
 			free(f->profiles[i].name);
 			f->profiles[i].name = xstrdup("(others)");
 		}
+		free(buf);
 		return;
 	}
 	f->profiles = xrealloc(f->profiles, (f->nprofiles + 1) * sizeof(*f->profiles));
-	f->profiles[f->nprofiles].name = xstrdup(buf);
+	f->profiles[f->nprofiles].name = buf;
 	f->profiles[f->nprofiles].count = 1;
 	f->nprofiles++;
 }

@@ -50,7 +50,7 @@ static double fast_cores(const cJSON *root, double *mhz, int *kinds)
 	return cores;
 }
 
-const char *profile_recommend(const cJSON *root, char *why, size_t n)
+const char *profile_recommend(const cJSON *root, char **why)
 {
 	const char *hv = fj_get_str(facts_get(root, "host"), "hypervisor");
 	int acc = discrete_accelerators(root), kinds;
@@ -62,28 +62,28 @@ const char *profile_recommend(const cJSON *root, char *why, size_t n)
 	if (mhz > 0)
 		snprintf(freq, sizeof(freq), " at up to %.0f MHz", mhz);
 	if (facts_is_guest(root)) {
-		snprintf(why, n, "a virtual guest%s%s%s: the host decides the hardware checks (frequency, "
+		*why = xasprintf("a virtual guest%s%s%s: the host decides the hardware checks (frequency, "
 			 "SMT, ECC, memory channels and speed)%s", hv ? " (" : "", hv ? hv : "", hv ? ")" : "",
 			 acc ? "; an accelerator is passed through: 'check --profile agent-accelerator-host' "
 			       "checks its link" : "");
 		return GUEST_PROFILE;
 	}
 	if (acc) {
-		snprintf(why, n, "%d PCIe accelerator%s: the CPU feeds %s (link width and speed, NUMA "
+		*why = xasprintf("%d PCIe accelerator%s: the CPU feeds %s (link width and speed, NUMA "
 			 "locality, uplinks)", acc, acc == 1 ? "" : "s", acc == 1 ? "it" : "them");
 		return "agent-accelerator-host";
 	}
 	if (cores <= 0) {
-		snprintf(why, n, "%s, no accelerators, core count unknown: the default, CPU decode", metal);
+		*why = xasprintf("%s, no accelerators, core count unknown: the default, CPU decode", metal);
 		return "agent-cpu-inference";
 	}
 	if (cores < DECODE_MIN_CORES) {
-		snprintf(why, n, "%.0f %score%s%s, fewer than %d: sized for orchestration and tool calls "
+		*why = xasprintf("%.0f %score%s%s, fewer than %d: sized for orchestration and tool calls "
 			 "rather than CPU decode", cores, kinds > 1 ? "performance " : "", cores == 1 ? "" : "s",
 			 freq, DECODE_MIN_CORES);
 		return "agent-orchestrator";
 	}
-	snprintf(why, n, "%s, no accelerators, %.0f %score%s%s: CPU decode", metal, cores,
+	*why = xasprintf("%s, no accelerators, %.0f %score%s%s: CPU decode", metal, cores,
 		 kinds > 1 ? "performance " : "", cores == 1 ? "" : "s", freq);
 	return "agent-cpu-inference";
 }

@@ -10,13 +10,14 @@
 
 /*
  * The built-in profile that fits the node whose facts root holds (the
- * probe's tree), with the reason in why (one sentence, the facts it rests
- * on): a virtual guest gets GUEST_PROFILE, a host with PCIe accelerators
+ * probe's tree), with the reason in *why (one sentence, the facts it rests
+ * on; malloc'd, whole: it quotes the hypervisor's name as the machine names
+ * it): a virtual guest gets GUEST_PROFILE, a host with PCIe accelerators
  * agent-accelerator-host, a CPU of fewer than 16 cores (or a hybrid one of
  * fewer than 16 performance cores) agent-orchestrator, else
  * agent-cpu-inference.  Decides only; reads nothing.
  */
-const char *profile_recommend(const cJSON *root, char *why, size_t n);
+const char *profile_recommend(const cJSON *root, char **why);
 
 /* 1: the facts say a virtual guest; 0: bare metal or unknown. */
 int facts_is_guest(const cJSON *root);

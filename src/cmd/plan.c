@@ -256,7 +256,7 @@ static int plan_syntax(struct plan_args *a)
 {
 	struct plan_syntax *s = &a->syntax;
 	const char *bin = a->runtime_bin;
-	char err[600], *out = NULL;
+	char *err = NULL, *out = NULL;
 	int st;
 	s->load_mode = 1;
 	a->o.syntax = s;
@@ -272,9 +272,13 @@ static int plan_syntax(struct plan_args *a)
 			return 0;
 		}
 	}
-	if (runbin_capture(bin, "--help", 20, &out, &st, err, sizeof(err)) < 0) {
-		if (a->runtime_bin)
-			return error("--runtime-bin: %s", err);
+	if (runbin_capture(bin, "--help", 20, &out, &st, &err) < 0) {
+		if (a->runtime_bin) {
+			error("--runtime-bin: %s", err);
+			free(err);
+			return -1;
+		}
+		free(err);
 		s->why = "llama-server on $PATH could not be asked";
 		return 0;
 	}
@@ -293,7 +297,9 @@ static int plan_syntax(struct plan_args *a)
 	}
 	free(out);
 	s->bin = bin;
-	if (runbin_capture(bin, "--version", 20, &out, &st, err, sizeof(err)) == 0) {
+	if (runbin_capture(bin, "--version", 20, &out, &st, &err) < 0)
+		free(err);
+	else {
 		a->version = line_with(out, "version:");
 		s->version = a->version;
 		free(out);

@@ -50,18 +50,19 @@ static int profiles_list(struct invocation *inv)
 static int profiles_recommend(struct invocation *inv)
 {
 	struct probe_ctx ctx;
-	char why[512];
+	char *why = NULL;
 	const char *name;
 	cJSON *o;
 	if (probe_run(&ctx, &G.probe, "cpu,pci") < 0) {
 		probe_release(&ctx);
 		return -1;
 	}
-	name = profile_recommend(ctx.facts.root, why, sizeof(why));
+	name = profile_recommend(ctx.facts.root, &why);
 	inv->doc.json = cJSON_CreateObject();
 	o = cJSON_AddObjectToObject(inv->doc.json, "recommend");
 	cJSON_AddStringToObject(o, "profile", name);
 	cJSON_AddStringToObject(o, "reason", why);
+	free(why);
 	probe_release(&ctx);
 	return EXIT_OK;
 }

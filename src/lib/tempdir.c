@@ -178,13 +178,14 @@ char *tmpdir_make_scratch(const char *prefix, unsigned long long bytes, unsigned
 }
 
 /* Where the last tmpdir_make() that failed tried, and why (tmpdir_strerror()). */
-static char fail_dir[512];
+static char *fail_dir;   /* whole: a TMPDIR of any length is named as given */
 static const char *fail_from;
 static int fail_errno;
 
 static void failed(const char *dir, const char *from, int e)
 {
-	snprintf(fail_dir, sizeof(fail_dir), "%s", dir);
+	free(fail_dir);
+	fail_dir = xstrdup(dir);
 	fail_from = from;
 	fail_errno = e;
 	errno = e;
@@ -192,16 +193,17 @@ static void failed(const char *dir, const char *from, int e)
 
 const char *tmpdir_strerror(void)
 {
-	static char msg[1024];
+	static char *msg;   /* the last answer, until the next call */
 	if (!fail_errno)
 		return "cannot create a temporary directory";
+	free(msg);
 	if (fail_errno == EMFILE && !fail_dir[0])
-		snprintf(msg, sizeof(msg), "cannot create a temporary directory: too many at once");
+		msg = xstrdup("cannot create a temporary directory: too many at once");
 	else
-		snprintf(msg, sizeof(msg), "cannot create a temporary directory in '%s'%s%s%s: %s%s", fail_dir,
-			 fail_from ? " (" : "", fail_from ? fail_from : "", fail_from ? ")" : "",
-			 strerror(fail_errno),
-			 fail_from && !strcmp(fail_from, "TMPDIR") ? "; set TMPDIR to a directory you can write in" : "");
+		msg = xasprintf("cannot create a temporary directory in '%s'%s%s%s: %s%s", fail_dir,
+				fail_from ? " (" : "", fail_from ? fail_from : "", fail_from ? ")" : "",
+				strerror(fail_errno),
+				fail_from && !strcmp(fail_from, "TMPDIR") ? "; set TMPDIR to a directory you can write in" : "");
 	return msg;
 }
 

@@ -21,7 +21,7 @@ char *tmpdir_make(const char *dir, const char *prefix);
 /* Why the last tmpdir_make() (or _scratch()) failed, as one message naming
  * the directory it tried and where that came from: "cannot create a
  * temporary directory in '/x' (TMPDIR): Permission denied; set TMPDIR to
- * a directory you can write in".  A static buffer. */
+ * a directory you can write in".  Valid until the next call. */
 const char *tmpdir_strerror(void);
 /* A directory for a run's own scratch (an unpacked archive, hwloc's copy),
  * made as tmpdir_make() does: the files are written once, read back by

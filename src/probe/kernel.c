@@ -80,8 +80,20 @@ static void probe_cgroup(struct probe_ctx *ctx)
 	buf = NULL;
 	if (pc_read(&pc, &buf, NULL, "/proc/mounts") == 0) {
 		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			char dev[256], mnt[1024], type[64];
-			if (sscanf(line, "%255s %1023s %63s", dev, mnt, type) != 3)
+			/* "DEV MNT TYPE ...", blank-separated (the kernel escapes blanks
+			 * in a path as \040): the fields whole, a mount point of any
+			 * length (a cut one would shift the type). */
+			char *mnt, *type;
+			line += strspn(line, " \t");
+			mnt = line + strcspn(line, " \t");
+			mnt += strspn(mnt, " \t");
+			type = mnt + strcspn(mnt, " \t");
+			if (!*mnt || !*type)
+				continue;
+			*type++ = '\0';
+			type += strspn(type, " \t");
+			type[strcspn(type, " \t")] = '\0';
+			if (!*type)
 				continue;
 			if (!strcmp(type, "cgroup2")) {
 				if (!strcmp(mnt, "/sys/fs/cgroup"))

@@ -48,7 +48,7 @@ static long long now_ms(void)
 }
 
 int runbin_capture(const char *path, const char *arg, unsigned timeout_s, char **out, int *status,
-		   char *err, size_t errn)
+		   char **err)
 {
 	int fd[2], st = 0, timed_out = 0;
 	pid_t pid;
@@ -56,15 +56,16 @@ int runbin_capture(const char *path, const char *arg, unsigned timeout_s, char *
 	size_t len = 0;
 	long long end = now_ms() + (long long)timeout_s * 1000;
 	*out = NULL;
+	*err = NULL;
 	if (pipe2(fd, O_CLOEXEC) < 0) {
-		snprintf(err, errn, "cannot run %s: %s", path, strerror(errno));
+		*err = xasprintf("cannot run %s: %s", path, strerror(errno));
 		free(buf);
 		return -1;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		snprintf(err, errn, "cannot run %s: %s", path, strerror(errno));
+		*err = xasprintf("cannot run %s: %s", path, strerror(errno));
 		close(fd[0]);
 		close(fd[1]);
 		free(buf);
@@ -110,17 +111,17 @@ int runbin_capture(const char *path, const char *arg, unsigned timeout_s, char *
 		;
 	buf[len] = '\0';
 	if (timed_out) {
-		snprintf(err, errn, "'%s %s' did not end within %u s", path, arg, timeout_s);
+		*err = xasprintf("'%s %s' did not end within %u s", path, arg, timeout_s);
 		free(buf);
 		return -1;
 	}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !len) {
-		snprintf(err, errn, "cannot run %s", path);
+		*err = xasprintf("cannot run %s", path);
 		free(buf);
 		return -1;
 	}
 	if (WIFSIGNALED(st)) {
-		snprintf(err, errn, "'%s %s' was killed by signal %d", path, arg, WTERMSIG(st));
+		*err = xasprintf("'%s %s' was killed by signal %d", path, arg, WTERMSIG(st));
 		free(buf);
 		return -1;
 	}

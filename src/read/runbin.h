@@ -11,8 +11,9 @@ char *runbin_lookup(const char *name);
 /* Run path with the single argument arg, stdin from /dev/null, stdout and
  * stderr into one buffer (at most 1 MiB kept, NUL-terminated, malloc'd in
  * *out), killed after timeout_s seconds.  0 when it ran and exited (any
- * status: *status has it), or -1 with a one-line reason in err. */
+ * status: *status has it), or -1 with a one-line reason in *err (malloc'd,
+ * the path whole). */
 int runbin_capture(const char *path, const char *arg, unsigned timeout_s, char **out, int *status,
-		   char *err, size_t errn);
+		   char **err);
 
 #endif

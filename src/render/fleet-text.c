@@ -112,11 +112,12 @@ static void text_checks(FILE *fp, const struct fleet *f)
 	for (i = 0; i < f->nchecks; i++) {
 		const struct check_agg *c = &f->checks[i];
 		const char *col = c->count[ST_FAIL] ? c_red() : c->count[ST_WARN] ? c_yellow() : "";
-		char idk[256];
-		snprintf(idk, sizeof(idk), "%s%s%s", c->id, c->key ? " " : "", c->key ? c->key : "");
+		/* Whole: the key is a profile's (a sysctl name of any length). */
+		char *idk = xasprintf("%s%s%s", c->id, c->key ? " " : "", c->key ? c->key : "");
 		fprintf(fp, "  %s%-34s%s %5d %5d %5d %5d %5d %5d", col, idk, *col ? c_reset() : "",
 			c->count[ST_PASS], c->count[ST_WARN], c->count[ST_FAIL], c->count[ST_UNKNOWN],
 			c->count[ST_SKIP], c->count[ST_INFO]);
+		free(idk);
 		for (k = 0; k < (size_t)c->nfail_shown; k++)
 			fprintf(fp, "%s%s", k ? ", " : "  ", f->rows[c->fail_nodes[k]].hostname);
 		if (c->count[ST_FAIL] > c->nfail_shown)

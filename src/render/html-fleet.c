@@ -422,7 +422,7 @@ static void grid(FILE *fp, const struct fleet *f, const size_t *order)
 	size_t nr = f->nrows < GRID_ROWS ? f->nrows : GRID_ROWS;
 	const int cw = 16, ch = 16, left = 150, top = 118;
 	int w, h;
-	char b[64];
+	char b[24 * 4 + 4];   /* 24 characters of up to 4 bytes, and "..." */
 	for (i = 0; i < f->nchecks; i++)
 		if (f->checks[i].count[ST_FAIL] || f->checks[i].count[ST_WARN] || f->checks[i].count[ST_UNKNOWN])
 			cols[nc++] = i;

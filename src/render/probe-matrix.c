@@ -166,14 +166,13 @@ void text_pci_matrix(FILE *out, const cJSON *m, int width)
 		fputc('\n', out);
 		for (i = 0; i < n; i++) {
 			const cJSON *row = cJSON_GetArrayItem(paths, i), *o = cJSON_GetArrayItem(info, i);
-			char line[512];
-			int len;
+			/* Whole: every cell of the group, the CPU list as the kernel gave it. */
+			struct strbuf line = STRBUF_INIT;
 			mx_label(info, i, lb, sizeof(lb));
-			len = snprintf(line, sizeof(line), "  %-*s", LABEL - 2, lb);
-			for (j = g; j < end && len < (int)sizeof(line) - CELL - 1; j++) {
+			strbuf_addf(&line, "  %-*s", LABEL - 2, lb);
+			for (j = g; j < end; j++) {
 				const cJSON *c = cJSON_GetArrayItem(row, j);
-				len += snprintf(line + len, sizeof(line) - (size_t)len, "%-*s", CELL,
-						cJSON_IsString(c) ? c->valuestring : "?");
+				strbuf_addf(&line, "%-*s", CELL, cJSON_IsString(c) ? c->valuestring : "?");
 			}
 			if (with_aff) {
 				const cJSON *nd = cJSON_GetObjectItemCaseSensitive(o, "numa_node");
@@ -181,11 +180,12 @@ void text_pci_matrix(FILE *out, const cJSON *m, int width)
 				char nb[16] = "?";
 				if (cJSON_IsNumber(nd))
 					snprintf(nb, sizeof(nb), "%d", nd->valueint);
-				snprintf(line + len, sizeof(line) - (size_t)len, " %-*s %s", aff, cpus ? cpus : "?", nb);
+				strbuf_addf(&line, " %-*s %s", aff, cpus ? cpus : "?", nb);
 			}
-			while ((len = (int)strlen(line)) > 0 && line[len - 1] == ' ')
-				line[len - 1] = '\0';
-			fprintf(out, "%s\n", line);
+			while (line.len > 0 && line.buf[line.len - 1] == ' ')
+				line.buf[--line.len] = '\0';
+			fprintf(out, "%s\n", line.len ? line.buf : "");
+			strbuf_release(&line);
 		}
 	}
 	fputs("  ", out);

@@ -216,22 +216,27 @@ void box_place(struct box *b, int x, int y)
 	}
 }
 
-static void draw_line(FILE *fp, const struct box *b, int i, int y, const char *s, const char *colour)
+/* Returns 1 when the line is not drawn whole (cut with "...", or left out). */
+static int draw_line(FILE *fp, const struct box *b, int i, int y, const char *s, const char *colour)
 {
-	char cut[512];
-	int size = i ? b->size - 1 : b->size, room = b->w - 8;
+	/* Room for any cut of s and its "...": a line of wide characters passes 512 bytes. */
+	char *cut = xmalloc(strlen(s) + 4);
+	int size = i ? b->size - 1 : b->size, room = b->w - 8, was_cut = 0;
 	size_t n = chars(s);
 	/* Cut to the box: whole characters and "..." */
 	while (n > 1 && svg_text_w(s, size, !i) > room) {
-		svg_clip(s, n - 2, cut, sizeof(cut));
+		svg_clip(s, n - 2, cut, strlen(s) + 4);
 		if (svg_text_w(cut, size, !i) <= room) {
 			s = cut;
+			was_cut = 1;
 			break;
 		}
 		n--;
 	}
-	if (n <= 1 && svg_text_w(s, size, !i) > room)
-		return;
+	if (n <= 1 && svg_text_w(s, size, !i) > room) {
+		free(cut);
+		return 1;
+	}
 	mk_rawf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"", b->x + 4, y, size);
 	if (!i)
 		MK(fp, " font-weight=\"bold\"");
@@ -239,12 +244,15 @@ static void draw_line(FILE *fp, const struct box *b, int i, int y, const char *s
 	MK(fp, ">");
 	mk_text(fp, s);
 	MK(fp, "</text>");
+	free(cut);
+	return was_cut;
 }
 
 void box_draw(struct svg *g, const struct box *b)
 {
 	FILE *fp = g->fp;
-	int rank = b->mk ? b->mk->rank : 0, i, y;
+	int rank = b->mk ? b->mk->rank : 0, i, y, whole = 0;
+	int cut[3] = { 0, 0, 0 };
 	size_t k;
 	MK(fp, "<g");
 	mk_attr(fp, "data-part", b->part);
@@ -269,7 +277,10 @@ void box_draw(struct svg *g, const struct box *b)
 		if (!b->label[i])
 			continue;
 		y += i ? b->size + 3 : b->size + 4;
-		draw_line(fp, b, i, y - 3, b->label[i], C_TEXT);
+		/* A line cut to the box is said whole in the title (unless the title says it already). */
+		cut[i] = draw_line(fp, b, i, y - 3, b->label[i], C_TEXT) &&
+			 !(b->title && strstr(b->title, b->label[i]));
+		whole |= cut[i];
 	}
 	if (rank) {
 		char *s = badge_text(b->mk);
@@ -279,11 +290,17 @@ void box_draw(struct svg *g, const struct box *b)
 	}
 	for (k = 0; k < b->nkid; k++)
 		box_draw(g, b->kid[k]);
-	if (b->title || rank) {
+	if (b->title || rank || whole) {
+		int said = b->title != NULL;
 		MK(fp, "<title>");
 		mk_text(fp, b->title ? b->title : "");
+		for (i = 0; i < 3; i++)
+			if (cut[i]) {
+				mk_textf(fp, "%s%s", said ? "\n" : "", b->label[i]);
+				said = 1;
+			}
 		if (rank) {
-			mk_textf(fp, "%s%s: %s", b->title ? "\n" : "", rank == MARK_FAIL ? "fail" : "warn", b->mk->why);
+			mk_textf(fp, "%s%s: %s", said ? "\n" : "", rank == MARK_FAIL ? "fail" : "warn", b->mk->why);
 			if (b->mk->title)
 				mk_textf(fp, " (%s)", b->mk->title);
 			if (b->mk->detail)

@@ -401,13 +401,13 @@ static void add_package(struct tree *t, struct box *parent, int pkg, int npk, hw
 	const cJSON *nodes = jget(g->facts, "numa.nodes"), *nd, *sock;
 	struct box *p = box_new(parent, "package", "#ffffff", C_TEXT);
 	const char *ver;
-	char cl[512] = "";
+	char *cl;   /* whole: the title carries what the drawing's lines leave out */
 	int ninside = 0, equal = 0;
 	p->rx = 6;
 	p->size = 12;
 	box_attr(p, "data-package", "%d", pkg);
 	cpus_attr(p, set);
-	hwloc_bitmap_list_snprintf(cl, sizeof(cl), set);
+	cl = cpulist_dup(set);
 	box_line(p, 0, "Package P#%d", pkg);
 	sock = cJSON_GetArrayItem(jget(g->facts, "platform.sockets"), pkg);
 	ver = jstr(sock, "version") ? jstr(sock, "version") : jstr(g->facts, "cpu.model_name");
@@ -415,6 +415,7 @@ static void add_package(struct tree *t, struct box *parent, int pkg, int npk, hw
 		box_line(p, 1, "%s", ver);
 	box_mark(p, svg_mark_of(g, "package"));
 	box_title(p, "package %d: CPUs %s, %d cores", pkg, cl, cores_in(g->facts, set));
+	free(cl);
 	hold(t, p, set, -1);
 	cJSON_ArrayForEach(nd, nodes) {
 		hwloc_bitmap_t s = svg_set_of(jstr(nd, "cpus"));
@@ -506,16 +507,21 @@ static void add_legend(struct tree *t, struct box *machine, const cJSON *finding
 }
 
 /* A finding's value as a few words: 60, "madvise", true. */
-static void value_text(const cJSON *v, char *buf, size_t n)
+/* The value for a box's line (malloc'd): a string clipped to 40
+ * characters with "..." (*clipped set; the title then says it whole). */
+static char *value_text(const cJSON *v, int *clipped)
 {
+	*clipped = 0;
 	if (cJSON_IsNumber(v))
-		snprintf(buf, n, "%.15g", v->valuedouble);
-	else if (cJSON_IsString(v))
-		svg_clip(v->valuestring, 40, buf, n);
-	else if (cJSON_IsBool(v))
-		snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
-	else
-		snprintf(buf, n, "unknown");
+		return xasprintf("%.15g", v->valuedouble);
+	if (cJSON_IsString(v)) {
+		size_t n = strlen(v->valuestring) + 4;
+		char *s = xmalloc(n);
+		svg_clip(v->valuestring, 40, s, n);
+		*clipped = strcmp(s, v->valuestring) != 0;
+		return s;
+	}
+	return xstrdup(cJSON_IsBool(v) ? (cJSON_IsTrue(v) ? "true" : "false") : "unknown");
 }
 
 /* The findings about the host, its kernel and the process (sysctls, THP,
@@ -532,7 +538,8 @@ static void add_settings(struct tree *t, struct box *machine, const cJSON *findi
 		const struct check *c = id ? check_find(id) : NULL;
 		const struct mark *mk;
 		struct box *b;
-		char v[64];
+		char *v;
+		int clipped;
 		if (!c || c->part != PART_SETTING || !(mk = svg_setting_mark(t->g, f)))
 			continue;
 		if (!s) {
@@ -546,9 +553,14 @@ static void add_settings(struct tree *t, struct box *machine, const cJSON *findi
 		b->size = 10;
 		box_attr(b, "data-check", "%s", id);
 		box_line(b, 0, "%s", key ? key : id);
-		value_text(jget(f, "observed"), v, sizeof(v));
+		v = value_text(jget(f, "observed"), &clipped);
 		box_line(b, 1, "%s, expected %s", v, exp ? exp : "?");
-		box_title(b, "%s%s%s", id, key ? " " : "", key ? key : "");
+		if (clipped)   /* the value whole */
+			box_title(b, "%s%s%s\nobserved %s", id, key ? " " : "", key ? key : "",
+				  jget(f, "observed")->valuestring);
+		else
+			box_title(b, "%s%s%s", id, key ? " " : "", key ? key : "");
+		free(v);
 		box_mark(b, mk);
 	}
 }
