@@ -87,6 +87,18 @@ static int cores_in(const cJSON *facts, hwloc_const_bitmap_t set)
 	return n;
 }
 
+/* A hardware thread's box, P#cpu, in parent (its title the caller's). */
+static struct box *add_thread(struct box *parent, int cpu)
+{
+	struct box *p = box_new(parent, "thread", "#dde3ea", "#8c959f");
+	p->size = 10;
+	p->rx = 2;
+	p->min_w = 34;
+	box_attr(p, "data-os", "%d", cpu);
+	box_line(p, 0, "P#%d", cpu);
+	return p;
+}
+
 static void add_core(struct tree *t, struct box *parent, const char *cpus, int lidx)
 {
 	const char *kind = core_kind(t->g->facts, cpus);
@@ -102,12 +114,7 @@ static void add_core(struct tree *t, struct box *parent, const char *cpus, int l
 	box_title(c, "%score L#%d, CPUs %s", !strcmp(kind, "P") ? "performance " : !strcmp(kind, "E") ?
 		  "efficiency " : "", lidx, cpus);
 	hwloc_bitmap_foreach_begin(cpu, s) {
-		struct box *p = box_new(c, "thread", "#dde3ea", "#8c959f");
-		p->size = 10;
-		p->rx = 2;
-		p->min_w = 34;
-		box_attr(p, "data-os", "%d", cpu);
-		box_line(p, 0, "P#%d", cpu);
+		struct box *p = add_thread(c, cpu);
 		box_title(p, "hardware thread (PU) P#%d", cpu);
 		if (i++ > 0)
 			box_mark(p, smt);
@@ -210,13 +217,8 @@ static void add_cores(struct tree *t, struct box *parent, hwloc_const_bitmap_t s
 				hwloc_bitmap_free(s);
 			}
 		hwloc_bitmap_foreach_begin(cpu, loose) {
-			struct box *p = box_new(parent, "thread", "#dde3ea", "#8c959f");
-			p->size = 10;
-			p->rx = 2;
-			p->min_w = 34;
+			struct box *p = add_thread(parent, cpu);
 			p->dashed = 1;
-			box_attr(p, "data-os", "%d", cpu);
-			box_line(p, 0, "P#%d", cpu);
 			box_title(p, "hardware thread (PU) P#%d: online, its core unknown (cpu.core_cpus)", cpu);
 		} hwloc_bitmap_foreach_end();
 		hwloc_bitmap_free(loose);
