@@ -169,13 +169,20 @@ else
 	echo "ok $((n + 1)) - an installed profile # SKIP no DATADIR string in the binary, or no python3"; n=$((n + 1))
 fi
 
+# sysctl_check EXIT DESCRIPTION FIXTURE NAME KEY SPEC: check --format json of
+# FIXTURE with profile NAME ($tmp/NAME.json), whose one check is kernel.sysctl
+# KEY with SPEC (a JSON object).
+sysctl_check() {
+	printf '{"name": "%s", "checks": {"kernel.sysctl": {"%s": %s}}}\n' "$4" "$5" "$6" >"$tmp/$4.json"
+	run "$1" "$2" "$NODEAUDIT" --sysroot "$fx/$3" check --profile "$tmp/$4.json" --format json
+}
+
 ## A sysctl name in a profile that no kernel has, longer than any fact path
 ## buffer (a paste gone wrong): the finding names it whole and says why,
 ## never "the kernel probe did not report it" for a cut name.
 if command -v python3 >/dev/null 2>&1; then
 	key=$(python3 -c 'print("net.ipv4.conf." + "x" * 600 + ".rp_filter")')
-	printf '{"name": "longkey", "checks": {"kernel.sysctl": {"%s": {"max": 1, "severity": "warn"}}}}\n' "$key" >"$tmp/longkey.json"
-	run 0 "check with a 624-byte sysctl name in the profile" "$NODEAUDIT" --sysroot "$fx/numa-2node" check --profile "$tmp/longkey.json" --format json
+	sysctl_check 0 "check with a 624-byte sysctl name in the profile" numa-2node longkey "$key" '{"max": 1, "severity": "warn"}'
 	if python3 - "$tmp/out" "$key" <<'PY'
 import json, sys
 d, key = json.load(open(sys.argv[1])), sys.argv[2]
@@ -195,8 +202,8 @@ fi
 ## the profile never asked for; the finding's expected was cut at 600).
 if command -v python3 >/dev/null 2>&1; then
 	val=$(python3 -c 'print(" ".join(["1"] * 350))')
-	printf '{"name": "longvalue", "checks": {"kernel.sysctl": {"vm.swappiness": {"expect": "%s", "severity": "warn"}}}}\n' "$val" >"$tmp/longvalue.json"
-	run 1 "check with a 699-byte expected sysctl value" "$NODEAUDIT" --sysroot "$fx/kernel-tuned-server" check --profile "$tmp/longvalue.json" --format json
+	sysctl_check 1 "check with a 699-byte expected sysctl value" kernel-tuned-server longvalue vm.swappiness \
+		"{\"expect\": \"$val\", \"severity\": \"warn\"}"
 	if python3 - "$tmp/out" "$val" <<'PY'
 import json, sys
 d, val = json.load(open(sys.argv[1])), sys.argv[2]
